@@ -1,0 +1,85 @@
+/*
+ * format.h - constants of the experiment format, shared by the collector
+ * (writer) and libanalysis (reader).  docs/experiment-format.md describes every
+ * byte; tests/unit/test_format_doc.c keeps that document and these values in
+ * sync.
+ *
+ * An experiment is a directory (NAME.er) holding log.xml, map.xml, notes and
+ * the binary data files "profile", "stacks" and "overview".  Every binary data
+ * file is a sequence of EXP_BLOCK_BYTES blocks, all integers little-endian:
+ *
+ *   block 0        file header (EXP_FILE_HEADER_BYTES used, the rest zero)
+ *   block 1..n     a block header (EXP_BLOCK_HEADER_BYTES) then records
+ *
+ * Each block is written by one thread only.  A record is
+ *   u8 kind | varint payload_bytes | payload
+ * and the writer stores the kind byte last, so a reader that finds kind 0
+ * has reached the end of what is complete in that block.
+ */
+#ifndef EXPERIMENT_FORMAT_H
+#define EXPERIMENT_FORMAT_H
+
+#include <stdint.h>
+
+#define EXP_FORMAT_VERSION_MAJOR 1
+#define EXP_FORMAT_VERSION_MINOR 0
+
+/* File header (block 0). */
+#define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */
+#define EXP_FILE_MAGIC_BYTES 8
+#define EXP_FILE_HEADER_BYTES 32
+/* offsets inside the file header */
+#define EXP_FH_MAGIC 0         /* u8[8] */
+#define EXP_FH_VERSION_MAJOR 8 /* u16 */
+#define EXP_FH_VERSION_MINOR 10 /* u16 */
+#define EXP_FH_FILE_KIND 12    /* u32, enum exp_file_kind */
+#define EXP_FH_BLOCK_BYTES 16  /* u32 */
+#define EXP_FH_PID 20          /* u32, the writing process */
+#define EXP_FH_START_NS 24     /* u64, CLOCK_MONOTONIC at creation */
+
+#define EXP_BLOCK_BYTES 65536u
+
+/* Block header. */
+#define EXP_BLOCK_MAGIC 0x314b4c42u /* "BLK1" as a little-endian u32 */
+#define EXP_BLOCK_HEADER_BYTES 24
+#define EXP_BH_MAGIC 0    /* u32, written last when the block is claimed */
+#define EXP_BH_TID 4      /* u32, the thread that owns the block */
+#define EXP_BH_SEQ 8      /* u32, the owner's block sequence number (0, 1, ...) */
+#define EXP_BH_RESERVED 12 /* u32, zero */
+#define EXP_BH_BASE_NS 16 /* u64, CLOCK_MONOTONIC; first event delta is from here */
+
+enum exp_file_kind {
+	EXP_FILE_PROFILE = 1,  /* "profile": clock samples, thread starts/ends */
+	EXP_FILE_STACKS = 2,   /* "stacks": each distinct call stack once */
+	EXP_FILE_OVERVIEW = 3, /* "overview": sample points with resource usage */
+};
+
+#define EXP_FILE_NAME_PROFILE "profile"
+#define EXP_FILE_NAME_STACKS "stacks"
+#define EXP_FILE_NAME_OVERVIEW "overview"
+#define EXP_FILE_NAME_LOG "log.xml"
+#define EXP_FILE_NAME_MAP "map.xml"
+#define EXP_FILE_NAME_NOTES "notes"
+
+enum exp_record_kind {
+	EXP_REC_END = 0, /* not a record: no more complete records in this block */
+	/* profile */
+	EXP_REC_CLOCK = 1,        /* varint dt_ns, varint cpu, u64 stack_id, varint weight_ns */
+	EXP_REC_THREAD_START = 2, /* varint tid, varint start_ns, varint creator_tid, varint start_pc */
+	EXP_REC_THREAD_END = 3,   /* varint tid, varint end_ns, varint cpu_ns */
+	/* stacks */
+	EXP_REC_STACK = 4, /* u64 stack_id, varint flags, varint nframes, varint pc0, zigzag deltas */
+	/* overview */
+	EXP_REC_SAMPLE = 5, /* varint ts_ns, varint number, rusage fields (see exp_sample) */
+	EXP_REC_KIND_LIMIT
+};
+
+/* Flags of a stack record. */
+#define EXP_STACK_TRUNCATED 0x1u /* stack was cut: depth limit or an unwalkable frame */
+#define EXP_STACK_FAILED 0x2u    /* not even the caller of the leaf could be found */
+
+/* Caps that decoders enforce on untrusted input. */
+#define EXP_MAX_FRAMES 65536u
+#define EXP_MAX_PAYLOAD_BYTES (EXP_BLOCK_BYTES - EXP_BLOCK_HEADER_BYTES - 1 - 3)
+
+#endif

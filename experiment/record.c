@@ -1,0 +1,242 @@
+/*
+ * record.c - encoders and bounds-checked decoders of the binary records.
+ * Encoders are SIGNAL_SAFE (no allocation, no libc calls beyond inline code).
+ */
+#include "experiment/record.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+
+#include "common/varint.h"
+
+size_t record_header_bytes(size_t payload_bytes)
+{
+	return 1 + varint_len(payload_bytes);
+}
+
+/*
+ * Finish a record whose payload was built at tmp[0..n): write the header in
+ * front of it at buf.  The payload is built in a scratch area first because
+ * the length varint's size is unknown until then.
+ */
+static size_t finish(uint8_t *buf, size_t room, const uint8_t *tmp, size_t n)
+{
+	size_t h = record_header_bytes(n);
+	if (h + n > room || n > EXP_MAX_PAYLOAD_BYTES)
+		return 0;
+	buf[0] = EXP_REC_END;
+	varint_put(buf + 1, n);
+	for (size_t i = 0; i < n; i++)
+		buf[h + i] = tmp[i];
+	return h + n;
+}
+
+size_t record_encode_clock(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_clock *c)
+{
+	uint8_t tmp[4 * VARINT_MAX_BYTES + 8];
+	size_t n = 0;
+	n += varint_put(tmp + n, c->ts_ns >= prev_ns ? c->ts_ns - prev_ns : 0);
+	n += varint_put(tmp + n, c->cpu);
+	le64_put(tmp + n, c->stack_id);
+	n += 8;
+	n += varint_put(tmp + n, c->weight_ns);
+	return finish(buf, room, tmp, n);
+}
+
+size_t record_encode_thread_start(uint8_t *buf, size_t room, const struct exp_thread_start *t)
+{
+	uint8_t tmp[4 * VARINT_MAX_BYTES];
+	size_t n = 0;
+	n += varint_put(tmp + n, t->tid);
+	n += varint_put(tmp + n, t->start_ns);
+	n += varint_put(tmp + n, t->creator_tid);
+	n += varint_put(tmp + n, t->start_pc);
+	return finish(buf, room, tmp, n);
+}
+
+size_t record_encode_thread_end(uint8_t *buf, size_t room, const struct exp_thread_end *t)
+{
+	uint8_t tmp[3 * VARINT_MAX_BYTES];
+	size_t n = 0;
+	n += varint_put(tmp + n, t->tid);
+	n += varint_put(tmp + n, t->end_ns);
+	n += varint_put(tmp + n, t->cpu_ns);
+	return finish(buf, room, tmp, n);
+}
+
+/* The varint of frame i: the first pc, then zigzag deltas. */
+static uint64_t frame_code(const struct exp_stack *s, uint32_t i)
+{
+	return i == 0 ? s->pcs[0] : zigzag_encode((int64_t)(s->pcs[i] - s->pcs[i - 1]));
+}
+
+size_t record_encode_stack(uint8_t *buf, size_t room, const struct exp_stack *s)
+{
+	/* Size the payload first, so the record is written in place and no byte
+	 * past its end is ever touched (a reader may be looking there). */
+	size_t n = 8 + varint_len(s->flags) + varint_len(s->nframes);
+	for (uint32_t i = 0; i < s->nframes; i++)
+		n += varint_len(frame_code(s, i));
+	size_t h = record_header_bytes(n);
+	if (n > EXP_MAX_PAYLOAD_BYTES || h + n > room)
+		return 0;
+	uint8_t *p = buf;
+	*p++ = EXP_REC_END;
+	p += varint_put(p, n);
+	le64_put(p, s->id);
+	p += 8;
+	p += varint_put(p, s->flags);
+	p += varint_put(p, s->nframes);
+	for (uint32_t i = 0; i < s->nframes; i++)
+		p += varint_put(p, frame_code(s, i));
+	return h + n;
+}
+
+size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *s)
+{
+	uint8_t tmp[15 * VARINT_MAX_BYTES];
+	const uint64_t f[] = {s->ts_ns,   s->number,  s->utime_ns, s->stime_ns, s->minflt,
+			      s->majflt,  s->nswap,   s->inblock,  s->oublock,  s->msgsnd,
+			      s->msgrcv,  s->nsignals, s->nvcsw,   s->nivcsw,   s->maxrss_kb};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		n += varint_put(tmp + n, f[i]);
+	return finish(buf, room, tmp, n);
+}
+
+void record_publish(uint8_t *buf, enum exp_record_kind kind)
+{
+	atomic_store_explicit((_Atomic uint8_t *)buf, (uint8_t)kind, memory_order_release);
+}
+
+int record_next(const uint8_t **pos, const uint8_t *end, struct exp_record *ret)
+{
+	const uint8_t *p = *pos;
+	if (p >= end)
+		return 0;
+	uint8_t kind = atomic_load_explicit((const _Atomic uint8_t *)p, memory_order_acquire);
+	if (kind == EXP_REC_END)
+		return 0;
+	if (kind >= EXP_REC_KIND_LIMIT)
+		return -EBADMSG;
+	uint64_t n;
+	p = varint_get(p + 1, end, &n);
+	if (!p || n > (uint64_t)(end - p))
+		return -EBADMSG;
+	ret->kind = (enum exp_record_kind)kind;
+	ret->payload = p;
+	ret->payload_bytes = (size_t)n;
+	*pos = p + n;
+	return 1;
+}
+
+/* Read `count` varints from a payload; -EBADMSG on short or trailing bytes. */
+static int get_varints(const struct exp_record *r, uint64_t *v, int count)
+{
+	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
+	for (int i = 0; i < count; i++) {
+		p = varint_get(p, end, &v[i]);
+		if (!p)
+			return -EBADMSG;
+	}
+	return p == end ? 0 : -EBADMSG;
+}
+
+int record_decode_clock(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_clock *ret)
+{
+	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
+	uint64_t dt, cpu, w;
+	if (r->kind != EXP_REC_CLOCK)
+		return -EBADMSG;
+	if (!(p = varint_get(p, end, &dt)) || !(p = varint_get(p, end, &cpu)) || end - p < 8)
+		return -EBADMSG;
+	ret->stack_id = le64_get(p);
+	p += 8;
+	if (!(p = varint_get(p, end, &w)) || p != end || cpu > UINT32_MAX)
+		return -EBADMSG;
+	ret->ts_ns = prev_ns + dt;
+	ret->tid = tid;
+	ret->cpu = (uint32_t)cpu;
+	ret->weight_ns = w;
+	return 0;
+}
+
+int record_decode_thread_start(const struct exp_record *r, struct exp_thread_start *ret)
+{
+	uint64_t v[4];
+	if (r->kind != EXP_REC_THREAD_START || get_varints(r, v, 4) < 0 || v[0] > UINT32_MAX ||
+	    v[2] > UINT32_MAX)
+		return -EBADMSG;
+	ret->tid = (uint32_t)v[0];
+	ret->start_ns = v[1];
+	ret->creator_tid = (uint32_t)v[2];
+	ret->start_pc = v[3];
+	return 0;
+}
+
+int record_decode_thread_end(const struct exp_record *r, struct exp_thread_end *ret)
+{
+	uint64_t v[3];
+	if (r->kind != EXP_REC_THREAD_END || get_varints(r, v, 3) < 0 || v[0] > UINT32_MAX)
+		return -EBADMSG;
+	ret->tid = (uint32_t)v[0];
+	ret->end_ns = v[1];
+	ret->cpu_ns = v[2];
+	return 0;
+}
+
+int record_decode_stack(const struct exp_record *r, uint64_t *pcs, uint32_t cap, struct exp_stack *ret)
+{
+	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
+	uint64_t flags, n;
+	if (r->kind != EXP_REC_STACK || end - p < 8)
+		return -EBADMSG;
+	ret->id = le64_get(p);
+	p += 8;
+	if (!(p = varint_get(p, end, &flags)) || !(p = varint_get(p, end, &n)) || flags > UINT32_MAX ||
+	    n > EXP_MAX_FRAMES)
+		return -EBADMSG;
+	if (n > cap)
+		return -E2BIG;
+	uint64_t prev = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t v;
+		if (!(p = varint_get(p, end, &v)))
+			return -EBADMSG;
+		prev = i == 0 ? v : prev + (uint64_t)zigzag_decode(v);
+		pcs[i] = prev;
+	}
+	if (p != end)
+		return -EBADMSG;
+	ret->flags = (uint32_t)flags;
+	ret->nframes = (uint32_t)n;
+	ret->pcs = pcs;
+	return 0;
+}
+
+int record_decode_sample(const struct exp_record *r, struct exp_sample *ret)
+{
+	uint64_t v[15];
+	if (r->kind != EXP_REC_SAMPLE || get_varints(r, v, 15) < 0)
+		return -EBADMSG;
+	uint64_t *f[] = {&ret->ts_ns,   &ret->number,  &ret->utime_ns, &ret->stime_ns, &ret->minflt,
+			 &ret->majflt,  &ret->nswap,   &ret->inblock,  &ret->oublock,  &ret->msgsnd,
+			 &ret->msgrcv,  &ret->nsignals, &ret->nvcsw,   &ret->nivcsw,   &ret->maxrss_kb};
+	for (int i = 0; i < 15; i++)
+		*f[i] = v[i];
+	return 0;
+}
+
+uint64_t record_stack_hash(const uint64_t *pcs, uint32_t nframes, uint32_t flags)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)flags << 32) ^ nframes;
+	for (uint32_t i = 0; i < nframes; i++) {
+		h ^= pcs[i];
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	h ^= h >> 29;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 32;
+	return h ? h : 1; /* 0 is reserved for "no stack" */
+}

@@ -1,0 +1,106 @@
+/*
+ * record.h - encode and decode the records of the experiment's binary data
+ * files (layout in format.h and docs/experiment-format.md).
+ *
+ * Encoders write into caller-provided memory, never allocate, and are
+ * SIGNAL_SAFE: the collector calls them from its SIGPROF handler.  They return
+ * the encoded size, or 0 if it would not fit in `room` bytes.  The record's
+ * kind byte is NOT written by the encoders: the writer stores it last (see
+ * record_publish) so that readers never see half a record.
+ *
+ * Decoders never trust their input: they check every length against the
+ * buffer and return -EBADMSG for a malformed record.
+ */
+#ifndef EXPERIMENT_RECORD_H
+#define EXPERIMENT_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "experiment/format.h"
+
+struct exp_clock {
+	uint64_t ts_ns; /* absolute CLOCK_MONOTONIC (decoders add the delta) */
+	uint32_t tid;   /* from the block header */
+	uint32_t cpu;
+	uint64_t stack_id;
+	uint64_t weight_ns; /* thread CPU time this sample stands for */
+};
+
+struct exp_thread_start {
+	uint32_t tid;
+	uint32_t creator_tid; /* 0 for the main thread */
+	uint64_t start_ns;
+	uint64_t start_pc; /* the start routine, 0 for the main thread */
+};
+
+struct exp_thread_end {
+	uint32_t tid;
+	uint64_t end_ns;
+	uint64_t cpu_ns; /* the thread's CPU time at its end, measured */
+};
+
+struct exp_stack {
+	uint64_t id;
+	uint32_t flags;   /* EXP_STACK_* */
+	uint32_t nframes; /* <= EXP_MAX_FRAMES */
+	uint64_t *pcs;    /* leaf first; caller-owned storage */
+};
+
+struct exp_sample {
+	uint64_t ts_ns;
+	uint64_t number; /* 0 = start of collection, 1.. in order */
+	uint64_t utime_ns, stime_ns;
+	uint64_t minflt, majflt, nswap, inblock, oublock;
+	uint64_t msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
+	uint64_t maxrss_kb;
+};
+
+/* Bytes needed for the record header of a payload of n bytes (kind + varint). */
+size_t record_header_bytes(size_t payload_bytes);
+
+/*
+ * Encoders.  `buf` receives kind placeholder (0), length and payload; `prev_ns`
+ * is the timestamp the delta is taken from (block base or previous event).
+ * SIGNAL_SAFE.
+ */
+size_t record_encode_clock(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_clock *c);
+size_t record_encode_thread_start(uint8_t *buf, size_t room, const struct exp_thread_start *t);
+size_t record_encode_thread_end(uint8_t *buf, size_t room, const struct exp_thread_end *t);
+size_t record_encode_stack(uint8_t *buf, size_t room, const struct exp_stack *s);
+size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *s);
+
+/* Store the kind byte of an encoded record with release ordering. SIGNAL_SAFE. */
+void record_publish(uint8_t *buf, enum exp_record_kind kind);
+
+/*
+ * One record as found in a block by record_next: kind and payload span.
+ */
+struct exp_record {
+	enum exp_record_kind kind;
+	const uint8_t *payload;
+	size_t payload_bytes;
+};
+
+/*
+ * Read the record at *pos within [*pos, end).  Returns 1 and advances *pos on a
+ * record, 0 at the end of the block's complete records (kind 0 or end), and
+ * -EBADMSG if the record is malformed (unknown kind, length past the end).
+ */
+int record_next(const uint8_t **pos, const uint8_t *end, struct exp_record *ret);
+
+/* Payload decoders; -EBADMSG if the payload does not hold a valid record. */
+int record_decode_clock(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_clock *ret);
+int record_decode_thread_start(const struct exp_record *r, struct exp_thread_start *ret);
+int record_decode_thread_end(const struct exp_record *r, struct exp_thread_end *ret);
+/*
+ * Decode a stack; ret->pcs must have room for `cap` frames.  Returns -EBADMSG
+ * if malformed, -E2BIG if it has more than `cap` frames.
+ */
+int record_decode_stack(const struct exp_record *r, uint64_t *pcs, uint32_t cap, struct exp_stack *ret);
+int record_decode_sample(const struct exp_record *r, struct exp_sample *ret);
+
+/* The 64-bit id the collector gives a stack: a hash of flags and pcs. SIGNAL_SAFE. */
+uint64_t record_stack_hash(const uint64_t *pcs, uint32_t nframes, uint32_t flags);
+
+#endif

@@ -1,0 +1,115 @@
+/* Round trip of every record kind, and rejection of malformed payloads. */
+#include "experiment/record.h"
+
+#include <errno.h>
+
+#include "tests/unit/check.h"
+
+static void test_clock(void)
+{
+	uint8_t buf[64];
+	struct exp_clock c = {.ts_ns = 1000123, .cpu = 1, .stack_id = 0x1122334455667788ull, .weight_ns = 10007000};
+	size_t n = record_encode_clock(buf, sizeof buf, 1000000, &c);
+	CHECK(n > 0 && n <= 32);
+	CHECK(buf[0] == 0); /* kind not yet published */
+	record_publish(buf, EXP_REC_CLOCK);
+	const uint8_t *pos = buf;
+	struct exp_record r;
+	CHECK(record_next(&pos, buf + n, &r) == 1);
+	CHECK(pos == buf + n);
+	struct exp_clock d;
+	CHECK(record_decode_clock(&r, 1000000, 42, &d) == 0);
+	CHECK_EQ_U64(d.ts_ns, c.ts_ns);
+	CHECK_EQ_U64(d.cpu, 1);
+	CHECK_EQ_U64(d.tid, 42);
+	CHECK_EQ_U64(d.stack_id, c.stack_id);
+	CHECK_EQ_U64(d.weight_ns, c.weight_ns);
+	/* truncated payload */
+	r.payload_bytes -= 1;
+	CHECK(record_decode_clock(&r, 0, 1, &d) == -EBADMSG);
+	/* no room */
+	CHECK(record_encode_clock(buf, 5, 0, &c) == 0);
+}
+
+static void test_stack(void)
+{
+	uint64_t pcs[] = {0x7f0000001234, 0x555500001000, 0x555500000800, 0x7f0000fff000};
+	struct exp_stack s = {.id = 99, .flags = EXP_STACK_TRUNCATED, .nframes = 4, .pcs = pcs};
+	uint8_t buf[128];
+	size_t n = record_encode_stack(buf, sizeof buf, &s);
+	CHECK(n > 0);
+	record_publish(buf, EXP_REC_STACK);
+	const uint8_t *pos = buf;
+	struct exp_record r;
+	CHECK(record_next(&pos, buf + n, &r) == 1);
+	uint64_t out[8];
+	struct exp_stack d;
+	CHECK(record_decode_stack(&r, out, 8, &d) == 0);
+	CHECK_EQ_U64(d.id, 99);
+	CHECK_EQ_U64(d.flags, EXP_STACK_TRUNCATED);
+	CHECK_EQ_U64(d.nframes, 4);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_U64(out[i], pcs[i]);
+	CHECK(record_decode_stack(&r, out, 2, &d) == -E2BIG);
+	/* nothing is written past the record: a reader may be looking there */
+	uint8_t big[256];
+	memset(big, 0, sizeof big);
+	size_t m = record_encode_stack(big, sizeof big, &s);
+	CHECK(m == n);
+	for (size_t i = m; i < sizeof big; i++)
+		CHECK(big[i] == 0);
+	CHECK(record_encode_stack(big, n - 1, &s) == 0); /* one byte short */
+	CHECK(record_stack_hash(pcs, 4, 0) != record_stack_hash(pcs, 4, 1));
+	CHECK(record_stack_hash(pcs, 4, 0) != record_stack_hash(pcs, 3, 0));
+}
+
+static void test_threads_samples(void)
+{
+	uint8_t buf[256];
+	struct exp_thread_start ts = {.tid = 7, .creator_tid = 3, .start_ns = 555, .start_pc = 0x401000};
+	size_t n = record_encode_thread_start(buf, sizeof buf, &ts);
+	record_publish(buf, EXP_REC_THREAD_START);
+	struct exp_thread_end te = {.tid = 7, .end_ns = 999, .cpu_ns = 444};
+	size_t m = record_encode_thread_end(buf + n, sizeof buf - n, &te);
+	record_publish(buf + n, EXP_REC_THREAD_END);
+	struct exp_sample sm = {.ts_ns = 5, .number = 1, .utime_ns = 77, .nivcsw = 3, .maxrss_kb = 1024};
+	size_t k = record_encode_sample(buf + n + m, sizeof buf - n - m, &sm);
+	record_publish(buf + n + m, EXP_REC_SAMPLE);
+	const uint8_t *pos = buf, *end = buf + sizeof buf;
+	struct exp_record r;
+	struct exp_thread_start dts;
+	struct exp_thread_end dte;
+	struct exp_sample dsm;
+	CHECK(k > 0);
+	CHECK(record_next(&pos, end, &r) == 1 && record_decode_thread_start(&r, &dts) == 0);
+	CHECK_EQ_U64(dts.tid, 7);
+	CHECK_EQ_U64(dts.creator_tid, 3);
+	CHECK_EQ_U64(dts.start_pc, 0x401000);
+	CHECK(record_next(&pos, end, &r) == 1 && record_decode_thread_end(&r, &dte) == 0);
+	CHECK_EQ_U64(dte.cpu_ns, 444);
+	CHECK(record_next(&pos, end, &r) == 1 && record_decode_sample(&r, &dsm) == 0);
+	CHECK_EQ_U64(dsm.utime_ns, 77);
+	CHECK_EQ_U64(dsm.nivcsw, 3);
+	CHECK_EQ_U64(dsm.maxrss_kb, 1024);
+	CHECK(record_next(&pos, end, &r) == 0); /* zero bytes follow: end of records */
+	/* wrong kind for the decoder */
+	pos = buf;
+	record_next(&pos, end, &r);
+	CHECK(record_decode_thread_end(&r, &dte) == -EBADMSG);
+	/* unknown kind */
+	uint8_t bad[4] = {200, 1, 0, 0};
+	pos = bad;
+	CHECK(record_next(&pos, bad + 4, &r) == -EBADMSG);
+	/* length past the end */
+	uint8_t bad2[4] = {EXP_REC_CLOCK, 9, 0, 0};
+	pos = bad2;
+	CHECK(record_next(&pos, bad2 + 4, &r) == -EBADMSG);
+}
+
+int main(void)
+{
+	test_clock();
+	test_stack();
+	test_threads_samples();
+	return check_done();
+}
