@@ -1,0 +1,107 @@
+# Non-recursive Makefile for the Performance Analyzer for Linux.
+#   make            build everything into build/
+#   make demo       install missing Debian packages, build, profile the demo, print reports
+#   make check      install missing Debian packages, build (ASan+UBSan test build), run all tests
+# Layers (STYLE.md): common <- experiment <- {collector, collect, analysis} <- {er_print}
+
+CC      ?= cc
+BUILD   ?= build
+VERSION := 0.1.0
+PREFIX  ?= /usr/local
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wformat=2 -Wvla -Wimplicit-fallthrough
+CSTD    := -std=gnu11
+OPT     ?= -O2 -g
+SAN     ?=
+CPPFLAGS += -I. -DPA_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+CFLAGS  := $(CSTD) $(OPT) $(WARN) $(SAN) $(EXTRA_CFLAGS)
+LDFLAGS := $(SAN)
+
+# ---------------------------------------------------------------- sources
+COMMON_SRC     := $(wildcard common/*.c)
+EXPERIMENT_SRC := $(wildcard experiment/*.c)
+COLLECTOR_SRC  := $(wildcard collector/*.c)
+COLLECT_SRC    := $(wildcard collect/*.c)
+ANALYSIS_SRC   := $(wildcard analysis/*.c)
+ERPRINT_SRC    := $(wildcard er_print/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+pic = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
+
+LIBCOMMON     := $(BUILD)/libcommon.a
+LIBEXPERIMENT := $(BUILD)/libexperiment.a
+LIBANALYSIS   := $(BUILD)/libanalysis.a
+LIBCOLLECTOR  := $(BUILD)/lib/libcollector.so
+COLLECT       := $(BUILD)/bin/collect
+ERPRINT       := $(BUILD)/bin/er_print
+
+ANALYSIS_LIBS := -lelf -ldw -lexpat -lstdc++
+EDIT_LIBS     := -ledit
+
+all: $(LIBCOLLECTOR) $(COLLECT) $(ERPRINT)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The collector is built without sanitizers (it lives inside the target) and
+# with hidden visibility and static TLS.
+COLLECTOR_CFLAGS := $(CSTD) -O2 -g $(WARN) -fPIC -fvisibility=hidden -ftls-model=initial-exec \
+                    -fno-omit-frame-pointer $(EXTRA_CFLAGS)
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(COLLECTOR_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBCOMMON): $(call obj,$(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBEXPERIMENT): $(call obj,$(EXPERIMENT_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(EXPERIMENT_SRC) $(COMMON_SRC)) collector/libcollector.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector.map \
+	      -Wl,-z,now -Wl,-z,nodelete -ldl -lpthread
+
+# collect looks for PREFIX/lib/libcollector.so after <bindir>/../lib.
+$(BUILD)/obj/collect/%.o: CPPFLAGS += -DPA_PREFIX='"$(PREFIX)"'
+$(COLLECT): $(call obj,$(COLLECT_SRC)) $(LIBEXPERIMENT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+$(ERPRINT): $(call obj,$(ERPRINT_SRC)) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) $(EDIT_LIBS) -lm
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- tests
+include tests/tests.mk
+include bench/bench.mk
+
+# ---------------------------------------------------------------- top-level targets
+deps:
+	@bash scripts/setup-deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@bash scripts/demo.sh $(BUILD)
+
+check: deps
+	@$(MAKE) --no-print-directory test
+
+format-check:
+	@bash scripts/format-check.sh
+
+layers-check:
+	@bash scripts/layers-check.sh
+
+clean:
+	rm -rf $(BUILD) build-test
+
+.PHONY: all deps demo check test clean format-check layers-check

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# layers-check.sh - check the layer rule of docs/STYLE.md and the collector's exported names.
+#
+#   scripts/layers-check.sh [-C TOP] [BUILD_DIR]     (BUILD_DIR defaults to "build", relative
+#                                                    to TOP unless absolute)
+#
+# 1. Includes: dependencies point one way,
+#        common <- experiment <- {collector, collect, analysis},  analysis <- {er_print, analyzer}
+#    so a file may include project headers only from these directories:
+#        common/      common
+#        experiment/  common experiment
+#        collector/   common experiment collector
+#        collect/     common experiment collect
+#        analysis/    common experiment analysis
+#        er_print/    common experiment analysis er_print
+#        analyzer/    common experiment analysis analyzer
+#        demo/        nothing of the project (it is a stand-alone target program)
+#        tests/ bench/  anything
+#    An include "x/y.h" is resolved like the compiler does (next to the including file, then
+#    from TOP, which is on the -I path); its layer is its first path component.
+# 2. elfutils headers (<libelf.h>, <gelf.h>, <nlist.h>, <dwarf.h>, <libdw.h>, <libdwfl.h>,
+#    <elfutils/...>) only in analysis/symtab*.c, analysis/dwarf*.c and analysis/lines*.c
+#    (the symbolizer); tests/ and bench/ are exempt.
+# 3. If BUILD_DIR/lib/libcollector.so exists: `nm -D --defined-only` shows only names listed
+#    in the global: part of collector/libcollector.map (wildcards allowed there), and it
+#    has no strong undefined name without a glibc version (one the link left unresolved).
+#
+# Prints one line per violation and exits 1 if there is any; 2 on a usage or setup error.
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+if [[ ${1:-} == -C ]]; then
+	[[ $# -ge 2 ]] || { echo "usage: $0 [-C TOP] [BUILD_DIR]" >&2; exit 2; }
+	top=$(cd "$2" && pwd -P)
+	shift 2
+fi
+build=${1:-build}
+[[ $build == /* ]] || build=$top/$build
+
+die() { printf 'layers-check: error: %s\n' "$*" >&2; exit 2; }
+
+declare -A ALLOWED=(
+	[common]="common"
+	[experiment]="common experiment"
+	[collector]="common experiment collector"
+	[collect]="common experiment collect"
+	[analysis]="common experiment analysis"
+	[er_print]="common experiment analysis er_print"
+	[analyzer]="common experiment analysis analyzer"
+	[demo]=""
+	[tests]="*"
+	[bench]="*"
+)
+LAYERS=(common experiment collector collect analysis er_print analyzer demo tests bench)
+
+violations=0
+violation() { printf '%s\n' "$*"; violations=$((violations + 1)); }
+
+list_sources() {
+	if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+		[[ $(git -C "$top" rev-parse --show-toplevel) == "$top" ]]; then
+		git -C "$top" ls-files --cached --others --exclude-standard -- "${LAYERS[@]}" |
+			grep -E '\.(c|h|inc)$' | sort -u
+	else
+		(cd "$top" && find "${LAYERS[@]}" -type f \( -name '*.c' -o -name '*.h' -o -name '*.inc' \) \
+			2>/dev/null | sort)
+	fi
+}
+
+# Normalise a relative path: drop "." and resolve "..".
+normpath() {
+	local IFS=/ part out=()
+	for part in $1; do
+		case $part in
+		'' | .) ;;
+		..) ((${#out[@]})) && unset 'out[${#out[@]}-1]' ;;
+		*) out+=("$part") ;;
+		esac
+	done
+	printf '%s\n' "${out[*]}"
+}
+
+is_elfutils() {
+	case $1 in
+	libelf.h | gelf.h | nlist.h | dwarf.h | libdw.h | libdwfl.h | libdwelf.h | elfutils/*) return 0 ;;
+	esac
+	return 1
+}
+
+may_use_elfutils() {
+	case $1 in
+	analysis/symtab*.c | analysis/dwarf*.c | analysis/lines*.c | tests/* | bench/*) return 0 ;;
+	esac
+	return 1
+}
+
+while IFS= read -r f; do
+	[[ -f $top/$f ]] || continue
+	layer=${f%%/*}
+	dir=$(dirname "$f")
+	allowed=${ALLOWED[$layer]-}
+	while IFS= read -r hit; do
+		line=${hit%%:*}
+		text=${hit#*:}
+		if [[ $text =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*([\"\<])([^\"\>]+)[\"\>] ]]; then
+			delim=${BASH_REMATCH[1]} inc=${BASH_REMATCH[2]}
+		else
+			continue
+		fi
+		if [[ $delim == '<' ]] && is_elfutils "$inc" && ! may_use_elfutils "$f"; then
+			violation "$f:$line: includes elfutils header <$inc>; only analysis/symtab*.c, analysis/dwarf*.c, analysis/lines*.c may"
+		fi
+		# Which project file does it name?
+		target=
+		if [[ $delim == '"' && -f $top/$dir/$inc ]]; then
+			target=$(normpath "$dir/$inc")
+		elif [[ -f $top/$inc ]]; then
+			target=$(normpath "$inc")
+		elif [[ $delim == '"' ]]; then
+			target=$(normpath "$inc") # not written yet: judge by its first component
+		fi
+		[[ -n $target ]] || continue
+		tl=${target%%/*}
+		[[ $target == */* && -v "ALLOWED[$tl]" ]] || continue
+		[[ $allowed == "*" ]] && continue
+		if [[ " $allowed " != *" $tl "* ]]; then
+			violation "$f:$line: includes \"$target\": $layer/ may include only: ${allowed:-nothing of the project}"
+		fi
+	done < <(grep -nE '^[[:space:]]*#[[:space:]]*include' "$top/$f" || true)
+done < <(list_sources)
+
+# ---- exported names of the collector
+so=$build/lib/libcollector.so
+map=$top/collector/libcollector.map
+if [[ -f $so ]]; then
+	command -v nm >/dev/null 2>&1 || die "nm not found; run 'make deps'"
+	[[ -f $map ]] || die "$map is missing"
+	# global: names of every version node, comments stripped, wildcards kept.
+	mapfile -t globals < <(
+		sed -e 's://.*$::' "$map" | tr '\n' ' ' | sed -e 's:/\*[^*]*\*\+\([^/*][^*]*\*\+\)*/: :g' |
+			sed -e 's/[{};]/ & /g' | awk '
+			{
+				for (i = 1; i <= NF; i++) {
+					if ($i == "global:") g = 1
+					else if ($i == "local:" || $i == "}" || $i ~ /:$/) g = 0
+					else if (g && $i != ";" && $i != "{") print $i
+				}
+			}'
+	)
+	((${#globals[@]})) || violation "$map: no global: names found"
+	nm_out=$(nm -D --defined-only "$so") || die "nm -D failed on $so"
+	while read -r _addr type name; do
+		[[ -n ${name:-} ]] || continue
+		[[ $type == A ]] && continue # version node names
+		name=${name%%@*}
+		ok=0
+		for g in "${globals[@]}"; do
+			# shellcheck disable=SC2053  # the map's names may be glob patterns
+			if [[ $name == $g ]]; then ok=1; break; fi
+		done
+		((ok)) || violation "$so: exports \"$name\" ($type), which is not in the global: list of collector/libcollector.map"
+	done <<<"$nm_out"
+	# A strong undefined name without a glibc version is one the link left unresolved: the
+	# target would die with "symbol lookup error" when the collector is preloaded.
+	nm_out=$(nm -D --undefined-only "$so") || die "nm -D failed on $so"
+	while read -r type name; do
+		[[ $type == U && $name != *@* ]] || continue
+		violation "$so: needs \"$name\", which no library it links provides (missing object in the link?)"
+	done <<<"$nm_out"
+fi
+
+if ((violations)); then
+	printf 'layers-check: %d violation(s)\n' "$violations"
+	exit 1
+fi
+printf 'layers-check: ok\n'

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# setup-deps.sh - install the Debian 12 packages this project needs to build and test.
+#
+# Safe to run any number of times: every package is first checked with dpkg-query, and only
+# when some are missing does it run `apt-get update` (once) and `apt-get install -y
+# --no-install-recommends` of exactly the missing ones.  With everything present it prints
+# "nothing to install" and makes no network access.
+#
+# Runs as root, or through sudo when not root and sudo exists; otherwise it prints the exact
+# apt-get command to run and fails.  Works without a tty (DEBIAN_FRONTEND=noninteractive) and
+# in CI (CI=true, root, network only to Debian's mirrors).  Called by `make deps`, which
+# `make demo` and `make check` depend on, and by .ci/run.
+set -euo pipefail
+
+# The one list of packages.  Keep it sorted by purpose, one line each.
+PACKAGES=(
+	build-essential # gcc, make, libc6-dev; gcc-12 brings libasan/libubsan for the test build
+	pkg-config      # locating libraries
+	libelf-dev      # analysis/symtab*: ELF symbol tables
+	libdw-dev       # analysis: DWARF line tables, CFI
+	libexpat1-dev   # analysis: log.xml / map.xml parsing
+	libcapstone-dev # analysis: disassembly
+	libedit-dev     # er_print: interactive command line
+	libc6-dbg       # tests resolve libc functions through /usr/lib/debug
+	python3         # tests: XML well-formedness with the standard library
+	clang-format    # scripts/format-check.sh
+	binutils        # nm (scripts/layers-check.sh), objdump, readelf
+	file            # tests: identify built artefacts
+)
+
+export DEBIAN_FRONTEND=noninteractive
+
+say() { printf 'setup-deps: %s\n' "$*"; }
+die() { printf 'setup-deps: error: %s\n' "$*" >&2; exit 1; }
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	die "dpkg-query not found: this script supports Debian 12 only. Install these packages by hand: ${PACKAGES[*]}"
+fi
+
+is_installed() { # package
+	local status
+	status=$(dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null) || return 1
+	[[ $status == *"install ok installed"* ]]
+}
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+	is_installed "$p" || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+	say "all ${#PACKAGES[@]} packages present, nothing to install"
+	exit 0
+fi
+
+say "missing: ${missing[*]}"
+
+APT_OPTS=(-o DPkg::Lock::Timeout=300 -o Dpkg::Use-Pty=0)
+install_cmd="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+
+sudo=()
+if (($(id -u) != 0)); then
+	if command -v sudo >/dev/null 2>&1; then
+		# Without a tty sudo cannot ask for a password: fail rather than hang.
+		if [[ -t 0 ]]; then sudo=(sudo); else sudo=(sudo -n); fi
+		sudo+=(env DEBIAN_FRONTEND=noninteractive)
+	else
+		die "not root and sudo is not installed; as root run: $install_cmd"
+	fi
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+	die "apt-get not found; on Debian 12 run as root: $install_cmd"
+fi
+
+say "running: ${sudo[*]}${sudo:+ }apt-get update"
+"${sudo[@]}" apt-get "${APT_OPTS[@]}" -q update ||
+	die "apt-get update failed; as root run: $install_cmd"
+
+say "running: ${sudo[*]}${sudo:+ }apt-get install -y --no-install-recommends ${missing[*]}"
+"${sudo[@]}" apt-get "${APT_OPTS[@]}" -q install -y --no-install-recommends "${missing[@]}" ||
+	die "apt-get install failed; as root run: $install_cmd"
+
+still=()
+for p in "${missing[@]}"; do
+	is_installed "$p" || still+=("$p")
+done
+((${#still[@]} == 0)) || die "still not installed after apt-get: ${still[*]}"
+say "installed ${#missing[@]} package(s): ${missing[*]}"

@@ -1,0 +1,34 @@
+# Test build: everything but the collector with ASan+UBSan, into build-test/.
+# tests/run.sh runs unit tests, fuzz-corpus replays, component and e2e tests and
+# ends with "N passed, N failed".
+
+TEST_BUILD := build-test
+TEST_SAN   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
+FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN   := $(patsubst tests/fuzz/%.c,$(BUILD)/tests/fuzz/%,$(FUZZ_SRC))
+TOOLS_SRC  := $(wildcard tests/tools/*.c)
+TOOLS_BIN  := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOLS_SRC))
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
+
+# Fuzz targets: LLVMFuzzerTestOneInput + a replay main (tests/fuzz/replay_main.c).
+$(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
+
+$(BUILD)/tests/tools/%: tests/tools/%.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
+
+test-bins: all $(UNIT_BIN) $(FUZZ_BIN) $(TOOLS_BIN)
+
+test:
+	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(TEST_SAN)" test-bins
+	@bash tests/run.sh $(TEST_BUILD)
+
+.PHONY: test test-bins
