@@ -1,0 +1,549 @@
+/*
+ * main.c - the collect launcher: parse options, resolve the target, choose
+ * and create the experiment directory, write the head of log.xml/map.xml,
+ * run the target with libcollector.so preloaded, then write the tail.
+ *
+ * Everything that can be checked is checked before anything is created; on
+ * any failure after creation the experiment directory is removed.  Messages
+ * go to stderr, one line each; stdout is used only for -n, -V, -h, --help
+ * and the no-argument summary.  Exit status: the target's, 128+N when it is
+ * killed by signal N, 1 when the experiment cannot be written, 2 for a usage
+ * error, 126/127 when the target cannot be executed / is not found.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/expdir.h"
+#include "collect/launch.h"
+#include "collect/options.h"
+#include "collect/probe.h"
+#include "experiment/expname.h"
+#include "experiment/sysinfo.h"
+
+#ifndef PA_PREFIX
+#define PA_PREFIX "/usr/local"
+#endif
+
+#define EXIT_USAGE 2
+#define EXIT_NOEXEC 126
+#define EXIT_NOTFOUND 127
+#define NAME_RETRIES 100
+#define ENV_ADDED 4 /* PA_EXPERIMENT, PA_PARAMS, PA_TARGET_PID, LD_PRELOAD */
+
+extern char **environ;
+
+static const char usage_text[] =
+	"Usage: collect [OPTIONS] TARGET [TARGET-ARGUMENTS]\n"
+	"       collect\n"
+	"       collect -V\n"
+	"       collect -h [list]\n"
+	"Run TARGET with the Performance Analyzer collector preloaded and record an\n"
+	"experiment directory NAME.er for er_print.\n"
+	"\n"
+	"Options:\n"
+	"  -p on|off|lo|hi|INTERVAL  clock profiling: on = 10.007 ms (default),\n"
+	"                            hi = 0.997 ms, lo = 100.003 ms, off; INTERVAL in\n"
+	"                            milliseconds (suffix m = ms, u = microseconds),\n"
+	"                            0.5 to 1000 ms\n"
+	"  -t DURATION|START-END     collect only for DURATION seconds, or from START to\n"
+	"                            END (suffix s or m; END 0 = until the target ends)\n"
+	"  -S on|off|SECONDS         periodic sampling (recorded in the experiment)\n"
+	"  -o NAME.er                experiment name (default test.1.er; a name\n"
+	"                            STEM.N.er in use becomes STEM.M.er, M = highest + 1)\n"
+	"  -d DIR                    create the experiment in directory DIR\n"
+	"  -C COMMENT                add a comment to the experiment (up to 10)\n"
+	"  -n                        dry run: print the collection parameters, run nothing\n"
+	"  -v                        verbose: report what is created and what is executed\n"
+	"  -V                        print the version and exit\n"
+	"  -h [list]                 list the hardware counters available on this system\n"
+	"  --help                    print this help and exit\n"
+	"  --                        end of options\n"
+	"\n"
+	"Not supported yet: -h COUNTERS, -s, -H, -i, -M, -m, -F, -j, -J, -l, -y, -A, -a,\n"
+	"-L, -O, -P, -c, -I, -N, -r, -x, -g, -R.\n"
+	"\n"
+	"Exit status: the target's; 128+N if the target was killed by signal N; 1 if\n"
+	"the experiment could not be written; 2 for a usage error; 126 if TARGET\n"
+	"cannot be executed; 127 if it is not found.\n";
+
+static void die_usage(const char *msg)
+{
+	fprintf(stderr, "collect: %s\n", msg);
+	exit(EXIT_USAGE);
+}
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- informational modes */
+
+static void print_hz(const struct probe_result *pr, const char *indent)
+{
+	if (pr->hz <= 0) {
+		printf("%sper-thread CPU-timer limit: unknown (CONFIG_HZ not found)\n", indent);
+		return;
+	}
+	printf("%sper-thread CPU-timer limit: %ld samples/s (kernel HZ=%ld, from %s);\n"
+	       "%s  clock-profiling intervals under %.3f ms give fewer samples\n",
+	       indent, pr->hz, pr->hz, pr->hz_source, indent, 1000.0 / (double)pr->hz);
+}
+
+static void print_hwc(const struct probe_result *pr)
+{
+	if (pr->hwc_ok)
+		printf("hardware counters: %s (hardware counter profiling (-h) is not implemented yet)",
+		       pr->hardware);
+	else
+		printf("hardware counter profiling is not available on this system (perf_event_open: %s)",
+		       strerror(pr->hwc_errno));
+	printf("; software events: %s\n", pr->software[0] ? pr->software : "none");
+}
+
+static int run_summary(void)
+{
+	struct sysinfo_host host;
+	struct probe_result pr;
+	char next[EXPNAME_MAX_BYTES + 1];
+
+	sysinfo_host_read(&host);
+	probe_perf(&pr);
+	probe_hz(&pr, host.release);
+	fputs(usage_text, stdout);
+	printf("\nDefaults: clock profiling on, 10.007 ms interval; call stack depth limit %d\n"
+	       "frames; experiment test.N.er in the current directory",
+	       COLLECT_DEPTH_LIMIT);
+	if (expname_next(".", NULL, next, sizeof next) == 0)
+		printf(" (next: %s)", next);
+	printf(".\n\nThis system (%s, %s %s %s):\n", host.nodename, host.sysname, host.release,
+	       host.machine);
+	printf("  clock profiling: yes\n");
+	if (pr.hwc_ok)
+		printf("  hardware counters: yes (%s)\n", pr.hardware);
+	else
+		printf("  hardware counters: no (perf_event_open: %s)\n", strerror(pr.hwc_errno));
+	printf("  software events: %s\n", pr.software[0] ? pr.software : "none");
+	printf("  CPUs: %ld online\n", host.cpus_count);
+	print_hz(&pr, "  ");
+	return 0;
+}
+
+/* ---------------------------------------------------------------- collector library */
+
+/* Find libcollector.so: $PA_COLLECTOR_LIB, <bindir>/../lib, PREFIX/lib.
+ * Returns 0, or -ENOENT with the places tried in TRIED. */
+static int find_collector(char *ret, size_t room, char *tried, size_t tried_room)
+{
+	const char *env = getenv("PA_COLLECTOR_LIB");
+	char exe[PATH_MAX], cand[PATH_MAX + 32];
+	ssize_t n;
+
+	tried[0] = '\0';
+	if (env && *env) {
+		snprintf(tried, tried_room, "PA_COLLECTOR_LIB=%s", env);
+		if (access(env, R_OK) == 0 && realpath(env, ret) && strlen(ret) < room)
+			return 0;
+		return -ENOENT;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		char *slash;
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(cand, sizeof cand, "%s/../lib/libcollector.so", exe);
+			if (access(cand, R_OK) == 0 && realpath(cand, ret))
+				return 0;
+			snprintf(tried, tried_room, "%s, ", cand);
+		}
+	}
+	snprintf(cand, sizeof cand, "%s/lib/libcollector.so", PA_PREFIX);
+	if (access(cand, R_OK) == 0 && realpath(cand, ret))
+		return 0;
+	size_t k = strlen(tried);
+	snprintf(tried + k, tried_room - k, "%s", cand);
+	return -ENOENT;
+}
+
+/* ---------------------------------------------------------------- the experiment's place */
+
+struct place {
+	char dir[PATH_MAX];     /* directory as the user named it ("." by default) */
+	char abs_dir[PATH_MAX]; /* realpath of dir */
+	char name[EXPNAME_MAX_BYTES + 1];
+	char display[PATH_MAX + EXPNAME_MAX_BYTES + 2]; /* dir/name as the user would write it */
+	char abs_path[PATH_MAX + EXPNAME_MAX_BYTES + 2];
+	const char *want;       /* requested basename, NULL = default */
+	int user_dir;           /* the directory came from -d or -o */
+};
+
+static void place_set_display(struct place *pl)
+{
+	if (pl->user_dir)
+		snprintf(pl->display, sizeof pl->display, "%s%s%s", pl->dir,
+			 pl->dir[strlen(pl->dir) - 1] == '/' ? "" : "/", pl->name);
+	else
+		snprintf(pl->display, sizeof pl->display, "%s", pl->name);
+	snprintf(pl->abs_path, sizeof pl->abs_path, "%s%s%s", pl->abs_dir,
+		 strcmp(pl->abs_dir, "/") ? "/" : "", pl->name);
+}
+
+/* Work out directory and name from -d and -o; exits on errors. */
+static void place_choose(struct place *pl, const struct collect_options *o)
+{
+	const char *name = o->name, *slash = name ? strrchr(name, '/') : NULL;
+	struct stat st;
+	int rc;
+
+	memset(pl, 0, sizeof *pl);
+	snprintf(pl->dir, sizeof pl->dir, "%s", o->dir ? o->dir : ".");
+	pl->user_dir = o->dir != NULL;
+	pl->want = name;
+	if (slash) {
+		int dn = (int)(slash - name);
+		char tmp[PATH_MAX];
+		if (name[0] == '/' || !o->dir)
+			snprintf(tmp, sizeof tmp, "%.*s", dn ? dn : 1, name);
+		else
+			snprintf(tmp, sizeof tmp, "%s/%.*s", o->dir, dn, name);
+		memcpy(pl->dir, tmp, sizeof tmp);
+		pl->user_dir = 1;
+		pl->want = slash + 1;
+	}
+	if (pl->user_dir) {
+		const char *opt = o->dir && !(slash && name[0] == '/') ? "-d" : "-o";
+		if (stat(pl->dir, &st) < 0) {
+			fprintf(stderr, "collect: %s: directory '%s': %s\n", opt, pl->dir, strerror(errno));
+			exit(EXIT_USAGE);
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "collect: %s: '%s' is not a directory\n", opt, pl->dir);
+			exit(EXIT_USAGE);
+		}
+		if (access(pl->dir, W_OK | X_OK) < 0) {
+			fprintf(stderr, "collect: %s: cannot create an experiment in '%s': %s\n", opt,
+				pl->dir, strerror(errno));
+			exit(EXIT_USAGE);
+		}
+	}
+	if (!realpath(pl->dir, pl->abs_dir)) {
+		fprintf(stderr, "collect: cannot use directory '%s': %s\n", pl->dir, strerror(errno));
+		exit(1);
+	}
+	rc = expname_next(pl->dir, pl->want, pl->name, sizeof pl->name);
+	if (rc == -EEXIST) {
+		snprintf(pl->name, sizeof pl->name, "%s", pl->want);
+		place_set_display(pl);
+		fprintf(stderr, "collect: experiment %s already exists\n", pl->display);
+		exit(EXIT_USAGE);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "collect: cannot choose an experiment name in '%s': %s\n", pl->dir,
+			strerror(-rc));
+		exit(1);
+	}
+	place_set_display(pl);
+}
+
+/* ---------------------------------------------------------------- run */
+
+/* A malloc'd A B C D, or NULL. */
+static char *concat(const char *a, const char *b, const char *c, const char *d)
+{
+	char *r;
+	if (asprintf(&r, "%s%s%s%s", a, b, c, d) < 0)
+		return NULL;
+	return r;
+}
+
+/* Free the environment built by build_env: entries from OWN_FROM on are ours. */
+static void free_env(char **env, size_t own_from)
+{
+	if (!env)
+		return;
+	for (size_t i = own_from; i < own_from + ENV_ADDED; i++)
+		free(env[i]);
+	free(env);
+}
+
+/* The target's environment: collect's, less any PA_* and LD_PRELOAD it has,
+ * plus PA_EXPERIMENT, PA_PARAMS, PA_TARGET_PID (filled in by the child) and
+ * LD_PRELOAD with the collector first.  *RET_OWN_FROM = index of the first
+ * allocated entry.  NULL on ENOMEM. */
+static char **build_env(const char *expdir, const char *params, const char *lib,
+			size_t *ret_own_from)
+{
+	static const char *const drop[] = {"PA_EXPERIMENT=", "PA_PARAMS=", "PA_TARGET_PID=",
+					   "LD_PRELOAD="};
+	const char *old_preload = getenv("LD_PRELOAD");
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + ENV_ADDED + 1, sizeof *env);
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		int skip = 0;
+		for (size_t d = 0; d < sizeof drop / sizeof drop[0]; d++)
+			if (strncmp(environ[i], drop[d], strlen(drop[d])) == 0)
+				skip = 1;
+		if (!skip)
+			env[k++] = environ[i];
+	}
+	*ret_own_from = k;
+	env[k++] = concat("PA_EXPERIMENT=", expdir, "", "");
+	env[k++] = concat("PA_PARAMS=", params, "", "");
+	env[k++] = concat("PA_TARGET_PID=", "", "", "");
+	env[k++] = concat("LD_PRELOAD=", lib, old_preload && *old_preload ? ":" : "",
+			  old_preload ? old_preload : "");
+	for (size_t i = *ret_own_from; i < k; i++) {
+		if (!env[i]) {
+			free_env(env, *ret_own_from);
+			return NULL;
+		}
+	}
+	env[k] = NULL;
+	return env;
+}
+
+static void dry_run(const struct collect_options *o, char **targv, const char *target_path,
+		    const struct place *pl, const char *descriptor, const char *lib,
+		    const char *lib_tried)
+{
+	struct sysinfo_host host;
+	struct probe_result pr;
+
+	sysinfo_host_read(&host);
+	probe_hz(&pr, host.release);
+	printf("Collection parameters:\n");
+	printf("    experiment enabled\n");
+	printf("\ttarget = %s", targv[0]);
+	for (char **a = targv + 1; *a; a++)
+		printf(" %s", *a);
+	printf("\n\ttarget path = %s\n", target_path);
+	printf("\texpt_name = %s\n", pl->display);
+	printf("\texpt_dir = %s\n", pl->abs_path);
+	if (o->clock_on)
+		printf("\tclock profiling enabled, %.3f millisec.\n", o->clock_interval_us / 1000.0);
+	else
+		printf("\tclock profiling disabled\n");
+	if (!o->duration_set)
+		printf("\tdata-collection duration, unlimited\n");
+	else if (o->duration_end_s == 0)
+		printf("\tdata-collection duration, from %lu secs. to the end\n", o->duration_start_s);
+	else if (o->duration_start_s == 0)
+		printf("\tdata-collection duration, %lu secs.\n", o->duration_end_s);
+	else
+		printf("\tdata-collection duration, %lu-%lu secs.\n", o->duration_start_s,
+		       o->duration_end_s);
+	printf("\tcall stack depth limit, %d frames\n", COLLECT_DEPTH_LIMIT);
+	if (o->sample)
+		printf("\tperiodic sampling, %s\n", o->sample);
+	for (int i = 0; i < o->comment_count; i++)
+		printf("\tcomment: %s\n", o->comments[i]);
+	printf("\tdata descriptor: \"%s\"\n", descriptor);
+	if (lib[0])
+		printf("\tcollector library = %s\n", lib);
+	else
+		printf("\tcollector library: not found (tried %s)\n", lib_tried);
+	printf("\t\thost: `%s', ncpus = %ld, clock frequency %ld MHz.\n", host.nodename,
+	       host.cpus_count, host.clock_mhz);
+	printf("\t\tmemory:  %ld pages @ %ld bytes = %lld MB.\n", host.pages_count,
+	       host.pagesize_bytes,
+	       (long long)host.pages_count * host.pagesize_bytes / (1024 * 1024));
+	print_hz(&pr, "\t\t");
+}
+
+static void fail_experiment(struct expdir *e, int err)
+{
+	fprintf(stderr, "collect: cannot write experiment %s: %s\n",
+		e->failed[0] ? e->failed : e->path, strerror(err));
+	expdir_remove(e);
+	expdir_release(e);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	struct collect_options o;
+	char err[512], target_path[PATH_MAX], lib[PATH_MAX] = "", lib_tried[2 * PATH_MAX + 64];
+	char descriptor[128], duration[64] = "", cwd[PATH_MAX];
+	struct place pl;
+	struct expdir e;
+	struct expdir_head head;
+	struct expdir_tail tail;
+	struct sysinfo_host host;
+	struct launch l;
+	char **targv, **env;
+	size_t env_own_from = 0;
+	int rc, status;
+
+	if (collect_options_parse(&o, argc, argv, err, sizeof err) < 0)
+		die_usage(err);
+	switch (o.mode) {
+	case COLLECT_MODE_SUMMARY:
+		return run_summary();
+	case COLLECT_MODE_HELP:
+		fputs(usage_text, stdout);
+		return 0;
+	case COLLECT_MODE_VERSION:
+		printf("collect (Performance Analyzer for Linux) %s\n", PA_VERSION);
+		return 0;
+	case COLLECT_MODE_HWC_LIST: {
+		struct probe_result pr;
+		probe_perf(&pr);
+		print_hwc(&pr);
+		return 0;
+	}
+	case COLLECT_MODE_RUN:
+		break;
+	}
+	targv = argv + o.target_index;
+
+	rc = launch_resolve(targv[0], target_path, sizeof target_path);
+	if (rc < 0) {
+		fprintf(stderr, "collect: cannot execute '%s': %s\n", targv[0], strerror(-rc));
+		return rc == -ENOENT || rc == -ENOTDIR ? EXIT_NOTFOUND : EXIT_NOEXEC;
+	}
+	if (!o.clock_on)
+		fprintf(stderr, "collect: warning: no function level data requested; "
+				"only statistics will be collected\n");
+	place_choose(&pl, &o);
+
+	snprintf(descriptor, sizeof descriptor, "p=%ld;d=%d", o.clock_on ? o.clock_interval_us : 0,
+		 COLLECT_DEPTH_LIMIT);
+	if (o.duration_set) {
+		size_t k = strlen(descriptor);
+		snprintf(descriptor + k, sizeof descriptor - k, ";t=%lu:%lu", o.duration_start_s,
+			 o.duration_end_s);
+		snprintf(duration, sizeof duration, "%lu:%lu", o.duration_start_s, o.duration_end_s);
+	}
+	rc = find_collector(lib, sizeof lib, lib_tried, sizeof lib_tried);
+	if (rc < 0)
+		lib[0] = '\0';
+	else if (strpbrk(lib, " :")) {
+		fprintf(stderr, "collect: collector library path '%s' contains a space or ':', "
+				"which LD_PRELOAD cannot hold\n", lib);
+		return 1;
+	}
+	if (o.dry_run) {
+		dry_run(&o, targv, target_path, &pl, descriptor, lib, lib_tried);
+		return 0;
+	}
+	if (!lib[0]) {
+		fprintf(stderr, "collect: cannot find libcollector.so (tried %s); set PA_COLLECTOR_LIB\n",
+			lib_tried);
+		return 1;
+	}
+	if (!getcwd(cwd, sizeof cwd)) {
+		fprintf(stderr, "collect: cannot get the current directory: %s\n", strerror(errno));
+		return 1;
+	}
+	sysinfo_host_read(&host);
+
+	/* Create the directory; on a lost race for a numbered name, take the next. */
+	expdir_init(&e);
+	for (int tries = 0;; tries++) {
+		rc = expdir_create(&e, pl.abs_path);
+		if (rc != -EEXIST)
+			break;
+		char taken[sizeof pl.name];
+		memcpy(taken, pl.name, sizeof taken);
+		if (tries == NAME_RETRIES || expname_parse(taken, NULL, NULL) != 1 ||
+		    expname_next(pl.dir, taken, pl.name, sizeof pl.name) < 0) {
+			fprintf(stderr, "collect: experiment %s already exists\n", pl.display);
+			return EXIT_USAGE;
+		}
+		place_set_display(&pl);
+	}
+	if (rc < 0)
+		fail_experiment(&e, -rc);
+	if (o.verbose)
+		fprintf(stderr, "collect: created experiment directory %s\n", e.path);
+
+	memset(&head, 0, sizeof head);
+	head.target_path = target_path;
+	head.argv = targv;
+	head.host = &host;
+	head.cwd = cwd;
+	head.clock_on = o.clock_on;
+	head.clock_interval_us = o.clock_interval_us;
+	head.duration = duration;
+	head.depth_limit = COLLECT_DEPTH_LIMIT;
+	head.descriptor = descriptor;
+	head.sample = o.sample;
+	head.comments = o.comments;
+	head.comment_count = o.comment_count;
+	head.start_ns = now_ns(CLOCK_MONOTONIC);
+	head.start_realtime_ns = now_ns(CLOCK_REALTIME);
+	rc = expdir_write_head(&e, &head);
+	if (rc < 0)
+		fail_experiment(&e, -rc);
+	if (o.verbose)
+		fprintf(stderr, "collect: wrote %s/log.xml, map.xml%s\n", e.path,
+			o.comment_count ? ", notes" : "");
+
+	env = build_env(e.path, descriptor, lib, &env_own_from);
+	if (!env)
+		fail_experiment(&e, ENOMEM);
+	if (o.verbose) {
+		fprintf(stderr, "collect: exec PA_EXPERIMENT=%s PA_PARAMS=%s LD_PRELOAD=%s %s", e.path,
+			descriptor, lib, target_path);
+		for (char **a = targv + 1; *a; a++)
+			fprintf(stderr, " %s", *a);
+		fputc('\n', stderr);
+	}
+	fflush(NULL);
+	rc = launch_start(&l, target_path, targv, env);
+	free_env(env, env_own_from);
+	if (rc < 0) {
+		int e2 = -rc;
+		expdir_remove(&e);
+		expdir_release(&e);
+		if (e2 == EAGAIN || e2 == ENOMEM) {
+			fprintf(stderr, "collect: cannot start '%s': %s\n", targv[0], strerror(e2));
+			return 1;
+		}
+		/* the file exists (it was resolved): ENOENT is about its interpreter */
+		fprintf(stderr, "collect: cannot execute '%s': %s%s\n", targv[0], strerror(e2),
+			e2 == ENOENT ? " (is the interpreter in its #! line missing?)" : "");
+		return e2 == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+	}
+	fprintf(stderr, "Creating experiment directory %s (Process ID: %ld) ...\n", pl.display,
+		(long)l.pid);
+
+	memset(&tail, 0, sizeof tail);
+	rc = launch_wait(&l, &status, &tail.rusage);
+	tail.exit_ns = now_ns(CLOCK_MONOTONIC);
+	if (rc < 0) {
+		fprintf(stderr, "collect: waiting for the target failed: %s\n", strerror(-rc));
+		expdir_release(&e);
+		return 1;
+	}
+	tail.wait_status = status;
+	tail.end_ns = now_ns(CLOCK_MONOTONIC);
+	rc = expdir_write_tail(&e, &tail);
+	if (rc < 0)
+		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e.failed, strerror(-rc));
+	expdir_release(&e);
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		fprintf(stderr, "collect: target terminated by signal %d (%s)%s\n", sig, strsignal(sig),
+			WCOREDUMP(status) ? " (core dumped)" : "");
+		return 128 + sig;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}

@@ -1,0 +1,73 @@
+/*
+ * options.h - collect's command line: parse argv into struct
+ * collect_options, checking every value (intervals, durations, names) so
+ * that nothing is created or run when an option is wrong.
+ *
+ * Options stop at the first word that is not an option (the target) or at
+ * "--".  Values may be attached ("-p10") or the next word ("-p 10").
+ * Pure: no printing, no file system access; errors come back as -EINVAL
+ * with a one-line message (without the "collect: " prefix) in ERR.
+ */
+#ifndef COLLECT_OPTIONS_H
+#define COLLECT_OPTIONS_H
+
+#include <stddef.h>
+
+#define COLLECT_COMMENTS_MAX 10
+#define COLLECT_DEPTH_LIMIT 4096
+
+/* Clock-profiling intervals (microseconds); odd values avoid correlation
+ * with the system clock, as in Oracle collect. */
+#define COLLECT_CLOCK_ON_US 10007
+#define COLLECT_CLOCK_HI_US 997
+#define COLLECT_CLOCK_LO_US 100003
+#define COLLECT_CLOCK_MIN_US 500
+#define COLLECT_CLOCK_MAX_US 1000000
+
+enum collect_mode {
+	COLLECT_MODE_RUN,      /* run the target (or describe it with -n) */
+	COLLECT_MODE_SUMMARY,  /* no arguments: usage, defaults, what this system supports */
+	COLLECT_MODE_HELP,     /* --help */
+	COLLECT_MODE_VERSION,  /* -V */
+	COLLECT_MODE_HWC_LIST, /* -h or -h list */
+};
+
+struct collect_options {
+	enum collect_mode mode;
+	int dry_run;                /* -n */
+	int verbose;                /* -v */
+	int clock_on;               /* -p, default on */
+	long clock_interval_us;     /* valid when clock_on */
+	int duration_set;           /* -t given */
+	unsigned long duration_start_s;
+	unsigned long duration_end_s; /* 0 = until the target exits */
+	const char *sample;         /* -S value (on, off or seconds), NULL if not given */
+	const char *name;           /* -o value, NULL = default; may hold a directory part */
+	const char *dir;            /* -d value, NULL = current directory */
+	const char *comments[COLLECT_COMMENTS_MAX];
+	int comment_count;
+	int target_index;           /* argv index of the target; 0 when there is none */
+};
+
+/*
+ * Parse ARGV (ARGC words, argv[0] = "collect") into *RET.  Returns 0, or
+ * -EINVAL with a message in ERR (ROOM bytes).  Pointers in *RET point into
+ * ARGV.  In COLLECT_MODE_RUN a target is required.
+ */
+int collect_options_parse(struct collect_options *ret, int argc, char **argv, char *err,
+			  size_t room);
+
+/*
+ * Parse a -p value.  Sets *ret_on and, when on, *ret_interval_us.
+ * Returns 0 or -EINVAL (bad syntax) or -ERANGE (outside 0.5 .. 1000 ms).
+ */
+int collect_parse_interval(const char *s, int *ret_on, long *ret_interval_us);
+
+/*
+ * Parse a -t value: "N", "Nm", "Ns", or "START-END" with each part so
+ * suffixed; a single N means 0-N.  END 0 means open.  Returns 0 or -EINVAL
+ * (bad syntax, zero duration, END not after START) or -ERANGE.
+ */
+int collect_parse_duration(const char *s, unsigned long *ret_start_s, unsigned long *ret_end_s);
+
+#endif
