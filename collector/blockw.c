@@ -1,0 +1,147 @@
+/*
+ * blockw.c - block writer (see blockw.h).  Only raw system calls in the
+ * append path: it runs in the SIGPROF handler.
+ */
+#include "collector/blockw.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common/varint.h"
+#include "experiment/record.h"
+
+/* Longest distance past a record's end that an encoder may have scribbled on. */
+#define STALE_BYTES (1 + VARINT_MAX_BYTES)
+
+static size_t path_join(char *dst, size_t room, const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	if (a + 1 + b + 1 > room)
+		return 0;
+	memcpy(dst, dir, a);
+	dst[a] = '/';
+	memcpy(dst + a + 1, name, b + 1);
+	return a + 1 + b;
+}
+
+int blockw_file_create(struct blockw_file *f, const char *dir, const char *name,
+		       enum exp_file_kind kind, uint32_t pid, uint64_t start_ns)
+{
+	if (!path_join(f->path, sizeof f->path, dir, name))
+		return -ENAMETOOLONG;
+	f->kind = kind;
+	atomic_store(&f->next_block, 1);
+	atomic_store(&f->failure_count, 0);
+	int fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	uint8_t h[EXP_FILE_HEADER_BYTES] = {0};
+	memcpy(h + EXP_FH_MAGIC, EXP_FILE_MAGIC, EXP_FILE_MAGIC_BYTES);
+	le16_put(h + EXP_FH_VERSION_MAJOR, EXP_FORMAT_VERSION_MAJOR);
+	le16_put(h + EXP_FH_VERSION_MINOR, EXP_FORMAT_VERSION_MINOR);
+	le32_put(h + EXP_FH_FILE_KIND, (uint32_t)kind);
+	le32_put(h + EXP_FH_BLOCK_BYTES, EXP_BLOCK_BYTES);
+	le32_put(h + EXP_FH_PID, pid);
+	le64_put(h + EXP_FH_START_NS, start_ns);
+	int r = 0;
+	/* the whole header block, so a reader sees a complete block 0 */
+	if (pwrite(fd, h, sizeof h, 0) != (ssize_t)sizeof h ||
+	    pwrite(fd, "", 1, EXP_BLOCK_BYTES - 1) != 1)
+		r = errno ? -errno : -EIO;
+	close(fd);
+	return r;
+}
+
+static void *sys_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	long r = syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+	return (r < 0 && r > -4096) ? MAP_FAILED : (void *)r;
+}
+
+void blockw_cursor_release(struct blockw_cursor *c)
+{
+	if (c->block)
+		syscall(SYS_munmap, c->block, (size_t)EXP_BLOCK_BYTES);
+	c->block = NULL;
+	c->pos = 0;
+}
+
+/* Claim, extend, map and initialise a fresh block for the cursor. */
+static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns)
+{
+	uint32_t seq = c->block ? c->seq + 1 : c->seq;
+	blockw_cursor_release(c);
+	uint32_t b = atomic_fetch_add(&f->next_block, 1);
+	off_t off = (off_t)b * EXP_BLOCK_BYTES;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, f->path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	if (syscall(SYS_pwrite64, fd, "", 1, off + EXP_BLOCK_BYTES - 1) != 1) {
+		syscall(SYS_close, fd);
+		goto fail;
+	}
+	uint8_t *p = sys_mmap(NULL, EXP_BLOCK_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	syscall(SYS_close, fd);
+	if (p == MAP_FAILED)
+		goto fail;
+	le32_put(p + EXP_BH_TID, tid);
+	le32_put(p + EXP_BH_SEQ, seq);
+	le32_put(p + EXP_BH_RESERVED, 0);
+	le64_put(p + EXP_BH_BASE_NS, now_ns);
+	atomic_store_explicit((_Atomic uint32_t *)(void *)(p + EXP_BH_MAGIC), EXP_BLOCK_MAGIC,
+			      memory_order_release);
+	c->block = p;
+	c->pos = EXP_BLOCK_HEADER_BYTES;
+	c->seq = seq;
+	c->prev_ns = now_ns;
+	return 0;
+fail:
+	atomic_fetch_add(&f->failure_count, 1);
+	c->seq = seq;
+	return -ENOSPC;
+}
+
+int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns,
+		  enum exp_record_kind kind, blockw_encode_fn encode, const void *rec,
+		  uint64_t clock_ts_ns)
+{
+	for (int attempt = 0; attempt < 2; attempt++) {
+		if (!c->block || attempt == 1) {
+			/* a fresh block holds any record a smaller one cannot */
+			if (c->block && c->pos == EXP_BLOCK_HEADER_BYTES) {
+				/* a failed encoder may have scribbled on the free space */
+				memset(c->block + c->pos, 0, EXP_BLOCK_BYTES - c->pos);
+				return -E2BIG;
+			}
+			if (claim(f, c, tid, now_ns) < 0)
+				return -ENOSPC;
+		}
+		uint8_t *p = c->block + c->pos;
+		size_t room = EXP_BLOCK_BYTES - c->pos;
+		/* keep one byte after the record: the reader's kind-0 terminator */
+		if (room < 2)
+			continue;
+		size_t n = encode(p, room - 1, c->prev_ns, rec);
+		if (!n)
+			continue;
+		/*
+		 * An encoder may leave payload bytes it moved just past the
+		 * record's end; clear them before the record becomes visible so
+		 * that the next kind byte reads 0.
+		 */
+		size_t z = n + STALE_BYTES <= room ? n + STALE_BYTES : room;
+		for (size_t i = n; i < z; i++)
+			p[i] = 0;
+		record_publish(p, kind);
+		c->pos += (uint32_t)n;
+		if (kind == EXP_REC_CLOCK)
+			c->prev_ns = clock_ts_ns;
+		return 0;
+	}
+	return -E2BIG;
+}

@@ -1,0 +1,66 @@
+/*
+ * blockw.h - the block writer of the collector: appends records to the
+ * experiment's binary data files (layout in experiment/format.h).
+ *
+ * A data file is a sequence of EXP_BLOCK_BYTES blocks.  A writer (one cursor,
+ * owned by one thread) claims the next block number with an atomic counter,
+ * extends the file by pwrite()ing one zero byte at the block's last offset
+ * (never ftruncate: racing extensions must never shrink the file), maps the
+ * block MAP_SHARED with raw syscalls, writes the block header with its magic
+ * last, then appends records whose kind byte is stored last.  MAP_SHARED data
+ * survives _exit, abort and SIGKILL, so nothing is ever flushed.  The file is
+ * reopened by path for each block, so the target closing our fds (close_range)
+ * cannot redirect writes into its own files.
+ *
+ * Every function here is SIGNAL_SAFE (open, pwrite, mmap, munmap, close only),
+ * except blockw_file_create.  A cursor must not be used by two contexts at
+ * once: callers hold the thread's reentrancy guard.
+ */
+#ifndef COLLECTOR_BLOCKW_H
+#define COLLECTOR_BLOCKW_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "experiment/format.h"
+
+struct blockw_file {
+	char path[PATH_MAX];
+	enum exp_file_kind kind;
+	_Atomic uint32_t next_block;      /* next block number to claim (1..) */
+	_Atomic uint64_t failure_count;   /* blocks that could not be extended or mapped */
+};
+
+struct blockw_cursor {
+	uint8_t *block;   /* mapped block, NULL before the first claim */
+	uint32_t pos;     /* offset of the next record in the block */
+	uint32_t seq;     /* the owner's block sequence number of `block` */
+	uint64_t prev_ns; /* clock records' running timestamp: block base or last clock ts */
+};
+
+/*
+ * Create `dir`/`name` with O_CREAT|O_EXCL|O_CLOEXEC and write its file header
+ * (block 0).  Returns 0, -EEXIST if it exists, or another -errno.
+ */
+int blockw_file_create(struct blockw_file *f, const char *dir, const char *name,
+		       enum exp_file_kind kind, uint32_t pid, uint64_t start_ns);
+
+/*
+ * Encode one record with `encode` (an experiment/record.h encoder adapter
+ * that returns 0 when the record does not fit in `room`) into the cursor's
+ * block, claiming a new block (header tid, base now_ns) when it does not fit,
+ * then publish it as `kind`.  For EXP_REC_CLOCK records pass `clock_ts_ns`
+ * (it becomes the cursor's running timestamp), else 0.  Returns 0, -ENOSPC
+ * if a block could not be claimed, -E2BIG if the record fits in no block.
+ * SIGNAL_SAFE.
+ */
+typedef size_t (*blockw_encode_fn)(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec);
+int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns,
+		  enum exp_record_kind kind, blockw_encode_fn encode, const void *rec,
+		  uint64_t clock_ts_ns);
+
+/* Unmap the cursor's block (the data stays in the file). SIGNAL_SAFE. */
+void blockw_cursor_release(struct blockw_cursor *c);
+
+#endif

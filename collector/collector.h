@@ -1,0 +1,76 @@
+/*
+ * collector.h - process-wide state of libcollector.so: lazy idempotent
+ * initialisation, the PA_* environment contract, and the end of collection.
+ *
+ * Environment (set by `collect` for the target):
+ *   PA_EXPERIMENT=/abs/dir.er   the experiment directory (unset: dormant)
+ *   PA_TARGET_PID=<pid>         only this pid collects; others stay dormant
+ *   PA_PARAMS=p=<us>;d=<depth>;t=<start_s>:<end_s>
+ * In a dormant process every interposer passes straight through.
+ *
+ * col_init may be called from any interposer and from the constructor; it is
+ * not signal-safe.  The getters are SIGNAL_SAFE.
+ */
+#ifndef COLLECTOR_COLLECTOR_H
+#define COLLECTOR_COLLECTOR_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "collector/blockw.h"
+
+/* The real functions behind the interposers, resolved at init. */
+struct col_real {
+	int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+	int (*sigaction)(int, const struct sigaction *, struct sigaction *);
+	__sighandler_t (*signal)(int, __sighandler_t);
+	int (*sigprocmask)(int, const sigset_t *, sigset_t *);
+	int (*pthread_sigmask)(int, const sigset_t *, sigset_t *);
+	void (*exit_)(int);
+	void (*Exit_)(int);
+	void *(*dlopen)(const char *, int);
+	int (*dlclose)(void *);
+};
+
+/* What this process collects; filled once by col_init. */
+struct col_config {
+	uint32_t owner_pid;
+	uint64_t start_ns;          /* CLOCK_MONOTONIC at init */
+	uint32_t interval_us;       /* 0: clock profiling off */
+	uint32_t depth_limit;       /* frames, [1, 6000] */
+	uint64_t window_start_ns;   /* collect only in [start, end) after start_ns */
+	uint64_t window_end_ns;     /* 0: no end */
+	char dir[PATH_MAX - 64];
+	struct blockw_file profile, stacks, overview;
+};
+
+/* Counters reported in <collector_end>. */
+struct col_counters {
+	_Atomic uint64_t samples;
+	_Atomic uint64_t dropped;        /* samples lost: reentrancy or no room */
+	_Atomic uint64_t timer_failures; /* threads left without a timer */
+	_Atomic uint64_t slot_failures;  /* threads not followed: slot table full */
+};
+
+/* Initialise once (any thread; recursion-safe). */
+void col_init(void);
+
+const struct col_real *col_real(void);
+struct col_config *col_config(void);
+struct col_counters *col_counters(void);
+
+/* 1 while this process is the experiment's owner and has not finished. SIGNAL_SAFE. */
+int col_collecting(void);
+/* 1 in the owner process once our SIGPROF handler is installed (forks keep it). */
+int col_signals_owned(void);
+
+/* CLOCK_MONOTONIC and this thread's CPU clock in ns. SIGNAL_SAFE. */
+uint64_t col_now_ns(void);
+uint64_t col_thread_cpu_ns(void);
+uint32_t col_gettid(void);
+
+/* End collection: stop sampling, thread ends, <collector_end>. Idempotent. */
+void col_finish(void);
+
+#endif

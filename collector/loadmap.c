@@ -1,0 +1,244 @@
+/*
+ * loadmap.c - map.xml writer and the dlopen/dlclose interposers (see
+ * loadmap.h).  A loaded object is identified by the address of its program
+ * headers and a hash of its name; an object not seen by a rescan has been
+ * unloaded.
+ */
+#include "collector/loadmap.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "collector/collector.h"
+#include "collector/logxml.h"
+#include "experiment/xmlw.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define OBJ_MAX 2048
+
+struct loadmap_obj {
+	uintptr_t key; /* dlpi_phdr */
+	uint64_t name_hash;
+	uint32_t id; /* 0: free entry */
+	uint32_t seen;
+};
+
+static struct loadmap_obj *loadmap_objs;
+static pthread_mutex_t loadmap_lock = PTHREAD_MUTEX_INITIALIZER;
+static char loadmap_path[PATH_MAX];
+static char loadmap_dir[PATH_MAX];
+static char loadmap_exe[PATH_MAX];
+static uint32_t loadmap_next_id = 1;
+static uint32_t loadmap_scan_gen;
+static char loadmap_buf[16384]; /* under loadmap_lock */
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static int is_vdso(const struct dl_phdr_info *info)
+{
+	uintptr_t ehdr = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	if (!ehdr)
+		return 0;
+	const ElfW(Ehdr) *e = (const ElfW(Ehdr) *)ehdr;
+	return (uintptr_t)info->dlpi_phdr == ehdr + e->e_phoff;
+}
+
+/* Hex build-id from the object's PT_NOTE segments in memory, "" if none. */
+static void build_id(const struct dl_phdr_info *info, char *out, size_t room)
+{
+	out[0] = '\0';
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		const uint8_t *end = p + ph->p_memsz;
+		while (end - p >= (long)sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
+			size_t name_bytes = (nh->n_namesz + 3) & ~3u, desc_bytes = (nh->n_descsz + 3) & ~3u;
+			const uint8_t *name = p + sizeof *nh, *desc = name + name_bytes;
+			if (desc + desc_bytes > end)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
+				static const char hex[] = "0123456789abcdef";
+				size_t k = 0;
+				for (uint32_t j = 0; j < nh->n_descsz && k + 2 < room; j++) {
+					out[k++] = hex[desc[j] >> 4];
+					out[k++] = hex[desc[j] & 15];
+				}
+				out[k] = '\0';
+				return;
+			}
+			p = desc + desc_bytes;
+		}
+	}
+}
+
+static void dump_vdso(const struct dl_phdr_info *info)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(loadmap_dir);
+	if (n + sizeof "/vdso.so" > sizeof path)
+		return;
+	memcpy(path, loadmap_dir, n);
+	memcpy(path + n, "/vdso.so", sizeof "/vdso.so");
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+		size_t left = ph->p_filesz;
+		if (pwrite(fd, p, left, (off_t)ph->p_offset) != (ssize_t)left)
+			logxml_note("error", "vdso_dump", "could not write vdso.so");
+	}
+	close(fd);
+}
+
+static void write_load(const struct dl_phdr_info *info, uint32_t id, int first)
+{
+	const char *kind = "lib", *path = info->dlpi_name;
+	if (is_vdso(info)) {
+		kind = "vdso";
+		path = "vdso.so";
+		dump_vdso(info);
+	} else if (first && (!path || !path[0])) {
+		kind = "exe";
+		path = loadmap_exe;
+	}
+	char bid[2 * 64 + 1];
+	build_id(info, bid, sizeof bid);
+	struct xmlw w;
+	xmlw_init(&w, loadmap_buf, sizeof loadmap_buf);
+	xmlw_raw(&w, "  <load");
+	xmlw_attr_u64(&w, "id", id);
+	xmlw_attr_u64(&w, "tstamp_ns", col_now_ns());
+	xmlw_attr(&w, "kind", kind);
+	xmlw_attr(&w, "path", path ? path : "");
+	xmlw_attr_hex(&w, "base", info->dlpi_addr);
+	xmlw_attr(&w, "build_id", bid);
+	xmlw_raw(&w, ">\n");
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		char prot[4] = {ph->p_flags & PF_R ? 'r' : '-', ph->p_flags & PF_W ? 'w' : '-',
+				ph->p_flags & PF_X ? 'x' : '-', 0};
+		xmlw_raw(&w, "    <segment");
+		xmlw_attr_hex(&w, "vaddr", info->dlpi_addr + ph->p_vaddr);
+		xmlw_attr_u64(&w, "memsz", ph->p_memsz);
+		xmlw_attr_hex(&w, "foffset", ph->p_offset);
+		xmlw_attr(&w, "prot", prot);
+		xmlw_raw(&w, "/>\n");
+	}
+	xmlw_raw(&w, "  </load>\n");
+	if (xmlw_ok(&w))
+		logxml_append_to(loadmap_path, w.buf, w.len);
+}
+
+static int scan_one(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	(void)size;
+	int *first = ctx;
+	uintptr_t key = (uintptr_t)info->dlpi_phdr;
+	uint64_t h = name_hash(info->dlpi_name ? info->dlpi_name : "");
+	struct loadmap_obj *freeslot = NULL;
+	for (int i = 0; i < OBJ_MAX; i++) {
+		struct loadmap_obj *o = &loadmap_objs[i];
+		if (o->id && o->key == key && o->name_hash == h) {
+			o->seen = loadmap_scan_gen;
+			*first = 0;
+			return 0;
+		}
+		if (!o->id && !freeslot)
+			freeslot = o;
+	}
+	uint32_t id = loadmap_next_id++;
+	if (freeslot) {
+		freeslot->key = key;
+		freeslot->name_hash = h;
+		freeslot->id = id;
+		freeslot->seen = loadmap_scan_gen;
+	}
+	write_load(info, id, *first);
+	*first = 0;
+	return 0;
+}
+
+static void rescan(void)
+{
+	if (!loadmap_objs)
+		return;
+	pthread_mutex_lock(&loadmap_lock);
+	loadmap_scan_gen++;
+	int first = 1;
+	dl_iterate_phdr(scan_one, &first);
+	for (int i = 0; i < OBJ_MAX; i++) {
+		struct loadmap_obj *o = &loadmap_objs[i];
+		if (!o->id || o->seen == loadmap_scan_gen)
+			continue;
+		struct xmlw w;
+		xmlw_init(&w, loadmap_buf, sizeof loadmap_buf);
+		xmlw_raw(&w, "  <unload");
+		xmlw_attr_u64(&w, "id", o->id);
+		xmlw_attr_u64(&w, "tstamp_ns", col_now_ns());
+		xmlw_raw(&w, "/>\n");
+		if (xmlw_ok(&w))
+			logxml_append_to(loadmap_path, w.buf, w.len);
+		o->id = 0;
+	}
+	pthread_mutex_unlock(&loadmap_lock);
+}
+
+int loadmap_init(const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n + sizeof "/map.xml" > sizeof loadmap_path)
+		return -ENAMETOOLONG;
+	memcpy(loadmap_dir, dir, n + 1);
+	memcpy(loadmap_path, dir, n);
+	memcpy(loadmap_path + n, "/map.xml", sizeof "/map.xml");
+	ssize_t k = readlink("/proc/self/exe", loadmap_exe, sizeof loadmap_exe - 1);
+	loadmap_exe[k > 0 ? k : 0] = '\0';
+	void *p = mmap(NULL, sizeof(struct loadmap_obj) * OBJ_MAX, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	loadmap_objs = p;
+	rescan();
+	return 0;
+}
+
+EXPORT void *dlopen(const char *file, int mode)
+{
+	col_init();
+	void *h = col_real()->dlopen ? col_real()->dlopen(file, mode) : NULL;
+	if (h && col_collecting())
+		rescan();
+	return h;
+}
+
+EXPORT int dlclose(void *handle)
+{
+	col_init();
+	int r = col_real()->dlclose ? col_real()->dlclose(handle) : -1;
+	if (col_collecting())
+		rescan();
+	return r;
+}

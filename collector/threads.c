@@ -1,0 +1,405 @@
+/*
+ * threads.c - per-thread collection (see threads.h).
+ *
+ * Slot life cycle: FREE -> RESERVED (pthread_create claimed it for the new
+ * thread) -> LIVE (THREAD_START written, timer armed) -> ENDING (whoever wins
+ * the CAS - the thread's key destructor or the process-end path - deletes the
+ * timer and writes THREAD_END) -> FREE (only the thread itself frees it).
+ * The slot table and each thread's altstack + frame buffer are mmap'd: no
+ * malloc anywhere here.
+ */
+#include "collector/threads.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector/collector.h"
+#include "collector/encode.h"
+#include "collector/logxml.h"
+#include "collector/stacktab.h"
+#include "collector/unwind.h"
+#include "experiment/record.h"
+
+#define SLOT_COUNT 4096
+#define ALTSTACK_BYTES (256u * 1024)
+#define PAGE_BYTES 4096u
+
+enum { SLOT_FREE, SLOT_RESERVED, SLOT_LIVE, SLOT_ENDING };
+
+struct col_thread {
+	_Atomic int state;
+	uint32_t tid, creator_tid;
+	void *(*start_fn)(void *);
+	void *start_arg;
+	struct unwind_thread uw;
+	timer_t timer; /* any value is valid, NULL included: see has_timer */
+	int has_timer;
+	uint64_t cpu0_ns;     /* thread CPU clock at THREAD_START */
+	uint64_t last_cpu_ns; /* ... at the last recorded sample */
+	struct blockw_cursor prof, stk;
+	uint8_t *region; /* [guard page][altstack][pcs] */
+	size_t region_bytes;
+	uint64_t *pcs;
+	int own_altstack;
+};
+
+static struct col_thread *thread_slots;
+static _Atomic uint32_t thread_slot_hint;
+static pthread_key_t thread_key;
+static int thread_key_ok;
+
+static __thread struct col_thread *tls_thread;
+static __thread volatile sig_atomic_t tls_guard;
+
+static void thread_key_destructor(void *p);
+
+int threads_init(void)
+{
+	size_t bytes = sizeof(struct col_thread) * SLOT_COUNT;
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		       -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	thread_slots = p;
+	if (pthread_key_create(&thread_key, thread_key_destructor) == 0)
+		thread_key_ok = 1;
+	return 0;
+}
+
+static struct col_thread *slot_claim(void)
+{
+	if (!thread_slots)
+		return NULL;
+	uint32_t h = atomic_fetch_add(&thread_slot_hint, 1);
+	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
+		struct col_thread *t = &thread_slots[(h + i) % SLOT_COUNT];
+		int expect = SLOT_FREE;
+		if (atomic_load(&t->state) == SLOT_FREE &&
+		    atomic_compare_exchange_strong(&t->state, &expect, SLOT_RESERVED)) {
+			memset((char *)t + sizeof t->state, 0, sizeof *t - sizeof t->state);
+			return t;
+		}
+	}
+	atomic_fetch_add(&col_counters()->slot_failures, 1);
+	return NULL;
+}
+
+static void slot_free(struct col_thread *t)
+{
+	atomic_store(&t->state, SLOT_FREE);
+}
+
+static int is_slot(const void *p)
+{
+	const char *a = (const char *)thread_slots, *q = p;
+	return a && q >= a && q < a + sizeof(struct col_thread) * SLOT_COUNT;
+}
+
+/* The kernel's CPU clock id of thread `tid` (MAKE_THREAD_CPUCLOCK, CPUCLOCK_SCHED). */
+static clockid_t tid_cpu_clock(uint32_t tid)
+{
+	return (clockid_t)((~(unsigned)tid << 3) | 6u);
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+	if (clock_gettime(id, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void stack_bounds(struct col_thread *t)
+{
+	pthread_attr_t a;
+	void *addr;
+	size_t size;
+	if (pthread_getattr_np(pthread_self(), &a) != 0)
+		return;
+	if (pthread_attr_getstack(&a, &addr, &size) == 0) {
+		t->uw.stack_lo = (uint64_t)(uintptr_t)addr;
+		t->uw.stack_hi = (uint64_t)(uintptr_t)addr + size;
+	}
+	pthread_attr_destroy(&a);
+}
+
+/* Frame buffer for the unwinder, plus an altstack if the thread has none. */
+static void thread_region(struct col_thread *t)
+{
+	stack_t old;
+	int need_alt = sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE);
+	size_t pcs_bytes = ((size_t)col_config()->depth_limit * 8 + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
+	size_t bytes = pcs_bytes + (need_alt ? PAGE_BYTES + ALTSTACK_BYTES : 0);
+	uint8_t *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	t->region = p;
+	t->region_bytes = bytes;
+	t->pcs = (uint64_t *)(void *)(p + bytes - pcs_bytes);
+	if (need_alt) {
+		mprotect(p, PAGE_BYTES, PROT_NONE); /* overflow guard below the altstack */
+		stack_t ss = {.ss_sp = p + PAGE_BYTES, .ss_size = ALTSTACK_BYTES, .ss_flags = 0};
+		if (sigaltstack(&ss, NULL) == 0)
+			t->own_altstack = 1;
+	}
+}
+
+static void thread_timer(struct col_thread *t)
+{
+	uint32_t us = col_config()->interval_us;
+	if (!us)
+		return;
+	struct sigevent sev;
+	memset(&sev, 0, sizeof sev);
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGPROF;
+	sev.sigev_value.sival_ptr = t; /* identifies our timer in the handler */
+	sev._sigev_un._tid = (pid_t)t->tid;
+	timer_t id;
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &id) != 0) {
+		int e = errno;
+		if (atomic_fetch_add(&col_counters()->timer_failures, 1) == 0) {
+			char msg[96] = "timer_create failed: ";
+			const char *s = strerror(e);
+			strncat(msg, s, sizeof msg - strlen(msg) - 1);
+			logxml_note("error", "timer_create", msg);
+		}
+		return;
+	}
+	t->timer = id;
+	t->has_timer = 1;
+	struct itimerspec its = {
+		.it_interval = {.tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000},
+	};
+	its.it_value = its.it_interval;
+	if (timer_settime(id, 0, &its, NULL) != 0) {
+		timer_delete(id);
+		t->has_timer = 0;
+		if (atomic_fetch_add(&col_counters()->timer_failures, 1) == 0)
+			logxml_note("error", "timer_settime", "timer_settime failed");
+	}
+}
+
+/* Runs in the new thread (or the initial one at init), outside signal context. */
+static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_pc, uint64_t outer_fp)
+{
+	struct col_config *cfg = col_config();
+	tls_guard = 1;
+	t->tid = col_gettid();
+	t->creator_tid = creator;
+	t->uw.outer_fp = outer_fp;
+	stack_bounds(t);
+	thread_region(t);
+	tls_thread = t;
+	if (thread_key_ok)
+		pthread_setspecific(thread_key, t);
+	t->cpu0_ns = t->last_cpu_ns = col_thread_cpu_ns();
+	struct exp_thread_start r = {
+		.tid = t->tid, .creator_tid = creator, .start_ns = col_now_ns(), .start_pc = start_pc};
+	blockw_append(&cfg->profile, &t->prof, t->tid, r.start_ns, EXP_REC_THREAD_START,
+		      encode_thread_start, &r, 0);
+	atomic_store(&t->state, SLOT_LIVE);
+	thread_timer(t);
+	tls_guard = 0;
+}
+
+/* Write t's THREAD_END with the caller's cursor `c`; t is in state ENDING. */
+static void thread_write_end(struct col_thread *t, struct blockw_cursor *c, uint32_t writer_tid,
+			     uint64_t cpu_now_ns)
+{
+	struct exp_thread_end r = {
+		.tid = t->tid,
+		.end_ns = col_now_ns(),
+		.cpu_ns = cpu_now_ns > t->cpu0_ns ? cpu_now_ns - t->cpu0_ns : 0,
+	};
+	blockw_append(&col_config()->profile, c, writer_tid, r.end_ns, EXP_REC_THREAD_END,
+		      encode_thread_end, &r, 0);
+}
+
+static void thread_release(struct col_thread *t)
+{
+	blockw_cursor_release(&t->prof);
+	blockw_cursor_release(&t->stk);
+	stack_t cur;
+	if (t->own_altstack && sigaltstack(NULL, &cur) == 0 && cur.ss_sp == t->region + PAGE_BYTES) {
+		/* still ours (the target may have installed its own since) */
+		stack_t ss = {.ss_flags = SS_DISABLE};
+		sigaltstack(&ss, NULL);
+	}
+	if (t->region)
+		munmap(t->region, t->region_bytes);
+	t->region = NULL;
+	t->pcs = NULL;
+}
+
+static void thread_key_destructor(void *p)
+{
+	struct col_thread *t = p;
+	if (t != tls_thread || !col_collecting())
+		return;
+	int expect = SLOT_LIVE;
+	if (!atomic_compare_exchange_strong(&t->state, &expect, SLOT_ENDING))
+		return; /* the process-end path has ended it */
+	tls_guard = 1;
+	if (t->has_timer)
+		timer_delete(t->timer);
+	t->has_timer = 0;
+	thread_write_end(t, &t->prof, t->tid, col_thread_cpu_ns());
+	tls_thread = NULL;
+	thread_release(t);
+	slot_free(t);
+	tls_guard = 0;
+}
+
+void threads_begin_initial(void)
+{
+	struct col_thread *t = slot_claim();
+	if (t)
+		thread_begin(t, 0, 0, 0);
+}
+
+void threads_finish(void)
+{
+	if (!thread_slots)
+		return;
+	struct col_thread *self = tls_thread;
+	tls_guard = 1;
+	uint32_t me = col_gettid();
+	/* stop sampling first */
+	static uint8_t ended[SLOT_COUNT];
+	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
+		struct col_thread *t = &thread_slots[i];
+		int expect = SLOT_LIVE;
+		ended[i] = 0;
+		if (atomic_load(&t->state) != SLOT_LIVE ||
+		    !atomic_compare_exchange_strong(&t->state, &expect, SLOT_ENDING))
+			continue;
+		ended[i] = 1;
+		if (t->has_timer)
+			timer_delete(t->timer);
+		t->has_timer = 0;
+	}
+	static struct blockw_cursor spare;
+	struct blockw_cursor *c = self ? &self->prof : &spare;
+	if (self && ended[self - thread_slots])
+		thread_write_end(self, c, me, col_thread_cpu_ns());
+	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
+		struct col_thread *t = &thread_slots[i];
+		if (!ended[i] || t == self)
+			continue;
+		thread_write_end(t, c, me, clock_ns(tid_cpu_clock(t->tid)));
+	}
+	/* the calling thread's state stays ENDING: its key destructor does nothing */
+	tls_guard = 0;
+}
+
+/* Write the stack unless already known; 0 on success. SIGNAL_SAFE. */
+static int stack_intern(struct col_thread *t, const struct exp_stack *s)
+{
+	if (stacktab_contains(s->id))
+		return 0;
+	int r = blockw_append(&col_config()->stacks, &t->stk, t->tid, col_now_ns(), EXP_REC_STACK,
+			      encode_stack, s, 0);
+	if (r < 0)
+		return r;
+	stacktab_insert(s->id); /* full table: the stack will be written again */
+	return 0;
+}
+
+int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
+{
+	if (si->si_code != SI_TIMER || !is_slot(si->si_value.sival_ptr))
+		return 0; /* not one of our timers: the application's signal */
+	struct col_thread *t = tls_thread;
+	struct col_counters *n = col_counters();
+	if (!t || si->si_value.sival_ptr != t || !t->pcs || !col_collecting())
+		return 1; /* stale signal of a deleted timer, or collection over */
+	if (tls_guard) {
+		atomic_fetch_add(&n->dropped, 1);
+		return 1; /* the next sample's CPU delta covers this one */
+	}
+	tls_guard = 1;
+	struct col_config *cfg = col_config();
+	uint64_t cpu = col_thread_cpu_ns();
+	uint64_t now = col_now_ns();
+	uint64_t rel = now - cfg->start_ns;
+	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns)) {
+		t->last_cpu_ns = cpu; /* outside the collection window: not attributed */
+		goto out;
+	}
+	uint32_t flags;
+	struct exp_stack s = {.pcs = t->pcs};
+	s.nframes = unwind_from_context(uc, &t->uw, t->pcs, cfg->depth_limit, &flags);
+	s.flags = flags;
+	s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
+	if (stack_intern(t, &s) < 0) {
+		atomic_fetch_add(&n->dropped, 1);
+		goto out;
+	}
+	int cpu_id = sched_getcpu();
+	struct exp_clock c = {
+		.ts_ns = now,
+		.tid = t->tid,
+		.cpu = cpu_id < 0 ? 0 : (uint32_t)cpu_id,
+		.stack_id = s.id,
+		.weight_ns = cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0,
+	};
+	if (blockw_append(&cfg->profile, &t->prof, t->tid, now, EXP_REC_CLOCK, encode_clock, &c, now) < 0) {
+		atomic_fetch_add(&n->dropped, 1);
+		goto out;
+	}
+	t->last_cpu_ns = cpu;
+	atomic_fetch_add(&n->samples, 1);
+out:
+	tls_guard = 0;
+	return 1;
+}
+
+/* ------------------------------------------------------------ pthread_create */
+
+/*
+ * The new thread's first frame.  It must stay a real frame (no tail call):
+ * its address ends every stack walk in the thread as complete.
+ */
+static void *thread_start_wrapper(void *p)
+{
+	struct col_thread *t = p;
+	void *(*fn)(void *) = t->start_fn;
+	void *arg = t->start_arg;
+	if (!col_collecting()) {
+		slot_free(t);
+		return fn(arg);
+	}
+	thread_begin(t, t->creator_tid, (uint64_t)(uintptr_t)fn,
+		     (uint64_t)(uintptr_t)__builtin_frame_address(0));
+	void *r = fn(arg);
+	__asm__ volatile("" : "+r"(r)::"memory");
+	return r;
+}
+
+__attribute__((visibility("default"))) int pthread_create(pthread_t *th, const pthread_attr_t *attr,
+							  void *(*fn)(void *), void *arg)
+{
+	col_init();
+	const struct col_real *real = col_real();
+	if (!real->pthread_create)
+		return EAGAIN;
+	if (!col_collecting())
+		return real->pthread_create(th, attr, fn, arg);
+	struct col_thread *t = slot_claim();
+	if (!t)
+		return real->pthread_create(th, attr, fn, arg);
+	t->start_fn = fn;
+	t->start_arg = arg;
+	t->creator_tid = col_gettid();
+	int r = real->pthread_create(th, attr, thread_start_wrapper, t);
+	if (r != 0)
+		slot_free(t);
+	return r;
+}

@@ -1,0 +1,162 @@
+/*
+ * expdump - print every record of experiment data files, one line each, then
+ * a damage summary per file.  A test tool: output is stable and greppable.
+ *
+ *   expdump FILE...        profile / stacks / overview files
+ *   expdump DIR.er         the three data files of an experiment
+ *
+ * Lines:
+ *   # file=PATH kind=profile pid=N start_ns=N blocks=N
+ *   clock tid=N ts=N cpu=N stack=0xID weight=N
+ *   stack id=0xID flags=N n=N pcs=0xPC,0xPC,...
+ *   thread_start tid=N creator=N start=N pc=0xPC
+ *   thread_end tid=N end=N cpu=N
+ *   sample number=N ts=N utime=N stime=N minflt=N majflt=N nvcsw=N nivcsw=N maxrss_kb=N
+ *   bad_record kind=N
+ *   damage file=PATH bad_blocks=N torn_bytes=N bad_records=N
+ * Exit status: 0, 1 if a file cannot be opened or has a bad header (message
+ * on stderr names the file), 2 on usage errors.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "experiment/datafile.h"
+#include "experiment/format.h"
+#include "experiment/record.h"
+
+struct dump {
+	uint64_t running_ns;
+	uint64_t *pcs;
+	struct datafile *df;
+};
+
+static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
+		     const struct exp_record *rec)
+{
+	struct dump *d = ctx;
+	if (block_start)
+		d->running_ns = base_ns;
+	int r = -EBADMSG;
+	switch (rec->kind) {
+	case EXP_REC_CLOCK: {
+		struct exp_clock c;
+		if ((r = record_decode_clock(rec, d->running_ns, tid, &c)) == 0) {
+			d->running_ns = c.ts_ns;
+			printf("clock tid=%" PRIu32 " ts=%" PRIu64 " cpu=%" PRIu32 " stack=0x%" PRIx64
+			       " weight=%" PRIu64 "\n",
+			       c.tid, c.ts_ns, c.cpu, c.stack_id, c.weight_ns);
+		}
+		break;
+	}
+	case EXP_REC_THREAD_START: {
+		struct exp_thread_start t;
+		if ((r = record_decode_thread_start(rec, &t)) == 0)
+			printf("thread_start tid=%" PRIu32 " creator=%" PRIu32 " start=%" PRIu64
+			       " pc=0x%" PRIx64 "\n",
+			       t.tid, t.creator_tid, t.start_ns, t.start_pc);
+		break;
+	}
+	case EXP_REC_THREAD_END: {
+		struct exp_thread_end t;
+		if ((r = record_decode_thread_end(rec, &t)) == 0)
+			printf("thread_end tid=%" PRIu32 " end=%" PRIu64 " cpu=%" PRIu64 "\n", t.tid,
+			       t.end_ns, t.cpu_ns);
+		break;
+	}
+	case EXP_REC_STACK: {
+		struct exp_stack s;
+		if ((r = record_decode_stack(rec, d->pcs, EXP_MAX_FRAMES, &s)) == 0) {
+			printf("stack id=0x%" PRIx64 " flags=%" PRIu32 " n=%" PRIu32 " pcs=", s.id,
+			       s.flags, s.nframes);
+			for (uint32_t i = 0; i < s.nframes; i++)
+				printf("%s0x%" PRIx64, i ? "," : "", s.pcs[i]);
+			putchar('\n');
+		}
+		break;
+	}
+	case EXP_REC_SAMPLE: {
+		struct exp_sample s;
+		if ((r = record_decode_sample(rec, &s)) == 0)
+			printf("sample number=%" PRIu64 " ts=%" PRIu64 " utime=%" PRIu64 " stime=%" PRIu64
+			       " minflt=%" PRIu64 " majflt=%" PRIu64 " nvcsw=%" PRIu64 " nivcsw=%" PRIu64
+			       " maxrss_kb=%" PRIu64 "\n",
+			       s.number, s.ts_ns, s.utime_ns, s.stime_ns, s.minflt, s.majflt, s.nvcsw,
+			       s.nivcsw, s.maxrss_kb);
+		break;
+	}
+	default:
+		break;
+	}
+	if (r < 0) {
+		printf("bad_record kind=%d\n", (int)rec->kind);
+		datafile_damage(d->df)->bad_records++;
+	}
+	return 0;
+}
+
+static const char *kind_name(enum exp_file_kind k)
+{
+	switch (k) {
+	case EXP_FILE_PROFILE: return "profile";
+	case EXP_FILE_STACKS: return "stacks";
+	case EXP_FILE_OVERVIEW: return "overview";
+	}
+	return "unknown";
+}
+
+static int dump_file(const char *path, uint64_t *pcs)
+{
+	struct datafile *df;
+	int r = datafile_open(path, 0, &df);
+	if (r < 0) {
+		fprintf(stderr, "expdump: %s: %s\n", path,
+			r == -EBADMSG  ? "not an experiment data file (bad or truncated header)"
+			: r == -ENOTSUP ? "newer format version than this tool reads"
+					: strerror(-r));
+		return 1;
+	}
+	const struct datafile_info *in = datafile_info(df);
+	printf("# file=%s kind=%s pid=%" PRIu32 " start_ns=%" PRIu64 " blocks=%" PRIu64 "\n", path,
+	       kind_name(in->kind), in->pid, in->start_ns, in->block_count);
+	struct dump d = {.pcs = pcs, .df = df};
+	datafile_walk(df, on_record, &d);
+	const struct datafile_damage *dm = datafile_damage(df);
+	printf("damage file=%s bad_blocks=%" PRIu64 " torn_bytes=%" PRIu64 " bad_records=%" PRIu64 "\n",
+	       path, dm->bad_blocks, dm->torn_bytes, dm->bad_records);
+	datafile_close(df);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: expdump FILE... | expdump DIR.er\n");
+		return 2;
+	}
+	uint64_t *pcs = malloc(sizeof(uint64_t) * EXP_MAX_FRAMES);
+	if (!pcs) {
+		fprintf(stderr, "expdump: out of memory\n");
+		return 1;
+	}
+	int status = 0;
+	for (int i = 1; i < argc; i++) {
+		struct stat st;
+		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			static const char *const names[] = {EXP_FILE_NAME_PROFILE, EXP_FILE_NAME_STACKS,
+							    EXP_FILE_NAME_OVERVIEW};
+			for (int k = 0; k < 3; k++) {
+				char path[4096];
+				snprintf(path, sizeof path, "%s/%s", argv[i], names[k]);
+				status |= dump_file(path, pcs);
+			}
+		} else {
+			status |= dump_file(argv[i], pcs);
+		}
+	}
+	free(pcs);
+	return status;
+}
