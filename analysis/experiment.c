@@ -1,0 +1,893 @@
+/*
+ * experiment.c - read log.xml and map.xml (expat), the data files
+ * (experiment/datafile) and build struct experiment.  Every count and length
+ * read from the experiment is capped; damage becomes a warning.
+ */
+#include "analysis/experiment.h"
+
+#include <errno.h>
+#include <expat.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/strbuf.h"
+#include "common/vec.h"
+#include "experiment/datafile.h"
+#include "experiment/format.h"
+#include "experiment/record.h"
+
+#define MAX_XML_BYTES (256u << 20)
+#define MAX_LIST 100000u /* args, comments, warnings, objects, segments */
+
+static char *xstrdup(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static void add_str(char ***v, size_t *n, const char *s)
+{
+	if (*n >= MAX_LIST)
+		return;
+	char **p = realloc(*v, (*n + 1) * sizeof **v);
+	if (!p)
+		return;
+	*v = p;
+	p[*n] = xstrdup(s);
+	if (p[*n])
+		(*n)++;
+}
+
+static void warnf(struct experiment *exp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warnf(struct experiment *exp, const char *fmt, ...)
+{
+	struct strbuf b;
+	strbuf_init(&b, 4096);
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	add_str(&exp->warnings, &exp->nwarnings, strbuf_str(&b));
+	strbuf_release(&b);
+}
+
+static int read_file(const char *path, char **ret, size_t *ret_len, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		return -EFBIG;
+	}
+	char *buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	size_t got = 0;
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	*ret = buf;
+	*ret_len = got;
+	return 0;
+}
+
+static const char *attr(const XML_Char **a, const char *name)
+{
+	for (; a && a[0]; a += 2)
+		if (strcmp(a[0], name) == 0)
+			return a[1];
+	return NULL;
+}
+
+static uint64_t attr_u64(const XML_Char **a, const char *name)
+{
+	const char *v = attr(a, name);
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	char *end;
+	unsigned long long x = strtoull(v, &end, 0);
+	return errno || *end ? 0 : (uint64_t)x;
+}
+
+static char *attr_dup(const XML_Char **a, const char *name)
+{
+	const char *v = attr(a, name);
+	return v ? strdup(v) : NULL;
+}
+
+/* ------------------------------------------------------------------ log.xml */
+
+struct log_parse {
+	struct experiment *exp;
+	struct strbuf text; /* character data of the current element */
+	int depth;
+	const char *elem; /* element whose text we collect, or NULL */
+	char *elem_id;    /* id attribute of <warning>/<error> */
+	int in_target;
+};
+
+static void log_start(void *ud, const XML_Char *name, const XML_Char **a)
+{
+	struct log_parse *lp = ud;
+	struct exp_log *l = &lp->exp->log;
+	lp->depth++;
+	strbuf_reset(&lp->text);
+	lp->elem = NULL;
+	if (strcmp(name, "collector") == 0) {
+		free(l->collector_version);
+		l->collector_version = attr_dup(a, "version");
+	} else if (strcmp(name, "target") == 0) {
+		free(l->target_path);
+		l->target_path = attr_dup(a, "path");
+		lp->in_target = 1;
+	} else if (strcmp(name, "arg") == 0 && lp->in_target) {
+		lp->elem = "arg";
+	} else if (strcmp(name, "host") == 0) {
+		l->host = attr_dup(a, "name");
+		l->os = attr_dup(a, "os");
+		l->release = attr_dup(a, "release");
+		l->arch = attr_dup(a, "arch");
+		l->cpus = (uint32_t)attr_u64(a, "cpus");
+		l->pagesize = attr_u64(a, "pagesize");
+		l->pages = attr_u64(a, "pages");
+		l->clock_mhz = (uint32_t)attr_u64(a, "clock_mhz");
+	} else if (strcmp(name, "process") == 0) {
+		l->cwd = attr_dup(a, "cwd");
+		l->wordsize = (uint32_t)attr_u64(a, "wordsize");
+	} else if (strcmp(name, "params") == 0) {
+		l->clock_mode = attr_dup(a, "clock");
+		l->clock_interval_us = attr_u64(a, "clock_interval_us");
+		l->duration = attr_dup(a, "duration");
+		l->depth_limit = (uint32_t)attr_u64(a, "depth_limit");
+		l->descriptor = attr_dup(a, "descriptor");
+	} else if (strcmp(name, "comment") == 0) {
+		lp->elem = "comment";
+	} else if (strcmp(name, "start") == 0) {
+		l->start_ns = attr_u64(a, "tstamp_ns");
+		l->realtime_ns = attr_u64(a, "realtime_ns");
+	} else if (strcmp(name, "collector_start") == 0) {
+		l->pid = (uint32_t)attr_u64(a, "pid");
+		l->ppid = (uint32_t)attr_u64(a, "ppid");
+		free(l->mechanism);
+		l->mechanism = attr_dup(a, "mechanism");
+		l->effective_interval_us = attr_u64(a, "effective_interval_us");
+	} else if (strcmp(name, "warning") == 0 || strcmp(name, "error") == 0) {
+		lp->elem = name[0] == 'w' ? "warning" : "error";
+		free(lp->elem_id);
+		lp->elem_id = attr_dup(a, "id");
+	} else if (strcmp(name, "exec") == 0) {
+		add_str(&l->exec_paths, &l->nexecs, attr(a, "path"));
+	} else if (strcmp(name, "collector_end") == 0) {
+		l->samples_recorded = attr_u64(a, "samples");
+		l->samples_dropped = attr_u64(a, "dropped");
+	} else if (strcmp(name, "exit") == 0) {
+		l->has_exit = 1;
+		l->exit_ns = attr_u64(a, "tstamp_ns");
+		l->exit_status = (int)attr_u64(a, "status");
+		l->exit_signal = (int)attr_u64(a, "signal");
+		free(l->exit_signame);
+		l->exit_signame = attr_dup(a, "signame");
+		l->core_dumped = (int)attr_u64(a, "core");
+	} else if (strcmp(name, "rusage") == 0) {
+		struct exp_rusage *r = &l->rusage;
+		r->valid = 1;
+		r->utime_ns = attr_u64(a, "utime_ns");
+		r->stime_ns = attr_u64(a, "stime_ns");
+		r->maxrss_kb = attr_u64(a, "maxrss_kb");
+		r->minflt = attr_u64(a, "minflt");
+		r->majflt = attr_u64(a, "majflt");
+		r->inblock = attr_u64(a, "inblock");
+		r->oublock = attr_u64(a, "oublock");
+		r->nvcsw = attr_u64(a, "nvcsw");
+		r->nivcsw = attr_u64(a, "nivcsw");
+	} else if (strcmp(name, "end") == 0) {
+		l->end_ns = attr_u64(a, "tstamp_ns");
+	}
+}
+
+static void log_end(void *ud, const XML_Char *name)
+{
+	struct log_parse *lp = ud;
+	struct experiment *exp = lp->exp;
+	lp->depth--;
+	if (lp->elem && strcmp(name, lp->elem) == 0) {
+		const char *t = strbuf_str(&lp->text);
+		if (lp->elem[0] == 'a')
+			add_str(&exp->log.argv, &exp->log.argc, t);
+		else if (lp->elem[0] == 'c')
+			add_str(&exp->log.comments, &exp->log.ncomments, t);
+		else if (lp->elem[0] == 'w')
+			add_str(&exp->warnings, &exp->nwarnings, t);
+		else
+			add_str(&exp->errors, &exp->nerrors, t);
+	}
+	if (strcmp(name, "target") == 0)
+		lp->in_target = 0;
+	if (strcmp(name, "experiment") == 0 && lp->depth == 0)
+		exp->log.complete = 1;
+	lp->elem = NULL;
+}
+
+static void log_text(void *ud, const XML_Char *s, int len)
+{
+	struct log_parse *lp = ud;
+	if (lp->elem && len > 0)
+		strbuf_add(&lp->text, s, (size_t)len);
+}
+
+/*
+ * Parse an XML file that may still be being written: NUL padding is cut off,
+ * and an error at the very end (unclosed root, torn element) is a warning.
+ * Returns 0, or -EBADMSG for damage before the end (with a message).
+ */
+static int parse_xml(struct experiment *exp, const char *file, const char *root, XML_StartElementHandler st,
+		     XML_EndElementHandler en, XML_CharacterDataHandler tx, void *ud, char **ret_err)
+{
+	struct strbuf path;
+	strbuf_init(&path, 0);
+	strbuf_addf(&path, "%s/%s", exp->path, file);
+	char *buf;
+	size_t len;
+	int r = read_file(strbuf_str(&path), &buf, &len, MAX_XML_BYTES);
+	if (r < 0) {
+		if (ret_err) {
+			struct strbuf m;
+			strbuf_init(&m, 0);
+			strbuf_addf(&m, "%s: %s", strbuf_str(&path),
+				    r == -ENOENT ? "missing (not an experiment directory?)" : strerror(-r));
+			*ret_err = strbuf_detach(&m);
+		}
+		strbuf_release(&path);
+		return r;
+	}
+	len = strnlen(buf, len);
+	XML_Parser p = XML_ParserCreate("UTF-8");
+	if (!p) {
+		free(buf);
+		strbuf_release(&path);
+		return -ENOMEM;
+	}
+	XML_SetUserData(p, ud);
+	XML_SetElementHandler(p, st, en);
+	if (tx)
+		XML_SetCharacterDataHandler(p, tx);
+	int ok = XML_Parse(p, buf, (int)len, 1) == XML_STATUS_OK;
+	r = 0;
+	if (!ok) {
+		enum XML_Error e = XML_GetErrorCode(p);
+		XML_Index at = XML_GetCurrentByteIndex(p);
+		/* An error at the end of the text is what a collection that did not
+		 * finish looks like: keep what was parsed. */
+		int at_end = e == XML_ERROR_NO_ELEMENTS || e == XML_ERROR_UNCLOSED_TOKEN ||
+			     e == XML_ERROR_PARTIAL_CHAR || (at >= 0 && (size_t)at + 256 >= len);
+		if (at_end && len > 0) {
+			warnf(exp, "%s: %s at the end of the file (the collection did not finish)", file,
+			      XML_ErrorString(e));
+		} else {
+			if (ret_err) {
+				struct strbuf m;
+				strbuf_init(&m, 0);
+				strbuf_addf(&m, "%s: malformed XML at line %lu: %s", strbuf_str(&path),
+					    (unsigned long)XML_GetCurrentLineNumber(p), XML_ErrorString(e));
+				*ret_err = strbuf_detach(&m);
+			}
+			r = -EBADMSG;
+		}
+	}
+	(void)root;
+	XML_ParserFree(p);
+	free(buf);
+	strbuf_release(&path);
+	return r;
+}
+
+/* ------------------------------------------------------------------ map.xml */
+
+struct map_parse {
+	struct experiment *exp;
+	struct exp_loadobj *cur;
+	VEC(struct exp_loadobj) objs;
+};
+
+static char *basename_dup(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return strdup(s ? s + 1 : path);
+}
+
+static void map_start(void *ud, const XML_Char *name, const XML_Char **a)
+{
+	struct map_parse *mp = ud;
+	if (strcmp(name, "load") == 0) {
+		if (mp->objs.n >= MAX_LIST)
+			return;
+		struct exp_loadobj o = {0};
+		o.id = (uint32_t)attr_u64(a, "id");
+		const char *kind = attr(a, "kind");
+		o.kind = kind && strcmp(kind, "exe") == 0    ? EXP_OBJ_EXE
+			 : kind && strcmp(kind, "vdso") == 0 ? EXP_OBJ_VDSO
+							     : EXP_OBJ_LIB;
+		const char *p = attr(a, "path");
+		if (!p)
+			p = "";
+		if (o.kind == EXP_OBJ_VDSO && p[0] != '/') {
+			struct strbuf b;
+			strbuf_init(&b, 0);
+			strbuf_addf(&b, "%s/%s", mp->exp->path, p);
+			o.path = strbuf_detach(&b);
+			o.name = strdup("[vdso]");
+		} else {
+			o.path = strdup(p);
+			o.name = basename_dup(p);
+		}
+		o.build_id = attr_dup(a, "build_id");
+		o.base = attr_u64(a, "base");
+		o.load_ns = attr_u64(a, "tstamp_ns");
+		if (VEC_PUSH(&mp->objs, o) == 0)
+			mp->cur = &mp->objs.v[mp->objs.n - 1];
+		else
+			mp->cur = NULL;
+	} else if (strcmp(name, "segment") == 0 && mp->cur) {
+		struct exp_loadobj *o = mp->cur;
+		if (o->nsegs >= 64)
+			return;
+		struct exp_segment *s = realloc(o->segs, (o->nsegs + 1) * sizeof *s);
+		if (!s)
+			return;
+		o->segs = s;
+		struct exp_segment *g = &s[o->nsegs++];
+		memset(g, 0, sizeof *g);
+		g->vaddr = attr_u64(a, "vaddr");
+		g->memsz = attr_u64(a, "memsz");
+		g->foffset = attr_u64(a, "foffset");
+		const char *prot = attr(a, "prot");
+		snprintf(g->prot, sizeof g->prot, "%s", prot ? prot : "");
+	} else if (strcmp(name, "unload") == 0) {
+		uint32_t id = (uint32_t)attr_u64(a, "id");
+		for (size_t i = 0; i < mp->objs.n; i++)
+			if (mp->objs.v[i].id == id && !mp->objs.v[i].unload_ns)
+				mp->objs.v[i].unload_ns = attr_u64(a, "tstamp_ns");
+	}
+}
+
+static void map_end(void *ud, const XML_Char *name)
+{
+	struct map_parse *mp = ud;
+	if (strcmp(name, "load") == 0)
+		mp->cur = NULL;
+}
+
+/* ------------------------------------------------------------------ data files */
+
+struct thread_acc {
+	VEC(struct exp_thread) threads;
+};
+
+static struct exp_thread *thread_get(struct thread_acc *ta, uint32_t tid)
+{
+	for (size_t i = ta->threads.n; i-- > 0;)
+		if (ta->threads.v[i].tid == tid)
+			return &ta->threads.v[i];
+	struct exp_thread t = {.tid = tid};
+	if (ta->threads.n >= 1000000 || VEC_PUSH(&ta->threads, t) < 0)
+		return NULL;
+	return &ta->threads.v[ta->threads.n - 1];
+}
+
+struct profile_walk {
+	struct experiment *exp;
+	struct thread_acc *ta;
+	VEC(struct exp_event) events;
+	VEC(uint64_t) stack_ids; /* per event, resolved later */
+	uint64_t prev_ns;
+	uint64_t bad;
+};
+
+static int profile_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, const struct exp_record *rec)
+{
+	struct profile_walk *pw = ctx;
+	if (block_start)
+		pw->prev_ns = base_ns;
+	switch (rec->kind) {
+	case EXP_REC_CLOCK: {
+		struct exp_clock c;
+		if (record_decode_clock(rec, pw->prev_ns, tid, &c) < 0) {
+			pw->bad++;
+			break;
+		}
+		pw->prev_ns = c.ts_ns;
+		struct exp_thread *t = thread_get(pw->ta, tid);
+		if (!t)
+			break;
+		struct exp_event e = {.ts_ns = c.ts_ns, .weight_ns = c.weight_ns,
+				      .thread = (uint32_t)(t - pw->ta->threads.v), .cpu = c.cpu};
+		if (VEC_PUSH(&pw->events, e) < 0 || VEC_PUSH(&pw->stack_ids, c.stack_id) < 0)
+			return -ENOMEM;
+		break;
+	}
+	case EXP_REC_THREAD_START: {
+		struct exp_thread_start s;
+		if (record_decode_thread_start(rec, &s) < 0) {
+			pw->bad++;
+			break;
+		}
+		struct exp_thread *t = thread_get(pw->ta, s.tid);
+		if (t) {
+			t->has_start = 1;
+			t->start_ns = s.start_ns;
+			t->creator_tid = s.creator_tid;
+			t->start_pc = s.start_pc;
+		}
+		break;
+	}
+	case EXP_REC_THREAD_END: {
+		struct exp_thread_end s;
+		if (record_decode_thread_end(rec, &s) < 0) {
+			pw->bad++;
+			break;
+		}
+		struct exp_thread *t = thread_get(pw->ta, s.tid);
+		if (t) {
+			t->has_end = 1;
+			t->end_ns = s.end_ns;
+			t->cpu_ns = s.cpu_ns;
+		}
+		break;
+	}
+	default:
+		pw->bad++; /* a record kind that does not belong in this file */
+	}
+	return 0;
+}
+
+struct stack_walk {
+	struct experiment *exp;
+	VEC(struct exp_callstack) stacks;
+	uint64_t *scratch;
+	uint64_t bad;
+};
+
+static int stack_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, const struct exp_record *rec)
+{
+	struct stack_walk *sw = ctx;
+	(void)tid, (void)base_ns, (void)block_start;
+	struct exp_stack s;
+	if (rec->kind != EXP_REC_STACK || record_decode_stack(rec, sw->scratch, EXP_MAX_FRAMES, &s) < 0) {
+		sw->bad++;
+		return 0;
+	}
+	struct exp_callstack cs = {.id = s.id, .flags = s.flags, .nframes = s.nframes};
+	cs.pcs = malloc((s.nframes ? s.nframes : 1) * sizeof *cs.pcs);
+	if (!cs.pcs)
+		return -ENOMEM;
+	memcpy(cs.pcs, s.pcs, s.nframes * sizeof *cs.pcs);
+	if (VEC_PUSH(&sw->stacks, cs) < 0) {
+		free(cs.pcs);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct sample_walk {
+	VEC(struct exp_sample_point) samples;
+	uint64_t bad;
+};
+
+static int sample_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, const struct exp_record *rec)
+{
+	struct sample_walk *sw = ctx;
+	(void)tid, (void)base_ns, (void)block_start;
+	struct exp_sample s;
+	if (record_decode_sample(rec, &s) < 0) {
+		sw->bad++;
+		return 0;
+	}
+	struct exp_sample_point p = {s.ts_ns,  s.number, s.utime_ns, s.stime_ns, s.minflt,   s.majflt,
+				     s.nswap,  s.inblock, s.oublock, s.msgsnd,  s.msgrcv,   s.nsignals,
+				     s.nvcsw,  s.nivcsw,  s.maxrss_kb};
+	return VEC_PUSH(&sw->samples, p) < 0 ? -ENOMEM : 0;
+}
+
+static int open_data(struct experiment *exp, const char *file, enum exp_file_kind kind, struct datafile **ret)
+{
+	struct strbuf p;
+	strbuf_init(&p, 0);
+	strbuf_addf(&p, "%s/%s", exp->path, file);
+	int r = datafile_open(strbuf_str(&p), kind, ret);
+	if (r == -ENOENT) {
+		strbuf_release(&p);
+		return 0; /* absent data file: that data type was not collected */
+	}
+	if (r < 0 && r != -ENOMEM) {
+		/* Present but unreadable: report and use nothing from it. */
+		if (r == -EBADMSG)
+			warnf(exp, "%s: not an experiment data file or header damaged; ignored", file);
+		else if (r == -ENOTSUP)
+			warnf(exp, "%s: written by a newer version of the format; ignored", file);
+		else
+			warnf(exp, "%s: %s; ignored", file, strerror(-r));
+		strbuf_release(&p);
+		*ret = NULL;
+		return 0;
+	}
+	strbuf_release(&p);
+	return r;
+}
+
+static void report_damage(struct experiment *exp, const char *file, struct datafile *df, uint64_t bad_records)
+{
+	struct datafile_damage *d = datafile_damage(df);
+	if (d->torn_bytes)
+		warnf(exp, "%s: truncated: the last %" PRIu64 " bytes are a partial block and were ignored", file,
+		      d->torn_bytes);
+	if (d->bad_blocks)
+		warnf(exp, "%s: %" PRIu64 " damaged block(s): their remaining records were skipped", file,
+		      d->bad_blocks);
+	if (bad_records)
+		warnf(exp, "%s: %" PRIu64 " malformed record(s) skipped", file, bad_records);
+}
+
+static int cmp_u64_idx(const void *a, const void *b)
+{
+	const struct exp_callstack *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct exp_event *x = a, *y = b;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+static int cmp_thread_start(const void *a, const void *b)
+{
+	const struct exp_thread *x = a, *y = b;
+	/* the main thread (no creator) first, then by start time, then tid */
+	if ((x->creator_tid == 0) != (y->creator_tid == 0) && x->has_start && y->has_start)
+		return x->creator_tid == 0 ? -1 : 1;
+	uint64_t xs = x->has_start ? x->start_ns : UINT64_MAX, ys = y->has_start ? y->start_ns : UINT64_MAX;
+	if (xs != ys)
+		return xs < ys ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int read_data(struct experiment *exp)
+{
+	struct datafile *prof = NULL, *stk = NULL, *ovw = NULL;
+	struct thread_acc ta = {0};
+	struct profile_walk pw = {.exp = exp, .ta = &ta};
+	struct stack_walk sw = {.exp = exp};
+	struct sample_walk smw = {0};
+	int r;
+
+	if ((r = open_data(exp, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE, &prof)) < 0 ||
+	    (r = open_data(exp, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, &stk)) < 0 ||
+	    (r = open_data(exp, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW, &ovw)) < 0)
+		goto out;
+	if (stk) {
+		sw.scratch = malloc(EXP_MAX_FRAMES * sizeof *sw.scratch);
+		if (!sw.scratch) {
+			r = -ENOMEM;
+			goto out;
+		}
+		if ((r = datafile_walk(stk, stack_record, &sw)) < 0)
+			goto out;
+		report_damage(exp, EXP_FILE_NAME_STACKS, stk, sw.bad);
+	}
+	if (prof) {
+		if ((r = datafile_walk(prof, profile_record, &pw)) < 0)
+			goto out;
+		report_damage(exp, EXP_FILE_NAME_PROFILE, prof, pw.bad);
+	}
+	if (ovw) {
+		if ((r = datafile_walk(ovw, sample_record, &smw)) < 0)
+			goto out;
+		report_damage(exp, EXP_FILE_NAME_OVERVIEW, ovw, smw.bad);
+	}
+
+	/* Stacks: sort by id, drop duplicates (a stack may be written twice). */
+	if (sw.stacks.n)
+		qsort(sw.stacks.v, sw.stacks.n, sizeof *sw.stacks.v, cmp_u64_idx);
+	size_t ns = 0;
+	for (size_t i = 0; i < sw.stacks.n; i++) {
+		if (ns && sw.stacks.v[ns - 1].id == sw.stacks.v[i].id) {
+			free(sw.stacks.v[i].pcs);
+			continue;
+		}
+		sw.stacks.v[ns++] = sw.stacks.v[i];
+	}
+	sw.stacks.n = ns;
+	/* One extra stack at the end: "unknown" for events whose stack is missing. */
+	struct exp_callstack unknown = {.id = 0, .flags = EXP_STACK_FAILED, .nframes = 0, .pcs = malloc(8)};
+	if (!unknown.pcs || VEC_PUSH(&sw.stacks, unknown) < 0) {
+		free(unknown.pcs);
+		r = -ENOMEM;
+		goto out;
+	}
+	uint64_t missing = 0;
+	for (size_t i = 0; i < pw.events.n; i++) {
+		uint64_t id = pw.stack_ids.v[i];
+		size_t lo = 0, hi = ns;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (sw.stacks.v[mid].id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < ns && sw.stacks.v[lo].id == id) {
+			pw.events.v[i].stack = (uint32_t)lo;
+		} else {
+			pw.events.v[i].stack = (uint32_t)ns;
+			missing++;
+		}
+	}
+	if (missing)
+		warnf(exp, "%" PRIu64 " sample(s) name a call stack that is not in the stacks file; shown as <Unknown>",
+		      missing);
+
+	/* Threads: number them, then re-point events at the sorted order. */
+	size_t nt = ta.threads.n;
+	uint32_t *order = calloc(nt ? nt : 1, sizeof *order);
+	struct exp_thread *sorted = calloc(nt ? nt : 1, sizeof *sorted);
+	if (!order || !sorted) {
+		free(order);
+		free(sorted);
+		r = -ENOMEM;
+		goto out;
+	}
+	if (nt)
+		memcpy(sorted, ta.threads.v, nt * sizeof *sorted);
+	for (size_t i = 0; i < nt; i++)
+		sorted[i].number = (uint32_t)i; /* remember old index */
+	if (nt)
+		qsort(sorted, nt, sizeof *sorted, cmp_thread_start);
+	for (size_t i = 0; i < nt; i++) {
+		order[sorted[i].number] = (uint32_t)i;
+		sorted[i].number = (uint32_t)i + 1;
+	}
+	for (size_t i = 0; i < pw.events.n; i++) {
+		struct exp_event *e = &pw.events.v[i];
+		e->thread = order[e->thread];
+		sorted[e->thread].sampled_ns += e->weight_ns;
+		sorted[e->thread].samples++;
+	}
+	free(order);
+	free(ta.threads.v);
+	ta.threads.v = NULL;
+
+	if (pw.events.n)
+		qsort(pw.events.v, pw.events.n, sizeof *pw.events.v, cmp_event);
+
+	/* CPU time after a thread's last sample: charge it to that sample's stack. */
+	size_t nev = pw.events.n;
+	uint32_t *last = malloc((nt ? nt : 1) * sizeof *last);
+	if (!last) {
+		free(sorted);
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nt; i++)
+		last[i] = UINT32_MAX;
+	for (size_t i = 0; i < nev; i++)
+		last[pw.events.v[i].thread] = (uint32_t)i;
+	for (size_t t = 0; t < nt; t++) {
+		struct exp_thread *th = &sorted[t];
+		if (!th->has_end || last[t] == UINT32_MAX || th->cpu_ns <= th->sampled_ns)
+			continue;
+		struct exp_event tail = pw.events.v[last[t]];
+		tail.kind = EXP_EV_TAIL;
+		tail.weight_ns = th->cpu_ns - th->sampled_ns;
+		tail.ts_ns = th->end_ns > tail.ts_ns ? th->end_ns : tail.ts_ns;
+		if (VEC_PUSH(&pw.events, tail) < 0) {
+			free(last);
+			free(sorted);
+			r = -ENOMEM;
+			goto out;
+		}
+	}
+	free(last);
+	if (pw.events.n != nev)
+		if (pw.events.n)
+		qsort(pw.events.v, pw.events.n, sizeof *pw.events.v, cmp_event);
+
+	exp->threads = sorted;
+	exp->nthreads = nt;
+	exp->events = pw.events.v;
+	exp->nevents = pw.events.n;
+	pw.events.v = NULL;
+	exp->stacks = sw.stacks.v;
+	exp->nstacks = sw.stacks.n;
+	sw.stacks.v = NULL;
+	sw.stacks.n = 0;
+	exp->samples = smw.samples.v;
+	exp->nsamples = smw.samples.n;
+	smw.samples.v = NULL;
+	r = 0;
+out:
+	for (size_t i = 0; i < sw.stacks.n; i++)
+		free(sw.stacks.v[i].pcs);
+	free(sw.stacks.v);
+	free(sw.scratch);
+	free(pw.events.v);
+	free(pw.stack_ids.v);
+	free(ta.threads.v);
+	free(smw.samples.v);
+	datafile_close(prof);
+	datafile_close(stk);
+	datafile_close(ovw);
+	return r;
+}
+
+int experiment_open(const char *path, struct experiment **ret, char **ret_err)
+{
+	if (ret_err)
+		*ret_err = NULL;
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		int e = -errno;
+		if (ret_err) {
+			struct strbuf m;
+			strbuf_init(&m, 0);
+			strbuf_addf(&m, "%s: %s", path, strerror(-e));
+			*ret_err = strbuf_detach(&m);
+		}
+		return e;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (ret_err) {
+			struct strbuf m;
+			strbuf_init(&m, 0);
+			strbuf_addf(&m, "%s: not an experiment (an experiment is a directory NAME.er)", path);
+			*ret_err = strbuf_detach(&m);
+		}
+		return -ENOTDIR;
+	}
+	struct experiment *exp = calloc(1, sizeof *exp);
+	if (!exp)
+		return -ENOMEM;
+	size_t plen = strlen(path);
+	while (plen > 1 && path[plen - 1] == '/')
+		plen--;
+	exp->path = strndup(path, plen);
+	exp->name = exp->path ? basename_dup(exp->path) : NULL;
+	if (!exp->path || !exp->name) {
+		experiment_free(exp);
+		return -ENOMEM;
+	}
+
+	struct log_parse lp = {.exp = exp};
+	strbuf_init(&lp.text, 1 << 20);
+	int r = parse_xml(exp, EXP_FILE_NAME_LOG, "experiment", log_start, log_end, log_text, &lp, ret_err);
+	strbuf_release(&lp.text);
+	free(lp.elem_id);
+	if (r < 0)
+		goto fail;
+
+	struct map_parse mp = {.exp = exp};
+	r = parse_xml(exp, EXP_FILE_NAME_MAP, "map", map_start, map_end, NULL, &mp, ret_err);
+	exp->objs = mp.objs.v;
+	exp->nobjs = mp.objs.n;
+	if (r < 0)
+		goto fail;
+
+	char *notes;
+	size_t nlen;
+	struct strbuf np;
+	strbuf_init(&np, 0);
+	strbuf_addf(&np, "%s/%s", exp->path, EXP_FILE_NAME_NOTES);
+	if (read_file(strbuf_str(&np), &notes, &nlen, 1 << 20) == 0)
+		exp->notes = notes;
+	strbuf_release(&np);
+
+	r = read_data(exp);
+	if (r < 0) {
+		if (ret_err && !*ret_err) {
+			struct strbuf m;
+			strbuf_init(&m, 0);
+			strbuf_addf(&m, "%s: %s", exp->path, strerror(-r));
+			*ret_err = strbuf_detach(&m);
+		}
+		goto fail;
+	}
+	if (!exp->log.complete)
+		warnf(exp, "log.xml is not closed: the collection did not finish or is still running");
+	uint64_t end = exp->log.end_ns;
+	if (!end && exp->nevents)
+		end = exp->events[exp->nevents - 1].ts_ns;
+	exp->duration_ns = end > exp->log.start_ns ? end - exp->log.start_ns : 0;
+	*ret = exp;
+	return 0;
+fail:
+	experiment_free(exp);
+	return r;
+}
+
+static void free_strs(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void experiment_free(struct experiment *exp)
+{
+	if (!exp)
+		return;
+	struct exp_log *l = &exp->log;
+	free(l->collector_version);
+	free(l->target_path);
+	free_strs(l->argv, l->argc);
+	free(l->host);
+	free(l->os);
+	free(l->release);
+	free(l->arch);
+	free(l->cwd);
+	free(l->clock_mode);
+	free(l->duration);
+	free(l->descriptor);
+	free(l->mechanism);
+	free_strs(l->comments, l->ncomments);
+	free(l->exit_signame);
+	free_strs(l->exec_paths, l->nexecs);
+	free_strs(exp->warnings, exp->nwarnings);
+	free_strs(exp->errors, exp->nerrors);
+	free(exp->notes);
+	for (size_t i = 0; i < exp->nobjs; i++) {
+		free(exp->objs[i].path);
+		free(exp->objs[i].name);
+		free(exp->objs[i].build_id);
+		free(exp->objs[i].segs);
+	}
+	free(exp->objs);
+	free(exp->threads);
+	free(exp->events);
+	for (size_t i = 0; i < exp->nstacks; i++)
+		free(exp->stacks[i].pcs);
+	free(exp->stacks);
+	free(exp->samples);
+	free(exp->path);
+	free(exp->name);
+	free(exp);
+}
+
+const struct exp_loadobj *experiment_find_object(const struct experiment *exp, uint64_t pc)
+{
+	const struct exp_loadobj *best = NULL;
+	for (size_t i = 0; i < exp->nobjs; i++) {
+		const struct exp_loadobj *o = &exp->objs[i];
+		for (size_t s = 0; s < o->nsegs; s++) {
+			const struct exp_segment *g = &o->segs[s];
+			if (pc >= g->vaddr && pc - g->vaddr < g->memsz) {
+				/* address reuse after dlclose: prefer the latest load */
+				if (!best || o->load_ns >= best->load_ns)
+					best = o;
+				break;
+			}
+		}
+	}
+	return best;
+}

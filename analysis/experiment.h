@@ -1,0 +1,147 @@
+/*
+ * experiment.h - one experiment directory read into memory: what log.xml,
+ * map.xml and the binary data files say, checked and normalised.
+ *
+ * experiment_open never trusts its input: a missing or corrupt file gives a
+ * negative errno and a message in *ret_err; damage that leaves the rest usable
+ * (unclosed XML of a collection that did not finish, torn or bad blocks,
+ * malformed records, events naming unknown stacks) becomes a warning in
+ * exp->warnings and the rest is used.  The returned structure is read-only
+ * for callers and owned by the experiment (experiment_free).  Not thread-safe.
+ */
+#ifndef ANALYSIS_EXPERIMENT_H
+#define ANALYSIS_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum exp_obj_kind { EXP_OBJ_EXE, EXP_OBJ_LIB, EXP_OBJ_VDSO };
+
+struct exp_segment {
+	uint64_t vaddr, memsz, foffset;
+	char prot[4];
+};
+
+struct exp_loadobj {
+	uint32_t id;
+	enum exp_obj_kind kind;
+	char *path;     /* absolute; for the vDSO, the image inside the experiment */
+	char *name;     /* basename of the recorded path, e.g. "libc.so.6" or "[vdso]" */
+	char *build_id; /* hex, or NULL */
+	uint64_t base;  /* load bias: ELF vaddr = pc - base */
+	uint64_t load_ns, unload_ns; /* unload_ns 0 = still loaded at the end */
+	struct exp_segment *segs;
+	size_t nsegs;
+};
+
+struct exp_thread {
+	uint32_t tid;
+	uint32_t number;      /* 1, 2, ... in order of start (main thread first) */
+	uint32_t creator_tid; /* 0 for the main thread */
+	uint64_t start_pc;
+	uint64_t start_ns, end_ns; /* end_ns 0 = no end recorded */
+	uint64_t cpu_ns;           /* measured CPU time, valid if has_end */
+	uint64_t sampled_ns;       /* sum of sample weights */
+	uint64_t samples;
+	unsigned has_start : 1, has_end : 1;
+};
+
+enum exp_event_kind {
+	EXP_EV_CLOCK = 0, /* a clock-profiling sample */
+	EXP_EV_TAIL = 1,  /* CPU time after the thread's last sample, charged to that sample's stack */
+};
+
+struct exp_event {
+	uint64_t ts_ns;
+	uint64_t weight_ns;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks */
+	uint32_t cpu;
+	uint32_t kind; /* enum exp_event_kind */
+};
+
+struct exp_callstack {
+	uint64_t id;
+	uint32_t flags; /* EXP_STACK_* */
+	uint32_t nframes;
+	uint64_t *pcs; /* leaf first */
+};
+
+struct exp_sample_point {
+	uint64_t ts_ns, number;
+	uint64_t utime_ns, stime_ns, minflt, majflt, nswap, inblock, oublock;
+	uint64_t msgsnd, msgrcv, nsignals, nvcsw, nivcsw, maxrss_kb;
+};
+
+struct exp_rusage {
+	int valid;
+	uint64_t utime_ns, stime_ns, maxrss_kb, minflt, majflt, inblock, oublock, nvcsw, nivcsw;
+};
+
+struct exp_log {
+	char *collector_version;
+	char *target_path;
+	char **argv;
+	size_t argc;
+	char *host, *os, *release, *arch;
+	uint32_t cpus, clock_mhz;
+	uint64_t pagesize, pages;
+	char *cwd;
+	uint32_t wordsize;
+	char *clock_mode;        /* "on", "off", "hi", "lo", "5", ... */
+	uint64_t clock_interval_us;
+	uint64_t effective_interval_us;
+	char *duration;
+	uint32_t depth_limit;
+	char *descriptor;
+	char *mechanism;
+	char **comments;
+	size_t ncomments;
+	uint64_t start_ns, realtime_ns; /* <start> */
+	uint32_t pid, ppid;
+	uint64_t samples_recorded, samples_dropped;
+	int has_exit;
+	int exit_status;  /* valid if has_exit and exit_signal == 0 */
+	int exit_signal;  /* 0 = exited normally */
+	char *exit_signame;
+	int core_dumped;
+	uint64_t exit_ns, end_ns;
+	struct exp_rusage rusage;
+	char **exec_paths;
+	size_t nexecs;
+	int complete; /* </experiment> was seen */
+};
+
+struct experiment {
+	char *path; /* as given */
+	char *name; /* basename, e.g. "test.1.er" */
+	struct exp_log log;
+	char **warnings; /* collector warnings and reader damage reports */
+	size_t nwarnings;
+	char **errors; /* collector errors */
+	size_t nerrors;
+	char *notes; /* contents of notes, or NULL */
+	struct exp_loadobj *objs;
+	size_t nobjs;
+	struct exp_thread *threads; /* sorted by number */
+	size_t nthreads;
+	struct exp_event *events; /* sorted by time */
+	size_t nevents;
+	struct exp_callstack *stacks;
+	size_t nstacks;
+	struct exp_sample_point *samples;
+	size_t nsamples;
+	uint64_t duration_ns; /* end (or last event) minus start */
+};
+
+/*
+ * Read the experiment directory at `path`.  On failure returns -errno and,
+ * if ret_err is not NULL, a malloc'd message naming the file and the problem.
+ */
+int experiment_open(const char *path, struct experiment **ret, char **ret_err);
+void experiment_free(struct experiment *exp);
+
+/* The load object covering run-time address pc, or NULL. */
+const struct exp_loadobj *experiment_find_object(const struct experiment *exp, uint64_t pc);
+
+#endif

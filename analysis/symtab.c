@@ -1,0 +1,1050 @@
+/*
+ * symtab.c - one load object's function table (contract in symtab.h).
+ *
+ * Build: collect candidate symbols from one symbol table (names still point
+ * into libelf's string data), sort by (address, preference), collapse aliases,
+ * extend sizeless functions, add .eh_frame_hdr FDE ranges nobody covers, then
+ * copy every string into the table's own arena and close the ELF files.  The
+ * result is a sorted array plus, per entry, the index of the entry at or before
+ * it that reaches furthest, so a lookup is one binary search and two compares.
+ * Every byte read from a file goes through a bounds-checked cursor.
+ */
+#include "analysis/symtab.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+#include <libelf.h>
+
+/* libstdc++'s demangler (cxxabi.h is C++ only). */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+#define SYMTAB_DEFAULT_DEBUG_ROOT "/usr/lib/debug"
+#define SYMTAB_NAME_MAX 4096        /* longer symbol names are truncated */
+#define SYMTAB_DEMANGLE_MAX 2048    /* longer mangled names are not demangled */
+#define SYMTAB_FUNCS_MAX (1u << 24) /* functions per object */
+#define SYMTAB_BUILD_ID_MAX 64      /* bytes */
+#define SYMTAB_AUG_MAX 32           /* CIE augmentation string */
+#define SYMTAB_DEBUGLINK_MAX 255    /* debuglink file name */
+#define SYMTAB_CIE_CACHE 16
+#define SYMTAB_ARENA_CHUNK (64 * 1024)
+
+/* ------------------------------------------------------------------ arena */
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+static char *arena_alloc(struct arena_chunk **head, size_t n)
+{
+	struct arena_chunk *c = *head;
+	if (!c || c->cap - c->used < n) {
+		/* 4 KiB, doubling to 64 KiB: small objects (the vDSO) stay small. */
+		size_t cap = c ? 2 * c->cap : 4096;
+		if (cap > SYMTAB_ARENA_CHUNK)
+			cap = SYMTAB_ARENA_CHUNK;
+		if (cap < n)
+			cap = n;
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->next = *head;
+		c->used = 0;
+		c->cap = cap;
+		*head = c;
+	}
+	char *p = c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+static char *arena_strndup(struct arena_chunk **head, const char *s, size_t n)
+{
+	char *p = arena_alloc(head, n + 1);
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+static void arena_free(struct arena_chunk *c)
+{
+	while (c) {
+		struct arena_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}
+
+/* ------------------------------------------------------------------ the table */
+
+struct symtab {
+	struct symtab_func *funcs; /* sorted by addr, addrs distinct */
+	uint32_t *outer;           /* outer[i]: index <= i whose end is largest */
+	size_t count;
+	struct arena_chunk *arena;
+	const char *path, *symbol_file;
+	char build_id[2 * SYMTAB_BUILD_ID_MAX + 1];
+	enum symtab_source source;
+	bool build_id_mismatch;
+};
+
+static uint64_t func_end(const struct symtab_func *f)
+{
+	uint64_t n = f->size ? f->size : 1;
+	return f->addr > UINT64_MAX - n ? UINT64_MAX : f->addr + n;
+}
+
+const struct symtab_func *symtab_lookup(const struct symtab *st, uint64_t vaddr)
+{
+	if (!st || st->count == 0 || vaddr < st->funcs[0].addr)
+		return NULL;
+	size_t lo = 0, hi = st->count; /* last i with addr <= vaddr is in [lo, hi) */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->funcs[mid].addr <= vaddr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (vaddr < func_end(&st->funcs[lo]))
+		return &st->funcs[lo];
+	const struct symtab_func *o = &st->funcs[st->outer[lo]];
+	return vaddr < func_end(o) ? o : NULL;
+}
+
+size_t symtab_count(const struct symtab *st)
+{
+	return st ? st->count : 0;
+}
+
+const struct symtab_func *symtab_at(const struct symtab *st, size_t i)
+{
+	return st && i < st->count ? &st->funcs[i] : NULL;
+}
+
+const char *symtab_path(const struct symtab *st)
+{
+	return st->path;
+}
+
+const char *symtab_symbol_file(const struct symtab *st)
+{
+	return st->symbol_file;
+}
+
+enum symtab_source symtab_source(const struct symtab *st)
+{
+	return st->source;
+}
+
+const char *symtab_build_id(const struct symtab *st)
+{
+	return st->build_id;
+}
+
+bool symtab_build_id_mismatch(const struct symtab *st)
+{
+	return st->build_id_mismatch;
+}
+
+void symtab_free(struct symtab *st)
+{
+	if (!st)
+		return;
+	free(st->funcs);
+	free(st->outer);
+	arena_free(st->arena);
+	free(st);
+}
+
+/* ------------------------------------------------------------------ ELF files */
+
+struct elf_file {
+	int fd;
+	Elf *elf;
+	const uint8_t *raw; /* the whole file image (libelf's mapping) or NULL */
+	size_t size;
+	GElf_Ehdr eh;
+	const uint8_t *build_id;
+	size_t build_id_len;
+};
+
+static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
+static bool elf_ok;
+
+static void elf_init(void)
+{
+	elf_ok = elf_version(EV_CURRENT) != EV_NONE;
+}
+
+static void elf_file_close(struct elf_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->elf = NULL;
+	f->fd = -1;
+}
+
+static bool table_fits(uint64_t off, uint64_t count, uint64_t entsize, uint64_t file_size)
+{
+	uint64_t end;
+	return !__builtin_mul_overflow(count, entsize, &end) && !__builtin_add_overflow(end, off, &end) &&
+	       end <= file_size;
+}
+
+/* Open `path` as an ELF file whose header tables lie inside the file. */
+static int elf_file_open(const char *path, struct elf_file *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	struct stat sb;
+	int err;
+	if (fstat(f->fd, &sb) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	err = -EINVAL;
+	if (!S_ISREG(sb.st_mode))
+		goto fail;
+	err = -ENOEXEC;
+	if (sb.st_size < EI_NIDENT)
+		goto fail;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf) {
+		err = -EBADMSG;
+		goto fail;
+	}
+	if (elf_kind(f->elf) != ELF_K_ELF)
+		goto fail;
+	err = -EBADMSG;
+	if (!gelf_getehdr(f->elf, &f->eh))
+		goto fail;
+	f->raw = (const uint8_t *)elf_rawfile(f->elf, &f->size);
+	if (!f->raw || f->size != (uint64_t)sb.st_size)
+		goto fail;
+	/* libelf silently treats header tables past the end of the file as
+	 * empty: a truncated file must fail instead. */
+	size_t phnum, shnum;
+	if (elf_getphdrnum(f->elf, &phnum) != 0 || elf_getshdrnum(f->elf, &shnum) != 0)
+		goto fail;
+	if (f->eh.e_phnum && f->eh.e_phnum != PN_XNUM && phnum != f->eh.e_phnum)
+		goto fail;
+	if (f->eh.e_shoff && (shnum == 0 || (f->eh.e_shnum && shnum != f->eh.e_shnum)))
+		goto fail;
+	if (phnum && (f->eh.e_phentsize != gelf_fsize(f->elf, ELF_T_PHDR, 1, EV_CURRENT) ||
+		      !table_fits(f->eh.e_phoff, phnum, f->eh.e_phentsize, f->size)))
+		goto fail;
+	if (shnum && (f->eh.e_shentsize != gelf_fsize(f->elf, ELF_T_SHDR, 1, EV_CURRENT) ||
+		      !table_fits(f->eh.e_shoff, shnum, f->eh.e_shentsize, f->size)))
+		goto fail;
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(f->elf, &id);
+	if (n > 0 && n <= SYMTAB_BUILD_ID_MAX) {
+		f->build_id = id;
+		f->build_id_len = (size_t)n;
+	}
+	return 0;
+fail:
+	elf_file_close(f);
+	return err;
+}
+
+/* The file's first section of `type`, or NULL. */
+static Elf_Scn *elf_file_section(struct elf_file *f, GElf_Word type, GElf_Shdr *ret_sh)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		if (gelf_getshdr(scn, ret_sh) && ret_sh->sh_type == type)
+			return scn;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ candidates */
+
+struct cand {
+	uint64_t addr, size;
+	const char *name; /* in libelf's string data, or NULL if synthesized */
+	uint32_t shndx;
+	uint32_t rank; /* lower is preferred; see cand_rank */
+};
+
+struct builder {
+	struct cand *v;
+	size_t n, cap;
+};
+
+static int builder_push(struct builder *b, const struct cand *c)
+{
+	if (b->n == b->cap) {
+		if (b->cap >= SYMTAB_FUNCS_MAX)
+			return -E2BIG;
+		size_t cap = b->cap ? 2 * b->cap : 256;
+		struct cand *v = realloc(b->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = *c;
+	return 0;
+}
+
+static uint32_t cand_rank(const char *name, unsigned bind, uint64_t size)
+{
+	size_t us = strspn(name, "_");
+	size_t len = strnlen(name, SYMTAB_NAME_MAX);
+	uint32_t r = 0;
+	r |= (uint32_t)(bind == STB_LOCAL) << 20;
+	r |= (uint32_t)(strchr(name, '@') != NULL) << 19;
+	r |= (uint32_t)(us > 7 ? 7 : us) << 16;
+	r |= (uint32_t)(bind == STB_WEAK) << 15;
+	r |= (uint32_t)(size == 0) << 14;
+	r |= (uint32_t)(len > 0x3fff ? 0x3fff : len);
+	return r;
+}
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (!x->name || !y->name)
+		return !x->name - !y->name;
+	return strcmp(x->name, y->name);
+}
+
+/* Append the functions of symbol table `scn` (SHT_SYMTAB or SHT_DYNSYM). */
+static int load_symbols(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh, struct builder *b)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!data)
+		return -EBADMSG;
+	size_t ent = gelf_fsize(f->elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (ent == 0 || !data->d_buf)
+		return data->d_size ? -EBADMSG : 0;
+	size_t nsym = data->d_size / ent;
+
+	/* Section indexes >= SHN_LORESERVE live in SHT_SYMTAB_SHNDX. */
+	Elf_Data *xdata = NULL;
+	Elf_Scn *x = NULL;
+	GElf_Shdr xsh;
+	while ((x = elf_nextscn(f->elf, x))) {
+		if (gelf_getshdr(x, &xsh) && xsh.sh_type == SHT_SYMTAB_SHNDX &&
+		    xsh.sh_link == elf_ndxscn(scn)) {
+			xdata = elf_getdata(x, NULL);
+			break;
+		}
+	}
+	for (size_t i = 1; i < nsym && i <= INT_MAX; i++) {
+		GElf_Sym sym;
+		GElf_Word xndx = 0;
+		if (!gelf_getsymshndx(data, xdata, (int)i, &sym, &xndx))
+			break;
+		unsigned type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		uint32_t shndx = sym.st_shndx;
+		if (shndx == SHN_XINDEX)
+			shndx = xndx;
+		else if (shndx >= SHN_LORESERVE)
+			continue; /* SHN_ABS, SHN_COMMON: not code */
+		if (shndx == SHN_UNDEF)
+			continue;
+		const char *name = elf_strptr(f->elf, sh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		struct cand c = {
+			.addr = sym.st_value,
+			.size = sym.st_size,
+			.name = name,
+			.shndx = shndx,
+			.rank = cand_rank(name, GELF_ST_BIND(sym.st_info), sym.st_size),
+		};
+		int err = builder_push(b, &c);
+		if (err == -E2BIG)
+			break;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Sort, keep the preferred alias per address (with the largest size of the
+ * group), and extend sizeless functions to the next one or their section end. */
+static void collapse(struct elf_file *f, struct builder *b)
+{
+	if (b->n == 0)
+		return;
+	qsort(b->v, b->n, sizeof(*b->v), cand_cmp);
+	size_t out = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		if (out && b->v[out - 1].addr == b->v[i].addr) {
+			if (b->v[i].size > b->v[out - 1].size)
+				b->v[out - 1].size = b->v[i].size;
+			continue;
+		}
+		b->v[out++] = b->v[i];
+	}
+	b->n = out;
+	for (size_t i = 0; i < b->n; i++) {
+		struct cand *c = &b->v[i];
+		if (c->size)
+			continue;
+		uint64_t end = i + 1 < b->n ? b->v[i + 1].addr : UINT64_MAX;
+		GElf_Shdr sh;
+		Elf_Scn *scn = elf_getscn(f->elf, c->shndx);
+		if (scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && c->addr >= sh.sh_addr &&
+		    c->addr - sh.sh_addr < sh.sh_size) {
+			uint64_t send = sh.sh_addr + sh.sh_size;
+			if (send > sh.sh_addr && send < end)
+				end = send;
+		}
+		if (end != UINT64_MAX)
+			c->size = end - c->addr;
+	}
+}
+
+/* ------------------------------------------------------------------ .eh_frame */
+
+#define SYMTAB_LOADS_MAX 64 /* PT_LOAD segments looked at */
+
+/* The object's file image seen through its PT_LOAD segments. */
+struct image {
+	const struct elf_file *f;
+	bool is64, big;
+	size_t nload;
+	struct {
+		uint64_t vaddr, offset, filesz;
+	} load[SYMTAB_LOADS_MAX];
+};
+
+struct cursor {
+	const uint8_t *p, *end;
+	uint64_t vaddr; /* virtual address of *p */
+	const struct image *im;
+};
+
+static void image_init(struct image *im, const struct elf_file *f)
+{
+	memset(im, 0, sizeof(*im));
+	im->f = f;
+	im->is64 = f->eh.e_ident[EI_CLASS] == ELFCLASS64;
+	im->big = f->eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	size_t phnum;
+	if (elf_getphdrnum(f->elf, &phnum) != 0)
+		return;
+	for (size_t i = 0; i < phnum && i <= INT_MAX && im->nload < SYMTAB_LOADS_MAX; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (ph.p_offset > f->size || ph.p_filesz > f->size - ph.p_offset)
+			continue;
+		im->load[im->nload].vaddr = ph.p_vaddr;
+		im->load[im->nload].offset = ph.p_offset;
+		im->load[im->nload].filesz = ph.p_filesz;
+		im->nload++;
+	}
+}
+
+/* A cursor over the file bytes backing vaddr (to the end of its segment). */
+static int image_cursor(const struct image *im, uint64_t vaddr, struct cursor *ret)
+{
+	for (size_t i = 0; i < im->nload; i++) {
+		uint64_t base = im->load[i].vaddr;
+		if (vaddr < base || vaddr - base >= im->load[i].filesz)
+			continue;
+		ret->p = im->f->raw + im->load[i].offset + (vaddr - base);
+		ret->end = im->f->raw + im->load[i].offset + im->load[i].filesz;
+		ret->vaddr = vaddr;
+		ret->im = im;
+		return 0;
+	}
+	return -1;
+}
+
+static int cur_bytes(struct cursor *c, size_t n, uint64_t *ret)
+{
+	if ((size_t)(c->end - c->p) < n)
+		return -1;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned shift = c->im->big ? 8 * (unsigned)(n - 1 - i) : 8 * (unsigned)i;
+		v |= (uint64_t)c->p[i] << shift;
+	}
+	c->p += n;
+	c->vaddr += n;
+	*ret = v;
+	return 0;
+}
+
+static int cur_leb(struct cursor *c, bool is_signed, uint64_t *ret)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	for (int i = 0; i < 10; i++) {
+		if (c->p >= c->end)
+			return -1;
+		uint8_t byte = *c->p++;
+		c->vaddr++;
+		if (shift < 64)
+			v |= (uint64_t)(byte & 0x7f) << shift;
+		shift += 7;
+		if (!(byte & 0x80)) {
+			if (is_signed && shift < 64 && (byte & 0x40))
+				v |= ~(uint64_t)0 << shift;
+			*ret = v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static uint64_t sign_extend(uint64_t v, unsigned bits)
+{
+	uint64_t m = (uint64_t)1 << (bits - 1);
+	return (v ^ m) - m;
+}
+
+/* Read a DW_EH_PE-encoded value.  With `apply` false only the format is used
+ * (FDE pc_range); otherwise pcrel and datarel are applied. */
+static int cur_encoded(struct cursor *c, uint8_t enc, bool apply, uint64_t datarel, uint64_t *ret)
+{
+	uint64_t at = c->vaddr, v;
+	int err;
+	if (enc == DW_EH_PE_omit || (enc & DW_EH_PE_indirect))
+		return -1;
+	switch (enc & 0x0f) {
+	case DW_EH_PE_absptr: err = cur_bytes(c, c->im->is64 ? 8 : 4, &v); break;
+	case DW_EH_PE_uleb128: err = cur_leb(c, false, &v); break;
+	case DW_EH_PE_sleb128: err = cur_leb(c, true, &v); break;
+	case DW_EH_PE_udata2: err = cur_bytes(c, 2, &v); break;
+	case DW_EH_PE_udata4: err = cur_bytes(c, 4, &v); break;
+	case DW_EH_PE_udata8:
+	case DW_EH_PE_sdata8: err = cur_bytes(c, 8, &v); break;
+	case DW_EH_PE_sdata2:
+		err = cur_bytes(c, 2, &v);
+		v = sign_extend(v, 16);
+		break;
+	case DW_EH_PE_sdata4:
+		err = cur_bytes(c, 4, &v);
+		v = sign_extend(v, 32);
+		break;
+	default: return -1;
+	}
+	if (err)
+		return -1;
+	if (apply) {
+		switch (enc & 0x70) {
+		case DW_EH_PE_absptr: break;
+		case DW_EH_PE_pcrel: v += at; break;
+		case DW_EH_PE_datarel: v += datarel; break;
+		default: return -1; /* textrel, funcrel, aligned: not used on Linux */
+		}
+	}
+	if (!c->im->is64)
+		v &= 0xffffffffu;
+	*ret = v;
+	return 0;
+}
+
+/* Enter a CIE/FDE at vaddr: read its length, limit the cursor to the entry and
+ * return the offset size (4 or 8) of its CIE pointer/id field. */
+static int cfi_entry(const struct image *im, uint64_t vaddr, struct cursor *c, unsigned *ret_osize)
+{
+	uint64_t len;
+	if (image_cursor(im, vaddr, c) || cur_bytes(c, 4, &len) || len == 0)
+		return -1;
+	*ret_osize = 4;
+	if (len == 0xffffffffu) {
+		if (cur_bytes(c, 8, &len))
+			return -1;
+		*ret_osize = 8;
+	}
+	if (len > (uint64_t)(c->end - c->p))
+		return -1;
+	c->end = c->p + len;
+	return 0;
+}
+
+struct cie_cache {
+	uint64_t vaddr[SYMTAB_CIE_CACHE];
+	uint8_t enc[SYMTAB_CIE_CACHE];
+	bool valid[SYMTAB_CIE_CACHE];
+};
+
+/* The FDE pointer encoding of the CIE at vaddr ('R' augmentation). */
+static int cie_fde_encoding(const struct image *im, uint64_t vaddr, struct cie_cache *cc, uint8_t *ret)
+{
+	unsigned slot = (unsigned)((vaddr >> 3) % SYMTAB_CIE_CACHE);
+	if (cc->valid[slot] && cc->vaddr[slot] == vaddr) {
+		*ret = cc->enc[slot];
+		return 0;
+	}
+	struct cursor c;
+	unsigned osize;
+	uint64_t id, v, version;
+	if (cfi_entry(im, vaddr, &c, &osize) || cur_bytes(&c, osize, &id) || id != 0 ||
+	    cur_bytes(&c, 1, &version) || (version != 1 && version != 3))
+		return -1;
+	char aug[SYMTAB_AUG_MAX + 1];
+	size_t n = 0;
+	for (;;) {
+		if (c.p >= c.end || n == SYMTAB_AUG_MAX)
+			return -1;
+		aug[n] = (char)*c.p++;
+		c.vaddr++;
+		if (!aug[n])
+			break;
+		n++;
+	}
+	const char *a = aug;
+	if (a[0] == 'e' && a[1] == 'h') { /* old GCC: an absptr to EH data */
+		if (cur_bytes(&c, im->is64 ? 8 : 4, &v))
+			return -1;
+		a += 2;
+	}
+	if (cur_leb(&c, false, &v) || cur_leb(&c, true, &v))
+		return -1; /* code and data alignment factors */
+	if (version == 1 ? cur_bytes(&c, 1, &v) : cur_leb(&c, false, &v))
+		return -1; /* return address register */
+	uint8_t enc = DW_EH_PE_absptr;
+	if (a[0] == 'z') {
+		if (cur_leb(&c, false, &v))
+			return -1;
+		for (a++; *a; a++) {
+			uint64_t b;
+			if (*a == 'R') {
+				if (cur_bytes(&c, 1, &b))
+					return -1;
+				enc = (uint8_t)b;
+				break;
+			} else if (*a == 'P') {
+				if (cur_bytes(&c, 1, &b) ||
+				    cur_encoded(&c, (uint8_t)(b & 0x0f), false, 0, &v))
+					return -1;
+			} else if (*a == 'L') {
+				if (cur_bytes(&c, 1, &b))
+					return -1;
+			} else if (*a != 'S' && *a != 'B') {
+				return -1;
+			}
+		}
+	} else if (a[0]) {
+		return -1;
+	}
+	cc->valid[slot] = true;
+	cc->vaddr[slot] = vaddr;
+	cc->enc[slot] = enc;
+	*ret = enc;
+	return 0;
+}
+
+/* pc_begin and pc_range of the FDE at vaddr. */
+static int fde_range(const struct image *im, uint64_t vaddr, struct cie_cache *cc, uint64_t *ret_begin,
+		     uint64_t *ret_range)
+{
+	struct cursor c;
+	unsigned osize;
+	uint64_t ptr;
+	if (cfi_entry(im, vaddr, &c, &osize))
+		return -1;
+	uint64_t at = c.vaddr;
+	if (cur_bytes(&c, osize, &ptr) || ptr == 0 || ptr > at)
+		return -1; /* id 0 is a CIE; the CIE pointer points backwards */
+	uint8_t enc;
+	if (cie_fde_encoding(im, at - ptr, cc, &enc) || cur_encoded(&c, enc, true, 0, ret_begin) ||
+	    cur_encoded(&c, (uint8_t)(enc & 0x0f), false, 0, ret_range))
+		return -1;
+	return 0;
+}
+
+/* The (start, fde) table of the object's PT_GNU_EH_FRAME, as cands with
+ * name NULL; sizes from the FDEs, else up to the next entry. */
+static int load_eh_frame_hdr(struct elf_file *f, struct builder *out)
+{
+	struct image im;
+	image_init(&im, f);
+	size_t phnum;
+	if (elf_getphdrnum(f->elf, &phnum) != 0)
+		return 0;
+	GElf_Phdr ph;
+	size_t i;
+	for (i = 0; i < phnum && i <= INT_MAX; i++) {
+		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
+			break;
+	}
+	if (i == phnum || ph.p_offset > f->size || ph.p_filesz > f->size - ph.p_offset)
+		return 0;
+	struct cursor c = {
+		.p = f->raw + ph.p_offset,
+		.end = f->raw + ph.p_offset + ph.p_filesz,
+		.vaddr = ph.p_vaddr,
+		.im = &im,
+	};
+	uint64_t version, ptr_enc, cnt_enc, tab_enc, v, count;
+	if (cur_bytes(&c, 1, &version) || version != 1 || cur_bytes(&c, 1, &ptr_enc) ||
+	    cur_bytes(&c, 1, &cnt_enc) || cur_bytes(&c, 1, &tab_enc) ||
+	    cur_encoded(&c, (uint8_t)ptr_enc, true, ph.p_vaddr, &v) ||
+	    cur_encoded(&c, (uint8_t)cnt_enc, true, ph.p_vaddr, &count))
+		return 0;
+	if (count > (uint64_t)(c.end - c.p) / 2)
+		count = (uint64_t)(c.end - c.p) / 2; /* each entry takes >= 2 bytes */
+	size_t first = out->n;
+	for (uint64_t k = 0; k < count; k++) {
+		uint64_t loc, fde;
+		if (cur_encoded(&c, (uint8_t)tab_enc, true, ph.p_vaddr, &loc) ||
+		    cur_encoded(&c, (uint8_t)tab_enc, true, ph.p_vaddr, &fde))
+			break;
+		struct cand e = {.addr = loc, .size = fde}; /* size holds the FDE address for now */
+		int err = builder_push(out, &e);
+		if (err == -E2BIG)
+			break;
+		if (err)
+			return err;
+	}
+	struct cie_cache cc = {0};
+	size_t n = out->n;
+	for (size_t k = first; k < n; k++) {
+		struct cand *e = &out->v[k];
+		uint64_t begin, range;
+		uint64_t next = k + 1 < n && out->v[k + 1].addr > e->addr ? out->v[k + 1].addr : 0;
+		if (fde_range(&im, e->size, &cc, &begin, &range) == 0 && begin == e->addr && range)
+			e->size = next && range > next - e->addr ? next - e->addr : range;
+		else
+			e->size = next ? next - e->addr : 0;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ debug files */
+
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[i] = c;
+	}
+}
+
+/* The CRC-32 .gnu_debuglink uses (zlib's crc32). */
+static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
+{
+	pthread_once(&crc_once, crc_init);
+	crc = ~crc;
+	for (size_t i = 0; i < n; i++)
+		crc = crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+static void hex_encode(const uint8_t *p, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+/* Is `dbg` the debug file of `obj`? */
+static bool debug_file_matches(const struct elf_file *obj, const struct elf_file *dbg, bool check_crc,
+			       uint32_t crc)
+{
+	if (dbg->eh.e_ident[EI_CLASS] != obj->eh.e_ident[EI_CLASS] || dbg->eh.e_machine != obj->eh.e_machine)
+		return false;
+	if (obj->build_id && dbg->build_id)
+		return obj->build_id_len == dbg->build_id_len &&
+		       memcmp(obj->build_id, dbg->build_id, obj->build_id_len) == 0;
+	return check_crc && crc32_update(0, dbg->raw, dbg->size) == crc;
+}
+
+/* Try `path` as obj's debug file; on success *dbg is open and holds a .symtab. */
+static bool try_debug_file(const struct elf_file *obj, const char *path, bool check_crc, uint32_t crc,
+			   struct elf_file *dbg)
+{
+	if (elf_file_open(path, dbg) != 0)
+		return false;
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_file_section(dbg, SHT_SYMTAB, &sh);
+	if (scn && sh.sh_size && debug_file_matches(obj, dbg, check_crc, crc))
+		return true;
+	elf_file_close(dbg);
+	return false;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Find obj's separate debug file; its path goes into ret_path (PATH_MAX). */
+static bool find_debug_file(const struct elf_file *obj, const char *obj_path, const char *root,
+			    struct elf_file *dbg, char *ret_path)
+{
+	char hex[2 * SYMTAB_BUILD_ID_MAX + 1];
+	int n;
+	if (obj->build_id && obj->build_id_len >= 2) {
+		hex_encode(obj->build_id, obj->build_id_len, hex);
+		n = snprintf(ret_path, PATH_MAX, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
+		if (n > 0 && n < PATH_MAX && try_debug_file(obj, ret_path, false, 0, dbg))
+			return true;
+	}
+	GElf_Word crc = 0;
+	const char *link = dwelf_elf_gnu_debuglink(obj->elf, &crc);
+	if (!link || !*link || strchr(link, '/') ||
+	    strnlen(link, SYMTAB_DEBUGLINK_MAX + 1) > SYMTAB_DEBUGLINK_MAX)
+		return false;
+	char *real = realpath(obj_path, NULL);
+	const char *p = real ? real : obj_path;
+	const char *slash = strrchr(p, '/');
+	int dlen = slash ? (int)(slash - p) : 1;
+	const char *dir = slash ? p : ".";
+	bool found = false;
+	for (int i = 0; i < 3 && !found; i++) {
+		if (i == 0)
+			n = snprintf(ret_path, PATH_MAX, "%.*s/%s", dlen, dir, link);
+		else if (i == 1)
+			n = snprintf(ret_path, PATH_MAX, "%.*s/.debug/%s", dlen, dir, link);
+		else
+			n = snprintf(ret_path, PATH_MAX, "%s%.*s/%s", root, dlen, dir, link);
+		if (n <= 0 || n >= PATH_MAX || same_file(ret_path, obj_path))
+			continue;
+		found = try_debug_file(obj, ret_path, true, crc, dbg);
+	}
+	free(real);
+	return found;
+}
+
+/* ------------------------------------------------------------------ open */
+
+/* The demangled display name of `raw` into *ret (a "@version" suffix is kept),
+ * or NULL if it is not a C++ name. */
+static int display_name(struct arena_chunk **arena, const char *raw, size_t len, const char **ret)
+{
+	*ret = NULL;
+	if (len < 2 || raw[0] != '_' || raw[1] != 'Z' || len > SYMTAB_DEMANGLE_MAX)
+		return 0;
+	const char *at = memchr(raw, '@', len);
+	size_t base = at ? (size_t)(at - raw) : len;
+	char buf[SYMTAB_DEMANGLE_MAX + 1];
+	memcpy(buf, raw, base);
+	buf[base] = '\0';
+	int status = -1;
+	char *d = __cxa_demangle(buf, NULL, NULL, &status);
+	if (!d || status != 0) {
+		free(d);
+		return status == -1 ? -ENOMEM : 0;
+	}
+	size_t dl = strnlen(d, SYMTAB_NAME_MAX), vl = len - base;
+	char *out = arena_alloc(arena, dl + vl + 1);
+	if (out) {
+		memcpy(out, d, dl);
+		memcpy(out + dl, raw + base, vl);
+		out[dl + vl] = '\0';
+		*ret = out;
+	}
+	free(d);
+	return out ? 0 : -ENOMEM;
+}
+
+static int build_outer(struct symtab *st)
+{
+	st->outer = malloc((st->count ? st->count : 1) * sizeof(*st->outer));
+	if (!st->outer)
+		return -ENOMEM;
+	uint32_t best = 0;
+	for (size_t i = 0; i < st->count; i++) {
+		if (func_end(&st->funcs[i]) >= func_end(&st->funcs[best]))
+			best = (uint32_t)i;
+		st->outer[i] = best;
+	}
+	return 0;
+}
+
+/* Copy the collapsed real functions and the uncovered FDE ranges into st. */
+static int finish(struct symtab *st, struct builder *real, struct builder *fdes)
+{
+	size_t total = real->n + fdes->n;
+	st->funcs = calloc(total ? total : 1, sizeof(*st->funcs));
+	if (!st->funcs)
+		return -ENOMEM;
+	for (size_t i = 0; i < real->n; i++) {
+		const struct cand *c = &real->v[i];
+		struct symtab_func *fn = &st->funcs[i];
+		size_t len = strnlen(c->name, SYMTAB_NAME_MAX);
+		char *m = arena_strndup(&st->arena, c->name, len);
+		if (!m)
+			return -ENOMEM;
+		const char *d;
+		if (display_name(&st->arena, m, len, &d))
+			return -ENOMEM;
+		*fn = (struct symtab_func){.addr = c->addr, .size = c->size, .name = d ? d : m, .mangled = m};
+	}
+	st->count = real->n;
+	if (build_outer(st))
+		return -ENOMEM;
+	if (fdes->n == 0)
+		return 0;
+
+	/* FDE starts nobody covers become functions, clipped at the next real one. */
+	size_t n = st->count, r = 0;
+	uint64_t prev_end = 0;
+	for (size_t k = 0; k < fdes->n; k++) {
+		const struct cand *e = &fdes->v[k];
+		if (k && e->addr < prev_end)
+			continue; /* unsorted or overlapping table entry */
+		if (symtab_lookup(st, e->addr))
+			continue;
+		while (r < st->count && st->funcs[r].addr <= e->addr)
+			r++;
+		uint64_t size = e->size;
+		if (r < st->count && (size == 0 || size > st->funcs[r].addr - e->addr))
+			size = st->funcs[r].addr - e->addr;
+		char name[48];
+		int len = snprintf(name, sizeof(name), "<static>@0x%" PRIx64, e->addr);
+		char *s = arena_strndup(&st->arena, name, (size_t)len);
+		if (!s)
+			return -ENOMEM;
+		st->funcs[n++] = (struct symtab_func){
+			.addr = e->addr, .size = size, .name = s, .mangled = "", .synthesized = 1};
+		prev_end = func_end(&st->funcs[n - 1]);
+	}
+	if (n == st->count)
+		return 0;
+	/* Merge the two sorted runs [0, count) and [count, n). */
+	struct symtab_func *m = malloc(n * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	size_t a = 0, b = st->count, o = 0;
+	while (a < st->count || b < n) {
+		if (b == n || (a < st->count && st->funcs[a].addr < st->funcs[b].addr))
+			m[o++] = st->funcs[a++];
+		else
+			m[o++] = st->funcs[b++];
+	}
+	free(st->funcs);
+	free(st->outer);
+	st->outer = NULL;
+	st->funcs = m;
+	st->count = n;
+	return build_outer(st);
+}
+
+static bool build_id_equal(const char *want, const char *have)
+{
+	size_t i = 0;
+	for (; want[i] && have[i]; i++) {
+		char c = want[i];
+		if (c >= 'A' && c <= 'F')
+			c = (char)(c - 'A' + 'a');
+		if (c != have[i])
+			return false;
+	}
+	return want[i] == '\0' && have[i] == '\0';
+}
+
+int symtab_open(const char *path, const char *build_id_hex, const struct symtab_options *opt,
+		struct symtab **ret)
+{
+	if (!path || !ret)
+		return -EINVAL;
+	*ret = NULL;
+	pthread_once(&elf_once, elf_init);
+	if (!elf_ok)
+		return -ENOTSUP;
+	const char *root = opt && opt->debug_root ? opt->debug_root : SYMTAB_DEFAULT_DEBUG_ROOT;
+
+	struct elf_file obj, dbg = {.fd = -1};
+	struct builder real = {0}, fdes = {0};
+	char *dbg_path = NULL;
+	int err = elf_file_open(path, &obj);
+	if (err)
+		return err;
+	struct symtab *st = calloc(1, sizeof(*st));
+	if (!st) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (obj.build_id)
+		hex_encode(obj.build_id, obj.build_id_len, st->build_id);
+	if (build_id_hex && !build_id_equal(build_id_hex, st->build_id))
+		st->build_id_mismatch = true;
+
+	GElf_Shdr sh_sym, sh_dyn, sh;
+	Elf_Scn *scn_sym = elf_file_section(&obj, SHT_SYMTAB, &sh_sym);
+	Elf_Scn *scn_dyn = elf_file_section(&obj, SHT_DYNSYM, &sh_dyn);
+	bool has_link = dwelf_elf_gnu_debuglink(obj.elf, &(GElf_Word){0}) != NULL;
+	const char *symbol_file = path;
+	if (!scn_sym || has_link) {
+		err = -ENOMEM;
+		if (!(dbg_path = malloc(PATH_MAX)))
+			goto out;
+		if (find_debug_file(&obj, path, root, &dbg, dbg_path)) {
+			Elf_Scn *scn = elf_file_section(&dbg, SHT_SYMTAB, &sh);
+			err = scn ? load_symbols(&dbg, scn, &sh, &real) : -EBADMSG;
+			if (err == -ENOMEM)
+				goto out;
+			if (err == 0 && real.n) {
+				collapse(&dbg, &real);
+				symbol_file = dbg_path;
+				st->source = SYMTAB_SOURCE_SYMTAB;
+			} else {
+				real.n = 0; /* unusable debug file: fall back to the object */
+			}
+		}
+	}
+	if (!st->source && (scn_sym || scn_dyn)) {
+		err = load_symbols(&obj, scn_sym ? scn_sym : scn_dyn, scn_sym ? &sh_sym : &sh_dyn, &real);
+		if (err)
+			goto out;
+		collapse(&obj, &real);
+		st->source = scn_sym ? SYMTAB_SOURCE_SYMTAB : SYMTAB_SOURCE_DYNSYM;
+	}
+	if ((err = load_eh_frame_hdr(&obj, &fdes)))
+		goto out;
+	err = -ENOMEM;
+	if (!(st->path = arena_strndup(&st->arena, path, strlen(path))) ||
+	    !(st->symbol_file = arena_strndup(&st->arena, symbol_file, strlen(symbol_file))))
+		goto out;
+	err = finish(st, &real, &fdes);
+out:
+	free(real.v);
+	free(fdes.v);
+	free(dbg_path);
+	elf_file_close(&dbg);
+	elf_file_close(&obj);
+	if (err) {
+		symtab_free(st);
+		return err;
+	}
+	*ret = st;
+	return 0;
+}
