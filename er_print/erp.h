@@ -1,0 +1,54 @@
+/*
+ * erp.h - er_print's session state shared by its command modules: the
+ * profile being reported on, the output stream, and the display settings
+ * the commands change (metrics, sort, limit, name form).
+ *
+ * Report functions print to e->out and return 0, or -1 after printing one
+ * error message to stderr through erp_error().  Nothing here exits.
+ */
+#ifndef ER_PRINT_ERP_H
+#define ER_PRINT_ERP_H
+
+#include <stdio.h>
+
+#include "analysis/profile.h"
+#include "er_print/mspec.h"
+
+enum erp_name_form { ERP_NAME_LONG, ERP_NAME_SHORT, ERP_NAME_MANGLED };
+
+struct erp {
+	struct profile *prof;
+	FILE *out;          /* stdout, or the file of `outfile`/`appendfile` */
+	int out_owned;      /* out must be fclose'd when replaced */
+	struct mspec metrics;   /* `metrics`: the columns of function-level reports */
+	struct mspec sort;      /* `sort`: one entry */
+	long limit;             /* `limit`: rows per report, 0 = all */
+	enum erp_name_form name_form;
+	int name_soname;        /* name ...:soname appends " [<lib>]" */
+	int interactive;
+	int quit;               /* set by quit/exit */
+	const char *prog;       /* "er_print" */
+};
+
+/* Print "er_print: <message>" to stderr (and to e->out if it is a file). */
+void erp_error(struct erp *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The display name of a function under the current name form. */
+const char *erp_func_name(struct erp *e, const struct pfunc *f, char *buf, size_t room);
+
+/* Information reports (er_print/report_info.c). `arg` may be NULL. */
+int report_header(struct erp *e, const char *arg);
+int report_statistics(struct erp *e, const char *arg);
+int report_experiment_list(struct erp *e, const char *arg);
+int report_thread_list(struct erp *e, const char *arg);
+
+/* Metric reports (er_print/report_func.c, report_calls.c). */
+int report_functions(struct erp *e, const char *arg);
+int report_fsummary(struct erp *e, const char *arg);
+int report_fsingle(struct erp *e, const char *arg);
+int report_objects(struct erp *e, const char *arg);
+int report_callers_callees(struct erp *e, const char *arg);
+int report_csingle(struct erp *e, const char *arg);
+int report_calltree(struct erp *e, const char *arg);
+
+#endif

@@ -1,0 +1,577 @@
+/*
+ * main.c - er_print: the command language over libanalysis.
+ *
+ *   er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...
+ *
+ * Commands given as options run left to right after every experiment was
+ * read; with none, er_print reads commands interactively ("(er_print) "
+ * prompt with line editing on a terminal, plain lines otherwise).  A command
+ * may be abbreviated to any unambiguous prefix (case-insensitive).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <editline/readline.h>
+
+#include "er_print/erp.h"
+#include "er_print/report.h"
+
+#define PROG "er_print"
+
+void erp_error(struct erp *e, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(e->out);
+	fprintf(stderr, "%s: ", PROG);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+const char *erp_func_name(struct erp *e, const struct pfunc *f, char *buf, size_t room)
+{
+	const char *name = f->name;
+	if (e->name_form == ERP_NAME_MANGLED && f->mangled[0])
+		name = f->mangled;
+	snprintf(buf, room, "%s", name);
+	if (e->name_form == ERP_NAME_SHORT && f->kind == PFUNC_SYMBOL) {
+		/* short: without the parameter list of a C++ name */
+		char *paren = strchr(buf, '(');
+		if (paren && paren != buf)
+			*paren = '\0';
+	}
+	if (e->name_soname && f->obj != PROFILE_NO_OBJECT && f->kind == PFUNC_SYMBOL) {
+		size_t len = strlen(buf);
+		snprintf(buf + len, room - len, " [<%s>]", profile_object(e->prof, f->obj)->name);
+	}
+	return buf;
+}
+
+int report_prepare(struct erp *e)
+{
+	if (profile_experiment_count(e->prof) == 0) {
+		erp_error(e, "no experiment is loaded");
+		return -1;
+	}
+	if (profile_compute(e->prof) < 0) {
+		erp_error(e, "out of memory while computing metrics");
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ commands */
+
+enum arg_kind { ARG_NONE, ARG_ONE, ARG_OPT, ARG_REST };
+
+struct command {
+	const char *name;
+	const char *alias;
+	enum arg_kind arg;
+	int (*fn)(struct erp *e, const char *arg);
+	const char *args_help;
+	const char *help;
+};
+
+static int cmd_metrics(struct erp *e, const char *arg);
+static int cmd_metric_list(struct erp *e, const char *arg);
+static int cmd_sort(struct erp *e, const char *arg);
+static int cmd_limit(struct erp *e, const char *arg);
+static int cmd_name(struct erp *e, const char *arg);
+static int cmd_outfile(struct erp *e, const char *arg);
+static int cmd_appendfile(struct erp *e, const char *arg);
+static int cmd_thread_select(struct erp *e, const char *arg);
+static int cmd_filters(struct erp *e, const char *arg);
+static int cmd_script(struct erp *e, const char *arg);
+static int cmd_help(struct erp *e, const char *arg);
+static int cmd_version(struct erp *e, const char *arg);
+static int cmd_quit(struct erp *e, const char *arg);
+
+static const struct command commands[] = {
+	{"functions", NULL, ARG_NONE, report_functions, "", "function list with the current metrics"},
+	{"metrics", NULL, ARG_OPT, cmd_metrics, "[metric_spec]",
+	 "set the metric list (e.g. e.%totalcpu:i.totalcpu:name, default); no argument prints it"},
+	{"metric_list", NULL, ARG_NONE, cmd_metric_list, "", "list the available metrics"},
+	{"sort", NULL, ARG_OPT, cmd_sort, "[metric_spec]", "set the sort metric (e.g. i.totalcpu, name)"},
+	{"limit", NULL, ARG_ONE, cmd_limit, "n", "print at most n rows per report (0 = all)"},
+	{"fsummary", NULL, ARG_NONE, report_fsummary, "", "summary of every function"},
+	{"fsingle", NULL, ARG_REST, report_fsingle, "function [N]", "summary of one function"},
+	{"callers-callees", "gprof", ARG_NONE, report_callers_callees, "",
+	 "callers and callees of every function, with attributed metrics"},
+	{"csingle", NULL, ARG_REST, report_csingle, "function [N]", "callers and callees of one function"},
+	{"calltree", "ctree", ARG_NONE, report_calltree, "", "the dynamic call tree"},
+	{"objects", NULL, ARG_NONE, report_objects, "", "load objects with metrics, and their warnings"},
+	{"header", NULL, ARG_OPT, report_header, "[exp_id]", "experiment header: target, host, parameters, errors"},
+	{"statistics", NULL, ARG_OPT, report_statistics, "[exp_id]", "execution statistics"},
+	{"experiment_list", "exp_list", ARG_NONE, report_experiment_list, "", "the loaded experiments"},
+	{"thread_list", NULL, ARG_NONE, report_thread_list, "", "threads and which are selected"},
+	{"thread_select", NULL, ARG_ONE, cmd_thread_select, "spec",
+	 "select threads: all, 1, 1-3, 1,3, or exp:spec (e.g. 2:1-3)"},
+	{"filters", NULL, ARG_REST, cmd_filters, "expr",
+	 "filter events: THRID==n [|| THRID==m ...], or 1 (no filter)"},
+	{"name", NULL, ARG_ONE, cmd_name, "long|short|mangled[:soname|:nosoname]", "how function names are shown"},
+	{"outfile", NULL, ARG_ONE, cmd_outfile, "file|-|--", "write reports to file (- stdout, -- stderr)"},
+	{"appendfile", NULL, ARG_ONE, cmd_appendfile, "file", "append reports to file"},
+	{"script", NULL, ARG_ONE, cmd_script, "file", "run the commands in file"},
+	{"help", NULL, ARG_NONE, cmd_help, "", "this list"},
+	{"version", NULL, ARG_NONE, cmd_version, "", "print the version"},
+	{"quit", "exit", ARG_NONE, cmd_quit, "", "leave er_print"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/*
+ * Find a command by name, alias or unambiguous prefix.  Returns NULL after an
+ * error message for an unknown or ambiguous word.
+ */
+static const struct command *lookup(struct erp *e, const char *word)
+{
+	size_t len = strlen(word);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcasecmp(commands[i].name, word) == 0 ||
+		    (commands[i].alias && strcasecmp(commands[i].alias, word) == 0))
+			return &commands[i];
+	const struct command *hit = NULL;
+	int n = 0;
+	char list[1024] = "";
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strncasecmp(commands[i].name, word, len) == 0) {
+			hit = &commands[i];
+			n++;
+			size_t l = strlen(list);
+			snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", commands[i].name);
+		}
+	}
+	if (n == 1 && len > 0)
+		return hit;
+	if (n > 1)
+		erp_error(e, "ambiguous command '%s': %s", word, list);
+	else
+		erp_error(e, "unknown command '%s' (try 'help')", word);
+	return NULL;
+}
+
+static int run(struct erp *e, const struct command *c, const char *arg)
+{
+	if ((c->arg == ARG_ONE || c->arg == ARG_REST) && (!arg || !*arg)) {
+		erp_error(e, "%s: missing argument (%s %s)", c->name, c->name, c->args_help);
+		return -1;
+	}
+	if (c->arg == ARG_NONE && arg && *arg) {
+		erp_error(e, "%s takes no argument", c->name);
+		return -1;
+	}
+	int r = c->fn(e, arg && *arg ? arg : NULL);
+	fflush(e->out);
+	return r;
+}
+
+/* Run one command line "name [arg...]"; blank lines and # comments do nothing. */
+static int run_line(struct erp *e, char *line)
+{
+	char *p = line;
+	while (isspace((unsigned char)*p))
+		p++;
+	size_t len = strlen(p);
+	while (len && isspace((unsigned char)p[len - 1]))
+		p[--len] = '\0';
+	if (!*p || *p == '#')
+		return 0;
+	char *word = p;
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	if (*p)
+		*p++ = '\0';
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*word == '-')
+		word++;
+	const struct command *c = lookup(e, word);
+	if (!c)
+		return -1;
+	return run(e, c, p);
+}
+
+static int cmd_metrics(struct erp *e, const char *arg)
+{
+	char buf[1024];
+	if (arg) {
+		struct mspec m;
+		if (mspec_parse(arg, 0, &m, buf, sizeof buf) < 0) {
+			erp_error(e, "metrics: %s", buf);
+			return -1;
+		}
+		e->metrics = m;
+	}
+	mspec_format(&e->metrics, buf, sizeof buf);
+	fprintf(e->out, "Current metrics: %s\n", buf);
+	return 0;
+}
+
+static int cmd_metric_list(struct erp *e, const char *arg)
+{
+	(void)arg;
+	size_t n;
+	const struct metric_def *d = profile_metric_defs(&n);
+	char buf[1024];
+	mspec_format(&e->metrics, buf, sizeof buf);
+	fprintf(e->out, "Current metrics: %s\n", buf);
+	mspec_format(&e->sort, buf, sizeof buf);
+	fprintf(e->out, "Current Sort Metric: %s\n", buf);
+	fprintf(e->out, "Available metrics:\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(e->out, "  %s: %s (flavors e, i, a; visibility . + %% !)\n", d[i].keyword, d[i].username);
+	fprintf(e->out, "  size: Size\n  address: PC Address\n  name: Name\n");
+	return 0;
+}
+
+static int cmd_sort(struct erp *e, const char *arg)
+{
+	char buf[1024];
+	if (arg) {
+		struct mspec m;
+		if (mspec_parse(arg, 1, &m, buf, sizeof buf) < 0) {
+			erp_error(e, "sort: %s", buf);
+			return -1;
+		}
+		e->sort = m;
+	}
+	mspec_format(&e->sort, buf, sizeof buf);
+	fprintf(e->out, "Current Sort Metric: %s\n", buf);
+	return 0;
+}
+
+static int cmd_limit(struct erp *e, const char *arg)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(arg, &end, 10);
+	if (errno || *end || n < 0) {
+		erp_error(e, "limit: '%s' is not a non-negative number", arg);
+		return -1;
+	}
+	e->limit = n;
+	fprintf(e->out, "Print limit set to %ld\n", n);
+	return 0;
+}
+
+static int cmd_name(struct erp *e, const char *arg)
+{
+	char form[64];
+	const char *colon = strchr(arg, ':');
+	snprintf(form, sizeof form, "%.*s", colon ? (int)(colon - arg) : (int)strlen(arg), arg);
+	enum erp_name_form nf;
+	if (strcmp(form, "long") == 0)
+		nf = ERP_NAME_LONG;
+	else if (strcmp(form, "short") == 0)
+		nf = ERP_NAME_SHORT;
+	else if (strcmp(form, "mangled") == 0)
+		nf = ERP_NAME_MANGLED;
+	else {
+		erp_error(e, "name: expected long, short or mangled, not '%s'", form);
+		return -1;
+	}
+	int soname = e->name_soname;
+	if (colon) {
+		if (strcmp(colon + 1, "soname") == 0 || strcmp(colon + 1, "shared-object-name") == 0)
+			soname = 1;
+		else if (strcmp(colon + 1, "nosoname") == 0 || strcmp(colon + 1, "no-shared-object-name") == 0)
+			soname = 0;
+		else {
+			erp_error(e, "name: expected :soname or :nosoname, not ':%s'", colon + 1);
+			return -1;
+		}
+	}
+	e->name_form = nf;
+	e->name_soname = soname;
+	return 0;
+}
+
+static int set_out(struct erp *e, const char *arg, const char *mode)
+{
+	FILE *f;
+	int owned = 1;
+	if (strcmp(arg, "-") == 0) {
+		f = stdout;
+		owned = 0;
+	} else if (strcmp(arg, "--") == 0) {
+		f = stderr;
+		owned = 0;
+	} else if (!(f = fopen(arg, mode))) {
+		erp_error(e, "cannot open '%s' for writing: %s", arg, strerror(errno));
+		return -1;
+	}
+	if (e->out_owned)
+		fclose(e->out);
+	e->out = f;
+	e->out_owned = owned;
+	return 0;
+}
+
+static int cmd_outfile(struct erp *e, const char *arg)
+{
+	return set_out(e, arg, "w");
+}
+
+static int cmd_appendfile(struct erp *e, const char *arg)
+{
+	return set_out(e, arg, "a");
+}
+
+static int cmd_thread_select(struct erp *e, const char *arg)
+{
+	char *err = NULL;
+	if (profile_select_threads(e->prof, arg, &err) < 0) {
+		erp_error(e, "thread_select: %s", err ? err : "out of memory");
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
+/* filters: a disjunction of THRID==n terms, or 1 / all for no filter. */
+static int cmd_filters(struct erp *e, const char *arg)
+{
+	char spec[4096] = "", term[256];
+	const char *p = arg;
+	if (strcmp(arg, "1") == 0 || strcmp(arg, "all") == 0 || strcmp(arg, "none") == 0) {
+		snprintf(spec, sizeof spec, "all");
+	} else {
+		while (*p) {
+			while (isspace((unsigned char)*p))
+				p++;
+			const char *q = strstr(p, "||");
+			size_t len = q ? (size_t)(q - p) : strlen(p);
+			snprintf(term, sizeof term, "%.*s", (int)len, p);
+			char *t = term;
+			size_t tl = strlen(t);
+			while (tl && isspace((unsigned char)t[tl - 1]))
+				t[--tl] = '\0';
+			unsigned long n;
+			char *end;
+			if (strncmp(t, "THRID", 5) != 0 || strncmp(t + 5 + strspn(t + 5, " "), "==", 2) != 0)
+				goto bad;
+			t += 5 + strspn(t + 5, " ") + 2;
+			n = strtoul(t, &end, 10);
+			if (end == t || *end)
+				goto bad;
+			size_t l = strlen(spec);
+			snprintf(spec + l, sizeof spec - l, "%s%lu", l ? "," : "", n);
+			if (!q)
+				break;
+			p = q + 2;
+		}
+	}
+	if (cmd_thread_select(e, spec) < 0)
+		return -1;
+	fprintf(e->out, "current filter setting: \"%s\"\n", arg);
+	return 0;
+bad:
+	erp_error(e, "filters: unsupported expression '%s' (supported: THRID==n [|| THRID==m ...], or 1)", arg);
+	return -1;
+}
+
+static int script_depth;
+
+static int cmd_script(struct erp *e, const char *arg)
+{
+	FILE *f = fopen(arg, "r");
+	if (!f) {
+		erp_error(e, "cannot open script '%s': %s", arg, strerror(errno));
+		return -1;
+	}
+	if (script_depth >= 16) {
+		fclose(f);
+		erp_error(e, "script '%s': scripts nested too deeply", arg);
+		return -1;
+	}
+	script_depth++;
+	char line[8192];
+	int r = 0;
+	while (!e->quit && fgets(line, sizeof line, f))
+		if (run_line(e, line) < 0)
+			r = -1;
+	script_depth--;
+	fclose(f);
+	return r;
+}
+
+static int cmd_help(struct erp *e, const char *arg)
+{
+	(void)arg;
+	fprintf(e->out, "Commands (any unambiguous prefix works; on the command line prefix them with '-'):\n");
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		char left[128];
+		snprintf(left, sizeof left, "%s%s%s%s%s", commands[i].name, commands[i].alias ? " (" : "",
+			 commands[i].alias ? commands[i].alias : "", commands[i].alias ? ")" : "",
+			 commands[i].args_help[0] ? " " : "");
+		size_t l = strlen(left);
+		snprintf(left + l, sizeof left - l, "%s", commands[i].args_help);
+		fprintf(e->out, "  %-44s %s\n", left, commands[i].help);
+	}
+	return 0;
+}
+
+static int cmd_version(struct erp *e, const char *arg)
+{
+	(void)arg;
+	fprintf(e->out, "%s (Performance Analyzer for Linux) %s\n", PROG, PA_VERSION);
+	return 0;
+}
+
+static int cmd_quit(struct erp *e, const char *arg)
+{
+	(void)arg;
+	e->quit = 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ main */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...\n"
+		"Print reports from Performance Analyzer experiments (NAME.er directories).\n"
+		"Commands given as options run in order; with none, er_print reads commands\n"
+		"interactively. Several experiments are aggregated. Common commands:\n"
+		"  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
+		"  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
+		"  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
+		"Run 'er_print -help' for every command; see er_print(1).\n");
+}
+
+static void interactive(struct erp *e)
+{
+	int tty = isatty(0);
+	char *line;
+	char buf[8192];
+	while (!e->quit) {
+		if (tty) {
+			line = readline("(" PROG ") ");
+			if (!line)
+				break;
+			if (*line)
+				add_history(line);
+			run_line(e, line);
+			free(line);
+		} else {
+			if (!fgets(buf, sizeof buf, stdin))
+				break;
+			run_line(e, buf);
+		}
+	}
+	if (tty && !e->quit)
+		fputc('\n', stdout);
+}
+
+struct pending {
+	const struct command *cmd;
+	const char *arg;
+	int is_script;
+	int stdin_cmds;
+};
+
+int main(int argc, char **argv)
+{
+	struct erp e = {.out = stdout, .prog = PROG};
+	char err[256];
+	if (mspec_parse(MSPEC_DEFAULT_METRICS, 0, &e.metrics, err, sizeof err) < 0 ||
+	    mspec_parse(MSPEC_DEFAULT_SORT, 1, &e.sort, err, sizeof err) < 0)
+		return 1;
+	if (argc == 1) {
+		usage(stderr);
+		return 2;
+	}
+	struct pending *todo = calloc((size_t)argc, sizeof *todo);
+	const char **exps = calloc((size_t)argc, sizeof *exps);
+	if (!todo || !exps) {
+		fprintf(stderr, "%s: out of memory\n", PROG);
+		return 1;
+	}
+	size_t ntodo = 0, nexps = 0;
+	int status = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-') {
+			exps[nexps++] = a;
+			continue;
+		}
+		if (strcmp(a, "-") == 0) {
+			todo[ntodo++] = (struct pending){.stdin_cmds = 1};
+			continue;
+		}
+		if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
+			cmd_version(&e, NULL);
+			free(todo);
+			free(exps);
+			return 0;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			free(todo);
+			free(exps);
+			return 0;
+		}
+		const char *word = a + 1 + (a[1] == '-');
+		const struct command *c = lookup(&e, word);
+		if (!c) {
+			free(todo);
+			free(exps);
+			return 2;
+		}
+		const char *arg = NULL;
+		if (c->arg == ARG_ONE || c->arg == ARG_REST ||
+		    (c->arg == ARG_OPT && i + 1 < argc && argv[i + 1][0] != '-' && c->fn != report_header &&
+		     c->fn != report_statistics)) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "%s: -%s: missing argument (%s)\n", PROG, c->name, c->args_help);
+				free(todo);
+				free(exps);
+				return 2;
+			}
+			arg = argv[++i];
+		}
+		todo[ntodo++] = (struct pending){.cmd = c, .arg = arg};
+	}
+	if (profile_new(&e.prof) < 0) {
+		fprintf(stderr, "%s: out of memory\n", PROG);
+		return 1;
+	}
+	for (size_t i = 0; i < nexps; i++) {
+		char *msg = NULL;
+		int r = profile_add_experiment(e.prof, exps[i], &msg);
+		if (r < 0) {
+			fprintf(stderr, "%s: cannot read experiment %s: %s\n", PROG, exps[i],
+				msg ? msg : strerror(-r));
+			free(msg);
+			status = 1;
+		}
+	}
+	if (nexps == 0) {
+		fprintf(stderr, "%s: no experiment given\n", PROG);
+		usage(stderr);
+		status = 2;
+	}
+	if (status == 0) {
+		if (ntodo == 0)
+			interactive(&e);
+		for (size_t i = 0; i < ntodo && !e.quit; i++) {
+			if (todo[i].stdin_cmds)
+				interactive(&e);
+			else if (run(&e, todo[i].cmd, todo[i].arg) < 0)
+				status = 1;
+		}
+	}
+	if (e.out_owned)
+		fclose(e.out);
+	profile_free(e.prof);
+	free(todo);
+	free(exps);
+	return status;
+}

@@ -1,0 +1,46 @@
+/*
+ * mspec.h - metric lists in the Oracle/gprofng syntax:
+ *   item[:item...], item = FLAVOR VISIBILITY NAME, e.g. "e.%totalcpu:i.totalcpu:name"
+ *   FLAVOR: e (exclusive), i (inclusive), a (attributed), or several ("ei")
+ *   VISIBILITY: "." as time, "+" as value, "%" as percent (combinable), "!" hidden
+ *   NAME: a base metric keyword (totalcpu), or the static name/size/address
+ * "default" is the default list.  Pure parsing; no output.
+ */
+#ifndef ER_PRINT_MSPEC_H
+#define ER_PRINT_MSPEC_H
+
+#include <stddef.h>
+
+#define MSPEC_MAX 32
+
+enum mspec_flavor { MSPEC_EXCL = 'e', MSPEC_INCL = 'i', MSPEC_ATTR = 'a', MSPEC_STATIC = 's' };
+enum mspec_kind { MSPEC_METRIC, MSPEC_NAME, MSPEC_SIZE, MSPEC_ADDRESS };
+
+struct mspec_item {
+	enum mspec_kind kind;
+	enum mspec_flavor flavor;
+	int metric;       /* base metric index for MSPEC_METRIC */
+	int show_value;   /* "." or "+" */
+	int show_percent; /* "%" */
+	int hidden;       /* "!" */
+};
+
+struct mspec {
+	struct mspec_item items[MSPEC_MAX];
+	size_t n;
+};
+
+#define MSPEC_DEFAULT_METRICS "e.%totalcpu:i.%totalcpu:name"
+#define MSPEC_DEFAULT_SORT "e.totalcpu"
+
+/*
+ * Parse `text` into *ret.  Returns 0, or -1 with a message in err (e.g.
+ * "unknown metric 'foo'").  `sort` = 1 parses a sort spec: one metric (or
+ * "name"), flavors e/i/a, visibility ignored.
+ */
+int mspec_parse(const char *text, int sort, struct mspec *ret, char *err, size_t errlen);
+
+/* Canonical text of a list, e.g. "e.%totalcpu:i.%totalcpu:name". */
+void mspec_format(const struct mspec *m, char *buf, size_t room);
+
+#endif

@@ -1,0 +1,646 @@
+/*
+ * report_info.c - er_print's information reports: header (what was run, on
+ * what, and how it ended), statistics (process times and resource usage),
+ * experiment_list and thread_list, in gprofng's `display text` layouts.
+ *
+ * Everything here copes with an experiment that did not finish: a missing
+ * exit, rusage, end, thread end or sample is printed as what is known plus a
+ * word about what is missing, never as garbage.  Times are relative to the
+ * experiment's <start>.  Output goes to e->out only.
+ */
+#include "er_print/erp.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/experiment.h"
+#include "analysis/metrics.h"
+#include "analysis/profile.h"
+#include "common/strbuf.h"
+#include "experiment/format.h"
+
+#define LABEL_WIDTH 50 /* gprofng's max_len1 for statistics labels */
+
+/* ------------------------------------------------------------ helpers */
+
+/*
+ * The experiments an `exp_id` argument names: none/"all" = every one, else a
+ * number 1..N.  Returns 0 with [*lo, *hi), or -1 after an error message.
+ */
+static int exp_range(struct erp *e, const char *cmd, const char *arg, size_t *lo, size_t *hi)
+{
+	size_t n = profile_experiment_count(e->prof);
+	if (n == 0) {
+		erp_error(e, "%s: no experiment loaded", cmd);
+		return -1;
+	}
+	while (arg && (*arg == ' ' || *arg == '\t'))
+		arg++;
+	if (!arg || !*arg || strcmp(arg, "all") == 0) {
+		*lo = 0;
+		*hi = n;
+		return 0;
+	}
+	char *end;
+	unsigned long long k = strtoull(arg, &end, 10);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (end == arg || *end || arg[0] == '-' || k < 1 || k > n) {
+		erp_error(e,
+			  "%s: no experiment '%s' (experiments are numbered 1 to %zu; see experiment_list)",
+			  cmd, arg, n);
+		return -1;
+	}
+	*lo = (size_t)k - 1;
+	*hi = (size_t)k;
+	return 0;
+}
+
+/* A time relative to the experiment's start (0 if before it or unknown). */
+static uint64_t rel_ns(const struct experiment *x, uint64_t t)
+{
+	return t > x->log.start_ns ? t - x->log.start_ns : 0;
+}
+
+static double sec(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static const char *str_or(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+static int count_digits(uint64_t v)
+{
+	int n = 1;
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The reader's own damage reports end exp->warnings (log.xml's <warning>s are
+ * added while it is parsed, before the reader checks anything else); they
+ * are recognised by the forms experiment.c gives them.
+ */
+static int is_reader_warning(const char *w)
+{
+	static const char *const prefixes[] = {"log.xml", "map.xml", EXP_FILE_NAME_PROFILE ": ",
+					       EXP_FILE_NAME_STACKS ": ", EXP_FILE_NAME_OVERVIEW ": "};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(w, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return strstr(w, " sample(s) name a call stack ") != NULL;
+}
+
+/* n '=' signs then a space: one column's underline. */
+static void put_rule(FILE *o, int n)
+{
+	for (int i = 0; i < n; i++)
+		fputc('=', o);
+	fputc(' ', o);
+}
+
+/* Print text line by line, each ending in a newline. */
+static void print_lines(FILE *o, const char *text)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+		fprintf(o, "%.*s\n", (int)n, text);
+		text += n + (nl != NULL);
+	}
+}
+
+/* ------------------------------------------------------------ header */
+
+static void header_one(struct erp *e, const struct experiment *x)
+{
+	FILE *o = e->out;
+	const struct exp_log *l = &x->log;
+
+	fprintf(o, "Experiment: %s\n", x->path);
+	/* Notes first, as gprofng prints them; log.xml's copy if the file is gone. */
+	if (x->notes && *x->notes)
+		print_lines(o, x->notes);
+	else
+		for (size_t i = 0; i < l->ncomments; i++)
+			print_lines(o, str_or(l->comments[i], ""));
+
+	if (x->nerrors == 0)
+		fprintf(o, "No errors\n");
+	for (size_t i = 0; i < x->nerrors; i++)
+		fprintf(o, "*** Collector Error: %s\n", x->errors[i]);
+
+	size_t ncoll = x->nwarnings;
+	while (ncoll > 0 && is_reader_warning(x->warnings[ncoll - 1]))
+		ncoll--;
+	if (x->nwarnings == 0)
+		fprintf(o, "No warnings\n");
+	for (size_t i = 0; i < x->nwarnings; i++)
+		fprintf(o, "*** %s: %s\n", i < ncoll ? "Collector Warning" : "Warning", x->warnings[i]);
+	fprintf(o, "\n");
+
+	unsigned bits = l->wordsize ? l->wordsize : 64;
+	fprintf(o, "Target command (%u-bit): ", bits);
+	if (l->argc) {
+		fprintf(o, "'");
+		for (size_t i = 0; i < l->argc; i++)
+			fprintf(o, "%s%s", i ? " " : "", l->argv[i]);
+		fprintf(o, "'\n");
+	} else if (l->target_path && *l->target_path) {
+		fprintf(o, "'%s'\n", l->target_path);
+	} else {
+		fprintf(o, "(not recorded)\n");
+	}
+	if (l->pid)
+		fprintf(o, "Process pid %" PRIu32 ", ppid %" PRIu32 "\n", l->pid, l->ppid);
+	else
+		fprintf(o, "Process pid unknown (the collector did not report its start in the target)\n");
+	fprintf(o, "Current working directory: %s\n", str_or(l->cwd, "(not recorded)"));
+	fprintf(o, "Collector version: `%s'; experiment version %d.%d (%u-bit)\n",
+		str_or(l->collector_version, "unknown"), EXP_FORMAT_VERSION_MAJOR, EXP_FORMAT_VERSION_MINOR,
+		bits);
+	if (l->host || l->os) {
+		fprintf(o, "Host `%s', OS `%s%s%s', page size %" PRIu64 ", architecture `%s'\n",
+			str_or(l->host, "unknown"), str_or(l->os, "unknown"),
+			l->release && *l->release ? " " : "", str_or(l->release, ""), l->pagesize,
+			str_or(l->arch, "unknown"));
+		fprintf(o, "  %" PRIu32 " CPUs, clock speed %" PRIu32 " MHz.\n", l->cpus, l->clock_mhz);
+		if (l->pages && l->pagesize)
+			fprintf(o, "  Memory: %" PRIu64 " pages @ %5" PRIu64 " = %" PRIu64 " MB.\n", l->pages,
+				l->pagesize,
+				(uint64_t)((double)l->pages * (double)l->pagesize / (1024.0 * 1024.0)));
+	} else {
+		fprintf(o, "Host: not recorded\n");
+	}
+
+	fprintf(o, "Data collection parameters:\n");
+	if (l->clock_mode && strcmp(l->clock_mode, "off") == 0) {
+		fprintf(o, "  Clock-profiling disabled\n");
+	} else if (l->clock_interval_us) {
+		fprintf(o, "  Clock-profiling, interval = %" PRIu64 " microsecs.\n", l->clock_interval_us);
+		if (l->effective_interval_us && l->effective_interval_us != l->clock_interval_us)
+			fprintf(o,
+				"  (effective interval %" PRIu64
+				" microsecs.: CPU-time timers are limited by the kernel tick)\n",
+				l->effective_interval_us);
+	} else {
+		fprintf(o, "  Clock-profiling, interval not recorded\n");
+	}
+	if (l->depth_limit)
+		fprintf(o, "  Stack depth limit = %" PRIu32 " frames\n", l->depth_limit);
+	fprintf(o, "\n");
+
+	char when[64];
+	time_t t = (time_t)(l->realtime_ns / 1000000000u);
+	if (l->realtime_ns && ctime_r(&t, when)) {
+		when[strcspn(when, "\n")] = '\0';
+		fprintf(o, "Experiment started %s\n", when);
+	} else {
+		fprintf(o, "Experiment started (time not recorded)\n");
+	}
+	fprintf(o, "\n");
+
+	if (l->has_exit && l->exit_signal) {
+		fprintf(o, "Target terminated by signal %d", l->exit_signal);
+		if (l->exit_signame && *l->exit_signame)
+			fprintf(o, " (%s)", l->exit_signame);
+		fprintf(o, "%s\n", l->core_dumped ? ", core dumped" : "");
+	} else if (l->has_exit) {
+		fprintf(o, "Target exited with status %d\n", l->exit_status);
+	} else {
+		fprintf(o, "Experiment did not finish (no exit recorded)\n");
+	}
+	uint64_t end = l->end_ns ? l->end_ns : l->exit_ns;
+	if (end) {
+		uint64_t d = rel_ns(x, end);
+		fprintf(o, "Experiment Ended: %" PRIu64 ".%09" PRIu64 "\n", d / 1000000000u, d % 1000000000u);
+	}
+	uint64_t d = x->duration_ns;
+	fprintf(o, "Data Collection Duration: %" PRIu64 ".%09" PRIu64 "\n", d / 1000000000u, d % 1000000000u);
+}
+
+int report_header(struct erp *e, const char *arg)
+{
+	size_t lo, hi;
+	if (exp_range(e, "header", arg, &lo, &hi) < 0)
+		return -1;
+	for (size_t i = lo; i < hi; i++) {
+		if (i != lo)
+			fprintf(e->out, "----------------------------------------------------------------\n");
+		header_one(e, profile_experiment(e->prof, i));
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+enum usage_source { USAGE_NONE, USAGE_RUSAGE, USAGE_SAMPLE };
+
+struct stats {
+	uint64_t duration_ns, thread_ns, user_ns, sys_ns;
+	uint64_t minflt, majflt, nswap, inblock, oublock, msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
+	uint64_t cpu_recorded_ns;
+	uint64_t samples_recorded, samples_dropped;
+	int samples_counted; /* the collector did not report: counted in the data */
+	int finished;        /* an exit was recorded */
+	enum usage_source usage;
+};
+
+static void stats_of(struct erp *e, size_t xi, const struct experiment *x, struct stats *s)
+{
+	const struct exp_log *l = &x->log;
+	memset(s, 0, sizeof *s);
+	s->duration_ns = x->duration_ns;
+	s->finished = l->has_exit;
+
+	/* Thread lifetimes; a missing start or end is the experiment's. */
+	uint64_t t0 = l->start_ns, t1 = l->start_ns + x->duration_ns;
+	for (size_t i = 0; i < x->nthreads; i++) {
+		const struct exp_thread *th = &x->threads[i];
+		uint64_t a = th->has_start ? th->start_ns : t0, b = th->has_end ? th->end_ns : t1;
+		if (b > a)
+			s->thread_ns += b - a;
+	}
+	if (x->nthreads == 0)
+		s->thread_ns = x->duration_ns;
+
+	const struct exp_sample_point *last = NULL;
+	for (size_t i = 0; i < x->nsamples; i++)
+		if (!last || x->samples[i].ts_ns >= last->ts_ns)
+			last = &x->samples[i];
+	if (last) {
+		s->nswap = last->nswap;
+		s->msgsnd = last->msgsnd;
+		s->msgrcv = last->msgrcv;
+		s->nsignals = last->nsignals;
+	}
+	if (l->rusage.valid) {
+		const struct exp_rusage *r = &l->rusage;
+		s->usage = USAGE_RUSAGE;
+		s->user_ns = r->utime_ns;
+		s->sys_ns = r->stime_ns;
+		s->minflt = r->minflt;
+		s->majflt = r->majflt;
+		s->inblock = r->inblock;
+		s->oublock = r->oublock;
+		s->nvcsw = r->nvcsw;
+		s->nivcsw = r->nivcsw;
+	} else if (last) {
+		s->usage = USAGE_SAMPLE;
+		s->user_ns = last->utime_ns;
+		s->sys_ns = last->stime_ns;
+		s->minflt = last->minflt;
+		s->majflt = last->majflt;
+		s->inblock = last->inblock;
+		s->oublock = last->oublock;
+		s->nvcsw = last->nvcsw;
+		s->nivcsw = last->nivcsw;
+	}
+
+	uint64_t clock_events = 0;
+	for (size_t i = 0; i < x->nevents; i++) {
+		const struct exp_event *ev = &x->events[i];
+		if (ev->kind == EXP_EV_CLOCK)
+			clock_events++;
+		if (profile_thread_selected(e->prof, xi, ev->thread))
+			s->cpu_recorded_ns += ev->weight_ns;
+	}
+	s->samples_recorded = l->samples_recorded;
+	s->samples_dropped = l->samples_dropped;
+	if (!l->samples_recorded && !l->samples_dropped && clock_events) {
+		s->samples_recorded = clock_events;
+		s->samples_counted = 1;
+	}
+}
+
+static void stats_add(struct stats *sum, const struct stats *s)
+{
+	if (s->duration_ns > sum->duration_ns)
+		sum->duration_ns = s->duration_ns;
+	sum->thread_ns += s->thread_ns;
+	sum->user_ns += s->user_ns;
+	sum->sys_ns += s->sys_ns;
+	sum->minflt += s->minflt;
+	sum->majflt += s->majflt;
+	sum->nswap += s->nswap;
+	sum->inblock += s->inblock;
+	sum->oublock += s->oublock;
+	sum->msgsnd += s->msgsnd;
+	sum->msgrcv += s->msgrcv;
+	sum->nsignals += s->nsignals;
+	sum->nvcsw += s->nvcsw;
+	sum->nivcsw += s->nivcsw;
+	sum->cpu_recorded_ns += s->cpu_recorded_ns;
+	sum->samples_recorded += s->samples_recorded;
+	sum->samples_dropped += s->samples_dropped;
+	sum->samples_counted |= s->samples_counted;
+}
+
+static uint64_t sleep_ns(const struct stats *s)
+{
+	uint64_t cpu = s->user_ns + s->sys_ns;
+	return s->thread_ns > cpu ? s->thread_ns - cpu : 0;
+}
+
+/* The counters printed after the process times, in gprofng's order. */
+static size_t stats_counts(const struct stats *s, const char **labels, uint64_t *vals)
+{
+	static const char *const names[] = {"Minor Page Faults",
+					    "Major Page Faults",
+					    "Process swaps",
+					    "Input blocks",
+					    "Output blocks",
+					    "Messages sent",
+					    "Messages received",
+					    "Signals handled",
+					    "Voluntary context switches",
+					    "Involuntary context switches",
+					    "System calls",
+					    "Characters of I/O"};
+	const uint64_t v[] = {s->minflt, s->majflt,   s->nswap, s->inblock, s->oublock, s->msgsnd,
+			      s->msgrcv, s->nsignals, s->nvcsw, s->nivcsw,  0,          0};
+	size_t n = sizeof names / sizeof names[0];
+	for (size_t i = 0; i < n; i++) {
+		labels[i] = names[i];
+		vals[i] = v[i];
+	}
+	return n;
+}
+
+/* gprofng's value width grows with every block printed (its `maxlen`). */
+static void stats_widen(const struct stats *s, int *width)
+{
+	const char *labels[16];
+	uint64_t vals[16];
+	size_t n = stats_counts(s, labels, vals);
+	for (size_t i = 0; i < n; i++)
+		if (count_digits(vals[i]) > *width)
+			*width = count_digits(vals[i]);
+	char buf[64];
+	int len =
+		snprintf(buf, sizeof buf, "%.3f",
+			 sec(s->thread_ns > s->user_ns + s->sys_ns ? s->thread_ns : s->user_ns + s->sys_ns));
+	if (len > *width)
+		*width = len;
+}
+
+static void print_time_share(FILE *o, const char *label, uint64_t v, uint64_t total, int w)
+{
+	if (v == 0 || total == 0)
+		fprintf(o, "%*s: %*s (  0. %%)\n", LABEL_WIDTH, label, w, "0.   ");
+	else
+		fprintf(o, "%*s: %*.3f (%5.1f%%)\n", LABEL_WIDTH, label, w, sec(v),
+			100.0 * (double)v / (double)total);
+}
+
+static void stats_print(struct erp *e, const char *title, const struct stats *s, int w, int per_experiment)
+{
+	FILE *o = e->out;
+	fprintf(o, "%s\n", title);
+	fprintf(o, "%*s\n\n", LABEL_WIDTH, "Aggregated statistics for selected samples");
+	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Start Label", "Total");
+	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "End Label", "Total");
+	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Start Time (sec.)", w, 0.0);
+	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "End Time (sec.)", w, sec(s->duration_ns));
+	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Duration (sec.)", w, sec(s->duration_ns));
+	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Total Thread Time (sec.)", w, sec(s->thread_ns));
+	if (s->duration_ns)
+		fprintf(o, "%*s: %*.3f\n\n", LABEL_WIDTH, "Average number of Threads", w,
+			(double)s->thread_ns / (double)s->duration_ns);
+	else
+		fprintf(o, "%*s: N/A\n\n", LABEL_WIDTH, "Average number of Threads");
+
+	/* Linux has no Solaris microstates: CPU is user + system, the rest sleep. */
+	uint64_t sl = sleep_ns(s), total = s->user_ns + s->sys_ns + sl;
+	fprintf(o, "%*s:\n", LABEL_WIDTH, "Process Times (sec.)");
+	print_time_share(o, "User CPU", s->user_ns, total, w);
+	print_time_share(o, "System CPU", s->sys_ns, total, w);
+	static const char *const zeros[] = {"Trap CPU",        "User Lock",         "Data Page Fault",
+					    "Text Page Fault", "Kernel Page Fault", "Stopped",
+					    "Wait CPU"};
+	for (size_t i = 0; i < sizeof zeros / sizeof zeros[0]; i++)
+		print_time_share(o, zeros[i], 0, total, w);
+	print_time_share(o, "Sleep", sl, total, w);
+	fprintf(o, "\n");
+
+	const char *labels[16];
+	uint64_t vals[16];
+	size_t n = stats_counts(s, labels, vals);
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "%*s: %*" PRIu64 "\n", LABEL_WIDTH, labels[i], w, vals[i]);
+	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Total CPU time recorded by clock profiling (sec.)", w,
+		sec(s->cpu_recorded_ns));
+	fprintf(o, "%*s: %*" PRIu64 "%s\n", LABEL_WIDTH, "Samples recorded", w, s->samples_recorded,
+		!s->samples_counted ? ""
+		: per_experiment    ? " (counted in the data: the collector did not report)"
+				    : " (partly counted in the data: a collector did not report)");
+	fprintf(o, "%*s: %*" PRIu64 "\n", LABEL_WIDTH, "Samples dropped", w, s->samples_dropped);
+	if (per_experiment)
+		fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Process times and counters from",
+			s->usage == USAGE_RUSAGE   ? "resource usage at exit"
+			: s->usage == USAGE_SAMPLE ? "the last overview sample (no resource usage at exit)"
+			: s->finished              ? "nothing (no resource usage or overview sample recorded)"
+						   : "nothing (not recorded: the target did not finish)");
+	fprintf(o, "\n");
+}
+
+int report_statistics(struct erp *e, const char *arg)
+{
+	size_t lo, hi;
+	if (exp_range(e, "statistics", arg, &lo, &hi) < 0)
+		return -1;
+	if (profile_compute(e->prof) < 0) {
+		erp_error(e, "statistics: out of memory");
+		return -1;
+	}
+	size_t n = hi - lo;
+	struct stats *st = calloc(n, sizeof *st);
+	if (!st) {
+		erp_error(e, "statistics: out of memory");
+		return -1;
+	}
+	struct stats sum = {0};
+	for (size_t i = 0; i < n; i++) {
+		stats_of(e, lo + i, profile_experiment(e->prof, lo + i), &st[i]);
+		stats_add(&sum, &st[i]);
+	}
+	/* Over all experiments the profile's own total is the authority. */
+	if (n == profile_experiment_count(e->prof)) {
+		const struct metrics *m = profile_metrics(e->prof);
+		if (m)
+			sum.cpu_recorded_ns = metrics_total(m)[PROFILE_METRIC_TOTALCPU];
+		if (n == 1)
+			st[0].cpu_recorded_ns = sum.cpu_recorded_ns;
+	}
+
+	int w = 0;
+	if (n > 1) {
+		stats_widen(&sum, &w);
+		stats_print(e, "<Sum across selected experiments>", &sum, w, 0);
+		fprintf(e->out, "\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf title;
+		strbuf_init(&title, 0);
+		strbuf_addf(&title, "Experiment: %s", profile_experiment(e->prof, lo + i)->path);
+		stats_widen(&st[i], &w);
+		stats_print(e, strbuf_str(&title), &st[i], w, 1);
+		strbuf_release(&title);
+	}
+	free(st);
+	return 0;
+}
+
+/* ------------------------------------------------------------ lists */
+
+int report_experiment_list(struct erp *e, const char *arg)
+{
+	FILE *o = e->out;
+	(void)arg;
+	size_t n = profile_experiment_count(e->prof);
+	int wid = count_digits(n) > 2 ? count_digits(n) : 2, wpid = 3, wname = 10;
+	for (size_t i = 0; i < n; i++) {
+		const struct experiment *x = profile_experiment(e->prof, i);
+		if (count_digits(x->log.pid) > wpid)
+			wpid = count_digits(x->log.pid);
+		if ((int)strlen(x->path) > wname)
+			wname = (int)strlen(x->path);
+	}
+	fprintf(o, "%*s Sel %*s %-*s \n", wid, "ID", wpid, "PID", wname, "Experiment");
+	put_rule(o, wid);
+	put_rule(o, 3);
+	put_rule(o, wpid);
+	put_rule(o, wname);
+	fputc('\n', o);
+	for (size_t i = 0; i < n; i++) {
+		const struct experiment *x = profile_experiment(e->prof, i);
+		fprintf(o, "%*zu yes %*" PRIu32 " %s \n", wid, i + 1, wpid, x->log.pid, x->path);
+	}
+	return 0;
+}
+
+/* The selected threads of one experiment as "all", "none" or "1,3-5". */
+static void selection_of(const struct profile *p, size_t xi, const struct experiment *x, struct strbuf *b)
+{
+	size_t nsel = 0;
+	for (size_t t = 0; t < x->nthreads; t++)
+		nsel += profile_thread_selected(p, xi, t) != 0;
+	if (x->nthreads == 0) {
+		strbuf_adds(b, strcmp(profile_thread_selection(p), "all") == 0 ? "all" : "none");
+		return;
+	}
+	if (nsel == x->nthreads) {
+		strbuf_adds(b, "all");
+		return;
+	}
+	if (nsel == 0) {
+		strbuf_adds(b, "none");
+		return;
+	}
+	int first = 1;
+	for (size_t t = 0; t < x->nthreads;) {
+		if (!profile_thread_selected(p, xi, t)) {
+			t++;
+			continue;
+		}
+		size_t u = t;
+		while (u + 1 < x->nthreads && profile_thread_selected(p, xi, u + 1))
+			u++;
+		strbuf_addf(b, "%s%" PRIu32, first ? "" : ",", x->threads[t].number);
+		if (u > t)
+			strbuf_addf(b, "-%" PRIu32, x->threads[u].number);
+		first = 0;
+		t = u + 1;
+	}
+}
+
+static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
+{
+	FILE *o = e->out;
+	fprintf(o, "\nExperiment %zu: %s\n", xi + 1, x->path);
+	if (x->nthreads == 0) {
+		fprintf(o, "(no threads recorded)\n");
+		return;
+	}
+	int sampled = 0;
+	fprintf(o, "%6s  %-7s  %12s  %10s  %11s  %7s  %s\n", "Thread", "TID", "Start (sec.)", "End (sec.)",
+		" CPU (sec.)", "Samples", "Start routine");
+	for (size_t i = 0; i < x->nthreads; i++) {
+		const struct exp_thread *th = &x->threads[i];
+		char num[24], start[32], end[32], cpu[40], routine[40];
+		snprintf(num, sizeof num, "%s%" PRIu32, profile_thread_selected(e->prof, xi, i) ? "" : "-",
+			 th->number);
+		if (th->has_start)
+			snprintf(start, sizeof start, "%.3f", sec(rel_ns(x, th->start_ns)));
+		else
+			snprintf(start, sizeof start, "-");
+		if (th->has_end)
+			snprintf(end, sizeof end, "%.3f", sec(rel_ns(x, th->end_ns)));
+		else
+			snprintf(end, sizeof end, "-");
+		if (th->has_end) {
+			snprintf(cpu, sizeof cpu, "%.3f ", sec(th->cpu_ns));
+		} else {
+			snprintf(cpu, sizeof cpu, "%.3f*", sec(th->sampled_ns));
+			sampled = 1;
+		}
+		if (!th->has_start)
+			snprintf(routine, sizeof routine, "(start not recorded)");
+		else if (th->creator_tid == 0 && th->start_pc == 0)
+			snprintf(routine, sizeof routine, "main thread");
+		else
+			snprintf(routine, sizeof routine, "0x%" PRIx64, th->start_pc);
+		fprintf(o, "%6s  %-7" PRIu32 "  %12s  %10s  %11s  %7" PRIu64 "  %s\n", num, th->tid, start,
+			end, cpu, th->samples, routine);
+	}
+	if (sampled)
+		fprintf(o, "* CPU time of the samples: the thread had not ended when the data ends\n");
+}
+
+int report_thread_list(struct erp *e, const char *arg)
+{
+	FILE *o = e->out;
+	(void)arg;
+	size_t n = profile_experiment_count(e->prof);
+	struct strbuf *sel = calloc(n ? n : 1, sizeof *sel);
+	if (!sel) {
+		erp_error(e, "thread_list: out of memory");
+		return -1;
+	}
+	int wexp = 3, wsel = 3, wtot = 5;
+	for (size_t i = 0; i < n; i++) {
+		const struct experiment *x = profile_experiment(e->prof, i);
+		strbuf_init(&sel[i], 0);
+		selection_of(e->prof, i, x, &sel[i]);
+		if ((int)strlen(strbuf_str(&sel[i])) > wsel)
+			wsel = (int)strlen(strbuf_str(&sel[i]));
+		if (count_digits(x->nthreads) > wtot)
+			wtot = count_digits(x->nthreads);
+	}
+	if (count_digits(n) > wexp)
+		wexp = count_digits(n);
+	fprintf(o, "%*s %-*s %*s \n", wexp, "Exp", wsel, "Sel", wtot, "Total");
+	put_rule(o, wexp);
+	put_rule(o, wsel);
+	put_rule(o, wtot);
+	fputc('\n', o);
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "%*zu %-*s %*zu \n", wexp, i + 1, wsel, strbuf_str(&sel[i]), wtot,
+			profile_experiment(e->prof, i)->nthreads);
+	for (size_t i = 0; i < n; i++) {
+		thread_table(e, i, profile_experiment(e->prof, i));
+		strbuf_release(&sel[i]);
+	}
+	free(sel);
+	return 0;
+}

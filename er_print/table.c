@@ -1,0 +1,309 @@
+/*
+ * table.c - gprofng-compatible text tables.
+ */
+#include "er_print/table.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COLS 40
+
+struct row {
+	char **cells; /* per column: value text, percent text (2 per metric col) */
+	char *name;
+	char marker;
+	int is_line;
+};
+
+struct table {
+	struct table_col cols[MAX_COLS];
+	size_t ncols;
+	struct row *rows;
+	size_t nrows, cap;
+};
+
+void table_format_value(enum metric_unit unit, uint64_t v, char *buf, size_t room)
+{
+	if (unit == METRIC_UNIT_TIME) {
+		if (v == 0)
+			snprintf(buf, room, "0.   ");
+		else
+			snprintf(buf, room, "%.3f", (double)v / 1e9);
+	} else {
+		snprintf(buf, room, "%llu", (unsigned long long)v);
+	}
+}
+
+void table_format_percent(uint64_t v, uint64_t base, char *buf, size_t room)
+{
+	if (v == 0 || base == 0)
+		snprintf(buf, room, "0.  "); /* aligned on the point of "100.00" */
+	else
+		snprintf(buf, room, "%.2f", 100.0 * (double)v / (double)base);
+}
+
+struct table *table_new(const struct table_col *cols, size_t ncols)
+{
+	if (ncols > MAX_COLS)
+		return NULL;
+	struct table *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	memcpy(t->cols, cols, ncols * sizeof *cols);
+	t->ncols = ncols;
+	return t;
+}
+
+static void row_free(struct row *r, size_t ncols)
+{
+	if (r->cells)
+		for (size_t i = 0; i < 2 * ncols; i++)
+			free(r->cells[i]);
+	free(r->cells);
+	free(r->name);
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nrows; i++)
+		row_free(&t->rows[i], t->ncols);
+	free(t->rows);
+	free(t);
+}
+
+static struct row *new_row(struct table *t)
+{
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct row *r = realloc(t->rows, cap * sizeof *r);
+		if (!r)
+			return NULL;
+		t->rows = r;
+		t->cap = cap;
+	}
+	struct row *r = &t->rows[t->nrows];
+	memset(r, 0, sizeof *r);
+	return r;
+}
+
+int table_add_line(struct table *t, const char *line)
+{
+	struct row *r = new_row(t);
+	if (!r || !(r->name = strdup(line)))
+		return -ENOMEM;
+	r->is_line = 1;
+	t->nrows++;
+	return 0;
+}
+
+int table_add_row(struct table *t, const uint64_t *vals, const char *const *texts, const char *name, char marker)
+{
+	struct row *r = new_row(t);
+	if (!r)
+		return -ENOMEM;
+	r->cells = calloc(2 * (t->ncols ? t->ncols : 1), sizeof *r->cells);
+	r->name = strdup(name);
+	r->marker = marker;
+	if (!r->cells || !r->name)
+		goto nomem;
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct table_col *col = &t->cols[c];
+		char buf[64];
+		if (col->kind == TABLE_TEXT) {
+			if (!(r->cells[2 * c] = strdup(texts && texts[c] ? texts[c] : "")))
+				goto nomem;
+			continue;
+		}
+		if (col->show_value) {
+			table_format_value(col->unit, vals[c], buf, sizeof buf);
+			if (!(r->cells[2 * c] = strdup(buf)))
+				goto nomem;
+		}
+		if (col->show_percent) {
+			table_format_percent(vals[c], col->percent_base, buf, sizeof buf);
+			if (!(r->cells[2 * c + 1] = strdup(buf)))
+				goto nomem;
+		}
+	}
+	t->nrows++;
+	return 0;
+nomem:
+	row_free(r, t->ncols);
+	return -ENOMEM;
+}
+
+/* Width of a metric column's value and percent parts. */
+static void col_widths(const struct table *t, size_t c, size_t *wv, size_t *wp)
+{
+	const struct table_col *col = &t->cols[c];
+	*wv = 0;
+	*wp = 0;
+	if (col->kind == TABLE_TEXT) {
+		*wv = strlen(col->title);
+	} else {
+		if (col->show_value)
+			*wv = col->unit == METRIC_UNIT_TIME ? 5 : 1;
+		if (col->show_percent)
+			*wp = 6;
+	}
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+		if (r->is_line)
+			continue;
+		if (r->cells[2 * c] && strlen(r->cells[2 * c]) > *wv)
+			*wv = strlen(r->cells[2 * c]);
+		if (r->cells[2 * c + 1] && strlen(r->cells[2 * c + 1]) > *wp)
+			*wp = strlen(r->cells[2 * c + 1]);
+	}
+}
+
+static size_t col_width(const struct table *t, size_t c, size_t wv, size_t wp)
+{
+	(void)t, (void)c;
+	return wv + wp + (wv && wp ? 1 : 0);
+}
+
+/* Split a title into lines of at most `width` chars at spaces (greedy). */
+static size_t wrap(const char *title, size_t width, char lines[][64], size_t maxlines)
+{
+	size_t n = 0;
+	const char *p = title;
+	while (*p && n < maxlines) {
+		while (*p == ' ')
+			p++;
+		size_t len = 0, last_fit = 0;
+		const char *q = p;
+		while (*q) {
+			const char *w = q;
+			while (*w && *w != ' ')
+				w++;
+			size_t cand = (size_t)(w - p);
+			if (cand > width && last_fit)
+				break;
+			last_fit = cand;
+			q = w;
+			if (!*q)
+				break;
+			q++;
+		}
+		len = last_fit;
+		if (len > 63)
+			len = 63;
+		memcpy(lines[n], p, len);
+		lines[n][len] = '\0';
+		n++;
+		p += last_fit;
+	}
+	return n;
+}
+
+static void put_right(FILE *out, const char *s, size_t w)
+{
+	size_t n = s ? strlen(s) : 0;
+	for (size_t i = n; i < w; i++)
+		fputc(' ', out);
+	if (s)
+		fputs(s, out);
+}
+
+static void put_left(FILE *out, const char *s, size_t w)
+{
+	size_t n = strlen(s);
+	fputs(s, out);
+	for (size_t i = n; i < w; i++)
+		fputc(' ', out);
+}
+
+/* Emit `line` without trailing blanks. */
+static void flush_line(FILE *out, char *line)
+{
+	size_t n = strlen(line);
+	while (n && line[n - 1] == ' ')
+		n--;
+	line[n] = '\0';
+	fputs(line, out);
+	fputc('\n', out);
+}
+
+void table_print(const struct table *t, FILE *out)
+{
+	size_t wv[MAX_COLS], wp[MAX_COLS], w[MAX_COLS];
+	char titles[MAX_COLS][4][64];
+	size_t nt[MAX_COLS], hdr_lines = 1;
+	for (size_t c = 0; c < t->ncols; c++) {
+		col_widths(t, c, &wv[c], &wp[c]);
+		w[c] = col_width(t, c, wv[c], wp[c]);
+		nt[c] = wrap(t->cols[c].title, w[c], titles[c], 3);
+		for (size_t i = 0; i < nt[c]; i++)
+			if (strlen(titles[c][i]) > w[c])
+				w[c] = strlen(titles[c][i]);
+		if (w[c] > wv[c] + wp[c] + (wv[c] && wp[c]))
+			wv[c] = w[c] - wp[c] - (wp[c] ? 1 : 0);
+		size_t lines = nt[c] + (t->cols[c].kind == TABLE_METRIC ? 1 : 0);
+		if (lines > hdr_lines)
+			hdr_lines = lines;
+	}
+	/* header: title lines top-aligned, units on the last line */
+	size_t linecap = 4096;
+	char *line = malloc(linecap);
+	if (!line)
+		return;
+	for (size_t l = 0; l < hdr_lines; l++) {
+		FILE *m = fmemopen(line, linecap - 1, "w");
+		if (!m)
+			break;
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct table_col *col = &t->cols[c];
+			const char *sep = c + 1 < t->ncols ? "  " : "   ";
+			if (col->kind == TABLE_METRIC && l == hdr_lines - 1) {
+				if (wv[c])
+					put_right(m, col->unit == METRIC_UNIT_TIME ? " sec." : "", wv[c]);
+				if (wv[c] && wp[c])
+					fputc(' ', m);
+				if (wp[c])
+					put_right(m, "%", wp[c]);
+			} else {
+				put_left(m, l < nt[c] ? titles[c][l] : "", w[c]);
+			}
+			fputs(sep, m);
+		}
+		if (t->ncols == 0)
+			fputs("   ", m);
+		if (l == 0)
+			fputs("Name", m);
+		fclose(m);
+		line[linecap - 1] = '\0';
+		flush_line(out, line);
+	}
+	free(line);
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+		if (r->is_line) {
+			fprintf(out, "%s\n", r->name);
+			continue;
+		}
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct table_col *col = &t->cols[c];
+			if (col->kind == TABLE_TEXT) {
+				put_right(out, r->cells[2 * c], w[c]);
+			} else {
+				if (wv[c])
+					put_right(out, r->cells[2 * c], wv[c]);
+				if (wv[c] && wp[c])
+					fputc(' ', out);
+				if (wp[c])
+					put_right(out, r->cells[2 * c + 1], wp[c]);
+			}
+			if (c + 1 < t->ncols)
+				fputs("  ", out);
+		}
+		fputs(r->marker ? "  " : "   ", out);
+		if (r->marker)
+			fputc(r->marker, out);
+		fputs(r->name, out);
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,376 @@
+/*
+ * mkexp - write a synthetic experiment from a small text script, for
+ * component tests, fuzz seeds and benchmarks (no collector involved).
+ *
+ *   mkexp [--bulk N] [--damage KIND] OUT.er < script
+ *
+ * Script lines (# comments):
+ *   object PATH                 a load object; its functions are looked up by name
+ *   thread TID [CREATOR]        a thread start (first one = main thread)
+ *   end TID CPU_NS              a thread end with its measured CPU time
+ *   sample TID COUNT WEIGHT_NS FRAME...    COUNT samples, leaf first
+ *   tsample TID COUNT WEIGHT_NS FRAME...   the same, stack flagged truncated
+ *   exit STATUS | signal N      how the target ended (default: exit 0)
+ *   comment TEXT
+ * FRAME is FUNC, FUNC+OFFSET (in the most recent object defining FUNC), or
+ * 0xADDR.  Object k (0-based) is placed at base 0x100000000 * (k + 1).
+ * --bulk N repeats the sample lines round-robin until N samples are written.
+ * --damage: truncate-profile (cut the profile mid-block), bad-magic (corrupt
+ * a block magic), torn-log (drop the tail of log.xml), garbage-stacks (random
+ * bytes in a stacks record), bad-header (damage the profile file header).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/symtab.h"
+#include "common/varint.h"
+#include "experiment/format.h"
+#include "experiment/record.h"
+
+#define START_NS 1000000000ull
+
+struct obj {
+	char path[4096];
+	struct symtab *st;
+	uint64_t base;
+};
+
+struct sline {
+	uint32_t tid;
+	uint64_t count, weight;
+	uint32_t flags;
+	uint64_t pcs[256];
+	uint32_t n;
+};
+
+static struct obj objs[16];
+static int nobjs;
+static struct sline lines[4096];
+static int nlines;
+
+/* one open block per file and thread: simple, since mkexp writes sequentially */
+struct wfile {
+	FILE *f;
+	uint8_t block[EXP_BLOCK_BYTES];
+	size_t used;
+	uint32_t tid;
+	int open;
+	uint64_t prev_ns;
+	uint32_t seq;
+};
+
+static void die(const char *what, const char *a)
+{
+	fprintf(stderr, "mkexp: %s %s\n", what, a);
+	exit(1);
+}
+
+static void wfile_open(struct wfile *w, const char *dir, const char *name, enum exp_file_kind kind)
+{
+	char p[4200];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	w->f = fopen(p, "wb");
+	if (!w->f)
+		die("cannot create", p);
+	uint8_t hdr[EXP_BLOCK_BYTES] = {0};
+	memcpy(hdr, EXP_FILE_MAGIC, EXP_FILE_MAGIC_BYTES);
+	le16_put(hdr + EXP_FH_VERSION_MAJOR, EXP_FORMAT_VERSION_MAJOR);
+	le16_put(hdr + EXP_FH_VERSION_MINOR, EXP_FORMAT_VERSION_MINOR);
+	le32_put(hdr + EXP_FH_FILE_KIND, kind);
+	le32_put(hdr + EXP_FH_BLOCK_BYTES, EXP_BLOCK_BYTES);
+	le32_put(hdr + EXP_FH_PID, 4242);
+	le64_put(hdr + EXP_FH_START_NS, START_NS);
+	fwrite(hdr, 1, sizeof hdr, w->f);
+}
+
+static void wfile_flush(struct wfile *w)
+{
+	if (!w->open)
+		return;
+	fwrite(w->block, 1, EXP_BLOCK_BYTES, w->f);
+	w->open = 0;
+}
+
+static void wfile_begin(struct wfile *w, uint32_t tid, uint64_t base_ns)
+{
+	wfile_flush(w);
+	memset(w->block, 0, sizeof w->block);
+	le32_put(w->block + EXP_BH_MAGIC, EXP_BLOCK_MAGIC);
+	le32_put(w->block + EXP_BH_TID, tid);
+	le32_put(w->block + EXP_BH_SEQ, w->seq++);
+	le64_put(w->block + EXP_BH_BASE_NS, base_ns);
+	w->used = EXP_BLOCK_HEADER_BYTES;
+	w->tid = tid;
+	w->prev_ns = base_ns;
+	w->open = 1;
+}
+
+/* Ensure an open block of `tid` with room; returns the write position. */
+static uint8_t *wfile_room(struct wfile *w, uint32_t tid, uint64_t now)
+{
+	if (!w->open || w->tid != tid || EXP_BLOCK_BYTES - w->used < 4500)
+		wfile_begin(w, tid, now);
+	return w->block + w->used;
+}
+
+static void wfile_commit(struct wfile *w, size_t n, enum exp_record_kind kind, uint8_t *at)
+{
+	record_publish(at, kind);
+	w->used += n;
+}
+
+static uint64_t lookup(const char *frame)
+{
+	if (strncmp(frame, "0x", 2) == 0)
+		return strtoull(frame, NULL, 16);
+	char name[512];
+	snprintf(name, sizeof name, "%s", frame);
+	uint64_t off = 0;
+	char *plus = strrchr(name, '+');
+	if (plus) {
+		off = strtoull(plus + 1, NULL, 0);
+		*plus = '\0';
+	}
+	for (int k = nobjs - 1; k >= 0; k--) {
+		for (size_t i = 0; i < symtab_count(objs[k].st); i++) {
+			const struct symtab_func *f = symtab_at(objs[k].st, i);
+			if (strcmp(f->name, name) == 0 || strcmp(f->mangled, name) == 0)
+				return objs[k].base + f->addr + off;
+		}
+	}
+	die("no such function in the objects given:", name);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t bulk = 0;
+	const char *damage = NULL, *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--bulk") == 0 && i + 1 < argc)
+			bulk = strtoull(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--damage") == 0 && i + 1 < argc)
+			damage = argv[++i];
+		else
+			out = argv[i];
+	}
+	if (!out)
+		die("usage: mkexp [--bulk N] [--damage KIND] OUT.er < script", "");
+	if (mkdir(out, 0755) < 0 && errno != EEXIST)
+		die("cannot create", out);
+
+	char line[65536];
+	char threads_xml[1 << 16] = "", tail_xml[4096] = "", comments[4096] = "";
+	uint32_t thread_tids[256];
+	uint64_t thread_end_cpu[256];
+	int nthreads = 0;
+	int exit_status = 0, exit_signal = 0;
+	(void)threads_xml;
+	while (fgets(line, sizeof line, stdin)) {
+		char *tok[300];
+		int nt = 0;
+		for (char *s = strtok(line, " \t\n"); s && nt < 300; s = strtok(NULL, " \t\n"))
+			tok[nt++] = s;
+		if (nt == 0 || tok[0][0] == '#')
+			continue;
+		if (strcmp(tok[0], "object") == 0 && nt == 2 && nobjs < 16) {
+			struct obj *o = &objs[nobjs];
+			if (!realpath(tok[1], o->path))
+				die("no such object", tok[1]);
+			if (symtab_open(o->path, NULL, NULL, &o->st) < 0)
+				die("cannot read symbols of", tok[1]);
+			o->base = 0x100000000ull * (uint64_t)(nobjs + 1);
+			nobjs++;
+		} else if (strcmp(tok[0], "thread") == 0 && nt >= 2 && nthreads < 256) {
+			thread_tids[nthreads] = (uint32_t)strtoul(tok[1], NULL, 10);
+			thread_end_cpu[nthreads] = UINT64_MAX;
+			nthreads++;
+		} else if (strcmp(tok[0], "end") == 0 && nt == 3) {
+			for (int t = 0; t < nthreads; t++)
+				if (thread_tids[t] == strtoul(tok[1], NULL, 10))
+					thread_end_cpu[t] = strtoull(tok[2], NULL, 10);
+		} else if ((strcmp(tok[0], "sample") == 0 || strcmp(tok[0], "tsample") == 0) && nt >= 4 &&
+			   nlines < 4096) {
+			struct sline *s = &lines[nlines++];
+			s->tid = (uint32_t)strtoul(tok[1], NULL, 10);
+			s->count = strtoull(tok[2], NULL, 10);
+			s->weight = strtoull(tok[3], NULL, 10);
+			s->flags = tok[0][0] == 't' ? EXP_STACK_TRUNCATED : 0;
+			s->n = 0;
+			for (int k = 4; k < nt && s->n < 256; k++)
+				s->pcs[s->n++] = lookup(tok[k]);
+		} else if (strcmp(tok[0], "exit") == 0 && nt == 2) {
+			exit_status = atoi(tok[1]);
+		} else if (strcmp(tok[0], "signal") == 0 && nt == 2) {
+			exit_signal = atoi(tok[1]);
+		} else if (strcmp(tok[0], "comment") == 0) {
+			size_t l = strlen(comments);
+			snprintf(comments + l, sizeof comments - l, "  <comment>");
+			for (int k = 1; k < nt; k++) {
+				l = strlen(comments);
+				snprintf(comments + l, sizeof comments - l, "%s%s", k > 1 ? " " : "", tok[k]);
+			}
+			l = strlen(comments);
+			snprintf(comments + l, sizeof comments - l, "</comment>\n");
+		} else {
+			die("bad script line starting with", tok[0]);
+		}
+	}
+
+	/* data files */
+	static struct wfile prof, stk, ovw;
+	wfile_open(&prof, out, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE);
+	wfile_open(&stk, out, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS);
+	wfile_open(&ovw, out, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW);
+	uint64_t now = START_NS + 1000;
+	for (int t = 0; t < nthreads; t++) {
+		struct exp_thread_start ts = {.tid = thread_tids[t], .creator_tid = t ? thread_tids[0] : 0,
+					      .start_ns = now, .start_pc = t ? 0x401000 : 0};
+		uint8_t *at = wfile_room(&prof, thread_tids[t], now);
+		wfile_commit(&prof, record_encode_thread_start(at, 64, &ts), EXP_REC_THREAD_START, at);
+	}
+	for (int i = 0; i < nlines; i++) {
+		struct sline *s = &lines[i];
+		struct exp_stack es = {.flags = s->flags, .nframes = s->n, .pcs = s->pcs};
+		es.id = record_stack_hash(s->pcs, s->n, s->flags);
+		uint8_t *at = wfile_room(&stk, 1, now);
+		size_t n = record_encode_stack(at, EXP_BLOCK_BYTES - stk.used, &es);
+		if (!n) {
+			wfile_begin(&stk, 1, now);
+			at = stk.block + stk.used;
+			n = record_encode_stack(at, EXP_BLOCK_BYTES - stk.used, &es);
+		}
+		wfile_commit(&stk, n, EXP_REC_STACK, at);
+	}
+	uint64_t written = 0, target = bulk;
+	if (!target)
+		for (int i = 0; i < nlines; i++)
+			target += lines[i].count;
+	for (int i = 0; written < target && nlines; i = (i + 1) % nlines) {
+		struct sline *s = &lines[i];
+		uint64_t reps = bulk ? 1 : s->count;
+		for (uint64_t r = 0; r < reps && written < target; r++, written++) {
+			now += s->weight ? s->weight : 1000;
+			struct exp_clock c = {.ts_ns = now, .cpu = (uint32_t)(written & 1),
+					      .stack_id = record_stack_hash(s->pcs, s->n, s->flags),
+					      .weight_ns = s->weight};
+			uint8_t *at = wfile_room(&prof, s->tid, now);
+			size_t n = record_encode_clock(at, EXP_BLOCK_BYTES - prof.used, prof.prev_ns, &c);
+			if (!n) {
+				wfile_begin(&prof, s->tid, now);
+				at = prof.block + prof.used;
+				n = record_encode_clock(at, EXP_BLOCK_BYTES - prof.used, prof.prev_ns, &c);
+			}
+			prof.prev_ns = now;
+			wfile_commit(&prof, n, EXP_REC_CLOCK, at);
+		}
+	}
+	for (int t = 0; t < nthreads; t++) {
+		if (thread_end_cpu[t] == UINT64_MAX)
+			continue;
+		struct exp_thread_end te = {.tid = thread_tids[t], .end_ns = now + 1000, .cpu_ns = thread_end_cpu[t]};
+		uint8_t *at = wfile_room(&prof, thread_tids[t], now);
+		wfile_commit(&prof, record_encode_thread_end(at, 64, &te), EXP_REC_THREAD_END, at);
+	}
+	struct exp_sample sm0 = {.ts_ns = START_NS + 500, .number = 0};
+	struct exp_sample sm1 = {.ts_ns = now + 2000, .number = 1, .utime_ns = now - START_NS, .minflt = 100,
+				 .nvcsw = 3, .nivcsw = 4, .maxrss_kb = 2048};
+	uint8_t *at = wfile_room(&ovw, 1, START_NS);
+	wfile_commit(&ovw, record_encode_sample(at, 200, &sm0), EXP_REC_SAMPLE, at);
+	at = wfile_room(&ovw, 1, START_NS);
+	wfile_commit(&ovw, record_encode_sample(at, 200, &sm1), EXP_REC_SAMPLE, at);
+	wfile_flush(&prof);
+	wfile_flush(&stk);
+	wfile_flush(&ovw);
+	fclose(prof.f);
+	fclose(stk.f);
+	fclose(ovw.f);
+
+	/* log.xml and map.xml */
+	char p[4200];
+	snprintf(p, sizeof p, "%s/%s", out, EXP_FILE_NAME_LOG);
+	FILE *f = fopen(p, "w");
+	if (!f)
+		die("cannot create", p);
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<experiment version=\"1.0\">\n"
+		"  <collector version=\"%s\"/>\n"
+		"  <target path=\"/synthetic/prog\"><arg>prog</arg><arg>1</arg></target>\n"
+		"  <host name=\"synth\" os=\"Linux\" release=\"6.1.0\" arch=\"x86_64\" cpus=\"2\" pagesize=\"4096\" "
+		"pages=\"1000\" clock_mhz=\"2000\"/>\n"
+		"  <process cwd=\"/synthetic\" wordsize=\"64\"/>\n"
+		"  <params clock=\"on\" clock_interval_us=\"10007\" duration=\"\" depth_limit=\"4096\" "
+		"descriptor=\"p=10007;d=4096\"/>\n%s"
+		"  <start tstamp_ns=\"%llu\" realtime_ns=\"1795313775000000000\"/>\n"
+		"  <collector_start pid=\"4242\" ppid=\"4241\" tstamp_ns=\"%llu\" mechanism=\"timer_create\" "
+		"clock_interval_us=\"10007\" effective_interval_us=\"10007\"/>\n"
+		"  <collector_end tstamp_ns=\"%llu\" samples=\"%llu\" dropped=\"0\"/>\n",
+		PA_VERSION, comments, (unsigned long long)START_NS, (unsigned long long)START_NS + 100,
+		(unsigned long long)now + 1500, (unsigned long long)written);
+	if (exit_signal)
+		snprintf(tail_xml, sizeof tail_xml, "  <exit tstamp_ns=\"%llu\" signal=\"%d\" signame=\"SIG%d\" core=\"0\"/>\n",
+			 (unsigned long long)now + 3000, exit_signal, exit_signal);
+	else
+		snprintf(tail_xml, sizeof tail_xml, "  <exit tstamp_ns=\"%llu\" status=\"%d\"/>\n",
+			 (unsigned long long)now + 3000, exit_status);
+	if (!damage || strcmp(damage, "torn-log") != 0)
+		fprintf(f,
+			"%s  <rusage utime_ns=\"%llu\" stime_ns=\"0\" maxrss_kb=\"2048\" minflt=\"100\" majflt=\"1\" "
+			"inblock=\"0\" oublock=\"8\" nvcsw=\"3\" nivcsw=\"4\"/>\n"
+			"  <end tstamp_ns=\"%llu\"/>\n</experiment>\n",
+			tail_xml, (unsigned long long)(now - START_NS), (unsigned long long)now + 4000);
+	else
+		fprintf(f, "  <exit tstamp_ns=\"1\" sta");
+	fclose(f);
+	snprintf(p, sizeof p, "%s/%s", out, EXP_FILE_NAME_MAP);
+	f = fopen(p, "w");
+	if (!f)
+		die("cannot create", p);
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map version=\"1.0\">\n");
+	for (int k = 0; k < nobjs; k++)
+		fprintf(f,
+			"  <load id=\"%d\" tstamp_ns=\"%llu\" kind=\"%s\" path=\"%s\" base=\"0x%llx\">\n"
+			"    <segment vaddr=\"0x%llx\" memsz=\"268435456\" foffset=\"0x0\" prot=\"r-x\"/>\n  </load>\n",
+			k + 1, (unsigned long long)START_NS, k ? "lib" : "exe", objs[k].path,
+			(unsigned long long)objs[k].base, (unsigned long long)objs[k].base);
+	fprintf(f, "</map>\n");
+	fclose(f);
+
+	if (damage) {
+		snprintf(p, sizeof p, "%s/%s", out, EXP_FILE_NAME_PROFILE);
+		struct stat st;
+		if (stat(p, &st) < 0)
+			die("no profile in", out);
+		if (strcmp(damage, "truncate-profile") == 0) {
+			if (truncate(p, st.st_size - EXP_BLOCK_BYTES / 2) < 0)
+				die("truncate failed:", p);
+		} else if (strcmp(damage, "bad-magic") == 0 || strcmp(damage, "bad-header") == 0) {
+			int fd = open(p, O_WRONLY);
+			off_t off = damage[4] == 'm' ? EXP_BLOCK_BYTES : 0;
+			if (fd < 0 || pwrite(fd, "XXXX", 4, off) != 4)
+				die("cannot damage", p);
+			close(fd);
+		} else if (strcmp(damage, "garbage-stacks") == 0) {
+			snprintf(p, sizeof p, "%s/%s", out, EXP_FILE_NAME_STACKS);
+			int fd = open(p, O_WRONLY);
+			uint8_t junk[64];
+			for (int i = 0; i < 64; i++)
+				junk[i] = (uint8_t)(i * 37 + 11);
+			junk[0] = EXP_REC_STACK;
+			if (fd < 0 || pwrite(fd, junk, sizeof junk, EXP_BLOCK_BYTES + EXP_BLOCK_HEADER_BYTES) != 64)
+				die("cannot damage", p);
+			close(fd);
+		} else if (strcmp(damage, "torn-log") != 0) {
+			die("unknown damage kind", damage);
+		}
+	}
+	for (int k = 0; k < nobjs; k++)
+		symtab_free(objs[k].st);
+	return 0;
+}
