@@ -6,12 +6,14 @@
  */
 #include "collector/loadmap.h"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
@@ -225,10 +227,60 @@ int loadmap_init(const char *dir)
 	return 0;
 }
 
+/*
+ * The real dlopen searches the caller's DT_RUNPATH (and $ORIGIN) and glibc
+ * takes the caller from its return address, which is now inside this
+ * library.  For a bare name that is not loaded yet, search the caller's own
+ * path list (RTLD_DI_SERINFO: LD_LIBRARY_PATH, RPATH/RUNPATH, defaults) and
+ * pass the real dlopen the full path found there.
+ */
+static void *dlopen_as_caller(const char *file, int mode, const void *caller)
+{
+	void *(*real)(const char *, int) = col_real()->dlopen;
+	if (!file || strchr(file, '/') || !caller)
+		return real(file, mode);
+	void *h = real(file, (mode & ~(RTLD_LAZY | RTLD_NOW)) | RTLD_LAZY | RTLD_NOLOAD);
+	if (h) { /* already loaded (by soname): take it as the caller would */
+		void *r = real(file, mode);
+		col_real()->dlclose(h);
+		return r;
+	}
+	Dl_info info;
+	struct link_map *lm = NULL;
+	Dl_serinfo size;
+	if (!dladdr1(caller, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm ||
+	    dlinfo(lm, RTLD_DI_SERINFOSIZE, &size) != 0)
+		return real(file, mode);
+	Dl_serinfo *si = malloc(size.dls_size);
+	if (!si)
+		return real(file, mode);
+	si->dls_size = size.dls_size;
+	si->dls_cnt = size.dls_cnt;
+	void *r = NULL;
+	if (dlinfo(lm, RTLD_DI_SERINFO, si) == 0) {
+		char path[PATH_MAX];
+		for (unsigned i = 0; i < si->dls_cnt && !r; i++) {
+			const char *dir = si->dls_serpath[i].dls_name;
+			size_t a = strlen(dir), b = strlen(file);
+			if (a + 1 + b + 1 > sizeof path)
+				continue;
+			memcpy(path, dir, a);
+			path[a] = '/';
+			memcpy(path + a + 1, file, b + 1);
+			if (access(path, F_OK) == 0)
+				r = real(path, mode);
+		}
+	}
+	free(si);
+	return r ? r : real(file, mode);
+}
+
 EXPORT void *dlopen(const char *file, int mode)
 {
 	col_init();
-	void *h = col_real()->dlopen ? col_real()->dlopen(file, mode) : NULL;
+	if (!col_real()->dlopen)
+		return NULL;
+	void *h = dlopen_as_caller(file, mode, __builtin_return_address(0));
 	if (h && col_collecting())
 		rescan();
 	return h;

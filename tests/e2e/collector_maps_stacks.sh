@@ -4,6 +4,9 @@
 #    a build-id), libc (kind lib, build-id, an r-x segment) and the vDSO
 #    (kind vdso, path vdso.so, dumped as an ELF file into the experiment);
 #  - dlopen/dlclose append a <load> and an <unload> with the same id;
+#  - dlopen of a bare name found only through the CALLER's DT_RUNPATH still
+#    works under the collector (glibc takes the caller from the return
+#    address, which the interposer would otherwise hide);
 #  - every clock sample's stack id has a stack record; leaf PCs of col_spin
 #    fall in the executable's text or the vDSO/libc (clock_gettime); with
 #    d=2 no stack is longer than 2 frames and those cut are flagged truncated.
@@ -79,4 +82,16 @@ id=$(sed -n 's/.*<load id="\([0-9]*\)".*path="[^"]*libm.so.6".*/\1/p' "$exp/map.
 [[ -n $id ]] || col_fail "no <load> for libm after dlopen"
 grep -q "<unload id=\"$id\" " "$exp/map.xml" || col_fail "no <unload id=\"$id\"> after dlclose"
 col_note "dlopen: libm load id=$id, unloaded"
+
+mkdir -p "$COL_TMP/plug"
+printf 'double cos(double x) { (void)x; return 1.0; }\n' >"$COL_TMP/plug/p.c"
+gcc -shared -fPIC -o "$COL_TMP/plug/libcolplug.so" "$COL_TMP/plug/p.c" || col_fail "cannot build plugin"
+gcc -O1 -g -o "$COL_TMP/dlrunpath" "$PA_TOP/tests/fixtures/col_dlopen.c" -ldl -Wl,--enable-new-dtags,-rpath,"$COL_TMP/plug"
+"$COL_TMP/dlrunpath" libcolplug.so cos || col_fail "the RUNPATH fixture fails even without the collector"
+exp=$COL_TMP/runpath.er
+col_run "$exp" "p=997" "$COL_TMP/dlrunpath" libcolplug.so cos
+((COL_RC == 0)) || col_fail "dlopen through the caller's RUNPATH failed under the collector ($COL_RC)"
+grep -q "path=\"$COL_TMP/plug/libcolplug.so\"" "$exp/map.xml" || col_fail "no <load> for the plugin"
+LD_PRELOAD=$COL_SO "$COL_TMP/dlrunpath" libcolplug.so cos || col_fail "RUNPATH dlopen fails with a dormant collector"
+col_note "dlopen by bare name through the caller's RUNPATH: ok (collecting and dormant)"
 echo "PASS collector_maps_stacks"
