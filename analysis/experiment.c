@@ -52,7 +52,7 @@ static void warnf(struct experiment *exp, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	add_str(&exp->warnings, &exp->nwarnings, strbuf_str(&b));
+	add_str(&exp->problems, &exp->nproblems, strbuf_str(&b));
 	strbuf_release(&b);
 }
 
@@ -89,6 +89,16 @@ static int read_file(const char *path, char **ret, size_t *ret_len, size_t max)
 	*ret = buf;
 	*ret_len = got;
 	return 0;
+}
+
+static const char *attr(const XML_Char **a, const char *name);
+
+/* *dst = a copy of attribute `name` (NULL if absent); a repeated element replaces it. */
+static void set_dup(char **dst, const XML_Char **a, const char *name)
+{
+	const char *v = attr(a, name);
+	free(*dst);
+	*dst = v ? strdup(v) : NULL;
 }
 
 static const char *attr(const XML_Char **a, const char *name)
@@ -135,32 +145,30 @@ static void log_start(void *ud, const XML_Char *name, const XML_Char **a)
 	strbuf_reset(&lp->text);
 	lp->elem = NULL;
 	if (strcmp(name, "collector") == 0) {
-		free(l->collector_version);
-		l->collector_version = attr_dup(a, "version");
+		set_dup(&l->collector_version, a, "version");
 	} else if (strcmp(name, "target") == 0) {
-		free(l->target_path);
-		l->target_path = attr_dup(a, "path");
+		set_dup(&l->target_path, a, "path");
 		lp->in_target = 1;
 	} else if (strcmp(name, "arg") == 0 && lp->in_target) {
 		lp->elem = "arg";
 	} else if (strcmp(name, "host") == 0) {
-		l->host = attr_dup(a, "name");
-		l->os = attr_dup(a, "os");
-		l->release = attr_dup(a, "release");
-		l->arch = attr_dup(a, "arch");
+		set_dup(&l->host, a, "name");
+		set_dup(&l->os, a, "os");
+		set_dup(&l->release, a, "release");
+		set_dup(&l->arch, a, "arch");
 		l->cpus = (uint32_t)attr_u64(a, "cpus");
 		l->pagesize = attr_u64(a, "pagesize");
 		l->pages = attr_u64(a, "pages");
 		l->clock_mhz = (uint32_t)attr_u64(a, "clock_mhz");
 	} else if (strcmp(name, "process") == 0) {
-		l->cwd = attr_dup(a, "cwd");
+		set_dup(&l->cwd, a, "cwd");
 		l->wordsize = (uint32_t)attr_u64(a, "wordsize");
 	} else if (strcmp(name, "params") == 0) {
-		l->clock_mode = attr_dup(a, "clock");
+		set_dup(&l->clock_mode, a, "clock");
 		l->clock_interval_us = attr_u64(a, "clock_interval_us");
-		l->duration = attr_dup(a, "duration");
+		set_dup(&l->duration, a, "duration");
 		l->depth_limit = (uint32_t)attr_u64(a, "depth_limit");
-		l->descriptor = attr_dup(a, "descriptor");
+		set_dup(&l->descriptor, a, "descriptor");
 	} else if (strcmp(name, "comment") == 0) {
 		lp->elem = "comment";
 	} else if (strcmp(name, "start") == 0) {
@@ -169,13 +177,11 @@ static void log_start(void *ud, const XML_Char *name, const XML_Char **a)
 	} else if (strcmp(name, "collector_start") == 0) {
 		l->pid = (uint32_t)attr_u64(a, "pid");
 		l->ppid = (uint32_t)attr_u64(a, "ppid");
-		free(l->mechanism);
-		l->mechanism = attr_dup(a, "mechanism");
+		set_dup(&l->mechanism, a, "mechanism");
 		l->effective_interval_us = attr_u64(a, "effective_interval_us");
 	} else if (strcmp(name, "warning") == 0 || strcmp(name, "error") == 0) {
 		lp->elem = name[0] == 'w' ? "warning" : "error";
-		free(lp->elem_id);
-		lp->elem_id = attr_dup(a, "id");
+		set_dup(&lp->elem_id, a, "id");
 	} else if (strcmp(name, "exec") == 0) {
 		add_str(&l->exec_paths, &l->nexecs, attr(a, "path"));
 	} else if (strcmp(name, "collector_end") == 0) {
@@ -186,8 +192,7 @@ static void log_start(void *ud, const XML_Char *name, const XML_Char **a)
 		l->exit_ns = attr_u64(a, "tstamp_ns");
 		l->exit_status = (int)attr_u64(a, "status");
 		l->exit_signal = (int)attr_u64(a, "signal");
-		free(l->exit_signame);
-		l->exit_signame = attr_dup(a, "signame");
+		set_dup(&l->exit_signame, a, "signame");
 		l->core_dumped = (int)attr_u64(a, "core");
 	} else if (strcmp(name, "rusage") == 0) {
 		struct exp_rusage *r = &l->rusage;
@@ -711,7 +716,6 @@ static int read_data(struct experiment *exp)
 	}
 	free(last);
 	if (pw.events.n != nev)
-		if (pw.events.n)
 		qsort(pw.events.v, pw.events.n, sizeof *pw.events.v, cmp_event);
 
 	exp->threads = sorted;
@@ -854,6 +858,7 @@ void experiment_free(struct experiment *exp)
 	free(l->exit_signame);
 	free_strs(l->exec_paths, l->nexecs);
 	free_strs(exp->warnings, exp->nwarnings);
+	free_strs(exp->problems, exp->nproblems);
 	free_strs(exp->errors, exp->nerrors);
 	free(exp->notes);
 	for (size_t i = 0; i < exp->nobjs; i++) {

@@ -5,8 +5,8 @@
  * experiment_open never trusts its input: a missing or corrupt file gives a
  * negative errno and a message in *ret_err; damage that leaves the rest usable
  * (unclosed XML of a collection that did not finish, torn or bad blocks,
- * malformed records, events naming unknown stacks) becomes a warning in
- * exp->warnings and the rest is used.  The returned structure is read-only
+ * malformed records, events naming unknown stacks) becomes a message in
+ * exp->problems and the rest is used.  The returned structure is read-only
  * for callers and owned by the experiment (experiment_free).  Not thread-safe.
  */
 #ifndef ANALYSIS_EXPERIMENT_H
@@ -116,8 +116,10 @@ struct experiment {
 	char *path; /* as given */
 	char *name; /* basename, e.g. "test.1.er" */
 	struct exp_log log;
-	char **warnings; /* collector warnings and reader damage reports */
+	char **warnings; /* the collector's <warning>s from log.xml */
 	size_t nwarnings;
+	char **problems; /* what the reader found damaged or missing (and worked around) */
+	size_t nproblems;
 	char **errors; /* collector errors */
 	size_t nerrors;
 	char *notes; /* contents of notes, or NULL */

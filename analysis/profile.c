@@ -239,6 +239,13 @@ static struct symtab *object_symtab(struct profile *p, uint32_t obj)
 }
 
 #define NOSYM_ADDR 0xffffffffffffull
+#define SKIP_FRAME UINT32_MAX
+
+/* The collector's own frames (its thread-start wrapper) are not the program's. */
+static int is_collector_object(const struct exp_loadobj *lo)
+{
+	return strncmp(lo->name, "libcollector.so", 15) == 0;
+}
 
 static int func_for_pc(struct profile *p, struct exp_slot *e, uint64_t pc, uint32_t *ret)
 {
@@ -249,7 +256,9 @@ static int func_for_pc(struct profile *p, struct exp_slot *e, uint64_t pc, uint3
 	}
 	uint32_t id = PROFILE_FUNC_UNKNOWN;
 	const struct exp_loadobj *lo = experiment_find_object(e->exp, pc);
-	if (lo) {
+	if (lo && is_collector_object(lo)) {
+		id = SKIP_FRAME;
+	} else if (lo) {
 		uint32_t obj = e->objmap[lo - e->exp->objs];
 		uint64_t vaddr = pc - lo->base;
 		struct symtab *st = object_symtab(p, obj);
@@ -308,9 +317,12 @@ static int resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s)
 			free(f);
 			return -ENOMEM;
 		}
-		k++;
+		if (f[k] != SKIP_FRAME)
+			k++;
 	}
-	if (n == 0)
+	if (k == 0 && n > 0)
+		f[k++] = PROFILE_FUNC_UNKNOWN; /* nothing but collector frames */
+	else if (n == 0)
 		f[k++] = PROFILE_FUNC_UNKNOWN;
 	else if (cs->flags & (EXP_STACK_TRUNCATED | EXP_STACK_FAILED))
 		f[k++] = PROFILE_FUNC_TRUNCATED;

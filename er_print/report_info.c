@@ -86,21 +86,6 @@ static int count_digits(uint64_t v)
 	return n;
 }
 
-/*
- * The reader's own damage reports end exp->warnings (log.xml's <warning>s are
- * added while it is parsed, before the reader checks anything else); they
- * are recognised by the forms experiment.c gives them.
- */
-static int is_reader_warning(const char *w)
-{
-	static const char *const prefixes[] = {"log.xml", "map.xml", EXP_FILE_NAME_PROFILE ": ",
-					       EXP_FILE_NAME_STACKS ": ", EXP_FILE_NAME_OVERVIEW ": "};
-	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-		if (strncmp(w, prefixes[i], strlen(prefixes[i])) == 0)
-			return 1;
-	return strstr(w, " sample(s) name a call stack ") != NULL;
-}
-
 /* n '=' signs then a space: one column's underline. */
 static void put_rule(FILE *o, int n)
 {
@@ -140,13 +125,12 @@ static void header_one(struct erp *e, const struct experiment *x)
 	for (size_t i = 0; i < x->nerrors; i++)
 		fprintf(o, "*** Collector Error: %s\n", x->errors[i]);
 
-	size_t ncoll = x->nwarnings;
-	while (ncoll > 0 && is_reader_warning(x->warnings[ncoll - 1]))
-		ncoll--;
-	if (x->nwarnings == 0)
+	if (x->nwarnings == 0 && x->nproblems == 0)
 		fprintf(o, "No warnings\n");
 	for (size_t i = 0; i < x->nwarnings; i++)
-		fprintf(o, "*** %s: %s\n", i < ncoll ? "Collector Warning" : "Warning", x->warnings[i]);
+		fprintf(o, "*** Collector Warning: %s\n", x->warnings[i]);
+	for (size_t i = 0; i < x->nproblems; i++)
+		fprintf(o, "*** Warning: %s\n", x->problems[i]);
 	fprintf(o, "\n");
 
 	unsigned bits = l->wordsize ? l->wordsize : 64;
