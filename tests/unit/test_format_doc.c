@@ -1,0 +1,77 @@
+/*
+ * docs/experiment-format.md and experiment/format.h agree: every constant the
+ * document names in a table row "| `NAME` | value |" or "| offset | `NAME` |"
+ * has the code's value, and every constant of the code is documented.
+ */
+#include "experiment/format.h"
+
+#include <stdlib.h>
+
+#include "tests/unit/check.h"
+
+struct c {
+	const char *name;
+	unsigned long long value;
+	int seen;
+};
+
+#define C(x) {#x, (unsigned long long)(x), 0}
+static struct c consts[] = {
+	C(EXP_FORMAT_VERSION_MAJOR), C(EXP_FORMAT_VERSION_MINOR), C(EXP_BLOCK_BYTES), C(EXP_FILE_HEADER_BYTES),
+	C(EXP_BLOCK_HEADER_BYTES), C(EXP_BLOCK_MAGIC), C(EXP_MAX_FRAMES), C(EXP_FH_MAGIC),
+	C(EXP_FH_VERSION_MAJOR), C(EXP_FH_VERSION_MINOR), C(EXP_FH_FILE_KIND), C(EXP_FH_BLOCK_BYTES),
+	C(EXP_FH_PID), C(EXP_FH_START_NS), C(EXP_BH_MAGIC), C(EXP_BH_TID), C(EXP_BH_SEQ),
+	C(EXP_BH_RESERVED), C(EXP_BH_BASE_NS), C(EXP_REC_CLOCK), C(EXP_REC_THREAD_START),
+	C(EXP_REC_THREAD_END), C(EXP_REC_STACK), C(EXP_REC_SAMPLE), C(EXP_STACK_TRUNCATED),
+	C(EXP_STACK_FAILED),
+};
+
+int main(void)
+{
+	const char *top = getenv("PA_TOP");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/docs/experiment-format.md", top ? top : ".");
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return check_done();
+	char line[4096];
+	while (fgets(line, sizeof line, f)) {
+		if (line[0] != '|')
+			continue;
+		/* cells: split on '|' */
+		char *cell[8];
+		int n = 0;
+		for (char *p = strtok(line, "|"); p && n < 8; p = strtok(NULL, "|"))
+			cell[n++] = p;
+		for (int i = 0; i < n && i < 2; i++) { /* a name in a later cell is a mention */
+			char name[128];
+			if (sscanf(cell[i], " `%127[A-Z0-9_]`", name) != 1 || strncmp(name, "EXP_", 4) != 0)
+				continue;
+			/* the value is the cell after the name (constants, kinds, flags) or
+			 * the cell before it (offset tables) */
+			const char *val = i == 0 ? (n > 1 ? cell[1] : "") : cell[0];
+			unsigned long long v = strtoull(val, NULL, 0);
+			int known = 0;
+			for (size_t k = 0; k < sizeof consts / sizeof consts[0]; k++) {
+				if (strcmp(consts[k].name, name) != 0)
+					continue;
+				known = 1;
+				consts[k].seen = 1;
+				if (v != consts[k].value)
+					fprintf(stderr, "%s: documented %llu, code %llu\n", name, v, consts[k].value);
+				CHECK(v == consts[k].value);
+			}
+			if (!known)
+				fprintf(stderr, "%s: documented but not checked here\n", name);
+			CHECK(known);
+		}
+	}
+	fclose(f);
+	for (size_t k = 0; k < sizeof consts / sizeof consts[0]; k++) {
+		if (!consts[k].seen)
+			fprintf(stderr, "%s: not documented in %s\n", consts[k].name, path);
+		CHECK(consts[k].seen);
+	}
+	return check_done();
+}
