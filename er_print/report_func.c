@@ -234,7 +234,9 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 	fprintf(e->out, "\t%24s: %s\n", "Source File", "(unknown)");
 	fprintf(e->out, "\t%24s: %s\n", "Object File", o ? (o->symbol_file ? o->symbol_file : o->path) : "(unknown)");
 	fprintf(e->out, "\t%24s: %s\n", "Load Object", o ? o->path : "<Total>");
-	fprintf(e->out, "\t%24s:%s%s\n", "Mangled Name", pf->mangled[0] ? " " : "", pf->mangled);
+	/* like gprofng: a mangled name only when it differs from the name */
+	const char *mangled = strcmp(pf->mangled, pf->name) == 0 ? "" : pf->mangled;
+	fprintf(e->out, "\t%24s:%s%s\n", "Mangled Name", mangled[0] ? " " : "", mangled);
 	fprintf(e->out, "\t%24s:\n", "Aliases");
 	fputc('\n', e->out);
 }
