@@ -562,6 +562,15 @@ size_t profile_find_funcs(const struct profile *p, const char *name, uint32_t *r
 	return n;
 }
 
+const struct pfunc *profile_func_at(struct profile *p, size_t exp, uint64_t pc)
+{
+	uint32_t id;
+	if (exp >= p->exps.n || func_for_pc(p, &p->exps.v[exp], pc, &id) < 0 || id == SKIP_FRAME ||
+	    id == PROFILE_FUNC_UNKNOWN)
+		return NULL;
+	return &p->funcs.v[id];
+}
+
 uint64_t profile_selected_events(const struct profile *p)
 {
 	return p->selected_events;

@@ -96,6 +96,13 @@ const struct pobject *profile_object(const struct profile *p, uint32_t id);
  */
 size_t profile_find_funcs(const struct profile *p, const char *name, uint32_t *ret_ids, size_t max);
 
+/*
+ * The function at run-time address pc of experiment `exp` (e.g. a thread's
+ * start routine), resolved like a leaf PC; NULL if the address is in no
+ * load object or memory ran out.
+ */
+const struct pfunc *profile_func_at(struct profile *p, size_t exp, uint64_t pc);
+
 /* Selected events and their total weight (after the thread selection). */
 uint64_t profile_selected_events(const struct profile *p);
 

@@ -551,6 +551,7 @@ static void selection_of(const struct profile *p, size_t xi, const struct experi
 static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 {
 	FILE *o = e->out;
+	const struct pfunc *f;
 	fprintf(o, "\nExperiment %zu: %s\n", xi + 1, x->path);
 	if (x->nthreads == 0) {
 		fprintf(o, "(no threads recorded)\n");
@@ -582,6 +583,8 @@ static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 			snprintf(routine, sizeof routine, "(start not recorded)");
 		else if (th->creator_tid == 0 && th->start_pc == 0)
 			snprintf(routine, sizeof routine, "main thread");
+		else if ((f = profile_func_at(e->prof, xi, th->start_pc)))
+			snprintf(routine, sizeof routine, "%s", f->name);
 		else
 			snprintf(routine, sizeof routine, "0x%" PRIx64, th->start_pc);
 		fprintf(o, "%6s  %-7" PRIu32 "  %12s  %10s  %11s  %7" PRIu64 "  %s\n", num, th->tid, start,

@@ -3,8 +3,10 @@
 # 4 threads of known shares, at p=10007 (on), 997 (hi) and 100003 (lo) us:
 #  - every thread has THREAD_START/THREAD_END; sum of its sample weights plus
 #    the remainder equals THREAD_END cpu_ns, and the remainder (CPU after the
-#    last sample) is within 2% of cpu_ns, or within one interval + one kernel
-#    tick when that is longer (lo, and short threads at on);
+#    last sample) is within 2% of cpu_ns, or within two intervals + one kernel
+#    tick when that is longer (lo, and short threads at on): an expiry that
+#    is still pending when the thread exits is never delivered, which a loaded
+#    machine makes likely; the reader charges the remainder all the same;
 #  - for the 2 s single-threaded runs at on and hi, the sum of the weights
 #    alone is within 2% of the fixture's own CPU time;
 #  - THREAD_END cpu_ns matches the CPU time the fixture measured itself
@@ -47,9 +49,10 @@ for p in 10007 997 100003; do
 				if (rem < 0) { print "FAIL: weights exceed the thread CPU time"; bad = 1 }
 				if (fx < 100e6) next   # an idle main thread: nothing to compare
 				# the remainder is the CPU after the last sample: at most one
-				# interval + one tick (+1 ms for the exit path), and 2% of the
-				# thread when the interval is that short
-				slack = (eff + 4000 + 1000) * 1000; if (slack < 0.02 * e) slack = 0.02 * e
+				# interval + one tick, plus one more interval when the last
+				# expiry was still pending as the thread exited, +1 ms for the
+				# exit path; and 2% of the thread when the interval is that short
+				slack = (2 * eff + 4000 + 1000) * 1000; if (slack < 0.02 * e) slack = 0.02 * e
 				if (rem > slack) { printf "FAIL %s p=%s tid %s: remainder %.1f ms > %.1f ms\n", mode, p, tid, rem / 1e6, slack / 1e6; bad = 1 }
 				if (dev > 0.02 * fx) { printf "FAIL %s p=%s tid %s: THREAD_END %.1f ms vs fixture %.1f ms\n", mode, p, tid, e / 1e6, fx / 1e6; bad = 1 }
 				dw = fx - w; if (dw < 0) dw = -dw
