@@ -14,16 +14,16 @@ TOOLS_BIN  := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOLS_SRC))
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.a,$^) $(ANALYSIS_LIBS) -lm
 
 # Fuzz targets: LLVMFuzzerTestOneInput + a replay main (tests/fuzz/replay_main.c).
 $(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay_main.c $(filter %.a,$^) $(ANALYSIS_LIBS) -lm
 
 $(BUILD)/tests/tools/%: tests/tools/%.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.a,$^) $(ANALYSIS_LIBS) -lm
 
 test-bins: all $(UNIT_BIN) $(FUZZ_BIN) $(TOOLS_BIN)
 
@@ -32,3 +32,8 @@ test:
 	@bash tests/run.sh $(TEST_BUILD)
 
 .PHONY: test test-bins
+
+# info_driver compiles er_print/report_info.c into itself
+$(BUILD)/tests/tools/info_driver: er_print/report_info.c er_print/erp.h
+# every test binary is rebuilt when a header it may use changes
+$(UNIT_BIN) $(FUZZ_BIN) $(TOOLS_BIN): $(wildcard common/*.h experiment/*.h analysis/*.h) tests/unit/check.h

@@ -14,7 +14,8 @@
  *   comment TEXT
  * FRAME is FUNC, FUNC+OFFSET (in the most recent object defining FUNC), or
  * 0xADDR.  Object k (0-based) is placed at base 0x100000000 * (k + 1).
- * --bulk N repeats the sample lines round-robin until N samples are written.
+ * --bulk N cycles through the sample lines (each with its COUNT) until N
+ * samples are written.
  * --damage: truncate-profile (cut the profile mid-block), bad-magic (corrupt
  * a block magic), torn-log (drop the tail of log.xml), garbage-stacks (random
  * bytes in a stacks record), bad-header (damage the profile file header).
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
 			target += lines[i].count;
 	for (int i = 0; written < target && nlines; i = (i + 1) % nlines) {
 		struct sline *s = &lines[i];
-		uint64_t reps = bulk ? 1 : s->count;
+		uint64_t reps = s->count ? s->count : 1; /* whole lines: one thread's block at a time */
 		for (uint64_t r = 0; r < reps && written < target; r++, written++) {
 			now += s->weight ? s->weight : 1000;
 			struct exp_clock c = {.ts_ns = now, .cpu = (uint32_t)(written & 1),
