@@ -409,7 +409,8 @@ struct profile_walk {
 	uint64_t bad;
 };
 
-static int profile_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, const struct exp_record *rec)
+static int profile_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
+			  const struct exp_record *rec)
 {
 	struct profile_walk *pw = ctx;
 	if (block_start)
@@ -425,8 +426,10 @@ static int profile_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_s
 		struct exp_thread *t = thread_get(pw->ta, tid);
 		if (!t)
 			break;
-		struct exp_event e = {.ts_ns = c.ts_ns, .weight_ns = c.weight_ns,
-				      .thread = (uint32_t)(t - pw->ta->threads.v), .cpu = c.cpu};
+		struct exp_event e = {.ts_ns = c.ts_ns,
+				      .weight_ns = c.weight_ns,
+				      .thread = (uint32_t)(t - pw->ta->threads.v),
+				      .cpu = c.cpu};
 		if (VEC_PUSH(&pw->events, e) < 0 || VEC_PUSH(&pw->stack_ids, c.stack_id) < 0)
 			return -ENOMEM;
 		break;
@@ -460,8 +463,7 @@ static int profile_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_s
 		}
 		break;
 	}
-	default:
-		pw->bad++; /* a record kind that does not belong in this file */
+	default: pw->bad++; /* a record kind that does not belong in this file */
 	}
 	return 0;
 }
@@ -473,7 +475,8 @@ struct stack_walk {
 	uint64_t bad;
 };
 
-static int stack_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, const struct exp_record *rec)
+static int stack_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
+			const struct exp_record *rec)
 {
 	struct stack_walk *sw = ctx;
 	(void)tid, (void)base_ns, (void)block_start;
@@ -499,7 +502,8 @@ struct sample_walk {
 	uint64_t bad;
 };
 
-static int sample_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, const struct exp_record *rec)
+static int sample_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
+			 const struct exp_record *rec)
 {
 	struct sample_walk *sw = ctx;
 	(void)tid, (void)base_ns, (void)block_start;
@@ -508,9 +512,9 @@ static int sample_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_st
 		sw->bad++;
 		return 0;
 	}
-	struct exp_sample_point p = {s.ts_ns,  s.number, s.utime_ns, s.stime_ns, s.minflt,   s.majflt,
-				     s.nswap,  s.inblock, s.oublock, s.msgsnd,  s.msgrcv,   s.nsignals,
-				     s.nvcsw,  s.nivcsw,  s.maxrss_kb};
+	struct exp_sample_point p = {s.ts_ns,  s.number,   s.utime_ns, s.stime_ns, s.minflt,
+				     s.majflt, s.nswap,    s.inblock,  s.oublock,  s.msgsnd,
+				     s.msgrcv, s.nsignals, s.nvcsw,    s.nivcsw,   s.maxrss_kb};
 	return VEC_PUSH(&sw->samples, p) < 0 ? -ENOMEM : 0;
 }
 
@@ -544,8 +548,8 @@ static void report_damage(struct experiment *exp, const char *file, struct dataf
 {
 	struct datafile_damage *d = datafile_damage(df);
 	if (d->torn_bytes)
-		warnf(exp, "%s: truncated: the last %" PRIu64 " bytes are a partial block and were ignored", file,
-		      d->torn_bytes);
+		warnf(exp, "%s: truncated: the last %" PRIu64 " bytes are a partial block and were ignored",
+		      file, d->torn_bytes);
 	if (d->bad_blocks)
 		warnf(exp, "%s: %" PRIu64 " damaged block(s): their remaining records were skipped", file,
 		      d->bad_blocks);
@@ -651,7 +655,9 @@ static int read_data(struct experiment *exp)
 		}
 	}
 	if (missing)
-		warnf(exp, "%" PRIu64 " sample(s) name a call stack that is not in the stacks file; shown as <Unknown>",
+		warnf(exp,
+		      "%" PRIu64
+		      " sample(s) name a call stack that is not in the stacks file; shown as <Unknown>",
 		      missing);
 
 	/* Threads: number them, then re-point events at the sorted order. */

@@ -25,10 +25,10 @@ struct exp_segment {
 struct exp_loadobj {
 	uint32_t id;
 	enum exp_obj_kind kind;
-	char *path;     /* absolute; for the vDSO, the image inside the experiment */
-	char *name;     /* basename of the recorded path, e.g. "libc.so.6" or "[vdso]" */
-	char *build_id; /* hex, or NULL */
-	uint64_t base;  /* load bias: ELF vaddr = pc - base */
+	char *path;                  /* absolute; for the vDSO, the image inside the experiment */
+	char *name;                  /* basename of the recorded path, e.g. "libc.so.6" or "[vdso]" */
+	char *build_id;              /* hex, or NULL */
+	uint64_t base;               /* load bias: ELF vaddr = pc - base */
 	uint64_t load_ns, unload_ns; /* unload_ns 0 = still loaded at the end */
 	struct exp_segment *segs;
 	size_t nsegs;
@@ -88,7 +88,7 @@ struct exp_log {
 	uint64_t pagesize, pages;
 	char *cwd;
 	uint32_t wordsize;
-	char *clock_mode;        /* "on", "off", "hi", "lo", "5", ... */
+	char *clock_mode; /* "on", "off", "hi", "lo", "5", ... */
 	uint64_t clock_interval_us;
 	uint64_t effective_interval_us;
 	char *duration;
@@ -101,8 +101,8 @@ struct exp_log {
 	uint32_t pid, ppid;
 	uint64_t samples_recorded, samples_dropped;
 	int has_exit;
-	int exit_status;  /* valid if has_exit and exit_signal == 0 */
-	int exit_signal;  /* 0 = exited normally */
+	int exit_status; /* valid if has_exit and exit_signal == 0 */
+	int exit_signal; /* 0 = exited normally */
 	char *exit_signame;
 	int core_dumped;
 	uint64_t exit_ns, end_ns;

@@ -19,10 +19,10 @@ struct edge_list {
 struct metrics {
 	size_t nm;
 	uint32_t root;
-	uint32_t nfuncs, cap; /* per-function arrays */
+	uint32_t nfuncs, cap;  /* per-function arrays */
 	uint64_t *excl, *incl; /* cap * nm */
-	uint32_t *stamp;        /* last stack that added to incl */
-	uint32_t *innermost;    /* position of the innermost occurrence in the current stack */
+	uint32_t *stamp;       /* last stack that added to incl */
+	uint32_t *innermost;   /* position of the innermost occurrence in the current stack */
 	uint8_t *seen;
 	struct edge_list *callers, *callees;
 	struct u64map edge_index; /* (F << 32 | G) * 2 + dir -> index into the list of F */

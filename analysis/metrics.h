@@ -53,7 +53,7 @@ void metrics_free(struct metrics *m);
  */
 int metrics_add_stack(struct metrics *m, const uint32_t *funcs, size_t nframes, const uint64_t *values);
 
-size_t metrics_count(const struct metrics *m); /* number of metrics per vector */
+size_t metrics_count(const struct metrics *m);        /* number of metrics per vector */
 uint32_t metrics_func_limit(const struct metrics *m); /* 1 + highest function id seen */
 const uint64_t *metrics_total(const struct metrics *m);
 /* Zero vectors for functions never seen. */

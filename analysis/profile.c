@@ -37,8 +37,8 @@ struct object_slot {
 
 struct exp_slot {
 	struct experiment *exp;
-	uint32_t *objmap;     /* experiment object index -> global object id */
-	struct u64map pcmemo; /* adjusted pc -> function id */
+	uint32_t *objmap;       /* experiment object index -> global object id */
+	struct u64map pcmemo;   /* adjusted pc -> function id */
 	uint32_t **stack_funcs; /* per stack: resolved function ids (with pseudo frames) */
 	uint32_t *stack_len;
 	uint8_t *selected; /* per thread */
@@ -65,8 +65,8 @@ static char *own(struct profile *p, char *s)
 	return s;
 }
 
-static int add_func(struct profile *p, enum pfunc_kind kind, const char *name, const char *mangled, uint32_t obj,
-		    uint64_t addr, uint64_t size, uint32_t *ret_id)
+static int add_func(struct profile *p, enum pfunc_kind kind, const char *name, const char *mangled,
+		    uint32_t obj, uint64_t addr, uint64_t size, uint32_t *ret_id)
 {
 	struct pfunc f = {.id = (uint32_t)p->funcs.n, .kind = kind, .obj = obj, .addr = addr, .size = size};
 	f.name = own(p, strdup(name));
@@ -222,14 +222,17 @@ static struct symtab *object_symtab(struct profile *p, uint32_t obj)
 			struct strbuf m;
 			strbuf_init(&m, 0);
 			strbuf_addf(&m, "cannot read symbols of %s: %s", o->path,
-				    r == -ENOEXEC ? "not an ELF file" : r == -EBADMSG ? "corrupt ELF file" : strerror(-r));
+				    r == -ENOEXEC   ? "not an ELF file"
+				    : r == -EBADMSG ? "corrupt ELF file"
+						    : strerror(-r));
 			o->error = strbuf_detach(&m);
 			o->st = NULL;
 		} else if (symtab_build_id_mismatch(o->st)) {
 			struct strbuf m;
 			strbuf_init(&m, 0);
-			strbuf_addf(&m, "%s has changed since the experiment was recorded (build-id differs); "
-					"functions may be wrong",
+			strbuf_addf(&m,
+				    "%s has changed since the experiment was recorded (build-id differs); "
+				    "functions may be wrong",
 				    o->path);
 			o->error = strbuf_detach(&m);
 		}
@@ -368,7 +371,8 @@ static int parse_ranges(const char *s, const char *end, uint8_t *set, size_t n, 
 bad:;
 	struct strbuf m;
 	strbuf_init(&m, 0);
-	strbuf_addf(&m, "invalid selection '%.*s' (expected all, N, N-M or a comma-separated list)", (int)(end - s), s);
+	strbuf_addf(&m, "invalid selection '%.*s' (expected all, N, N-M or a comma-separated list)",
+		    (int)(end - s), s);
 	*ret_err = strbuf_detach(&m);
 	return -EINVAL;
 }
@@ -472,7 +476,8 @@ int profile_compute(struct profile *p)
 			const struct exp_event *ev = &exp->events[i];
 			if (!e->selected[ev->thread])
 				continue;
-			sum[(size_t)ev->stack * PROFILE_METRIC_COUNT + PROFILE_METRIC_TOTALCPU] += ev->weight_ns;
+			sum[(size_t)ev->stack * PROFILE_METRIC_COUNT + PROFILE_METRIC_TOTALCPU] +=
+				ev->weight_ns;
 			p->selected_events++;
 		}
 		for (size_t s = 0; s < ns; s++) {

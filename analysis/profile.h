@@ -82,7 +82,7 @@ const char *profile_thread_selection(const struct profile *p);
 
 /* (Re)compute the metrics if the selection changed.  0 or -ENOMEM. */
 int profile_compute(struct profile *p);
-const struct metrics *profile_metrics(const struct profile *p); /* function-level */
+const struct metrics *profile_metrics(const struct profile *p);        /* function-level */
 const struct metrics *profile_object_metrics(const struct profile *p); /* by load object id */
 
 size_t profile_func_count(const struct profile *p);

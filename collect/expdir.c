@@ -174,8 +174,8 @@ static void text(struct xmlw *w, const char *v)
 
 static size_t head_room(const struct expdir_head *h)
 {
-	size_t n = strlen(h->target_path) + strlen(h->cwd) + strlen(h->descriptor) +
-		   strlen(h->duration) + (h->sample ? strlen(h->sample) : 0) + 1024;
+	size_t n = strlen(h->target_path) + strlen(h->cwd) + strlen(h->descriptor) + strlen(h->duration) +
+		   (h->sample ? strlen(h->sample) : 0) + 1024;
 
 	for (char *const *a = h->argv; *a; a++)
 		n += strlen(*a) + 16;

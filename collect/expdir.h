@@ -18,28 +18,28 @@
 struct sysinfo_host;
 
 struct expdir {
-	char *path;  /* absolute path of the experiment directory (owned) */
-	int log_fd;  /* log.xml, -1 when closed */
-	int map_fd;  /* map.xml, -1 when closed */
-	int created; /* 1 once the directory exists and is ours to remove */
+	char *path;                 /* absolute path of the experiment directory (owned) */
+	int log_fd;                 /* log.xml, -1 when closed */
+	int map_fd;                 /* map.xml, -1 when closed */
+	int created;                /* 1 once the directory exists and is ours to remove */
 	char failed[PATH_MAX + 32]; /* the path of the last failure */
 };
 
 /* What log.xml's head records. */
 struct expdir_head {
-	const char *target_path;  /* resolved absolute path */
-	char *const *argv;        /* target argv, NULL-terminated */
+	const char *target_path; /* resolved absolute path */
+	char *const *argv;       /* target argv, NULL-terminated */
 	const struct sysinfo_host *host;
 	const char *cwd;
 	int clock_on;
 	long clock_interval_us;
-	const char *duration;     /* "" when not set */
+	const char *duration; /* "" when not set */
 	int depth_limit;
 	const char *descriptor;
-	const char *sample;       /* -S value or NULL (then no attribute) */
+	const char *sample; /* -S value or NULL (then no attribute) */
 	const char *const *comments;
 	int comment_count;
-	uint64_t start_ns;        /* CLOCK_MONOTONIC */
+	uint64_t start_ns; /* CLOCK_MONOTONIC */
 	uint64_t start_realtime_ns;
 };
 

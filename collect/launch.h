@@ -27,7 +27,7 @@ int launch_resolve(const char *word, char *ret_path, size_t room);
 #include <signal.h>
 
 struct launch {
-	pid_t pid;  /* the target, once started */
+	pid_t pid; /* the target, once started */
 	int started;
 	struct sigaction old_int, old_quit, old_term, old_hup; /* collect's own */
 	sigset_t old_mask;

@@ -125,8 +125,7 @@ static int run_summary(void)
 	       COLLECT_DEPTH_LIMIT);
 	if (expname_next(".", NULL, next, sizeof next) == 0)
 		printf(" (next: %s)", next);
-	printf(".\n\nThis system (%s, %s %s %s):\n", host.nodename, host.sysname, host.release,
-	       host.machine);
+	printf(".\n\nThis system (%s, %s %s %s):\n", host.nodename, host.sysname, host.release, host.machine);
 	printf("  clock profiling: yes\n");
 	if (pr.hwc_ok)
 		printf("  hardware counters: yes (%s)\n", pr.hardware);
@@ -184,8 +183,8 @@ struct place {
 	char name[EXPNAME_MAX_BYTES + 1];
 	char display[PATH_MAX + EXPNAME_MAX_BYTES + 2]; /* dir/name as the user would write it */
 	char abs_path[PATH_MAX + EXPNAME_MAX_BYTES + 2];
-	const char *want;       /* requested basename, NULL = default */
-	int user_dir;           /* the directory came from -d or -o */
+	const char *want; /* requested basename, NULL = default */
+	int user_dir;     /* the directory came from -d or -o */
 };
 
 static void place_set_display(struct place *pl)
@@ -281,11 +280,9 @@ static void free_env(char **env, size_t own_from)
  * plus PA_EXPERIMENT, PA_PARAMS, PA_TARGET_PID (filled in by the child) and
  * LD_PRELOAD with the collector first.  *RET_OWN_FROM = index of the first
  * allocated entry.  NULL on ENOMEM. */
-static char **build_env(const char *expdir, const char *params, const char *lib,
-			size_t *ret_own_from)
+static char **build_env(const char *expdir, const char *params, const char *lib, size_t *ret_own_from)
 {
-	static const char *const drop[] = {"PA_EXPERIMENT=", "PA_PARAMS=", "PA_TARGET_PID=",
-					   "LD_PRELOAD="};
+	static const char *const drop[] = {"PA_EXPERIMENT=", "PA_PARAMS=", "PA_TARGET_PID=", "LD_PRELOAD="};
 	const char *old_preload = getenv("LD_PRELOAD");
 	size_t n = 0, k = 0;
 	char **env;
@@ -320,8 +317,7 @@ static char **build_env(const char *expdir, const char *params, const char *lib,
 }
 
 static void dry_run(const struct collect_options *o, char **targv, const char *target_path,
-		    const struct place *pl, const char *descriptor, const char *lib,
-		    const char *lib_tried)
+		    const struct place *pl, const char *descriptor, const char *lib, const char *lib_tried)
 {
 	struct sysinfo_host host;
 	struct probe_result pr;
@@ -347,8 +343,7 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 	else if (o->duration_start_s == 0)
 		printf("\tdata-collection duration, %lu secs.\n", o->duration_end_s);
 	else
-		printf("\tdata-collection duration, %lu-%lu secs.\n", o->duration_start_s,
-		       o->duration_end_s);
+		printf("\tdata-collection duration, %lu-%lu secs.\n", o->duration_start_s, o->duration_end_s);
 	printf("\tcall stack depth limit, %d frames\n", COLLECT_DEPTH_LIMIT);
 	if (o->sample)
 		printf("\tperiodic sampling, %s\n", o->sample);
@@ -359,18 +354,17 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 		printf("\tcollector library = %s\n", lib);
 	else
 		printf("\tcollector library: not found (tried %s)\n", lib_tried);
-	printf("\t\thost: `%s', ncpus = %ld, clock frequency %ld MHz.\n", host.nodename,
-	       host.cpus_count, host.clock_mhz);
-	printf("\t\tmemory:  %ld pages @ %ld bytes = %lld MB.\n", host.pages_count,
-	       host.pagesize_bytes,
+	printf("\t\thost: `%s', ncpus = %ld, clock frequency %ld MHz.\n", host.nodename, host.cpus_count,
+	       host.clock_mhz);
+	printf("\t\tmemory:  %ld pages @ %ld bytes = %lld MB.\n", host.pages_count, host.pagesize_bytes,
 	       (long long)host.pages_count * host.pagesize_bytes / (1024 * 1024));
 	print_hz(&pr, "\t\t");
 }
 
 static void fail_experiment(struct expdir *e, int err)
 {
-	fprintf(stderr, "collect: cannot write experiment %s: %s\n",
-		e->failed[0] ? e->failed : e->path, strerror(err));
+	fprintf(stderr, "collect: cannot write experiment %s: %s\n", e->failed[0] ? e->failed : e->path,
+		strerror(err));
 	expdir_remove(e);
 	expdir_release(e);
 	exit(1);
@@ -394,11 +388,8 @@ int main(int argc, char **argv)
 	if (collect_options_parse(&o, argc, argv, err, sizeof err) < 0)
 		die_usage(err);
 	switch (o.mode) {
-	case COLLECT_MODE_SUMMARY:
-		return run_summary();
-	case COLLECT_MODE_HELP:
-		fputs(usage_text, stdout);
-		return 0;
+	case COLLECT_MODE_SUMMARY: return run_summary();
+	case COLLECT_MODE_HELP: fputs(usage_text, stdout); return 0;
 	case COLLECT_MODE_VERSION:
 		printf("collect (Performance Analyzer for Linux) %s\n", PA_VERSION);
 		return 0;
@@ -408,8 +399,7 @@ int main(int argc, char **argv)
 		print_hwc(&pr);
 		return 0;
 	}
-	case COLLECT_MODE_RUN:
-		break;
+	case COLLECT_MODE_RUN: break;
 	}
 	targv = argv + o.target_index;
 
@@ -435,8 +425,10 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		lib[0] = '\0';
 	else if (strpbrk(lib, " :")) {
-		fprintf(stderr, "collect: collector library path '%s' contains a space or ':', "
-				"which LD_PRELOAD cannot hold\n", lib);
+		fprintf(stderr,
+			"collect: collector library path '%s' contains a space or ':', "
+			"which LD_PRELOAD cannot hold\n",
+			lib);
 		return 1;
 	}
 	if (o.dry_run) {
@@ -522,8 +514,7 @@ int main(int argc, char **argv)
 			e2 == ENOENT ? " (is the interpreter in its #! line missing?)" : "");
 		return e2 == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 	}
-	fprintf(stderr, "Creating experiment directory %s (Process ID: %ld) ...\n", pl.display,
-		(long)l.pid);
+	fprintf(stderr, "Creating experiment directory %s (Process ID: %ld) ...\n", pl.display, (long)l.pid);
 
 	memset(&tail, 0, sizeof tail);
 	rc = launch_wait(&l, &status, &tail.rusage);

@@ -18,8 +18,7 @@
 static const char unsupported_with_value[] = "sHiMmFjJlyAaLOPcINrg";
 static const char unsupported_flags[] = "xR";
 
-static int fail(char *err, size_t room, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t room, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(char *err, size_t room, const char *fmt, ...)
 {
@@ -39,9 +38,8 @@ int collect_parse_interval(const char *s, int *ret_on, long *ret_interval_us)
 		const char *word;
 		long us;
 	} words[] = {
-		{"on", COLLECT_CLOCK_ON_US}, {"hi", COLLECT_CLOCK_HI_US},
-		{"high", COLLECT_CLOCK_HI_US}, {"lo", COLLECT_CLOCK_LO_US},
-		{"low", COLLECT_CLOCK_LO_US}, {"off", 0},
+		{"on", COLLECT_CLOCK_ON_US}, {"hi", COLLECT_CLOCK_HI_US},  {"high", COLLECT_CLOCK_HI_US},
+		{"lo", COLLECT_CLOCK_LO_US}, {"low", COLLECT_CLOCK_LO_US}, {"off", 0},
 	};
 	size_t n, digits = 0, dots = 0;
 	double v, us;
@@ -163,8 +161,8 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 	case 'p':
 		rc = collect_parse_interval(val, &o->clock_on, &o->clock_interval_us);
 		if (rc == -ERANGE)
-			return fail(err, room,
-				    "-p: interval '%s' out of range (0.5 to 1000 milliseconds)", val);
+			return fail(err, room, "-p: interval '%s' out of range (0.5 to 1000 milliseconds)",
+				    val);
 		if (rc < 0)
 			return fail(err, room,
 				    "-p: invalid interval '%s' (expected on, off, lo, hi or milliseconds)",
@@ -175,15 +173,16 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 		if (rc == -ERANGE)
 			return fail(err, room, "-t: duration '%s' is too large", val);
 		if (rc < 0)
-			return fail(err, room,
-				    "-t: invalid duration '%s' (expected seconds, optionally with m or s, or START-END)",
-				    val);
+			return fail(
+				err, room,
+				"-t: invalid duration '%s' (expected seconds, optionally with m or s, or START-END)",
+				val);
 		o->duration_set = 1;
 		return 0;
 	case 'S':
 		if (parse_sample(val) < 0)
-			return fail(err, room,
-				    "-S: invalid sampling '%s' (expected on, off or seconds)", val);
+			return fail(err, room, "-S: invalid sampling '%s' (expected on, off or seconds)",
+				    val);
 		o->sample = val;
 		return 0;
 	case 'o':
@@ -201,16 +200,14 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 		return 0;
 	case 'C':
 		if (o->comment_count == COLLECT_COMMENTS_MAX)
-			return fail(err, room, "-C: at most %d comments are allowed",
-				    COLLECT_COMMENTS_MAX);
+			return fail(err, room, "-C: at most %d comments are allowed", COLLECT_COMMENTS_MAX);
 		o->comments[o->comment_count++] = val;
 		return 0;
 	}
 	return fail(err, room, "internal error: option -%c", opt);
 }
 
-int collect_options_parse(struct collect_options *o, int argc, char **argv, char *err,
-			  size_t room)
+int collect_options_parse(struct collect_options *o, int argc, char **argv, char *err, size_t room)
 {
 	int i;
 

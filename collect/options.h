@@ -34,19 +34,19 @@ enum collect_mode {
 
 struct collect_options {
 	enum collect_mode mode;
-	int dry_run;                /* -n */
-	int verbose;                /* -v */
-	int clock_on;               /* -p, default on */
-	long clock_interval_us;     /* valid when clock_on */
-	int duration_set;           /* -t given */
+	int dry_run;            /* -n */
+	int verbose;            /* -v */
+	int clock_on;           /* -p, default on */
+	long clock_interval_us; /* valid when clock_on */
+	int duration_set;       /* -t given */
 	unsigned long duration_start_s;
 	unsigned long duration_end_s; /* 0 = until the target exits */
-	const char *sample;         /* -S value (on, off or seconds), NULL if not given */
-	const char *name;           /* -o value, NULL = default; may hold a directory part */
-	const char *dir;            /* -d value, NULL = current directory */
+	const char *sample;           /* -S value (on, off or seconds), NULL if not given */
+	const char *name;             /* -o value, NULL = default; may hold a directory part */
+	const char *dir;              /* -d value, NULL = current directory */
 	const char *comments[COLLECT_COMMENTS_MAX];
 	int comment_count;
-	int target_index;           /* argv index of the target; 0 when there is none */
+	int target_index; /* argv index of the target; 0 when there is none */
 };
 
 /*
@@ -54,8 +54,7 @@ struct collect_options {
  * -EINVAL with a message in ERR (ROOM bytes).  Pointers in *RET point into
  * ARGV.  In COLLECT_MODE_RUN a target is required.
  */
-int collect_options_parse(struct collect_options *ret, int argc, char **argv, char *err,
-			  size_t room);
+int collect_options_parse(struct collect_options *ret, int argc, char **argv, char *err, size_t room);
 
 /*
  * Parse a -p value.  Sets *ret_on and, when on, *ret_interval_us.

@@ -12,12 +12,12 @@
 #include <stddef.h>
 
 struct probe_result {
-	int hwc_ok;             /* PERF_COUNT_HW_CPU_CYCLES opens for this thread */
-	int hwc_errno;          /* why not, when !hwc_ok */
-	char hardware[160];     /* space-separated generic hardware events that open */
-	char software[128];     /* space-separated names of software events that open */
-	long hz;                /* kernel tick rate, 0 = unknown */
-	const char *hz_source;  /* where hz came from, "" when unknown */
+	int hwc_ok;            /* PERF_COUNT_HW_CPU_CYCLES opens for this thread */
+	int hwc_errno;         /* why not, when !hwc_ok */
+	char hardware[160];    /* space-separated generic hardware events that open */
+	char software[128];    /* space-separated names of software events that open */
+	long hz;               /* kernel tick rate, 0 = unknown */
+	const char *hz_source; /* where hz came from, "" when unknown */
 };
 
 /* Probe hardware and software perf events (fills hwc_* and software). */

@@ -29,8 +29,8 @@ static size_t path_join(char *dst, size_t room, const char *dir, const char *nam
 	return a + 1 + b;
 }
 
-int blockw_file_create(struct blockw_file *f, const char *dir, const char *name,
-		       enum exp_file_kind kind, uint32_t pid, uint64_t start_ns)
+int blockw_file_create(struct blockw_file *f, const char *dir, const char *name, enum exp_file_kind kind,
+		       uint32_t pid, uint64_t start_ns)
 {
 	if (!path_join(f->path, sizeof f->path, dir, name))
 		return -ENAMETOOLONG;
@@ -50,8 +50,7 @@ int blockw_file_create(struct blockw_file *f, const char *dir, const char *name,
 	le64_put(h + EXP_FH_START_NS, start_ns);
 	int r = 0;
 	/* the whole header block, so a reader sees a complete block 0 */
-	if (pwrite(fd, h, sizeof h, 0) != (ssize_t)sizeof h ||
-	    pwrite(fd, "", 1, EXP_BLOCK_BYTES - 1) != 1)
+	if (pwrite(fd, h, sizeof h, 0) != (ssize_t)sizeof h || pwrite(fd, "", 1, EXP_BLOCK_BYTES - 1) != 1)
 		r = errno ? -errno : -EIO;
 	close(fd);
 	return r;
@@ -107,8 +106,7 @@ fail:
 }
 
 int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns,
-		  enum exp_record_kind kind, blockw_encode_fn encode, const void *rec,
-		  uint64_t clock_ts_ns)
+		  enum exp_record_kind kind, blockw_encode_fn encode, const void *rec, uint64_t clock_ts_ns)
 {
 	for (int attempt = 0; attempt < 2; attempt++) {
 		if (!c->block || attempt == 1) {

@@ -28,8 +28,8 @@
 struct blockw_file {
 	char path[PATH_MAX];
 	enum exp_file_kind kind;
-	_Atomic uint32_t next_block;      /* next block number to claim (1..) */
-	_Atomic uint64_t failure_count;   /* blocks that could not be extended or mapped */
+	_Atomic uint32_t next_block;    /* next block number to claim (1..) */
+	_Atomic uint64_t failure_count; /* blocks that could not be extended or mapped */
 };
 
 struct blockw_cursor {
@@ -43,8 +43,8 @@ struct blockw_cursor {
  * Create `dir`/`name` with O_CREAT|O_EXCL|O_CLOEXEC and write its file header
  * (block 0).  Returns 0, -EEXIST if it exists, or another -errno.
  */
-int blockw_file_create(struct blockw_file *f, const char *dir, const char *name,
-		       enum exp_file_kind kind, uint32_t pid, uint64_t start_ns);
+int blockw_file_create(struct blockw_file *f, const char *dir, const char *name, enum exp_file_kind kind,
+		       uint32_t pid, uint64_t start_ns);
 
 /*
  * Encode one record with `encode` (an experiment/record.h encoder adapter
@@ -57,8 +57,7 @@ int blockw_file_create(struct blockw_file *f, const char *dir, const char *name,
  */
 typedef size_t (*blockw_encode_fn)(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec);
 int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns,
-		  enum exp_record_kind kind, blockw_encode_fn encode, const void *rec,
-		  uint64_t clock_ts_ns);
+		  enum exp_record_kind kind, blockw_encode_fn encode, const void *rec, uint64_t clock_ts_ns);
 
 /* Unmap the cursor's block (the data stays in the file). SIGNAL_SAFE. */
 void blockw_cursor_release(struct blockw_cursor *c);

@@ -42,7 +42,7 @@ static struct col_config col_cfg;
 static struct col_counters col_count;
 static _Atomic int col_init_state; /* 0 none, 1 running, 2 done */
 static _Atomic uint32_t col_init_tid;
-static _Atomic int col_active;   /* owner process, collecting */
+static _Atomic int col_active; /* owner process, collecting */
 static _Atomic int col_finished;
 
 const struct col_real *col_real(void)
@@ -94,12 +94,14 @@ static void *next_sym(const char *name, const char *version)
 static void resolve_reals(void)
 {
 	struct col_real *r = &col_reals;
-	r->pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
-		next_sym("pthread_create", "GLIBC_2.34");
-	r->sigaction = (int (*)(int, const struct sigaction *, struct sigaction *))next_sym("sigaction", NULL);
+	r->pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))next_sym(
+		"pthread_create", "GLIBC_2.34");
+	r->sigaction =
+		(int (*)(int, const struct sigaction *, struct sigaction *))next_sym("sigaction", NULL);
 	r->signal = (__sighandler_t(*)(int, __sighandler_t))next_sym("signal", NULL);
 	r->sigprocmask = (int (*)(int, const sigset_t *, sigset_t *))next_sym("sigprocmask", NULL);
-	r->pthread_sigmask = (int (*)(int, const sigset_t *, sigset_t *))next_sym("pthread_sigmask", "GLIBC_2.32");
+	r->pthread_sigmask =
+		(int (*)(int, const sigset_t *, sigset_t *))next_sym("pthread_sigmask", "GLIBC_2.32");
 	r->exit_ = (void (*)(int))next_sym("_exit", NULL);
 	r->Exit_ = (void (*)(int))next_sym("_Exit", NULL);
 	r->dlopen = (void *(*)(const char *, int))next_sym("dlopen", "GLIBC_2.34");
@@ -153,8 +155,10 @@ static void write_sample(uint64_t number)
 	struct exp_sample s = {
 		.ts_ns = col_now_ns(),
 		.number = number,
-		.utime_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u,
-		.stime_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u,
+		.utime_ns =
+			(uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u,
+		.stime_ns =
+			(uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u,
 		.minflt = (uint64_t)ru.ru_minflt,
 		.majflt = (uint64_t)ru.ru_majflt,
 		.nswap = (uint64_t)ru.ru_nswap,
@@ -167,8 +171,8 @@ static void write_sample(uint64_t number)
 		.nivcsw = (uint64_t)ru.ru_nivcsw,
 		.maxrss_kb = (uint64_t)ru.ru_maxrss,
 	};
-	blockw_append(&col_cfg.overview, &cursor, col_gettid(), s.ts_ns, EXP_REC_SAMPLE, encode_sample,
-		      &s, 0);
+	blockw_append(&col_cfg.overview, &cursor, col_gettid(), s.ts_ns, EXP_REC_SAMPLE, encode_sample, &s,
+		      0);
 	blockw_cursor_release(&cursor);
 }
 
@@ -177,7 +181,7 @@ static void log_start(void)
 	char buf[512];
 	struct xmlw w;
 	uint32_t eff = col_cfg.interval_us && col_cfg.interval_us < KERNEL_TICK_US ? KERNEL_TICK_US
-										     : col_cfg.interval_us;
+										   : col_cfg.interval_us;
 	xmlw_init(&w, buf, sizeof buf);
 	xmlw_raw(&w, "  <collector_start");
 	xmlw_attr_u64(&w, "pid", (uint64_t)getpid());
@@ -239,8 +243,8 @@ static void init_collection(void)
 		return;
 	}
 	if (r < 0 ||
-	    blockw_file_create(&col_cfg.stacks, dir, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS,
-			       col_cfg.owner_pid, col_cfg.start_ns) < 0 ||
+	    blockw_file_create(&col_cfg.stacks, dir, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, col_cfg.owner_pid,
+			       col_cfg.start_ns) < 0 ||
 	    blockw_file_create(&col_cfg.overview, dir, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW,
 			       col_cfg.owner_pid, col_cfg.start_ns) < 0) {
 		logxml_note("error", "data_files", "could not create the data files; collection is off");
@@ -251,7 +255,8 @@ static void init_collection(void)
 		return;
 	}
 	if (signals_init() < 0) {
-		logxml_note("error", "sigaction", "could not install the SIGPROF handler; clock profiling is off");
+		logxml_note("error", "sigaction",
+			    "could not install the SIGPROF handler; clock profiling is off");
 		col_cfg.interval_us = 0;
 	}
 	atomic_store(&col_active, 1);
@@ -300,7 +305,8 @@ void col_finish(void)
 	xmlw_attr_u64(&w, "timer_failures", atomic_load(&col_count.timer_failures));
 	xmlw_attr_u64(&w, "thread_slot_failures", atomic_load(&col_count.slot_failures));
 	xmlw_attr_u64(&w, "block_failures",
-		      atomic_load(&col_cfg.profile.failure_count) + atomic_load(&col_cfg.stacks.failure_count) +
+		      atomic_load(&col_cfg.profile.failure_count) +
+			      atomic_load(&col_cfg.stacks.failure_count) +
 			      atomic_load(&col_cfg.overview.failure_count));
 	xmlw_raw(&w, "/>\n");
 	logxml_append(&w);

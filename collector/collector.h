@@ -36,11 +36,11 @@ struct col_real {
 /* What this process collects; filled once by col_init. */
 struct col_config {
 	uint32_t owner_pid;
-	uint64_t start_ns;          /* CLOCK_MONOTONIC at init */
-	uint32_t interval_us;       /* 0: clock profiling off */
-	uint32_t depth_limit;       /* frames, [1, 6000] */
-	uint64_t window_start_ns;   /* collect only in [start, end) after start_ns */
-	uint64_t window_end_ns;     /* 0: no end */
+	uint64_t start_ns;        /* CLOCK_MONOTONIC at init */
+	uint32_t interval_us;     /* 0: clock profiling off */
+	uint32_t depth_limit;     /* frames, [1, 6000] */
+	uint64_t window_start_ns; /* collect only in [start, end) after start_ns */
+	uint64_t window_end_ns;   /* 0: no end */
 	char dir[PATH_MAX - 64];
 	struct blockw_file profile, stacks, overview;
 };

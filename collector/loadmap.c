@@ -75,7 +75,8 @@ static void build_id(const struct dl_phdr_info *info, char *out, size_t room)
 			const uint8_t *name = p + sizeof *nh, *desc = name + name_bytes;
 			if (desc + desc_bytes > end)
 				break;
-			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    memcmp(name, "GNU", 4) == 0) {
 				static const char hex[] = "0123456789abcdef";
 				size_t k = 0;
 				for (uint32_t j = 0; j < nh->n_descsz && k + 2 < room; j++) {

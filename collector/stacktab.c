@@ -17,8 +17,8 @@ static uint64_t stacktab_mask;
 int stacktab_init(unsigned log2_slots)
 {
 	size_t bytes = ((size_t)1 << log2_slots) * sizeof(uint64_t);
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		       -1, 0);
+	void *p =
+		mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	stacktab_mask = ((uint64_t)1 << log2_slots) - 1;
@@ -49,9 +49,8 @@ int stacktab_insert(uint64_t id)
 	for (uint64_t i = 0; i < PROBE_LIMIT; i++) {
 		_Atomic uint64_t *slot = &s[(id + i) & stacktab_mask];
 		uint64_t v = atomic_load_explicit(slot, memory_order_acquire);
-		if (v == 0 &&
-		    atomic_compare_exchange_strong_explicit(slot, &v, id, memory_order_acq_rel,
-							    memory_order_acquire))
+		if (v == 0 && atomic_compare_exchange_strong_explicit(slot, &v, id, memory_order_acq_rel,
+								      memory_order_acquire))
 			return 1;
 		if (v == id)
 			return 0;

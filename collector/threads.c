@@ -61,8 +61,8 @@ static void thread_key_destructor(void *p);
 int threads_init(void)
 {
 	size_t bytes = sizeof(struct col_thread) * SLOT_COUNT;
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		       -1, 0);
+	void *p =
+		mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	thread_slots = p;
@@ -133,10 +133,11 @@ static void thread_region(struct col_thread *t)
 {
 	stack_t old;
 	int need_alt = sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE);
-	size_t pcs_bytes = ((size_t)col_config()->depth_limit * 8 + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
+	size_t pcs_bytes =
+		((size_t)col_config()->depth_limit * 8 + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
 	size_t bytes = pcs_bytes + (need_alt ? PAGE_BYTES + ALTSTACK_BYTES : 0);
-	uint8_t *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uint8_t *p =
+		mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return;
 	t->region = p;
@@ -202,8 +203,8 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 	t->cpu0_ns = t->last_cpu_ns = col_thread_cpu_ns();
 	struct exp_thread_start r = {
 		.tid = t->tid, .creator_tid = creator, .start_ns = col_now_ns(), .start_pc = start_pc};
-	blockw_append(&cfg->profile, &t->prof, t->tid, r.start_ns, EXP_REC_THREAD_START,
-		      encode_thread_start, &r, 0);
+	blockw_append(&cfg->profile, &t->prof, t->tid, r.start_ns, EXP_REC_THREAD_START, encode_thread_start,
+		      &r, 0);
 	atomic_store(&t->state, SLOT_LIVE);
 	thread_timer(t);
 	tls_guard = 0;
@@ -218,8 +219,8 @@ static void thread_write_end(struct col_thread *t, struct blockw_cursor *c, uint
 		.end_ns = col_now_ns(),
 		.cpu_ns = cpu_now_ns > t->cpu0_ns ? cpu_now_ns - t->cpu0_ns : 0,
 	};
-	blockw_append(&col_config()->profile, c, writer_tid, r.end_ns, EXP_REC_THREAD_END,
-		      encode_thread_end, &r, 0);
+	blockw_append(&col_config()->profile, c, writer_tid, r.end_ns, EXP_REC_THREAD_END, encode_thread_end,
+		      &r, 0);
 }
 
 static void thread_release(struct col_thread *t)

@@ -9,8 +9,8 @@
 
 #include "experiment/format.h"
 
-uint32_t unwind_from_context(const ucontext_t *uc, const struct unwind_thread *t, uint64_t *pcs,
-			     uint32_t max, uint32_t *ret_flags)
+uint32_t unwind_from_context(const ucontext_t *uc, const struct unwind_thread *t, uint64_t *pcs, uint32_t max,
+			     uint32_t *ret_flags)
 {
 	*ret_flags = EXP_STACK_TRUNCATED | EXP_STACK_FAILED;
 	if (max == 0)

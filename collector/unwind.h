@@ -30,7 +30,7 @@ struct unwind_thread {
  * EXP_STACK_TRUNCATED|EXP_STACK_FAILED if not even the leaf's caller was found.
  * SIGNAL_SAFE.
  */
-uint32_t unwind_from_context(const ucontext_t *uc, const struct unwind_thread *t, uint64_t *pcs,
-			     uint32_t max, uint32_t *ret_flags);
+uint32_t unwind_from_context(const ucontext_t *uc, const struct unwind_thread *t, uint64_t *pcs, uint32_t max,
+			     uint32_t *ret_flags);
 
 #endif

@@ -8,18 +8,18 @@
 
 #include <stddef.h>
 
-#define VEC(type)                                                                                  \
-	struct {                                                                                   \
-		type *v;                                                                           \
-		size_t n, cap;                                                                     \
+#define VEC(type)              \
+	struct {               \
+		type *v;       \
+		size_t n, cap; \
 	}
 
 /* Make room for one more element of `elem` bytes; 0 or -ENOMEM. */
 int vec_reserve_one(void **v, size_t *cap, size_t n, size_t elem);
 
-#define VEC_PUSH(vec, x)                                                                          \
-	(vec_reserve_one((void **)&(vec)->v, &(vec)->cap, (vec)->n, sizeof *(vec)->v) < 0           \
-		 ? -12                                                                             \
+#define VEC_PUSH(vec, x)                                                                  \
+	(vec_reserve_one((void **)&(vec)->v, &(vec)->cap, (vec)->n, sizeof *(vec)->v) < 0 \
+		 ? -12                                                                    \
 		 : ((vec)->v[(vec)->n++] = (x), 0))
 
 #endif

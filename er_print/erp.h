@@ -18,16 +18,16 @@ enum erp_name_form { ERP_NAME_LONG, ERP_NAME_SHORT, ERP_NAME_MANGLED };
 
 struct erp {
 	struct profile *prof;
-	FILE *out;          /* stdout, or the file of `outfile`/`appendfile` */
-	int out_owned;      /* out must be fclose'd when replaced */
-	struct mspec metrics;   /* `metrics`: the columns of function-level reports */
-	struct mspec sort;      /* `sort`: one entry */
-	long limit;             /* `limit`: rows per report, 0 = all */
+	FILE *out;            /* stdout, or the file of `outfile`/`appendfile` */
+	int out_owned;        /* out must be fclose'd when replaced */
+	struct mspec metrics; /* `metrics`: the columns of function-level reports */
+	struct mspec sort;    /* `sort`: one entry */
+	long limit;           /* `limit`: rows per report, 0 = all */
 	enum erp_name_form name_form;
-	int name_soname;        /* name ...:soname appends " [<lib>]" */
+	int name_soname; /* name ...:soname appends " [<lib>]" */
 	int interactive;
-	int quit;               /* set by quit/exit */
-	const char *prog;       /* "er_print" */
+	int quit;         /* set by quit/exit */
+	const char *prog; /* "er_print" */
 };
 
 /* Print "er_print: <message>" to stderr (and to e->out if it is a file). */

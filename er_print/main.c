@@ -107,7 +107,8 @@ static const struct command commands[] = {
 	{"csingle", NULL, ARG_REST, report_csingle, "function [N]", "callers and callees of one function"},
 	{"calltree", "ctree", ARG_NONE, report_calltree, "", "the dynamic call tree"},
 	{"objects", NULL, ARG_NONE, report_objects, "", "load objects with metrics, and their warnings"},
-	{"header", NULL, ARG_OPT, report_header, "[exp_id]", "experiment header: target, host, parameters, errors"},
+	{"header", NULL, ARG_OPT, report_header, "[exp_id]",
+	 "experiment header: target, host, parameters, errors"},
 	{"statistics", NULL, ARG_OPT, report_statistics, "[exp_id]", "execution statistics"},
 	{"experiment_list", "exp_list", ARG_NONE, report_experiment_list, "", "the loaded experiments"},
 	{"thread_list", NULL, ARG_NONE, report_thread_list, "", "threads and which are selected"},
@@ -115,7 +116,8 @@ static const struct command commands[] = {
 	 "select threads: all, 1, 1-3, 1,3, or exp:spec (e.g. 2:1-3)"},
 	{"filters", NULL, ARG_REST, cmd_filters, "expr",
 	 "filter events: THRID==n [|| THRID==m ...], or 1 (no filter)"},
-	{"name", NULL, ARG_ONE, cmd_name, "long|short|mangled[:soname|:nosoname]", "how function names are shown"},
+	{"name", NULL, ARG_ONE, cmd_name, "long|short|mangled[:soname|:nosoname]",
+	 "how function names are shown"},
 	{"outfile", NULL, ARG_ONE, cmd_outfile, "file|-|--", "write reports to file (- stdout, -- stderr)"},
 	{"appendfile", NULL, ARG_ONE, cmd_appendfile, "file", "append reports to file"},
 	{"script", NULL, ARG_ONE, cmd_script, "file", "run the commands in file"},
@@ -225,7 +227,8 @@ static int cmd_metric_list(struct erp *e, const char *arg)
 	fprintf(e->out, "Current Sort Metric: %s\n", buf);
 	fprintf(e->out, "Available metrics:\n");
 	for (size_t i = 0; i < n; i++)
-		fprintf(e->out, "  %s: %s (flavors e, i, a; visibility . + %% !)\n", d[i].keyword, d[i].username);
+		fprintf(e->out, "  %s: %s (flavors e, i, a; visibility . + %% !)\n", d[i].keyword,
+			d[i].username);
 	fprintf(e->out, "  size: Size\n  address: PC Address\n  name: Name\n");
 	return 0;
 }
@@ -280,7 +283,8 @@ static int cmd_name(struct erp *e, const char *arg)
 	if (colon) {
 		if (strcmp(colon + 1, "soname") == 0 || strcmp(colon + 1, "shared-object-name") == 0)
 			soname = 1;
-		else if (strcmp(colon + 1, "nosoname") == 0 || strcmp(colon + 1, "no-shared-object-name") == 0)
+		else if (strcmp(colon + 1, "nosoname") == 0 ||
+			 strcmp(colon + 1, "no-shared-object-name") == 0)
 			soname = 0;
 		else {
 			erp_error(e, "name: expected :soname or :nosoname, not ':%s'", colon + 1);
@@ -372,7 +376,8 @@ static int cmd_filters(struct erp *e, const char *arg)
 	fprintf(e->out, "current filter setting: \"%s\"\n", arg);
 	return 0;
 bad:
-	erp_error(e, "filters: unsupported expression '%s' (supported: THRID==n [|| THRID==m ...], or 1)", arg);
+	erp_error(e, "filters: unsupported expression '%s' (supported: THRID==n [|| THRID==m ...], or 1)",
+		  arg);
 	return -1;
 }
 
@@ -404,7 +409,8 @@ static int cmd_script(struct erp *e, const char *arg)
 static int cmd_help(struct erp *e, const char *arg)
 {
 	(void)arg;
-	fprintf(e->out, "Commands (any unambiguous prefix works; on the command line prefix them with '-'):\n");
+	fprintf(e->out,
+		"Commands (any unambiguous prefix works; on the command line prefix them with '-'):\n");
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		char left[128];
 		snprintf(left, sizeof left, "%s%s%s%s%s", commands[i].name, commands[i].alias ? " (" : "",
@@ -435,15 +441,14 @@ static int cmd_quit(struct erp *e, const char *arg)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...\n"
-		"Print reports from Performance Analyzer experiments (NAME.er directories).\n"
-		"Commands given as options run in order; with none, er_print reads commands\n"
-		"interactively. Several experiments are aggregated. Common commands:\n"
-		"  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
-		"  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
-		"  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
-		"Run 'er_print -help' for every command; see er_print(1).\n");
+	fprintf(f, "Usage: er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...\n"
+		   "Print reports from Performance Analyzer experiments (NAME.er directories).\n"
+		   "Commands given as options run in order; with none, er_print reads commands\n"
+		   "interactively. Several experiments are aggregated. Common commands:\n"
+		   "  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
+		   "  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
+		   "  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
+		   "Run 'er_print -help' for every command; see er_print(1).\n");
 }
 
 static void interactive(struct erp *e)
@@ -530,7 +535,8 @@ int main(int argc, char **argv)
 		    (c->arg == ARG_OPT && i + 1 < argc && argv[i + 1][0] != '-' && c->fn != report_header &&
 		     c->fn != report_statistics)) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "%s: -%s: missing argument (%s)\n", PROG, c->name, c->args_help);
+				fprintf(stderr, "%s: -%s: missing argument (%s)\n", PROG, c->name,
+					c->args_help);
 				free(todo);
 				free(exps);
 				return 2;

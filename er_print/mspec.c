@@ -74,7 +74,8 @@ static int parse_item(const char *s, size_t len, int sort, struct mspec *m, char
 	}
 	int metric = find_metric(p, nlen);
 	if (metric < 0) {
-		snprintf(err, errlen, "unknown metric '%.*s' (available: totalcpu, name, size, address)", (int)nlen, p);
+		snprintf(err, errlen, "unknown metric '%.*s' (available: totalcpu, name, size, address)",
+			 (int)nlen, p);
 		return -1;
 	}
 	if (!nf)
@@ -138,14 +139,14 @@ void mspec_format(const struct mspec *m, char *buf, size_t room)
 	buf[0] = '\0';
 	for (size_t i = 0; i < m->n && len < room; i++) {
 		const struct mspec_item *it = &m->items[i];
-		const char *name = it->kind == MSPEC_NAME	? "name"
-				   : it->kind == MSPEC_SIZE	? "size"
+		const char *name = it->kind == MSPEC_NAME      ? "name"
+				   : it->kind == MSPEC_SIZE    ? "size"
 				   : it->kind == MSPEC_ADDRESS ? "address"
 							       : d[it->metric].keyword;
 		char fl[2] = {it->kind == MSPEC_METRIC ? (char)it->flavor : '\0', '\0'};
 		int w = snprintf(buf + len, room - len, "%s%s%s%s%s%s", i ? ":" : "", fl,
-				 it->kind == MSPEC_METRIC && it->show_value ? "." : "", it->show_percent ? "%" : "",
-				 it->hidden ? "!" : "", name);
+				 it->kind == MSPEC_METRIC && it->show_value ? "." : "",
+				 it->show_percent ? "%" : "", it->hidden ? "!" : "", name);
 		if (w < 0)
 			break;
 		len += (size_t)w;

@@ -87,8 +87,11 @@ static int print_block(struct erp *e, uint32_t f, char **names, int fragment)
 	char titles[MSPEC_MAX][64];
 	for (size_t c = 0; c < ni; c++) {
 		snprintf(titles[c], 64, "Attr. %s", d[items[c].metric].abbrev);
-		cols[c] = (struct table_col){.kind = TABLE_METRIC, .title = titles[c], .unit = d[items[c].metric].unit,
-					     .show_value = 1, .show_percent = 1,
+		cols[c] = (struct table_col){.kind = TABLE_METRIC,
+					     .title = titles[c],
+					     .unit = d[items[c].metric].unit,
+					     .show_value = 1,
+					     .show_percent = 1,
 					     .percent_base = metrics_inclusive(m, f)[items[c].metric]};
 		if (f == PROFILE_FUNC_TOTAL)
 			cols[c].percent_base = metrics_total(m)[items[c].metric];
@@ -207,7 +210,8 @@ struct tree_ctx {
 
 static int cmp_nodes(const void *a, const void *b)
 {
-	const struct metrics_node *x = *(const struct metrics_node *const *)a, *y = *(const struct metrics_node *const *)b;
+	const struct metrics_node *x = *(const struct metrics_node *const *)a,
+				  *y = *(const struct metrics_node *const *)b;
 	if (x->values[sort_metric] != y->values[sort_metric])
 		return x->values[sort_metric] > y->values[sort_metric] ? -1 : 1;
 	return x->func < y->func ? -1 : x->func > y->func;
@@ -266,8 +270,11 @@ int report_calltree(struct erp *e, const char *arg)
 	char titles[MSPEC_MAX][64];
 	for (size_t c = 0; c < ni; c++) {
 		snprintf(titles[c], 64, "Attr. %s", d[items[c].metric].abbrev);
-		cols[c] = (struct table_col){.kind = TABLE_METRIC, .title = titles[c], .unit = d[items[c].metric].unit,
-					     .show_value = 1, .show_percent = 1,
+		cols[c] = (struct table_col){.kind = TABLE_METRIC,
+					     .title = titles[c],
+					     .unit = d[items[c].metric].unit,
+					     .show_value = 1,
+					     .show_percent = 1,
 					     .percent_base = metrics_total(m)[items[c].metric]};
 	}
 	uint32_t *ids;

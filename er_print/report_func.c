@@ -38,7 +38,8 @@ uint64_t report_item_value(const struct metrics *m, const struct mspec_item *it,
 		return 0;
 	if (f == PROFILE_FUNC_TOTAL)
 		return metrics_total(m)[it->metric];
-	return it->flavor == MSPEC_EXCL ? metrics_exclusive(m, f)[it->metric] : metrics_inclusive(m, f)[it->metric];
+	return it->flavor == MSPEC_EXCL ? metrics_exclusive(m, f)[it->metric]
+					: metrics_inclusive(m, f)[it->metric];
 }
 
 struct sort_ctx {
@@ -85,8 +86,8 @@ size_t report_sorted_funcs(struct erp *e, uint32_t **ret_ids, char ***ret_names)
 		key[f] = report_item_value(m, &e->sort.items[0], f);
 		ids[n++] = f;
 	}
-	struct sort_ctx s = {.e = e, .m = m, .key = key, .names = names,
-			     .by_name = e->sort.items[0].kind == MSPEC_NAME};
+	struct sort_ctx s = {
+		.e = e, .m = m, .key = key, .names = names, .by_name = e->sort.items[0].kind == MSPEC_NAME};
 	g_sort = &s;
 	qsort(ids, n, sizeof *ids, cmp_funcs);
 	g_sort = NULL;
@@ -216,7 +217,7 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 	for (size_t k = 0; k < nd; k++) {
 		for (int fl = 0; fl < 2; fl++) {
 			uint64_t v = f == PROFILE_FUNC_TOTAL ? total[k]
-				     : fl == 0		     ? metrics_exclusive(m, f)[k]
+				     : fl == 0               ? metrics_exclusive(m, f)[k]
 							     : metrics_inclusive(m, f)[k];
 			char val[64], pct[64], label[128];
 			table_format_value(d[k].unit, v, val, sizeof val);
@@ -230,9 +231,11 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 	}
 	const struct pobject *o = pf->obj == PROFILE_NO_OBJECT ? NULL : profile_object(e->prof, pf->obj);
 	fprintf(e->out, "\t%24s: %5llu\n", "Size", (unsigned long long)pf->size);
-	fprintf(e->out, "\t%24s: %u:0x%08llx\n", "PC Address", o ? pf->obj + 2 : 1u, (unsigned long long)pf->addr);
+	fprintf(e->out, "\t%24s: %u:0x%08llx\n", "PC Address", o ? pf->obj + 2 : 1u,
+		(unsigned long long)pf->addr);
 	fprintf(e->out, "\t%24s: %s\n", "Source File", "(unknown)");
-	fprintf(e->out, "\t%24s: %s\n", "Object File", o ? (o->symbol_file ? o->symbol_file : o->path) : "(unknown)");
+	fprintf(e->out, "\t%24s: %s\n", "Object File",
+		o ? (o->symbol_file ? o->symbol_file : o->path) : "(unknown)");
 	fprintf(e->out, "\t%24s: %s\n", "Load Object", o ? o->path : "<Total>");
 	/* like gprofng: a mangled name only when it differs from the name */
 	const char *mangled = strcmp(pf->mangled, pf->name) == 0 ? "" : pf->mangled;
@@ -289,7 +292,8 @@ int report_resolve_function(struct erp *e, const char *arg, uint32_t *ret)
 		erp_error(e, "'%s' names %zu functions; add a number to choose:", name, n);
 		for (size_t i = 0; i < n && i < 64; i++) {
 			const struct pfunc *f = profile_func(e->prof, ids[i]);
-			const struct pobject *o = f->obj == PROFILE_NO_OBJECT ? NULL : profile_object(e->prof, f->obj);
+			const struct pobject *o =
+				f->obj == PROFILE_NO_OBJECT ? NULL : profile_object(e->prof, f->obj);
 			fprintf(stderr, "  %zu) %s in %s\n", i + 1, f->name, o ? o->name : "<none>");
 		}
 		return -1;
@@ -334,8 +338,11 @@ int report_objects(struct erp *e, const char *arg)
 		if (it->hidden || it->kind != MSPEC_METRIC || it->flavor == MSPEC_ATTR)
 			continue;
 		snprintf(titles[nc], 64, "%s %s", flavor_abbrev(it->flavor), d[it->metric].abbrev);
-		struct table_col c = {.kind = TABLE_METRIC, .title = titles[nc], .unit = d[it->metric].unit,
-				      .show_value = it->show_value, .show_percent = it->show_percent,
+		struct table_col c = {.kind = TABLE_METRIC,
+				      .title = titles[nc],
+				      .unit = d[it->metric].unit,
+				      .show_value = it->show_value,
+				      .show_percent = it->show_percent,
 				      .percent_base = metrics_total(om)[it->metric]};
 		items[nc] = *it;
 		cols[nc++] = c;
@@ -363,7 +370,8 @@ int report_objects(struct erp *e, const char *arg)
 		key[o + 1] = report_item_value(om, &e->sort.items[0], o + 1);
 		ids[n++] = o + 1;
 	}
-	struct sort_ctx s = {.e = e, .m = om, .key = key, .names = names, .by_name = e->sort.items[0].kind == MSPEC_NAME};
+	struct sort_ctx s = {
+		.e = e, .m = om, .key = key, .names = names, .by_name = e->sort.items[0].kind == MSPEC_NAME};
 	g_sort = &s;
 	qsort(ids, n, sizeof *ids, cmp_funcs);
 	g_sort = NULL;

@@ -99,7 +99,8 @@ int table_add_line(struct table *t, const char *line)
 	return 0;
 }
 
-int table_add_row(struct table *t, const uint64_t *vals, const char *const *texts, const char *name, char marker)
+int table_add_row(struct table *t, const uint64_t *vals, const char *const *texts, const char *name,
+		  char marker)
 {
 	struct row *r = new_row(t);
 	if (!r)

@@ -28,7 +28,8 @@ struct table;
 struct table *table_new(const struct table_col *cols, size_t ncols);
 void table_free(struct table *t);
 /* vals[i] for metric columns, texts[i] for text columns (others ignored). 0 or -ENOMEM. */
-int table_add_row(struct table *t, const uint64_t *vals, const char *const *texts, const char *name, char marker);
+int table_add_row(struct table *t, const uint64_t *vals, const char *const *texts, const char *name,
+		  char marker);
 /* Add a literal line (e.g. "============== Callers") printed in row order. */
 int table_add_line(struct table *t, const char *line);
 void table_print(const struct table *t, FILE *out);

@@ -51,7 +51,7 @@ struct datafile_damage *datafile_damage(struct datafile *df);
  * walk and is returned by datafile_walk.
  */
 typedef int (*datafile_record_fn)(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
-				   const struct exp_record *rec);
+				  const struct exp_record *rec);
 
 /* Walk every block in file order. Returns 0, or the callback's non-zero value. */
 int datafile_walk(struct datafile *df, datafile_record_fn fn, void *ctx);

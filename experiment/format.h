@@ -29,24 +29,24 @@
 #define EXP_FILE_MAGIC_BYTES 8
 #define EXP_FILE_HEADER_BYTES 32
 /* offsets inside the file header */
-#define EXP_FH_MAGIC 0         /* u8[8] */
-#define EXP_FH_VERSION_MAJOR 8 /* u16 */
+#define EXP_FH_MAGIC 0          /* u8[8] */
+#define EXP_FH_VERSION_MAJOR 8  /* u16 */
 #define EXP_FH_VERSION_MINOR 10 /* u16 */
-#define EXP_FH_FILE_KIND 12    /* u32, enum exp_file_kind */
-#define EXP_FH_BLOCK_BYTES 16  /* u32 */
-#define EXP_FH_PID 20          /* u32, the writing process */
-#define EXP_FH_START_NS 24     /* u64, CLOCK_MONOTONIC at creation */
+#define EXP_FH_FILE_KIND 12     /* u32, enum exp_file_kind */
+#define EXP_FH_BLOCK_BYTES 16   /* u32 */
+#define EXP_FH_PID 20           /* u32, the writing process */
+#define EXP_FH_START_NS 24      /* u64, CLOCK_MONOTONIC at creation */
 
 #define EXP_BLOCK_BYTES 65536u
 
 /* Block header. */
 #define EXP_BLOCK_MAGIC 0x314b4c42u /* "BLK1" as a little-endian u32 */
 #define EXP_BLOCK_HEADER_BYTES 24
-#define EXP_BH_MAGIC 0    /* u32, written last when the block is claimed */
-#define EXP_BH_TID 4      /* u32, the thread that owns the block */
-#define EXP_BH_SEQ 8      /* u32, the owner's block sequence number (0, 1, ...) */
+#define EXP_BH_MAGIC 0     /* u32, written last when the block is claimed */
+#define EXP_BH_TID 4       /* u32, the thread that owns the block */
+#define EXP_BH_SEQ 8       /* u32, the owner's block sequence number (0, 1, ...) */
 #define EXP_BH_RESERVED 12 /* u32, zero */
-#define EXP_BH_BASE_NS 16 /* u64, CLOCK_MONOTONIC; first event delta is from here */
+#define EXP_BH_BASE_NS 16  /* u64, CLOCK_MONOTONIC; first event delta is from here */
 
 enum exp_file_kind {
 	EXP_FILE_PROFILE = 1,  /* "profile": clock samples, thread starts/ends */

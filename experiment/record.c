@@ -95,9 +95,9 @@ size_t record_encode_stack(uint8_t *buf, size_t room, const struct exp_stack *s)
 size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *s)
 {
 	uint8_t tmp[15 * VARINT_MAX_BYTES];
-	const uint64_t f[] = {s->ts_ns,   s->number,  s->utime_ns, s->stime_ns, s->minflt,
-			      s->majflt,  s->nswap,   s->inblock,  s->oublock,  s->msgsnd,
-			      s->msgrcv,  s->nsignals, s->nvcsw,   s->nivcsw,   s->maxrss_kb};
+	const uint64_t f[] = {s->ts_ns,  s->number,   s->utime_ns, s->stime_ns, s->minflt,
+			      s->majflt, s->nswap,    s->inblock,  s->oublock,  s->msgsnd,
+			      s->msgrcv, s->nsignals, s->nvcsw,    s->nivcsw,   s->maxrss_kb};
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		n += varint_put(tmp + n, f[i]);
@@ -219,9 +219,9 @@ int record_decode_sample(const struct exp_record *r, struct exp_sample *ret)
 	uint64_t v[15];
 	if (r->kind != EXP_REC_SAMPLE || get_varints(r, v, 15) < 0)
 		return -EBADMSG;
-	uint64_t *f[] = {&ret->ts_ns,   &ret->number,  &ret->utime_ns, &ret->stime_ns, &ret->minflt,
-			 &ret->majflt,  &ret->nswap,   &ret->inblock,  &ret->oublock,  &ret->msgsnd,
-			 &ret->msgrcv,  &ret->nsignals, &ret->nvcsw,   &ret->nivcsw,   &ret->maxrss_kb};
+	uint64_t *f[] = {&ret->ts_ns,  &ret->number,   &ret->utime_ns, &ret->stime_ns, &ret->minflt,
+			 &ret->majflt, &ret->nswap,    &ret->inblock,  &ret->oublock,  &ret->msgsnd,
+			 &ret->msgrcv, &ret->nsignals, &ret->nvcsw,    &ret->nivcsw,   &ret->maxrss_kb};
 	for (int i = 0; i < 15; i++)
 		*f[i] = v[i];
 	return 0;

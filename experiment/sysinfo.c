@@ -117,7 +117,8 @@ long sysinfo_parse_config_hz(const char *text)
 			long v;
 			errno = 0;
 			v = strtol(q, &end, 10);
-			if (end == q || errno || v <= 0 || (*end && *end != '\n' && !isspace((unsigned char)*end)))
+			if (end == q || errno || v <= 0 ||
+			    (*end && *end != '\n' && !isspace((unsigned char)*end)))
 				return -ENOENT;
 			return v;
 		}

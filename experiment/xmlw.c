@@ -39,8 +39,7 @@ void xmlw_text(struct xmlw *w, const char *s)
 		case '>': xmlw_raw(w, "&gt;"); break;
 		case '"': xmlw_raw(w, "&quot;"); break;
 		case '\'': xmlw_raw(w, "&apos;"); break;
-		default:
-			put(w, c < 0x20 && c != '\t' && c != '\n' ? '?' : (char)c);
+		default: put(w, c < 0x20 && c != '\t' && c != '\n' ? '?' : (char)c);
 		}
 	}
 }

@@ -3,18 +3,12 @@
 #
 #   scripts/format-check.sh              every *.c/*.h of common experiment collector collect
 #                                        analysis er_print analyzer tests bench demo (git-tracked
-#                                        plus untracked-but-not-ignored files; `find` outside git);
-#                                        lists the files that differ and the clean files not yet
-#                                        in the allowlist.  This is `make format-check`.
-#   scripts/format-check.sh --allowlist  only the files listed in scripts/format-clean.txt.
-#                                        This is what the test suite runs
-#                                        (tests/e2e/plumbing_format.sh).
+#                                        plus untracked-but-not-ignored files; `find` outside git)
+#                                        and the lines that differ.  This is `make format-check`
+#                                        and what the test suite runs (tests/e2e/plumbing_format.sh).
 #   scripts/format-check.sh FILE...      only these files.
 #
-# Why an allowlist: modules are written in parallel and not all of them are formatted yet, so
-# a file joins scripts/format-clean.txt (one path a line, relative to the top, '#' comments)
-# once it is clean, and from then on the test suite keeps it clean.  To make a file clean:
-# `clang-format -i FILE`, then add it to the list.  The reference formatter is Debian 12's
+# To fix a file: `clang-format -i FILE`.  The reference formatter is Debian 12's
 # clang-format 14; other versions may disagree on details.
 #
 # Exit status: 0 all checked files clean, 1 some differ (one "format:" line per file, with
@@ -23,7 +17,6 @@ set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 config=$top/.clang-format
-allowlist=$top/scripts/format-clean.txt
 DIRS=(common experiment collector collect analysis er_print analyzer tests bench demo)
 
 die() { printf 'format-check: error: %s\n' "$*" >&2; exit 2; }
@@ -39,11 +32,6 @@ list_sources() { # all C sources of DIRS, relative to top
 	else
 		(cd "$top" && find "${DIRS[@]}" -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort)
 	fi
-}
-
-read_allowlist() {
-	[[ -f $allowlist ]] || die "$allowlist is missing"
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' "$allowlist" | grep -v '^$' || true
 }
 
 # check FILE (path as given; relative paths are relative to top): 0 clean, 1 differs.
@@ -65,28 +53,19 @@ check() {
 	return 1
 }
 
-mode=all verbose=0
+verbose=0
 files=()
 case "${1:-}" in
---allowlist) mode=allowlist; verbose=1; mapfile -t files < <(read_allowlist) ;;
 -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
 -*) die "unknown option $1 (see --help)" ;;
-"") mapfile -t files < <(list_sources) ;;
-*) mode=files; verbose=1; files=("$@") ;;
+"") verbose=1; mapfile -t files < <(list_sources) ;;
+*) verbose=1; files=("$@") ;;
 esac
 
-bad=0 clean=()
+bad=0
+((${#files[@]} > 0)) || die "no C sources found"
 for f in "${files[@]}"; do
-	if check "$f"; then clean+=("$f"); else bad=$((bad + 1)); fi
+	check "$f" || bad=$((bad + 1))
 done
-
-if [[ $mode == all && ${#clean[@]} -gt 0 ]]; then
-	listed=$(read_allowlist)
-	new=()
-	for f in "${clean[@]}"; do
-		grep -qxF "$f" <<<"$listed" || new+=("$f")
-	done
-	((${#new[@]} == 0)) || printf 'format-check: clean but not yet in scripts/format-clean.txt: %s\n' "${new[*]}"
-fi
 printf 'format-check: %d file(s) checked, %d differ\n' "${#files[@]}" "$bad"
 ((bad == 0)) || exit 1

@@ -34,8 +34,7 @@ struct dump {
 	struct datafile *df;
 };
 
-static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
-		     const struct exp_record *rec)
+static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, const struct exp_record *rec)
 {
 	struct dump *d = ctx;
 	if (block_start)
@@ -70,8 +69,8 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 	case EXP_REC_STACK: {
 		struct exp_stack s;
 		if ((r = record_decode_stack(rec, d->pcs, EXP_MAX_FRAMES, &s)) == 0) {
-			printf("stack id=0x%" PRIx64 " flags=%" PRIu32 " n=%" PRIu32 " pcs=", s.id,
-			       s.flags, s.nframes);
+			printf("stack id=0x%" PRIx64 " flags=%" PRIu32 " n=%" PRIu32 " pcs=", s.id, s.flags,
+			       s.nframes);
 			for (uint32_t i = 0; i < s.nframes; i++)
 				printf("%s0x%" PRIx64, i ? "," : "", s.pcs[i]);
 			putchar('\n');
@@ -88,8 +87,7 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 			       s.nivcsw, s.maxrss_kb);
 		break;
 	}
-	default:
-		break;
+	default: break;
 	}
 	if (r < 0) {
 		printf("bad_record kind=%d\n", (int)rec->kind);
@@ -114,7 +112,7 @@ static int dump_file(const char *path, uint64_t *pcs)
 	int r = datafile_open(path, 0, &df);
 	if (r < 0) {
 		fprintf(stderr, "expdump: %s: %s\n", path,
-			r == -EBADMSG  ? "not an experiment data file (bad or truncated header)"
+			r == -EBADMSG   ? "not an experiment data file (bad or truncated header)"
 			: r == -ENOTSUP ? "newer format version than this tool reads"
 					: strerror(-r));
 		return 1;
@@ -125,8 +123,8 @@ static int dump_file(const char *path, uint64_t *pcs)
 	struct dump d = {.pcs = pcs, .df = df};
 	datafile_walk(df, on_record, &d);
 	const struct datafile_damage *dm = datafile_damage(df);
-	printf("damage file=%s bad_blocks=%" PRIu64 " torn_bytes=%" PRIu64 " bad_records=%" PRIu64 "\n",
-	       path, dm->bad_blocks, dm->torn_bytes, dm->bad_records);
+	printf("damage file=%s bad_blocks=%" PRIu64 " torn_bytes=%" PRIu64 " bad_records=%" PRIu64 "\n", path,
+	       dm->bad_blocks, dm->torn_bytes, dm->bad_records);
 	datafile_close(df);
 	return 0;
 }

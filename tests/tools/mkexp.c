@@ -231,8 +231,10 @@ int main(int argc, char **argv)
 	wfile_open(&ovw, out, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW);
 	uint64_t now = START_NS + 1000;
 	for (int t = 0; t < nthreads; t++) {
-		struct exp_thread_start ts = {.tid = thread_tids[t], .creator_tid = t ? thread_tids[0] : 0,
-					      .start_ns = now, .start_pc = t ? 0x401000 : 0};
+		struct exp_thread_start ts = {.tid = thread_tids[t],
+					      .creator_tid = t ? thread_tids[0] : 0,
+					      .start_ns = now,
+					      .start_pc = t ? 0x401000 : 0};
 		uint8_t *at = wfile_room(&prof, thread_tids[t], now);
 		wfile_commit(&prof, record_encode_thread_start(at, 64, &ts), EXP_REC_THREAD_START, at);
 	}
@@ -258,7 +260,8 @@ int main(int argc, char **argv)
 		uint64_t reps = s->count ? s->count : 1; /* whole lines: one thread's block at a time */
 		for (uint64_t r = 0; r < reps && written < target; r++, written++) {
 			now += s->weight ? s->weight : 1000;
-			struct exp_clock c = {.ts_ns = now, .cpu = (uint32_t)(written & 1),
+			struct exp_clock c = {.ts_ns = now,
+					      .cpu = (uint32_t)(written & 1),
 					      .stack_id = record_stack_hash(s->pcs, s->n, s->flags),
 					      .weight_ns = s->weight};
 			uint8_t *at = wfile_room(&prof, s->tid, now);
@@ -275,13 +278,19 @@ int main(int argc, char **argv)
 	for (int t = 0; t < nthreads; t++) {
 		if (thread_end_cpu[t] == UINT64_MAX)
 			continue;
-		struct exp_thread_end te = {.tid = thread_tids[t], .end_ns = now + 1000, .cpu_ns = thread_end_cpu[t]};
+		struct exp_thread_end te = {
+			.tid = thread_tids[t], .end_ns = now + 1000, .cpu_ns = thread_end_cpu[t]};
 		uint8_t *at = wfile_room(&prof, thread_tids[t], now);
 		wfile_commit(&prof, record_encode_thread_end(at, 64, &te), EXP_REC_THREAD_END, at);
 	}
 	struct exp_sample sm0 = {.ts_ns = START_NS + 500, .number = 0};
-	struct exp_sample sm1 = {.ts_ns = now + 2000, .number = 1, .utime_ns = now - START_NS, .minflt = 100,
-				 .nvcsw = 3, .nivcsw = 4, .maxrss_kb = 2048};
+	struct exp_sample sm1 = {.ts_ns = now + 2000,
+				 .number = 1,
+				 .utime_ns = now - START_NS,
+				 .minflt = 100,
+				 .nvcsw = 3,
+				 .nivcsw = 4,
+				 .maxrss_kb = 2048};
 	uint8_t *at = wfile_room(&ovw, 1, START_NS);
 	wfile_commit(&ovw, record_encode_sample(at, 200, &sm0), EXP_REC_SAMPLE, at);
 	at = wfile_room(&ovw, 1, START_NS);
@@ -315,7 +324,8 @@ int main(int argc, char **argv)
 		PA_VERSION, comments, (unsigned long long)START_NS, (unsigned long long)START_NS + 100,
 		(unsigned long long)now + 1500, (unsigned long long)written);
 	if (exit_signal)
-		snprintf(tail_xml, sizeof tail_xml, "  <exit tstamp_ns=\"%llu\" signal=\"%d\" signame=\"SIG%d\" core=\"0\"/>\n",
+		snprintf(tail_xml, sizeof tail_xml,
+			 "  <exit tstamp_ns=\"%llu\" signal=\"%d\" signame=\"SIG%d\" core=\"0\"/>\n",
 			 (unsigned long long)now + 3000, exit_signal, exit_signal);
 	else
 		snprintf(tail_xml, sizeof tail_xml, "  <exit tstamp_ns=\"%llu\" status=\"%d\"/>\n",
@@ -364,7 +374,8 @@ int main(int argc, char **argv)
 			for (int i = 0; i < 64; i++)
 				junk[i] = (uint8_t)(i * 37 + 11);
 			junk[0] = EXP_REC_STACK;
-			if (fd < 0 || pwrite(fd, junk, sizeof junk, EXP_BLOCK_BYTES + EXP_BLOCK_HEADER_BYTES) != 64)
+			if (fd < 0 ||
+			    pwrite(fd, junk, sizeof junk, EXP_BLOCK_BYTES + EXP_BLOCK_HEADER_BYTES) != 64)
 				die("cannot damage", p);
 			close(fd);
 		} else if (strcmp(damage, "torn-log") != 0) {

@@ -14,46 +14,46 @@
 
 static int check_failures, check_count;
 
-#define CHECK(cond)                                                                          \
-	do {                                                                                 \
-		check_count++;                                                               \
-		if (!(cond)) {                                                               \
-			check_failures++;                                                    \
-			fprintf(stderr, "not ok %s:%d: %s\n", __FILE__, __LINE__, #cond);    \
-		}                                                                            \
+#define CHECK(cond)                                                                       \
+	do {                                                                              \
+		check_count++;                                                            \
+		if (!(cond)) {                                                            \
+			check_failures++;                                                 \
+			fprintf(stderr, "not ok %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+		}                                                                         \
 	} while (0)
 
-#define CHECK_EQ_U64(a, b)                                                                   \
-	do {                                                                                 \
-		uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                             \
-		check_count++;                                                               \
-		if (a_ != b_) {                                                              \
-			check_failures++;                                                    \
-			fprintf(stderr, "not ok %s:%d: %s == %s (%" PRIu64 " != %" PRIu64 ")\n", \
-				__FILE__, __LINE__, #a, #b, a_, b_);                         \
-		}                                                                            \
+#define CHECK_EQ_U64(a, b)                                                                                 \
+	do {                                                                                               \
+		uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                                           \
+		check_count++;                                                                             \
+		if (a_ != b_) {                                                                            \
+			check_failures++;                                                                  \
+			fprintf(stderr, "not ok %s:%d: %s == %s (%" PRIu64 " != %" PRIu64 ")\n", __FILE__, \
+				__LINE__, #a, #b, a_, b_);                                                 \
+		}                                                                                          \
 	} while (0)
 
-#define CHECK_EQ_STR(a, b)                                                                   \
-	do {                                                                                 \
-		const char *a_ = (a), *b_ = (b);                                             \
-		check_count++;                                                               \
-		if (!a_ || !b_ || strcmp(a_, b_) != 0) {                                     \
-			check_failures++;                                                    \
-			fprintf(stderr, "not ok %s:%d: %s == %s (\"%s\" != \"%s\")\n", __FILE__, \
-				__LINE__, #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)");   \
-		}                                                                            \
+#define CHECK_EQ_STR(a, b)                                                                                 \
+	do {                                                                                               \
+		const char *a_ = (a), *b_ = (b);                                                           \
+		check_count++;                                                                             \
+		if (!a_ || !b_ || strcmp(a_, b_) != 0) {                                                   \
+			check_failures++;                                                                  \
+			fprintf(stderr, "not ok %s:%d: %s == %s (\"%s\" != \"%s\")\n", __FILE__, __LINE__, \
+				#a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)");                           \
+		}                                                                                          \
 	} while (0)
 
-#define CHECK_NEAR(a, b, eps)                                                                \
-	do {                                                                                 \
-		double a_ = (a), b_ = (b);                                                   \
-		check_count++;                                                               \
-		if (fabs(a_ - b_) > (eps)) {                                                 \
-			check_failures++;                                                    \
-			fprintf(stderr, "not ok %s:%d: %s ~ %s (%g vs %g)\n", __FILE__,      \
-				__LINE__, #a, #b, a_, b_);                                   \
-		}                                                                            \
+#define CHECK_NEAR(a, b, eps)                                                                             \
+	do {                                                                                              \
+		double a_ = (a), b_ = (b);                                                                \
+		check_count++;                                                                            \
+		if (fabs(a_ - b_) > (eps)) {                                                              \
+			check_failures++;                                                                 \
+			fprintf(stderr, "not ok %s:%d: %s ~ %s (%g vs %g)\n", __FILE__, __LINE__, #a, #b, \
+				a_, b_);                                                                  \
+		}                                                                                         \
 	} while (0)
 
 static inline int check_done(void)

@@ -98,8 +98,8 @@ static void test_parse(void)
 	CHECK(expname_parse("x.007.er", &stem, &n) == 1);
 	CHECK_EQ_U64(n, 7);
 	CHECK(expname_parse("abc.er", NULL, NULL) == 0);
-	CHECK(expname_parse("abc5.er", NULL, NULL) == 0);   /* no '.' before N */
-	CHECK(expname_parse(".5.er", NULL, NULL) == 0);     /* empty stem */
+	CHECK(expname_parse("abc5.er", NULL, NULL) == 0); /* no '.' before N */
+	CHECK(expname_parse(".5.er", NULL, NULL) == 0);   /* empty stem */
 	CHECK(expname_parse("x.1a.er", NULL, NULL) == 0);
 	CHECK(expname_parse("x.1.erx", NULL, NULL) == 0);
 	CHECK(expname_parse("x..er", NULL, NULL) == 0);

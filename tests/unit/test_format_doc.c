@@ -15,14 +15,36 @@ struct c {
 	int seen;
 };
 
-#define C(x) {#x, (unsigned long long)(x), 0}
+#define C(x)                                   \
+	{                                      \
+#x, (unsigned long long)(x), 0 \
+	}
 static struct c consts[] = {
-	C(EXP_FORMAT_VERSION_MAJOR), C(EXP_FORMAT_VERSION_MINOR), C(EXP_BLOCK_BYTES), C(EXP_FILE_HEADER_BYTES),
-	C(EXP_BLOCK_HEADER_BYTES), C(EXP_BLOCK_MAGIC), C(EXP_MAX_FRAMES), C(EXP_FH_MAGIC),
-	C(EXP_FH_VERSION_MAJOR), C(EXP_FH_VERSION_MINOR), C(EXP_FH_FILE_KIND), C(EXP_FH_BLOCK_BYTES),
-	C(EXP_FH_PID), C(EXP_FH_START_NS), C(EXP_BH_MAGIC), C(EXP_BH_TID), C(EXP_BH_SEQ),
-	C(EXP_BH_RESERVED), C(EXP_BH_BASE_NS), C(EXP_REC_CLOCK), C(EXP_REC_THREAD_START),
-	C(EXP_REC_THREAD_END), C(EXP_REC_STACK), C(EXP_REC_SAMPLE), C(EXP_STACK_TRUNCATED),
+	C(EXP_FORMAT_VERSION_MAJOR),
+	C(EXP_FORMAT_VERSION_MINOR),
+	C(EXP_BLOCK_BYTES),
+	C(EXP_FILE_HEADER_BYTES),
+	C(EXP_BLOCK_HEADER_BYTES),
+	C(EXP_BLOCK_MAGIC),
+	C(EXP_MAX_FRAMES),
+	C(EXP_FH_MAGIC),
+	C(EXP_FH_VERSION_MAJOR),
+	C(EXP_FH_VERSION_MINOR),
+	C(EXP_FH_FILE_KIND),
+	C(EXP_FH_BLOCK_BYTES),
+	C(EXP_FH_PID),
+	C(EXP_FH_START_NS),
+	C(EXP_BH_MAGIC),
+	C(EXP_BH_TID),
+	C(EXP_BH_SEQ),
+	C(EXP_BH_RESERVED),
+	C(EXP_BH_BASE_NS),
+	C(EXP_REC_CLOCK),
+	C(EXP_REC_THREAD_START),
+	C(EXP_REC_THREAD_END),
+	C(EXP_REC_STACK),
+	C(EXP_REC_SAMPLE),
+	C(EXP_STACK_TRUNCATED),
 	C(EXP_STACK_FAILED),
 };
 
@@ -59,7 +81,8 @@ int main(void)
 				known = 1;
 				consts[k].seen = 1;
 				if (v != consts[k].value)
-					fprintf(stderr, "%s: documented %llu, code %llu\n", name, v, consts[k].value);
+					fprintf(stderr, "%s: documented %llu, code %llu\n", name, v,
+						consts[k].value);
 				CHECK(v == consts[k].value);
 			}
 			if (!known)

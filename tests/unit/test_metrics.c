@@ -19,7 +19,7 @@ static void add(struct metrics *m, uint64_t v, int n, ...)
 	__builtin_va_list ap;
 	__builtin_va_start(ap, n);
 	for (int i = 0; i < n; i++)
-		f[i] = (uint32_t)__builtin_va_arg(ap, int);
+		f[i] = (uint32_t) __builtin_va_arg(ap, int);
 	__builtin_va_end(ap);
 	uint64_t vals[1] = {v};
 	CHECK(metrics_add_stack(m, f, (size_t)n, vals) == 0);
@@ -50,16 +50,16 @@ static void test_figure_2_1(void)
 	/* units x 10 to stay integral: C(10) = 2 in C, 4 in E, 4 in F (F: 2 self, 2 in G) */
 	struct metrics *m = metrics_new(1, TOTAL);
 	CHECK(m != NULL);
-	add(m, 20, 1, MAIN);                /* main's own 2 units */
-	add(m, 20, 3, C, A, MAIN);          /* A -> C(10): 2 in C */
-	add(m, 40, 4, E, C, A, MAIN);       /*   4 in E */
-	add(m, 20, 4, F, C, A, MAIN);       /*   F self 2 */
-	add(m, 20, 5, G, F, C, A, MAIN);    /*   F -> G 2 */
-	add(m, 50, 2, B, MAIN);             /* B's own 5 units */
-	add(m, 30, 3, C, B, MAIN);          /* B -> C(7.5) twice: 1.5+1.5 in C */
-	add(m, 60, 4, E, C, B, MAIN);       /*   3 in E */
-	add(m, 30, 4, F, C, B, MAIN);       /*   F self 3 */
-	add(m, 30, 5, G, F, C, B, MAIN);    /*   F -> G 3 */
+	add(m, 20, 1, MAIN);             /* main's own 2 units */
+	add(m, 20, 3, C, A, MAIN);       /* A -> C(10): 2 in C */
+	add(m, 40, 4, E, C, A, MAIN);    /*   4 in E */
+	add(m, 20, 4, F, C, A, MAIN);    /*   F self 2 */
+	add(m, 20, 5, G, F, C, A, MAIN); /*   F -> G 2 */
+	add(m, 50, 2, B, MAIN);          /* B's own 5 units */
+	add(m, 30, 3, C, B, MAIN);       /* B -> C(7.5) twice: 1.5+1.5 in C */
+	add(m, 60, 4, E, C, B, MAIN);    /*   3 in E */
+	add(m, 30, 4, F, C, B, MAIN);    /*   F self 3 */
+	add(m, 30, 5, G, F, C, B, MAIN); /*   F -> G 3 */
 
 	CHECK_EQ_U64(metrics_total(m)[0], 320);
 	CHECK_EQ_U64(metrics_inclusive(m, MAIN)[0], 320);
@@ -92,11 +92,11 @@ static void test_recursion(void)
 	enum { INIT = 1, R = 2, M = 3 };
 	struct metrics *m = metrics_new(1, 0);
 	add(m, 100, 5, R, R, R, INIT, M);
-	CHECK_EQ_U64(metrics_inclusive(m, R)[0], 100);   /* once, not three times */
+	CHECK_EQ_U64(metrics_inclusive(m, R)[0], 100); /* once, not three times */
 	CHECK_EQ_U64(metrics_exclusive(m, R)[0], 100);
-	CHECK_EQ_U64(edge(m, R, R, 0), 100);             /* attributed to itself ... */
-	CHECK_EQ_U64(edge(m, R, INIT, 0), 0);            /* ... not to the initiating function */
-	CHECK_EQ_U64(edge(m, INIT, R, 1), 100);          /* init's callee R gets its share */
+	CHECK_EQ_U64(edge(m, R, R, 0), 100);    /* attributed to itself ... */
+	CHECK_EQ_U64(edge(m, R, INIT, 0), 0);   /* ... not to the initiating function */
+	CHECK_EQ_U64(edge(m, INIT, R, 1), 100); /* init's callee R gets its share */
 	CHECK_EQ_U64(metrics_inclusive(m, INIT)[0], 100);
 	/* indirect recursion A -> B -> A(leaf) */
 	struct metrics *m2 = metrics_new(1, 0);

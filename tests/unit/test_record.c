@@ -8,7 +8,8 @@
 static void test_clock(void)
 {
 	uint8_t buf[64];
-	struct exp_clock c = {.ts_ns = 1000123, .cpu = 1, .stack_id = 0x1122334455667788ull, .weight_ns = 10007000};
+	struct exp_clock c = {
+		.ts_ns = 1000123, .cpu = 1, .stack_id = 0x1122334455667788ull, .weight_ns = 10007000};
 	size_t n = record_encode_clock(buf, sizeof buf, 1000000, &c);
 	CHECK(n > 0 && n <= 32);
 	CHECK(buf[0] == 0); /* kind not yet published */

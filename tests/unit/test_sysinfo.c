@@ -13,7 +13,8 @@ int main(void)
 	struct sysinfo_host h;
 	long hz;
 
-	CHECK_EQ_U64(sysinfo_parse_cpu_mhz("processor\t: 0\ncpu MHz\t\t: 2596.122\ncache size\t: 1 KB\n"), 2596);
+	CHECK_EQ_U64(sysinfo_parse_cpu_mhz("processor\t: 0\ncpu MHz\t\t: 2596.122\ncache size\t: 1 KB\n"),
+		     2596);
 	CHECK_EQ_U64(sysinfo_parse_cpu_mhz("cpu MHz : 800\n"), 800);
 	CHECK(sysinfo_parse_cpu_mhz("processor : 0\n") == 0);
 	CHECK(sysinfo_parse_cpu_mhz("cpu MHz : fast\n") == 0);
