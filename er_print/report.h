@@ -15,6 +15,8 @@
 /* Compute metrics for the current selection; -1 after an error message. */
 int report_prepare(struct erp *e);
 void report_sort_title(struct erp *e, char *buf, size_t room);
+/* Rows to print of a list of n whose first row is <Total>: <Total> + `limit`. */
+size_t report_rows(const struct erp *e, size_t n);
 uint64_t report_item_value(const struct metrics *m, const struct mspec_item *it, uint32_t f);
 size_t report_sorted_funcs(struct erp *e, uint32_t **ret_ids, char ***ret_names);
 void report_free_names(struct erp *e, char **names);

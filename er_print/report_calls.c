@@ -43,6 +43,28 @@ static void attr_sort_title(struct erp *e, const struct mspec_item *items, size_
 	snprintf(buf, room, "Attributed %s", d[metric].username);
 }
 
+/*
+ * Attributed columns, one per base metric of the list; base[k] is metric
+ * k's 100%.  Returns the count; items/cols/titles are filled.
+ */
+static size_t attr_columns(struct erp *e, const uint64_t *base, struct mspec_item *items,
+			   struct table_col *cols, char titles[][64])
+{
+	size_t nd;
+	const struct metric_def *d = profile_metric_defs(&nd);
+	size_t ni = attr_items(e, items);
+	for (size_t c = 0; c < ni; c++) {
+		snprintf(titles[c], 64, "Attr. %s", d[items[c].metric].abbrev);
+		cols[c] = (struct table_col){.kind = TABLE_METRIC,
+					     .title = titles[c],
+					     .unit = d[items[c].metric].unit,
+					     .show_value = 1,
+					     .show_percent = 1,
+					     .percent_base = base[items[c].metric]};
+	}
+	return ni;
+}
+
 struct edge_sort {
 	uint32_t func;
 	const uint64_t *values;
@@ -79,23 +101,12 @@ static struct edge_sort *sorted_edges(struct erp *e, const struct metrics_edge *
 static int print_block(struct erp *e, uint32_t f, char **names, int fragment)
 {
 	const struct metrics *m = profile_metrics(e->prof);
-	size_t nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
 	struct mspec_item items[MSPEC_MAX];
-	size_t ni = attr_items(e, items);
 	struct table_col cols[MSPEC_MAX];
 	char titles[MSPEC_MAX][64];
-	for (size_t c = 0; c < ni; c++) {
-		snprintf(titles[c], 64, "Attr. %s", d[items[c].metric].abbrev);
-		cols[c] = (struct table_col){.kind = TABLE_METRIC,
-					     .title = titles[c],
-					     .unit = d[items[c].metric].unit,
-					     .show_value = 1,
-					     .show_percent = 1,
-					     .percent_base = metrics_inclusive(m, f)[items[c].metric]};
-		if (f == PROFILE_FUNC_TOTAL)
-			cols[c].percent_base = metrics_total(m)[items[c].metric];
-	}
+	/* percentages of the focus function's inclusive value */
+	size_t ni = attr_columns(e, f == PROFILE_FUNC_TOTAL ? metrics_total(m) : metrics_inclusive(m, f),
+				 items, cols, titles);
 	struct table *t = table_new(cols, ni);
 	const struct metrics_edge *ed;
 	size_t ncallers = metrics_callers(m, f, &ed);
@@ -160,7 +171,7 @@ int report_callers_callees(struct erp *e, const char *arg)
 		erp_error(e, "out of memory");
 		return -1;
 	}
-	size_t rows = e->limit > 0 && (size_t)e->limit + 1 < n ? (size_t)e->limit + 1 : n;
+	size_t rows = report_rows(e, n);
 	int r = 0;
 	for (size_t i = 0; i < rows && r == 0; i++)
 		r = print_block(e, ids[i], names, 0);
@@ -259,24 +270,13 @@ int report_calltree(struct erp *e, const char *arg)
 	if (report_prepare(e) < 0)
 		return -1;
 	const struct metrics *m = profile_metrics(e->prof);
-	size_t nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
 	struct mspec_item items[MSPEC_MAX];
-	size_t ni = attr_items(e, items);
+	struct table_col cols[MSPEC_MAX];
+	char titles[MSPEC_MAX][64];
+	size_t ni = attr_columns(e, metrics_total(m), items, cols, titles);
 	char title[256];
 	attr_sort_title(e, items, ni, title, sizeof title);
 	fprintf(e->out, "Functions Call Tree. Metric: %s\n\n", title);
-	struct table_col cols[MSPEC_MAX];
-	char titles[MSPEC_MAX][64];
-	for (size_t c = 0; c < ni; c++) {
-		snprintf(titles[c], 64, "Attr. %s", d[items[c].metric].abbrev);
-		cols[c] = (struct table_col){.kind = TABLE_METRIC,
-					     .title = titles[c],
-					     .unit = d[items[c].metric].unit,
-					     .show_value = 1,
-					     .show_percent = 1,
-					     .percent_base = metrics_total(m)[items[c].metric]};
-	}
 	uint32_t *ids;
 	char **names;
 	report_sorted_funcs(e, &ids, &names);

@@ -20,6 +20,11 @@ static const char *flavor_abbrev(enum mspec_flavor f)
 	return f == MSPEC_EXCL ? "Excl." : f == MSPEC_INCL ? "Incl." : "Attr.";
 }
 
+size_t report_rows(const struct erp *e, size_t n)
+{
+	return e->limit > 0 && (size_t)e->limit + 1 < n ? (size_t)e->limit + 1 : n;
+}
+
 void report_sort_title(struct erp *e, char *buf, size_t room)
 {
 	size_t n;
@@ -188,7 +193,7 @@ int report_functions(struct erp *e, const char *arg)
 		erp_error(e, "out of memory");
 		return -1;
 	}
-	size_t rows = e->limit > 0 && (size_t)e->limit + 1 < n ? (size_t)e->limit + 1 : n;
+	size_t rows = report_rows(e, n);
 	for (size_t i = 0; i < rows; i++) {
 		uint64_t vals[MSPEC_MAX];
 		char texts[MSPEC_MAX][32];
@@ -259,7 +264,7 @@ int report_fsummary(struct erp *e, const char *arg)
 		erp_error(e, "out of memory");
 		return -1;
 	}
-	size_t rows = e->limit > 0 && (size_t)e->limit + 1 < n ? (size_t)e->limit + 1 : n;
+	size_t rows = report_rows(e, n);
 	for (size_t i = 0; i < rows; i++)
 		print_summary(e, ids[i], names[ids[i]]);
 	free(ids);

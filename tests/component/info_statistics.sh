@@ -3,34 +3,7 @@
 # by tests/tools/info_mkexp (values documented there): gprofng's layout, the
 # rusage numbers collect recorded, thread time and sleep, the clock-profiling
 # total and sample counts, the overview-sample fallback, and the sum block.
-set -u
-: "${PA_BUILD:?run through tests/run.sh}"
-tools=$PA_BUILD/tests/tools
-for t in info_mkexp info_driver; do
-	[[ -x $tools/$t ]] || { echo "$tools/$t is not built"; exit 1; }
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-export TZ=UTC
-fail=0
-
-# One report through er_print when it is built, else through the test driver.
-report() { # CMD EXP...
-	local cmd=$1
-	shift
-	if [[ -x ${PA_BIN:-}/er_print ]]; then
-		"$PA_BIN/er_print" "-$cmd" "$@"
-	else
-		"$tools/info_driver" "$cmd" -- "$@"
-	fi
-}
-has_line() { # FILE LINE: the exact line is in FILE
-	grep -Fxq -- "$2" "$1" || { echo "FAIL: $1 has no line '$2'"; fail=1; }
-}
-lacks() { # FILE REGEX
-	! grep -Eq -- "$2" "$1" || { echo "FAIL: $1 matches /$2/"; fail=1; }
-}
+. "$(dirname "$0")/info_common.bash"
 stat_line() { # FILE LABEL VALUE: "<label right-aligned to 50>: <value>"
 	has_line "$1" "$(printf '%50s: %s' "$2" "$3")"
 }
