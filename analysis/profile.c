@@ -298,6 +298,74 @@ static int func_for_pc(struct profile *p, struct exp_slot *e, uint64_t pc, uint3
 	return 0;
 }
 
+static int is_loader(const struct exp_loadobj *lo)
+{
+	return lo && (strncmp(lo->name, "ld-linux", 8) == 0 || strncmp(lo->name, "ld.so", 5) == 0 ||
+		      strncmp(lo->name, "ld64.so", 7) == 0);
+}
+
+/* The @plt pseudo-function of a load object (created on first use). */
+static int plt_func(struct profile *p, uint32_t obj, uint32_t *ret)
+{
+	uint64_t key = ((uint64_t)obj << 48) | (NOSYM_ADDR - 1);
+	int64_t f = u64map_get(&p->func_index, key);
+	if (f >= 0) {
+		*ret = (uint32_t)f;
+		return 0;
+	}
+	struct strbuf name;
+	strbuf_init(&name, 0);
+	strbuf_addf(&name, "@plt (<%s>)", p->objs.v[obj].name);
+	int r = name.failed ? -ENOMEM : add_func(p, PFUNC_PLT, strbuf_str(&name), "", obj, 0, 0, ret);
+	strbuf_release(&name);
+	if (r == 0 && u64map_put(&p->func_index, key, *ret) < 0)
+		r = -ENOMEM;
+	return r;
+}
+
+/*
+ * The manual's rules for calls between shared objects: a leaf PC inside a
+ * PLT stub is dropped, so its time goes to the call instruction of the
+ * caller; leaf frames in the dynamic loader that end in its lazy-binding
+ * resolver (_dl_runtime_resolve*, entered from a PLT stub) become the
+ * caller's object's @plt pseudo-function.  Returns how many leaf frames were
+ * consumed; *ret_plt is the @plt function id to use as the leaf, or
+ * UINT32_MAX.
+ */
+static int plt_rules(struct profile *p, struct exp_slot *e, const struct exp_callstack *cs, size_t *ret_skip,
+		     uint32_t *ret_plt)
+{
+	*ret_skip = 0;
+	*ret_plt = UINT32_MAX;
+	if (cs->nframes < 2)
+		return 0;
+	const struct exp_loadobj *lo = experiment_find_object(e->exp, cs->pcs[0]);
+	if (!lo || is_collector_object(lo))
+		return 0;
+	struct symtab *st = object_symtab(p, e->objmap[lo - e->exp->objs]);
+	if (st && symtab_in_plt(st, cs->pcs[0] - lo->base)) {
+		*ret_skip = 1;
+		return 0;
+	}
+	if (!is_loader(lo))
+		return 0;
+	size_t j = 1;
+	while (j < cs->nframes && experiment_find_object(e->exp, cs->pcs[j] - 1) == lo)
+		j++;
+	if (j >= cs->nframes || !st)
+		return 0;
+	/* the outermost loader frame must be the resolver a PLT stub jumps to */
+	uint64_t pc = j - 1 == 0 ? cs->pcs[0] : cs->pcs[j - 1] - 1;
+	const struct symtab_func *sf = symtab_lookup(st, pc - lo->base);
+	if (!sf || strncmp(sf->name, "_dl_runtime_resolve", 19) != 0)
+		return 0;
+	const struct exp_loadobj *caller = experiment_find_object(e->exp, cs->pcs[j] - 1);
+	if (!caller || is_collector_object(caller))
+		return 0;
+	*ret_skip = j;
+	return plt_func(p, e->objmap[caller - e->exp->objs], ret_plt);
+}
+
 /*
  * Resolve a stack to function ids, leaf first.  Return addresses (all frames
  * but the leaf) are looked up at pc - 1, inside the call instruction.
@@ -307,12 +375,18 @@ static int resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s)
 	if (e->stack_funcs[s])
 		return 0;
 	const struct exp_callstack *cs = &e->exp->stacks[s];
-	size_t n = cs->nframes;
-	uint32_t *f = malloc((n + 2) * sizeof *f);
+	size_t n = cs->nframes, skip;
+	uint32_t *f = malloc((n + 2) * sizeof *f), plt;
 	if (!f)
 		return -ENOMEM;
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
+	if (plt_rules(p, e, cs, &skip, &plt) < 0) {
+		free(f);
+		return -ENOMEM;
+	}
+	if (plt != UINT32_MAX)
+		f[k++] = plt;
+	for (size_t i = skip; i < n; i++) {
 		uint64_t pc = cs->pcs[i];
 		if (i > 0 && pc > 0)
 			pc--;

@@ -7,7 +7,10 @@
  * address); pseudo-functions are <Total> (id PROFILE_FUNC_TOTAL), <Unknown>
  * (a PC outside every load object, or a stack that could not be read) and
  * <Truncated-stack> (the outermost frame of a stack cut by the depth limit or
- * an unwalkable frame).  Each PC resolves once (memoized per experiment).
+ * an unwalkable frame), and one "@plt (<object>)" per load object for time in
+ * the dynamic loader's lazy binding of that object's calls (a leaf PC inside
+ * a PLT stub is dropped instead, charging the call instruction).  Each PC
+ * resolves once (memoized per experiment).
  *
  * Metrics are vectors of PROFILE_METRIC_COUNT base metrics (see metric_def).
  * Values are integers: nanoseconds for times, counts, bytes.
@@ -36,7 +39,7 @@ enum { PROFILE_METRIC_TOTALCPU = 0, PROFILE_METRIC_COUNT = 1 };
 /* The base metrics, indexed by PROFILE_METRIC_*. */
 const struct metric_def *profile_metric_defs(size_t *ret_count);
 
-enum pfunc_kind { PFUNC_TOTAL, PFUNC_UNKNOWN, PFUNC_TRUNCATED, PFUNC_SYMBOL, PFUNC_SYNTH, PFUNC_NOSYM };
+enum pfunc_kind { PFUNC_TOTAL, PFUNC_UNKNOWN, PFUNC_TRUNCATED, PFUNC_SYMBOL, PFUNC_SYNTH, PFUNC_NOSYM, PFUNC_PLT };
 
 #define PROFILE_FUNC_TOTAL 0u
 #define PROFILE_FUNC_UNKNOWN 1u

@@ -101,6 +101,8 @@ struct symtab {
 	char build_id[2 * SYMTAB_BUILD_ID_MAX + 1];
 	enum symtab_source source;
 	bool build_id_mismatch;
+	uint64_t plt[SYMTAB_PLT_MAX][2]; /* [start, end) of .plt, .plt.got, .plt.sec */
+	size_t nplt;
 };
 
 static uint64_t func_end(const struct symtab_func *f)
@@ -155,6 +157,14 @@ enum symtab_source symtab_source(const struct symtab *st)
 const char *symtab_build_id(const struct symtab *st)
 {
 	return st->build_id;
+}
+
+bool symtab_in_plt(const struct symtab *st, uint64_t vaddr)
+{
+	for (size_t i = 0; st && i < st->nplt; i++)
+		if (vaddr >= st->plt[i][0] && vaddr < st->plt[i][1])
+			return true;
+	return false;
 }
 
 bool symtab_build_id_mismatch(const struct symtab *st)
@@ -277,6 +287,29 @@ static Elf_Scn *elf_file_section(struct elf_file *f, GElf_Word type, GElf_Shdr *
 			return scn;
 	}
 	return NULL;
+}
+
+/* Remember the object's PLT sections (from its own section headers). */
+static void find_plt(struct symtab *st, struct elf_file *f)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+		return;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(f->elf, scn)) && st->nplt < SYMTAB_PLT_MAX) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		const char *name = elf_strptr(f->elf, shstrndx, sh.sh_name);
+		if (!name || (strcmp(name, ".plt") != 0 && strcmp(name, ".plt.got") != 0 &&
+			      strcmp(name, ".plt.sec") != 0))
+			continue;
+		if (sh.sh_addr > UINT64_MAX - sh.sh_size)
+			continue;
+		st->plt[st->nplt][0] = sh.sh_addr;
+		st->plt[st->nplt][1] = sh.sh_addr + sh.sh_size;
+		st->nplt++;
+	}
 }
 
 /* ------------------------------------------------------------------ candidates */
@@ -997,6 +1030,7 @@ int symtab_open(const char *path, const char *build_id_hex, const struct symtab_
 		hex_encode(obj.build_id, obj.build_id_len, st->build_id);
 	if (build_id_hex && !build_id_equal(build_id_hex, st->build_id))
 		st->build_id_mismatch = true;
+	find_plt(st, &obj);
 
 	GElf_Shdr sh_sym, sh_dyn, sh;
 	Elf_Scn *scn_sym = elf_file_section(&obj, SHT_SYMTAB, &sh_sym);

@@ -99,4 +99,13 @@ const char *symtab_build_id(const struct symtab *st);
  * one that ran. */
 bool symtab_build_id_mismatch(const struct symtab *st);
 
+/* Most PLT sections remembered per object. */
+#define SYMTAB_PLT_MAX 4
+
+/*
+ * Whether ELF virtual address `vaddr` lies in one of the object's PLT
+ * sections (.plt, .plt.got, .plt.sec, from its own section headers).
+ */
+bool symtab_in_plt(const struct symtab *st, uint64_t vaddr);
+
 #endif

@@ -12,8 +12,8 @@
  *   tsample TID COUNT WEIGHT_NS FRAME...   the same, stack flagged truncated
  *   exit STATUS | signal N      how the target ended (default: exit 0)
  *   comment TEXT
- * FRAME is FUNC, FUNC+OFFSET (in the most recent object defining FUNC), or
- * 0xADDR.  Object k (0-based) is placed at base 0x100000000 * (k + 1).
+ * FRAME is FUNC, FUNC+OFFSET (in the most recent object defining FUNC),
+ * @0xVADDR (an ELF address of the most recent object), or 0xADDR.  Object k (0-based) is placed at base 0x100000000 * (k + 1).
  * --bulk N cycles through the sample lines (each with its COUNT) until N
  * samples are written.
  * --damage: truncate-profile (cut the profile mid-block), bad-magic (corrupt
@@ -130,6 +130,8 @@ static uint64_t lookup(const char *frame)
 {
 	if (strncmp(frame, "0x", 2) == 0)
 		return strtoull(frame, NULL, 16);
+	if (strncmp(frame, "@0x", 3) == 0 && nobjs > 0)
+		return objs[nobjs - 1].base + strtoull(frame + 3, NULL, 16);
 	char name[512];
 	snprintf(name, sizeof name, "%s", frame);
 	uint64_t off = 0;
