@@ -69,9 +69,31 @@ static const char usage_text[] =
 	"Not supported yet: -h COUNTERS, -s, -H, -i, -M, -m, -F, -j, -J, -l, -y, -A, -a,\n"
 	"-L, -O, -P, -c, -I, -N, -r, -x, -g, -R.\n"
 	"\n"
+	"Environment: PA_MAX_CALL_STACK_DEPTH=N sets the call stack depth limit\n"
+	"(1 to 6000 frames, default 4096); deeper stacks are cut and marked truncated.\n"
+	"\n"
 	"Exit status: the target's; 128+N if the target was killed by signal N; 1 if\n"
 	"the experiment could not be written; 2 for a usage error; 126 if TARGET\n"
 	"cannot be executed; 127 if it is not found.\n";
+
+/* The call stack depth limit: PA_MAX_CALL_STACK_DEPTH or the default. */
+static int depth_limit = COLLECT_DEPTH_LIMIT;
+
+static void read_depth_limit(void)
+{
+	const char *v = getenv("PA_MAX_CALL_STACK_DEPTH");
+	if (!v || !*v)
+		return;
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (errno || *end || n < 1 || n > COLLECT_DEPTH_MAX) {
+		fprintf(stderr, "collect: PA_MAX_CALL_STACK_DEPTH: invalid value '%s' (expected 1 to %d frames)\n", v,
+			COLLECT_DEPTH_MAX);
+		exit(EXIT_USAGE);
+	}
+	depth_limit = (int)n;
+}
 
 static void die_usage(const char *msg)
 {
@@ -122,7 +144,7 @@ static int run_summary(void)
 	fputs(usage_text, stdout);
 	printf("\nDefaults: clock profiling on, 10.007 ms interval; call stack depth limit %d\n"
 	       "frames; experiment test.N.er in the current directory",
-	       COLLECT_DEPTH_LIMIT);
+	       depth_limit);
 	if (expname_next(".", NULL, next, sizeof next) == 0)
 		printf(" (next: %s)", next);
 	printf(".\n\nThis system (%s, %s %s %s):\n", host.nodename, host.sysname, host.release, host.machine);
@@ -344,7 +366,7 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 		printf("\tdata-collection duration, %lu secs.\n", o->duration_end_s);
 	else
 		printf("\tdata-collection duration, %lu-%lu secs.\n", o->duration_start_s, o->duration_end_s);
-	printf("\tcall stack depth limit, %d frames\n", COLLECT_DEPTH_LIMIT);
+	printf("\tcall stack depth limit, %d frames\n", depth_limit);
 	if (o->sample)
 		printf("\tperiodic sampling, %s\n", o->sample);
 	for (int i = 0; i < o->comment_count; i++)
@@ -387,6 +409,7 @@ int main(int argc, char **argv)
 
 	if (collect_options_parse(&o, argc, argv, err, sizeof err) < 0)
 		die_usage(err);
+	read_depth_limit();
 	switch (o.mode) {
 	case COLLECT_MODE_SUMMARY: return run_summary();
 	case COLLECT_MODE_HELP: fputs(usage_text, stdout); return 0;
@@ -413,8 +436,7 @@ int main(int argc, char **argv)
 				"only statistics will be collected\n");
 	place_choose(&pl, &o);
 
-	snprintf(descriptor, sizeof descriptor, "p=%ld;d=%d", o.clock_on ? o.clock_interval_us : 0,
-		 COLLECT_DEPTH_LIMIT);
+	snprintf(descriptor, sizeof descriptor, "p=%ld;d=%d", o.clock_on ? o.clock_interval_us : 0, depth_limit);
 	if (o.duration_set) {
 		size_t k = strlen(descriptor);
 		snprintf(descriptor + k, sizeof descriptor - k, ";t=%lu:%lu", o.duration_start_s,
@@ -474,7 +496,7 @@ int main(int argc, char **argv)
 	head.clock_on = o.clock_on;
 	head.clock_interval_us = o.clock_interval_us;
 	head.duration = duration;
-	head.depth_limit = COLLECT_DEPTH_LIMIT;
+	head.depth_limit = depth_limit;
 	head.descriptor = descriptor;
 	head.sample = o.sample;
 	head.comments = o.comments;

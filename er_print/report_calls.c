@@ -214,8 +214,8 @@ struct tree_ctx {
 	struct table *t;
 	struct mspec_item *items;
 	size_t ni;
-	char prefix[8192];
-	char line[8448]; /* scratch: recursion depth must not multiply stack use */
+	char prefix[3 * 6200]; /* 3 chars per level: deeper than the collector's 6000-frame limit */
+	char line[3 * 6200 + 4096]; /* scratch: recursion depth must not multiply stack use */
 	size_t rows, max_rows;
 };
 
