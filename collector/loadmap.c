@@ -21,6 +21,7 @@
 
 #include "collector/collector.h"
 #include "collector/logxml.h"
+#include "collector/unwtab.h"
 #include "experiment/xmlw.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -59,8 +60,7 @@ static int is_vdso(const struct dl_phdr_info *info)
 	return (uintptr_t)info->dlpi_phdr == ehdr + e->e_phoff;
 }
 
-/* Hex build-id from the object's PT_NOTE segments in memory, "" if none. */
-static void build_id(const struct dl_phdr_info *info, char *out, size_t room)
+void loadmap_build_id(const struct dl_phdr_info *info, char *out, size_t room)
 {
 	out[0] = '\0';
 	for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -126,7 +126,7 @@ static void write_load(const struct dl_phdr_info *info, uint32_t id, int first)
 		path = loadmap_exe;
 	}
 	char bid[2 * 64 + 1];
-	build_id(info, bid, sizeof bid);
+	loadmap_build_id(info, bid, sizeof bid);
 	struct xmlw w;
 	xmlw_init(&w, loadmap_buf, sizeof loadmap_buf);
 	xmlw_raw(&w, "  <load");
@@ -161,6 +161,8 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *ctx)
 	int *first = ctx;
 	uintptr_t key = (uintptr_t)info->dlpi_phdr;
 	uint64_t h = name_hash(info->dlpi_name ? info->dlpi_name : "");
+	/* under the loader lock: the object cannot go away while its CFI is parsed */
+	unwtab_seen(info);
 	struct loadmap_obj *freeslot = NULL;
 	for (int i = 0; i < OBJ_MAX; i++) {
 		struct loadmap_obj *o = &loadmap_objs[i];
@@ -191,7 +193,9 @@ static void rescan(void)
 	pthread_mutex_lock(&loadmap_lock);
 	loadmap_scan_gen++;
 	int first = 1;
+	unwtab_begin();
 	dl_iterate_phdr(scan_one, &first);
+	unwtab_commit();
 	for (int i = 0; i < OBJ_MAX; i++) {
 		struct loadmap_obj *o = &loadmap_objs[i];
 		if (!o->id || o->seen == loadmap_scan_gen)
@@ -224,6 +228,10 @@ int loadmap_init(const char *dir)
 	if (p == MAP_FAILED)
 		return -errno;
 	loadmap_objs = p;
+	int r = unwtab_init();
+	if (r < 0)
+		logxml_note("error", "unwind_tables",
+			    "cannot allocate the unwind-table registry; frame pointers only");
 	rescan();
 	return 0;
 }

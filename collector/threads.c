@@ -404,3 +404,12 @@ __attribute__((visibility("default"))) int pthread_create(pthread_t *th, const p
 		slot_free(t);
 	return r;
 }
+
+void threads_scan_hazards(void (*fn)(const void *hazard, void *ctx), void *ctx)
+{
+	if (!thread_slots)
+		return;
+	/* every slot: a hazard is NULL unless that thread is inside the handler */
+	for (uint32_t i = 0; i < SLOT_COUNT; i++)
+		fn(atomic_load_explicit(&thread_slots[i].uw.hazard, memory_order_seq_cst), ctx);
+}

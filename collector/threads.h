@@ -34,4 +34,11 @@ int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc);
  */
 void threads_finish(void);
 
+/*
+ * Call fn with the unwind-table hazard of every live thread (see unwtab.h).
+ * Not signal-safe; the result is a snapshot that may be stale by the time fn
+ * runs, which is what the hazard protocol allows for.
+ */
+void threads_scan_hazards(void (*fn)(const void *hazard, void *ctx), void *ctx);
+
 #endif

@@ -1,46 +1,151 @@
 /*
- * unwind.c - frame-pointer walker (x86-64).  A frame is [fp] = caller's fp,
- * [fp + 8] = return address; frame pointers must be 8-aligned, strictly
- * increasing and inside [max(sp, stack_lo), stack_hi).  Reads below the
- * interrupted sp are refused: the main thread's stack range is its rlimit and
- * only the part above sp is known to be mapped.
+ * unwind.c - call stacks from the signal context, by the unwind tables of
+ * unwtab.h (x86-64; shared/reference/unwinding-research.md section 7.4).
+ *
+ * Per frame: look the rule up at pc (frame 0, and the frame a signal frame
+ * restores) or pc - 1 (return addresses), compute the CFA, read the return
+ * address at CFA - 8 and the caller's %rbp where the rule says it was saved.
+ * Where no table covers pc the frame-pointer rule applies ([fp] = caller's fp,
+ * [fp + 8] = return address) if %rbp points into the stack.  Special rules:
+ * PLT stubs (CFA from the stub's offset), signal trampolines (__restore_rt:
+ * the interrupted registers are in the ucontext at sp + 40), and the
+ * epilogue quirk (after `pop %rbp` GCC still says %rbp is saved at CFA - 16,
+ * a slot now below sp: keep %rbp).  Every stack read is bounds-checked
+ * against [sp, stack_hi) and the CFA must grow, so a walk never faults and
+ * ends; where it cannot go on, the stack is marked truncated, never guessed.
+ * SIGNAL_SAFE: reads only the thread's stack and the collector's own tables.
  */
 #include "collector/unwind.h"
 
+#include <stddef.h>
+
+#include "collector/unwtab.h"
 #include "experiment/format.h"
 
-uint32_t unwind_from_context(const ucontext_t *uc, const struct unwind_thread *t, uint64_t *pcs, uint32_t max,
+/* Offset of uc_mcontext.gregs in the ucontext a signal frame pushes (x86-64). */
+#define SIGFRAME_GREGS (offsetof(ucontext_t, uc_mcontext.gregs))
+
+struct regs {
+	uint64_t pc, sp, fp;
+};
+
+static int readable(uint64_t addr, uint64_t lo, uint64_t hi)
+{
+	return !(addr & 7) && addr >= lo && addr < hi && hi - addr >= 8;
+}
+
+static uint64_t load(uint64_t addr)
+{
+	return *(const volatile uint64_t *)(uintptr_t)addr;
+}
+
+enum step { STEP_OK, STEP_END, STEP_STOP };
+
+/*
+ * One frame up from r.  `exact`: r.pc is not a return address.  Returns
+ * STEP_END at the outermost frame, STEP_STOP when the walk cannot go on.
+ */
+static enum step step(const struct unwtab_snap *snap, struct regs *r, int *exact, int frame0, uint64_t lo,
+		      uint64_t hi)
+{
+	uint64_t key = *exact ? r->pc : r->pc - 1;
+	const struct unwtab_obj *o = snap ? unwtab_find(snap, key) : NULL;
+	const struct cfi_rule *rule = o && o->table ? cfi_lookup(o->table, key) : NULL;
+	int kind = rule ? rule->kind : CFI_NO_INFO;
+	uint64_t cfa;
+	int16_t fp_off = CFI_FP_SAME;
+	switch (kind) {
+	case CFI_OUTERMOST: return STEP_END;
+	case CFI_SIGNAL: {
+		uint64_t g = r->sp + SIGFRAME_GREGS;
+		uint64_t a_pc = g + 8 * REG_RIP, a_sp = g + 8 * REG_RSP, a_fp = g + 8 * REG_RBP;
+		if (!readable(a_pc, lo, hi) || !readable(a_sp, lo, hi) || !readable(a_fp, lo, hi))
+			return STEP_STOP;
+		uint64_t sp = load(a_sp);
+		if (sp <= r->sp)
+			return STEP_STOP;
+		r->pc = load(a_pc);
+		r->sp = sp;
+		r->fp = load(a_fp);
+		*exact = 1; /* the interrupted PC, not a return address */
+		return r->pc ? STEP_OK : STEP_STOP;
+	}
+	case CFI_CFA_SP:
+		cfa = r->sp + (uint64_t)(int64_t)rule->cfa_off;
+		fp_off = rule->fp_off;
+		break;
+	case CFI_CFA_FP:
+		cfa = r->fp + (uint64_t)(int64_t)rule->cfa_off;
+		fp_off = rule->fp_off;
+		break;
+	case CFI_PLT: cfa = r->sp + 8 + ((r->pc & 15) >= rule->plt_threshold ? 8 : 0); break;
+	default: /* no CFI: the frame-pointer rule, if %rbp points into the stack */
+		if (readable(r->fp, r->sp, hi) && r->fp + 16 <= hi) {
+			cfa = r->fp + 16;
+			fp_off = -16;
+		} else {
+			return STEP_STOP;
+		}
+		break;
+	}
+	/* the return address at CFA - 8, inside the stack, above sp */
+	if (cfa <= r->sp || !readable(cfa - 8, r->sp, hi))
+		return STEP_STOP;
+	uint64_t ra = load(cfa - 8);
+	uint64_t fp = r->fp;
+	if (fp_off != CFI_FP_SAME) {
+		uint64_t slot = cfa + (uint64_t)(int64_t)fp_off;
+		if (slot < r->sp && frame0) {
+			/* epilogue after `pop %rbp`: %rbp already holds the caller's value */
+		} else if (readable(slot, r->sp, hi)) {
+			fp = load(slot);
+		} else {
+			return STEP_STOP;
+		}
+	}
+	(void)lo;
+	if (ra == 0)
+		return STEP_END; /* a null return address ends a chain too */
+	if (ra < 4096)
+		return STEP_STOP;
+	r->pc = ra;
+	r->sp = cfa;
+	r->fp = fp;
+	*exact = 0;
+	return STEP_OK;
+}
+
+uint32_t unwind_from_context(const ucontext_t *uc, struct unwind_thread *t, uint64_t *pcs, uint32_t max,
 			     uint32_t *ret_flags)
 {
 	*ret_flags = EXP_STACK_TRUNCATED | EXP_STACK_FAILED;
 	if (max == 0)
 		return 0;
 #if defined(__x86_64__)
-	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-	uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
-	uint64_t fp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
+	struct regs r = {(uint64_t)uc->uc_mcontext.gregs[REG_RIP], (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
+			 (uint64_t)uc->uc_mcontext.gregs[REG_RBP]};
 #else
 #error "unwind.c: only x86-64 is supported"
 #endif
+	const struct unwtab_snap *snap = unwtab_acquire(&t->hazard);
+	uint64_t lo = r.sp > t->stack_lo ? r.sp : t->stack_lo, hi = t->stack_hi;
 	uint32_t n = 0;
-	pcs[n++] = pc;
-	uint64_t lo = sp > t->stack_lo ? sp : t->stack_lo, hi = t->stack_hi;
-	for (;;) {
-		if (fp == 0 || (t->outer_fp && fp == t->outer_fp)) {
-			*ret_flags = 0;
-			return n;
-		}
-		if (n >= max || (fp & 7) || fp < lo || fp > hi || hi - fp < 16)
+	int exact = 1;
+	enum step s = STEP_OK;
+	pcs[n++] = r.pc;
+	while (n < max) {
+		s = step(snap, &r, &exact, n == 1, lo, hi);
+		if (s != STEP_OK)
 			break;
-		const uint64_t *f = (const uint64_t *)(uintptr_t)fp;
-		uint64_t next = f[0], ret = f[1];
-		if (ret == 0)
-			break;
-		pcs[n++] = ret;
-		if (next != 0 && next <= fp)
-			break;
-		fp = next;
+		pcs[n++] = r.pc;
 	}
-	*ret_flags = n > 1 ? EXP_STACK_TRUNCATED : EXP_STACK_TRUNCATED | EXP_STACK_FAILED;
+	unwtab_release(&t->hazard);
+	/* stopped beyond the collector's thread-start wrapper: the program's part is whole */
+	if (s == STEP_STOP && t->outer_fp && r.sp > t->outer_fp)
+		s = STEP_END;
+	if (s == STEP_END)
+		*ret_flags = 0;
+	else
+		*ret_flags = n > 1 ? EXP_STACK_TRUNCATED : EXP_STACK_TRUNCATED | EXP_STACK_FAILED;
 	return n;
 }

@@ -19,6 +19,8 @@ struct unwind_thread {
 	 * main thread): reaching it ends the walk as a complete stack.
 	 */
 	uint64_t outer_fp;
+	/* The unwind-table snapshot this thread's handler is reading (unwtab.h). */
+	const void *_Atomic hazard;
 };
 
 /*
@@ -30,7 +32,7 @@ struct unwind_thread {
  * EXP_STACK_TRUNCATED|EXP_STACK_FAILED if not even the leaf's caller was found.
  * SIGNAL_SAFE.
  */
-uint32_t unwind_from_context(const ucontext_t *uc, const struct unwind_thread *t, uint64_t *pcs, uint32_t max,
+uint32_t unwind_from_context(const ucontext_t *uc, struct unwind_thread *t, uint64_t *pcs, uint32_t max,
 			     uint32_t *ret_flags);
 
 #endif

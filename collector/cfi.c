@@ -1,0 +1,971 @@
+/*
+ * cfi.c - compact unwind rows from .eh_frame (via .eh_frame_hdr) or
+ * .debug_frame (see cfi.h).  Building lists the FDEs (the sorted
+ * .eh_frame_hdr table, or a linear walk then a heap sort), then runs every
+ * FDE program twice: once to count the merged rows, once to fill the arrays
+ * taken from the caller's allocator in one piece.  Every read goes through a
+ * cursor bounded by the object (or the .debug_frame buffer).  cfi_lookup is
+ * SIGNAL_SAFE: it reads the table only and calls nothing.
+ */
+#include "collector/cfi.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#define CFI_MAX_ROWS (1u << 24)    /* rows per table */
+#define CFI_MAX_RANGE (1ull << 30) /* bytes of code per table (block index <= 16 MiB) */
+#define CFI_MAX_FDES (1u << 24)
+#define CFI_STACK_DEPTH 16 /* DW_CFA_remember_state nesting */
+
+#define REG_RBP 6
+#define REG_RSP 7
+#define REG_RA 16
+
+/* DW_EH_PE_* */
+#define PE_OMIT 0xff
+#define PE_ABSPTR 0x00
+#define PE_ULEB128 0x01
+#define PE_UDATA2 0x02
+#define PE_UDATA4 0x03
+#define PE_UDATA8 0x04
+#define PE_SLEB128 0x09
+#define PE_SDATA2 0x0a
+#define PE_SDATA4 0x0b
+#define PE_SDATA8 0x0c
+#define PE_PCREL 0x10
+#define PE_DATAREL 0x30
+#define PE_INDIRECT 0x80
+
+/* ------------------------------------------------------------ bounded reading */
+
+struct rd {
+	const uint8_t *p, *end;
+	int err; /* sticky: -EBADMSG once a read ran past end */
+};
+
+static uint64_t rd_fixed(struct rd *r, unsigned n)
+{
+	if (r->err || (size_t)(r->end - r->p) < n) {
+		r->err = -EBADMSG;
+		return 0;
+	}
+	uint64_t v = 0;
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)r->p[i] << (8 * i);
+	r->p += n;
+	return v;
+}
+
+static uint64_t rd_uleb(struct rd *r)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		if (r->err || r->p >= r->end || shift >= 70) {
+			r->err = -EBADMSG;
+			return 0;
+		}
+		uint8_t b = *r->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+}
+
+static int64_t rd_sleb(struct rd *r)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		if (r->err || r->p >= r->end || shift >= 70) {
+			r->err = -EBADMSG;
+			return 0;
+		}
+		uint8_t b = *r->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			if (shift + 7 < 64 && (b & 0x40))
+				v |= ~0ull << (shift + 7);
+			return (int64_t)v;
+		}
+	}
+}
+
+static void rd_skip(struct rd *r, uint64_t n)
+{
+	if (r->err || (uint64_t)(r->end - r->p) < n) {
+		r->err = -EBADMSG;
+		return;
+	}
+	r->p += n;
+}
+
+/*
+ * Where the object's bytes are: `pcrel_ok` when the bytes are read at their
+ * run-time address (.eh_frame in place), so pcrel values can be resolved.
+ */
+struct base {
+	bool pcrel_ok;
+	uint64_t datarel; /* 0: DW_EH_PE_datarel not allowed */
+	unsigned addr_size;
+};
+
+/*
+ * Decode one DW_EH_PE-encoded value.  `skip_only`: the value is not used
+ * (a personality routine), so an indirect one is fine.  Returns 0,
+ * -EBADMSG (bounds) or -ENOTSUP (an encoding we do not resolve).
+ */
+static int rd_ptr(struct rd *r, uint8_t enc, const struct base *b, bool skip_only, uint64_t *ret)
+{
+	const uint8_t *field = r->p;
+	uint64_t v;
+	switch (enc & 0x0f) {
+	case PE_ABSPTR: v = rd_fixed(r, b->addr_size); break;
+	case PE_ULEB128: v = rd_uleb(r); break;
+	case PE_UDATA2: v = rd_fixed(r, 2); break;
+	case PE_UDATA4: v = rd_fixed(r, 4); break;
+	case PE_UDATA8: v = rd_fixed(r, 8); break;
+	case PE_SLEB128: v = (uint64_t)rd_sleb(r); break;
+	case PE_SDATA2: v = (uint64_t)(int64_t)(int16_t)rd_fixed(r, 2); break;
+	case PE_SDATA4: v = (uint64_t)(int64_t)(int32_t)rd_fixed(r, 4); break;
+	case PE_SDATA8: v = rd_fixed(r, 8); break;
+	default: return -ENOTSUP;
+	}
+	if (r->err)
+		return r->err;
+	if (skip_only)
+		return 0;
+	if (enc & PE_INDIRECT)
+		return -ENOTSUP;
+	switch (enc & 0x70) {
+	case 0x00: break;
+	case PE_PCREL:
+		if (!b->pcrel_ok)
+			return -ENOTSUP;
+		v += (uint64_t)(uintptr_t)field;
+		break;
+	case PE_DATAREL:
+		if (!b->datarel)
+			return -ENOTSUP;
+		v += b->datarel;
+		break;
+	default: return -ENOTSUP; /* textrel, funcrel, aligned */
+	}
+	*ret = v;
+	return 0;
+}
+
+/* ------------------------------------------------------------ CIE / FDE */
+
+struct cie {
+	const uint8_t *at; /* the CIE's first byte (for the one-entry cache) */
+	uint64_t code_align;
+	int64_t data_align;
+	uint64_t ra_reg;
+	uint8_t fde_enc;
+	bool has_z;  /* augmentation data length present in FDEs */
+	bool signal; /* 'S' */
+	unsigned addr_size;
+	const uint8_t *insn, *insn_end; /* initial instructions */
+};
+
+struct fde {
+	uint64_t start, end; /* run-time PC range */
+	const uint8_t *insn, *insn_end;
+	const struct cie *cie;
+};
+
+struct ctx {
+	const uint8_t *lo, *hi; /* readable bytes */
+	bool debug_frame;       /* .debug_frame: absolute CIE offsets from `lo`, CIE id all ones */
+	uint64_t bias;          /* .debug_frame: added to addresses */
+	struct cie cie;         /* the last CIE parsed */
+	bool cie_ok;
+};
+
+/*
+ * Parse one entry header at p: the length (32- or 64-bit DWARF) and the
+ * CIE id / pointer.  Returns 0 with *ret_end = one past the entry, 1 for the
+ * zero terminator, -EBADMSG.
+ */
+static int entry_head(const struct ctx *c, const uint8_t *p, const uint8_t **ret_end, uint64_t *ret_id,
+		      unsigned *ret_offsz, const uint8_t **ret_idp)
+{
+	if ((uintptr_t)p < (uintptr_t)c->lo || (uintptr_t)p > (uintptr_t)c->hi)
+		return -EBADMSG;
+	struct rd r = {p, c->hi, 0};
+	uint64_t len = rd_fixed(&r, 4);
+	unsigned offsz = 4;
+	if (r.err)
+		return -EBADMSG;
+	if (len == 0)
+		return 1;
+	if (len == 0xffffffff) {
+		len = rd_fixed(&r, 8);
+		offsz = 8;
+	}
+	if (r.err || len < offsz || len > (uint64_t)(c->hi - r.p))
+		return -EBADMSG;
+	*ret_end = r.p + len;
+	*ret_idp = r.p;
+	*ret_id = rd_fixed(&r, offsz);
+	*ret_offsz = offsz;
+	return r.err;
+}
+
+static bool is_cie_id(const struct ctx *c, uint64_t id, unsigned offsz)
+{
+	if (!c->debug_frame)
+		return id == 0;
+	return offsz == 4 ? id == 0xffffffffu : id == ~0ull;
+}
+
+/* Parse the CIE at p into c->cie.  0, -EBADMSG or -ENOTSUP (augmentation we cannot read). */
+static int cie_parse(struct ctx *c, const uint8_t *p)
+{
+	if (c->cie_ok && c->cie.at == p)
+		return 0;
+	c->cie_ok = false;
+	const uint8_t *end, *idp;
+	uint64_t id;
+	unsigned offsz;
+	int err = entry_head(c, p, &end, &id, &offsz, &idp);
+	if (err)
+		return -EBADMSG;
+	if (!is_cie_id(c, id, offsz))
+		return -EBADMSG;
+	struct cie *e = &c->cie;
+	memset(e, 0, sizeof *e);
+	e->at = p;
+	e->fde_enc = PE_ABSPTR;
+	e->addr_size = 8;
+	struct rd r = {idp + offsz, end, 0};
+	unsigned version = (unsigned)rd_fixed(&r, 1);
+	if (r.err)
+		return -EBADMSG;
+	if (version != 1 && version != 3 && version != 4)
+		return -ENOTSUP;
+	const char *aug = (const char *)r.p;
+	size_t alen = 0;
+	while (r.p + alen < r.end && aug[alen])
+		alen++;
+	if (r.p + alen >= r.end)
+		return -EBADMSG;
+	r.p += alen + 1;
+	if (version == 4) {
+		e->addr_size = (unsigned)rd_fixed(&r, 1);
+		unsigned seg = (unsigned)rd_fixed(&r, 1);
+		if (r.err)
+			return -EBADMSG;
+		if ((e->addr_size != 8 && e->addr_size != 4) || seg != 0)
+			return -ENOTSUP;
+	}
+	e->code_align = rd_uleb(&r);
+	e->data_align = rd_sleb(&r);
+	e->ra_reg = version == 1 ? rd_fixed(&r, 1) : rd_uleb(&r);
+	if (r.err)
+		return -EBADMSG;
+	const uint8_t *aug_end = NULL;
+	size_t i = 0;
+	if (alen > 0 && aug[0] == 'z') {
+		uint64_t n = rd_uleb(&r);
+		if (r.err || n > (uint64_t)(r.end - r.p))
+			return -EBADMSG;
+		aug_end = r.p + n;
+		r.end = aug_end; /* augmentation data bounded by its length */
+		e->has_z = true;
+		i = 1;
+	}
+	struct base b = {.pcrel_ok = !c->debug_frame, .addr_size = e->addr_size};
+	for (; i < alen; i++) {
+		uint64_t v;
+		switch (aug[i]) {
+		case 'L':
+			if (!aug_end)
+				return -ENOTSUP;
+			rd_fixed(&r, 1); /* LSDA encoding: the LSDA pointer is skipped via the FDE's length */
+			break;
+		case 'P': {
+			if (!aug_end)
+				return -ENOTSUP;
+			uint8_t enc = (uint8_t)rd_fixed(&r, 1);
+			if (r.err)
+				return -EBADMSG;
+			int rc = rd_ptr(&r, enc, &b, true, &v);
+			if (rc)
+				return rc;
+			break;
+		}
+		case 'R':
+			if (!aug_end)
+				return -ENOTSUP;
+			e->fde_enc = (uint8_t)rd_fixed(&r, 1);
+			break;
+		case 'S': e->signal = true; break;
+		case 'B': /* aarch64 BTI */
+		case 'G': /* memory tagging */ break;
+		default: return -ENOTSUP; /* "eh" and anything unknown */
+		}
+		if (r.err)
+			return -EBADMSG;
+	}
+	if (aug_end) {
+		r.p = aug_end;
+		r.end = end;
+	}
+	if (e->code_align == 0 || e->code_align > 0xffff || e->data_align == 0 || e->data_align > 0xffff ||
+	    e->data_align < -0xffff)
+		return -ENOTSUP;
+	e->insn = r.p;
+	e->insn_end = end;
+	c->cie_ok = true;
+	return 0;
+}
+
+/*
+ * Parse the FDE at p.  Returns 0, 1 (a CIE or the terminator: not an FDE),
+ * -EBADMSG, -ENOTSUP (its CIE or encoding is not handled).  *ret_next is
+ * set whenever the entry's length was readable.
+ */
+static int fde_parse(struct ctx *c, const uint8_t *p, struct fde *ret, const uint8_t **ret_next)
+{
+	const uint8_t *end, *idp;
+	uint64_t id;
+	unsigned offsz;
+	int err = entry_head(c, p, &end, &id, &offsz, &idp);
+	if (err)
+		return err;
+	*ret_next = end;
+	if (is_cie_id(c, id, offsz))
+		return 1;
+	const uint8_t *cp;
+	if (c->debug_frame) {
+		if (id >= (uint64_t)(c->hi - c->lo))
+			return -EBADMSG;
+		cp = c->lo + id;
+	} else {
+		if (id > (uint64_t)(idp - c->lo))
+			return -EBADMSG;
+		cp = idp - id;
+	}
+	err = cie_parse(c, cp);
+	if (err)
+		return err;
+	const struct cie *e = &c->cie;
+	struct rd r = {idp + offsz, end, 0};
+	struct base b = {.pcrel_ok = !c->debug_frame, .addr_size = e->addr_size};
+	uint64_t start, range;
+	err = rd_ptr(&r, e->fde_enc, &b, false, &start);
+	if (err)
+		return err;
+	err = rd_ptr(&r, e->fde_enc & 0x0f, &b, false, &range);
+	if (err)
+		return err;
+	if (e->has_z) {
+		uint64_t n = rd_uleb(&r);
+		rd_skip(&r, n);
+	}
+	if (r.err)
+		return -EBADMSG;
+	if (e->addr_size == 4) {
+		start &= 0xffffffffu;
+		range &= 0xffffffffu;
+	}
+	if (c->debug_frame)
+		start += c->bias;
+	if (range > CFI_MAX_RANGE || start + range < start)
+		return -EBADMSG;
+	ret->start = start;
+	ret->end = start + range;
+	ret->insn = r.p;
+	ret->insn_end = end;
+	ret->cie = e;
+	return 0;
+}
+
+/* ------------------------------------------------------------ CFA programs */
+
+enum { R_UNSET, R_UNDEF, R_SAME, R_OFF, R_UNSUP };
+enum { C_NONE, C_REG, C_PLT, C_UNSUP };
+
+struct reg_rule {
+	uint8_t how;
+	int64_t off;
+};
+
+struct state {
+	uint8_t cfa_how, cfa_reg, plt;
+	int64_t cfa_off;
+	struct reg_rule fp, ra;
+};
+
+/* The rule of a row; *ret_unsup set when it is NO_INFO because of something we do not model. */
+static struct cfi_rule state_rule(const struct state *s, bool *ret_unsup)
+{
+	struct cfi_rule no = {CFI_NO_INFO, 0, 0, 0};
+	*ret_unsup = true;
+	if (s->ra.how == R_UNDEF) {
+		*ret_unsup = false;
+		return (struct cfi_rule){CFI_OUTERMOST, 0, CFI_FP_SAME, 0};
+	}
+	if (s->ra.how != R_OFF || s->ra.off != -8)
+		return no;
+	struct cfi_rule r = {0, 0, CFI_FP_SAME, 0};
+	if (s->fp.how == R_OFF) {
+		if (s->fp.off <= INT16_MIN || s->fp.off > INT16_MAX)
+			return no;
+		r.fp_off = (int16_t)s->fp.off;
+	} else if (s->fp.how != R_UNSET && s->fp.how != R_UNDEF && s->fp.how != R_SAME) {
+		return no;
+	}
+	switch (s->cfa_how) {
+	case C_REG:
+		if (s->cfa_reg != REG_RSP && s->cfa_reg != REG_RBP)
+			return no;
+		if (s->cfa_off < INT32_MIN || s->cfa_off > INT32_MAX)
+			return no;
+		r.kind = s->cfa_reg == REG_RSP ? CFI_CFA_SP : CFI_CFA_FP;
+		r.cfa_off = (int32_t)s->cfa_off;
+		break;
+	case C_PLT:
+		r.kind = CFI_PLT;
+		r.plt_threshold = s->plt;
+		r.cfa_off = 8;
+		break;
+	default: return no;
+	}
+	*ret_unsup = false;
+	return r;
+}
+
+/* The row emitter: counts (pc_off == NULL) or stores, merging equal neighbours. */
+struct out {
+	uint64_t lo;
+	uint32_t *pc_off;
+	struct cfi_rule *rule;
+	uint32_t n, unsupported;
+	struct cfi_rule last;
+};
+
+static bool rule_eq(struct cfi_rule a, struct cfi_rule b)
+{
+	return a.kind == b.kind && a.plt_threshold == b.plt_threshold && a.fp_off == b.fp_off &&
+	       a.cfa_off == b.cfa_off;
+}
+
+static void emit(struct out *o, uint64_t pc, struct cfi_rule r)
+{
+	if (o->n && rule_eq(o->last, r))
+		return;
+	if (o->pc_off) {
+		o->pc_off[o->n] = (uint32_t)(pc - o->lo);
+		o->rule[o->n] = r;
+	}
+	o->last = r;
+	o->n++;
+}
+
+static void emit_state(struct out *o, uint64_t pc, const struct state *s)
+{
+	bool unsup;
+	struct cfi_rule r = state_rule(s, &unsup);
+	o->unsupported += unsup;
+	emit(o, pc, r);
+}
+
+static const uint8_t plt_expr[11] = {0x77, 0x08, 0x80, 0x00, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24, 0x22};
+
+static void set_reg(struct state *s, uint64_t reg, uint8_t how, int64_t off)
+{
+	struct reg_rule rr = {how, off};
+	if (reg == REG_RBP)
+		s->fp = rr;
+	else if (reg == REG_RA)
+		s->ra = rr;
+}
+
+/* Register `reg` saved at CFA + v * f (R_UNSUP on overflow). */
+static void set_off(struct state *s, uint64_t reg, int64_t v, int64_t f)
+{
+	int64_t off;
+	if (__builtin_mul_overflow(v, f, &off))
+		set_reg(s, reg, R_UNSUP, 0);
+	else
+		set_reg(s, reg, R_OFF, off);
+}
+
+/* v * f into *ret; false on overflow. */
+static bool factored(int64_t v, int64_t f, int64_t *ret)
+{
+	return !__builtin_mul_overflow(v, f, ret);
+}
+
+/*
+ * Run a CFA program.  For a CIE's initial instructions `o` is NULL (no rows,
+ * advances ignored).  For an FDE, rows are emitted for [f->start, f->end);
+ * `init` is the state after the CIE.  Returns false if the program stopped on
+ * something we do not understand (the caller ends the FDE with NO_INFO).
+ */
+static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, struct state *s,
+		const struct state *init, const struct fde *f, struct out *o, uint64_t *ret_loc)
+{
+	struct state stack[CFI_STACK_DEPTH];
+	unsigned depth = 0;
+	struct rd r = {p, pend, 0};
+	struct base b = {.pcrel_ok = true, .addr_size = e->addr_size};
+	uint64_t loc = f ? f->start : 0;
+	*ret_loc = loc;
+	while (r.p < r.end) {
+		uint8_t op = *r.p++;
+		uint64_t reg = 0, delta = 0;
+		bool advance = false;
+		switch (op >> 6) {
+		case 1:
+			delta = (uint64_t)(op & 0x3f) * e->code_align;
+			advance = true;
+			break;
+		case 2:
+			reg = op & 0x3f;
+			set_off(s, reg, (int64_t)rd_uleb(&r), e->data_align);
+			break;
+		case 3:
+			reg = op & 0x3f;
+			if (init)
+				set_reg(s, reg, reg == REG_RBP ? init->fp.how : init->ra.how,
+					reg == REG_RBP ? init->fp.off : init->ra.off);
+			break;
+		default:
+			switch (op) {
+			case 0x00: break; /* nop */
+			case 0x01: {      /* set_loc */
+				uint64_t to;
+				if (!o || rd_ptr(&r, e->fde_enc, &b, false, &to) || to < loc)
+					return false;
+				delta = to - loc;
+				advance = true;
+				break;
+			}
+			case 0x02:
+				delta = rd_fixed(&r, 1) * e->code_align;
+				advance = true;
+				break;
+			case 0x03:
+				delta = rd_fixed(&r, 2) * e->code_align;
+				advance = true;
+				break;
+			case 0x04:
+				delta = rd_fixed(&r, 4) * e->code_align;
+				advance = true;
+				break;
+			case 0x05: /* offset_extended */
+				reg = rd_uleb(&r);
+				set_off(s, reg, (int64_t)rd_uleb(&r), e->data_align);
+				break;
+			case 0x06: /* restore_extended */
+				reg = rd_uleb(&r);
+				if (init)
+					set_reg(s, reg, reg == REG_RBP ? init->fp.how : init->ra.how,
+						reg == REG_RBP ? init->fp.off : init->ra.off);
+				break;
+			case 0x07: set_reg(s, rd_uleb(&r), R_UNDEF, 0); break;
+			case 0x08: set_reg(s, rd_uleb(&r), R_SAME, 0); break;
+			case 0x09: /* register */
+				reg = rd_uleb(&r);
+				rd_uleb(&r);
+				set_reg(s, reg, R_UNSUP, 0);
+				break;
+			case 0x0a:
+				if (depth == CFI_STACK_DEPTH)
+					return false;
+				stack[depth++] = *s;
+				break;
+			case 0x0b:
+				if (depth == 0)
+					return false;
+				*s = stack[--depth];
+				break;
+			case 0x0c: /* def_cfa */
+				reg = rd_uleb(&r);
+				s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
+				s->cfa_how = C_REG;
+				s->cfa_off = (int64_t)rd_uleb(&r);
+				if (s->cfa_off < 0)
+					s->cfa_how = C_UNSUP;
+				break;
+			case 0x0d: /* def_cfa_register */
+				reg = rd_uleb(&r);
+				s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
+				if (s->cfa_how == C_REG || s->cfa_how == C_NONE)
+					s->cfa_how = C_REG;
+				else
+					s->cfa_how = C_UNSUP;
+				break;
+			case 0x0e: /* def_cfa_offset */
+				s->cfa_off = (int64_t)rd_uleb(&r);
+				if (s->cfa_off < 0)
+					s->cfa_how = C_UNSUP;
+				break;
+			case 0x0f: { /* def_cfa_expression */
+				uint64_t n = rd_uleb(&r);
+				const uint8_t *x = r.p;
+				rd_skip(&r, n);
+				if (r.err)
+					return false;
+				s->cfa_how = C_UNSUP;
+				if (n == sizeof plt_expr && !memcmp(x, plt_expr, 6) &&
+				    (x[6] == 0x3b || x[6] == 0x3a) && !memcmp(x + 7, plt_expr + 7, 4)) {
+					s->cfa_how = C_PLT;
+					s->plt = x[6] == 0x3b ? 11 : 10;
+				}
+				break;
+			}
+			case 0x10: /* expression */
+			case 0x16: /* val_expression */
+				reg = rd_uleb(&r);
+				rd_skip(&r, rd_uleb(&r));
+				set_reg(s, reg, R_UNSUP, 0);
+				break;
+			case 0x11: /* offset_extended_sf */
+				reg = rd_uleb(&r);
+				set_off(s, reg, rd_sleb(&r), e->data_align);
+				break;
+			case 0x12: /* def_cfa_sf */
+				reg = rd_uleb(&r);
+				s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
+				s->cfa_how =
+					factored(rd_sleb(&r), e->data_align, &s->cfa_off) ? C_REG : C_UNSUP;
+				break;
+			case 0x13: /* def_cfa_offset_sf */
+				if (!factored(rd_sleb(&r), e->data_align, &s->cfa_off))
+					s->cfa_how = C_UNSUP;
+				break;
+			case 0x14: /* val_offset */
+				set_reg(s, rd_uleb(&r), R_UNSUP, 0);
+				rd_uleb(&r);
+				break;
+			case 0x15: /* val_offset_sf */
+				set_reg(s, rd_uleb(&r), R_UNSUP, 0);
+				rd_sleb(&r);
+				break;
+			case 0x2e: rd_uleb(&r); break; /* GNU_args_size */
+			case 0x2f:                     /* GNU_negative_offset_extended */
+				reg = rd_uleb(&r);
+				set_off(s, reg, -(int64_t)(rd_uleb(&r) & INT64_MAX), e->data_align);
+				break;
+			default: return false;
+			}
+		}
+		if (r.err)
+			return false;
+		if (advance && o) {
+			if (delta == 0)
+				continue;
+			if (delta >= f->end - loc) {
+				emit_state(o, loc, s);
+				return true; /* the rest of the program is past the FDE's end */
+			}
+			emit_state(o, loc, s);
+			loc += delta;
+			*ret_loc = loc;
+		}
+	}
+	if (o)
+		emit_state(o, loc, s);
+	return true;
+}
+
+/* Rows of one FDE (with a NO_INFO tail if its program stops early). */
+static void fde_rows(const struct fde *f, struct out *o)
+{
+	const struct cie *e = f->cie;
+	struct cfi_rule no = {CFI_NO_INFO, 0, 0, 0};
+	if (e->signal) {
+		emit(o, f->start, (struct cfi_rule){CFI_SIGNAL, 0, CFI_FP_SAME, 0});
+		return;
+	}
+	struct state s = {0}, init;
+	uint64_t loc;
+	/* an error in the CIE's program: every row of its FDEs is NO_INFO */
+	if (!run(e, e->insn, e->insn_end, &s, NULL, NULL, NULL, &loc)) {
+		o->unsupported++;
+		emit(o, f->start, no);
+		return;
+	}
+	init = s;
+	if (!run(e, f->insn, f->insn_end, &s, &init, f, o, &loc)) {
+		o->unsupported++;
+		emit(o, loc, no);
+	}
+}
+
+/* ------------------------------------------------------------ FDE lists */
+
+struct fde_ref {
+	uint64_t start;
+	const uint8_t *at;
+};
+
+/* The FDEs in PC order: the .eh_frame_hdr search table (datarel|sdata4 pairs) or a sorted array. */
+struct list {
+	const uint8_t *tab, *hdr;
+	const struct fde_ref *refs;
+	uint32_t n;
+};
+
+static bool readable(const struct ctx *c, uint64_t a)
+{
+	return a >= (uint64_t)(uintptr_t)c->lo && a < (uint64_t)(uintptr_t)c->hi;
+}
+
+static int32_t get_s32(const uint8_t *p)
+{
+	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
+/* The i-th FDE's address, or NULL if the table points outside the object. */
+static const uint8_t *list_at(const struct ctx *c, const struct list *l, uint32_t i)
+{
+	if (l->refs)
+		return l->refs[i].at;
+	uint64_t a = (uint64_t)(uintptr_t)l->hdr + (uint64_t)(int64_t)get_s32(l->tab + 8 * (size_t)i + 4);
+	return readable(c, a) ? (const uint8_t *)(uintptr_t)a : NULL;
+}
+
+static void sift(struct fde_ref *v, size_t i, size_t n)
+{
+	for (;;) {
+		size_t k = 2 * i + 1;
+		if (k >= n)
+			return;
+		if (k + 1 < n && v[k + 1].start > v[k].start)
+			k++;
+		if (v[i].start >= v[k].start)
+			return;
+		struct fde_ref t = v[i];
+		v[i] = v[k];
+		v[k] = t;
+		i = k;
+	}
+}
+
+/* Heap sort (no qsort: glibc's may call malloc). */
+static void sort_refs(struct fde_ref *v, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift(v, i, n);
+	for (size_t i = n; i-- > 1;) {
+		struct fde_ref t = v[0];
+		v[0] = v[i];
+		v[i] = t;
+		sift(v, 0, i);
+	}
+}
+
+/*
+ * Walk the entries from p to the terminator (or c->hi): count the FDEs
+ * (refs == NULL) or store the parsable ones.  Returns the count; *err gets
+ * -EBADMSG if the walk stopped on a malformed entry; *skipped counts FDEs
+ * whose CIE or encoding we do not handle.
+ */
+static uint32_t walk(struct ctx *c, const uint8_t *p, struct fde_ref *refs, uint32_t cap, int *err,
+		     uint32_t *skipped)
+{
+	uint32_t n = 0;
+	while ((uintptr_t)p < (uintptr_t)c->hi) {
+		struct fde f;
+		const uint8_t *next = NULL;
+		int rc = fde_parse(c, p, &f, &next);
+		if (!next) { /* the terminator, or a length we cannot trust: the walk ends */
+			if (rc != 1)
+				*err = -EBADMSG;
+			break;
+		}
+		if (rc == 0) {
+			if (n == cap)
+				break;
+			if (refs)
+				refs[n] = (struct fde_ref){f.start, p};
+			n++;
+		} else if (rc == -EBADMSG) {
+			*err = -EBADMSG;
+		} else if (rc < 0) {
+			(*skipped)++;
+		}
+		p = next;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------ building */
+
+struct pass {
+	uint64_t lo, end; /* the first FDE's start; the last kept FDE's end */
+	uint32_t nfde, limit, skipped;
+	int err;
+};
+
+static void run_pass(struct ctx *c, const struct list *l, struct pass *ps, struct out *o, bool first)
+{
+	struct cfi_rule no = {CFI_NO_INFO, 0, 0, 0};
+	ps->nfde = 0;
+	ps->skipped = 0;
+	ps->end = 0;
+	for (uint32_t i = 0; i < ps->limit; i++) {
+		const uint8_t *at = list_at(c, l, i);
+		struct fde f;
+		const uint8_t *next = NULL;
+		int rc = at ? fde_parse(c, at, &f, &next) : -EBADMSG;
+		if (rc == 1 || rc == -EBADMSG) {
+			ps->err = -EBADMSG;
+			continue;
+		}
+		if (rc < 0 || (ps->nfde && f.start < ps->end)) {
+			ps->skipped++; /* unsupported CIE/encoding, or overlapping the previous FDE */
+			continue;
+		}
+		if (f.end == f.start)
+			continue;
+		if (!ps->nfde)
+			ps->lo = f.start;
+		if (f.end - ps->lo > CFI_MAX_RANGE) {
+			ps->err = -ENOTSUP;
+			ps->limit = i;
+			break;
+		}
+		struct out save = *o;
+		if (ps->nfde && f.start > ps->end)
+			emit(o, ps->end, no);
+		fde_rows(&f, o);
+		if (first && o->n > CFI_MAX_ROWS) {
+			*o = save;
+			ps->err = -ENOTSUP;
+			ps->limit = i;
+			break;
+		}
+		ps->end = f.end;
+		ps->nfde++;
+	}
+}
+
+static int build(struct ctx *c, const struct list *l, const struct cfi_alloc *a, struct cfi_table *t, int err)
+{
+	struct pass ps = {.limit = l->n, .err = err};
+	struct out o = {0};
+	run_pass(c, l, &ps, &o, true);
+	t->nfde = ps.nfde;
+	t->skipped += ps.skipped;
+	if (!ps.nfde || !o.n)
+		return ps.err;
+	uint64_t span = ps.end - ps.lo;
+	uint32_t nblk = (uint32_t)((span + 255) / 256), nrows = o.n;
+	size_t bytes = (size_t)nrows * sizeof(struct cfi_rule) + (size_t)nrows * 4 + (size_t)nblk * 4;
+	uint8_t *m = a->alloc(a->ctx, bytes);
+	if (!m)
+		return -ENOMEM;
+	t->bytes += bytes;
+	struct cfi_rule *rule = (struct cfi_rule *)(void *)m;
+	uint32_t *pc_off = (uint32_t *)(void *)(m + (size_t)nrows * sizeof(struct cfi_rule));
+	uint32_t *blk = pc_off + nrows;
+	o = (struct out){.lo = ps.lo, .pc_off = pc_off, .rule = rule};
+	run_pass(c, l, &ps, &o, false);
+	if (o.n != nrows) /* cannot happen: both passes read the same bytes */
+		return -EBADMSG;
+	for (uint32_t b = 0, k = 0; b < nblk; b++) {
+		while (k + 1 < nrows && pc_off[k + 1] <= (uint64_t)b * 256)
+			k++;
+		blk[b] = k;
+	}
+	t->lo = ps.lo;
+	t->hi = ps.end;
+	t->nrows = nrows;
+	t->pc_off = pc_off;
+	t->rule = rule;
+	t->blk = blk;
+	t->nblk = nblk;
+	t->unsupported = o.unsupported;
+	return ps.err;
+}
+
+/* Build from a linear walk starting at p. */
+static int build_linear(struct ctx *c, const uint8_t *p, const struct cfi_alloc *a, struct cfi_table *t)
+{
+	int err = 0;
+	uint32_t skipped = 0;
+	uint32_t n = walk(c, p, NULL, CFI_MAX_FDES, &err, &skipped);
+	struct list l = {0};
+	if (n) {
+		struct fde_ref *refs = a->alloc(a->ctx, (size_t)n * sizeof *refs);
+		if (!refs)
+			return -ENOMEM;
+		t->bytes += (size_t)n * sizeof *refs;
+		err = 0;
+		skipped = 0;
+		n = walk(c, p, refs, n, &err, &skipped);
+		sort_refs(refs, n);
+		l.refs = refs;
+		l.n = n;
+	}
+	t->skipped = skipped;
+	return build(c, &l, a, t, err);
+}
+
+int cfi_build_eh_frame_hdr(const uint8_t *hdr, size_t hdr_bytes, uint64_t obj_lo, uint64_t obj_hi,
+			   const struct cfi_alloc *a, struct cfi_table *ret)
+{
+	memset(ret, 0, sizeof *ret);
+	if (obj_hi <= obj_lo || obj_hi > UINTPTR_MAX)
+		return -EBADMSG;
+	struct ctx c = {.lo = (const uint8_t *)(uintptr_t)obj_lo, .hi = (const uint8_t *)(uintptr_t)obj_hi};
+	struct rd r = {hdr, hdr + hdr_bytes, 0};
+	uint8_t version = (uint8_t)rd_fixed(&r, 1);
+	uint8_t ptr_enc = (uint8_t)rd_fixed(&r, 1);
+	uint8_t count_enc = (uint8_t)rd_fixed(&r, 1);
+	uint8_t tab_enc = (uint8_t)rd_fixed(&r, 1);
+	if (r.err || version != 1)
+		return -EBADMSG;
+	struct base b = {.pcrel_ok = true, .datarel = (uint64_t)(uintptr_t)hdr, .addr_size = 8};
+	uint64_t eh, count = 0;
+	int rc = rd_ptr(&r, ptr_enc, &b, false, &eh);
+	if (rc)
+		return rc;
+	if (!readable(&c, eh))
+		return -EBADMSG;
+	const uint8_t *eh_frame = (const uint8_t *)(uintptr_t)eh;
+	if (count_enc == PE_OMIT || tab_enc != (PE_DATAREL | PE_SDATA4) ||
+	    rd_ptr(&r, count_enc, &b, false, &count) || count > CFI_MAX_FDES ||
+	    count * 8 > (uint64_t)(r.end - r.p))
+		return build_linear(&c, eh_frame, a, ret);
+	for (uint64_t i = 1; i < count; i++)
+		if (get_s32(r.p + 8 * i) < get_s32(r.p + 8 * (i - 1)))
+			return build_linear(&c, eh_frame, a, ret);
+	struct list l = {.tab = r.p, .hdr = hdr, .n = (uint32_t)count};
+	return build(&c, &l, a, ret, 0);
+}
+
+int cfi_build_debug_frame(const uint8_t *debug_frame, size_t bytes, uint64_t bias, const struct cfi_alloc *a,
+			  struct cfi_table *ret)
+{
+	memset(ret, 0, sizeof *ret);
+	struct ctx c = {.lo = debug_frame, .hi = debug_frame + bytes, .debug_frame = true, .bias = bias};
+	return build_linear(&c, debug_frame, a, ret);
+}
+
+const struct cfi_rule *cfi_lookup(const struct cfi_table *t, uint64_t pc)
+{
+	if (pc < t->lo || pc >= t->hi || !t->nrows)
+		return NULL;
+	uint64_t off = pc - t->lo;
+	uint64_t b = off >> 8;
+	if (b >= t->nblk)
+		return NULL;
+	uint32_t i = t->blk[b], j = b + 1 < t->nblk ? t->blk[b + 1] : t->nrows - 1;
+	while (i < j) {
+		uint32_t m = i + (j - i + 1) / 2;
+		if (t->pc_off[m] <= off)
+			i = m;
+		else
+			j = m - 1;
+	}
+	return &t->rule[i];
+}

@@ -1,0 +1,69 @@
+/*
+ * unwtab.h - the unwind tables of the loaded objects, as one immutable
+ * snapshot that the SIGPROF handler reads.
+ *
+ * Tables are built outside signal context when an object appears (init, and
+ * the dlopen/dlclose rescans of loadmap.c, inside dl_iterate_phdr so the
+ * object cannot be unloaded while it is parsed), from its PT_GNU_EH_FRAME, or
+ * from .debug_frame in the object's file or its separate debug file
+ * (/usr/lib/debug/.build-id/xx/rest.debug) when it has none.  Each change
+ * publishes a new snapshot with an atomic release store; the handler takes
+ * it with unwtab_acquire, which also publishes a hazard pointer in the
+ * thread's unwind state, and the updater frees an old snapshot or an unloaded
+ * object's table only when no hazard still names a snapshot that can reach
+ * it.  So a lookup never touches freed memory and never faults: tables are
+ * the collector's own mmap'd memory, never the target's.
+ */
+#ifndef COLLECTOR_UNWTAB_H
+#define COLLECTOR_UNWTAB_H
+
+#include <link.h>
+#include <stdint.h>
+
+#include "collector/cfi.h"
+
+struct unwtab_obj {
+	uint64_t lo, hi;               /* executable run-time range */
+	const struct cfi_table *table; /* NULL: no CFI (frame-pointer fallback) */
+	uint64_t key;                  /* dlpi_phdr */
+};
+
+struct unwtab_snap {
+	uint64_t gen;
+	uint32_t n;
+	struct unwtab_obj obj[]; /* sorted by lo, not overlapping */
+};
+
+struct unwtab_stats {
+	uint32_t objects, objects_without_cfi;
+	uint64_t rows, bytes, unsupported;
+	uint64_t build_ns;
+};
+
+/* One-time setup. 0 or -errno. Not signal-safe. */
+int unwtab_init(void);
+
+/*
+ * Rescan protocol, called by loadmap.c with its lock held: unwtab_begin, then
+ * unwtab_seen for every object dl_iterate_phdr reports (from inside its
+ * callback), then unwtab_commit, which drops objects not seen, publishes the
+ * new snapshot and frees what no handler can reach any more.
+ */
+void unwtab_begin(void);
+void unwtab_seen(const struct dl_phdr_info *info);
+void unwtab_commit(void);
+
+/*
+ * Handler side, SIGNAL_SAFE: take the current snapshot and protect it with
+ * *hazard (the calling thread's slot, visible to the updater); release clears
+ * the hazard.  Returns NULL if there is none yet.
+ */
+const struct unwtab_snap *unwtab_acquire(const void *_Atomic *hazard);
+void unwtab_release(const void *_Atomic *hazard);
+
+/* The object whose executable range holds pc, or NULL. SIGNAL_SAFE. */
+const struct unwtab_obj *unwtab_find(const struct unwtab_snap *s, uint64_t pc);
+
+void unwtab_get_stats(struct unwtab_stats *ret);
+
+#endif

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Call stacks from CFI on code built the way distributions build it (-O2, no
+# frame pointers):
+#  - a frameless leaf called 1:3 from two callers shows that split in
+#    callers-callees (within 5 points), and every stack reaches main;
+#  - a 3000-deep recursion is recorded whole: main keeps 100% inclusive and
+#    no stack is truncated; er_print's reports handle it;
+#  - PA_MAX_CALL_STACK_DEPTH=100 cuts the same stacks and marks them
+#    <Truncated-stack>, never making frames up.
+set -u
+: "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
+W=$(mktemp -d /tmp/pa-e2e-unw.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+cd "$W"
+F="-O2 -g -fomit-frame-pointer"
+cc $F "$PA_TOP/tests/fixtures/e2e_split.c" -o split || exit 1
+cc $F "$PA_TOP/tests/fixtures/e2e_deep.c" -o deep || exit 1
+fails=0
+check() { if python3 -c "import sys; sys.exit(0 if ($2) else 1)"; then echo "ok: $1"; else echo "FAIL: $1"; fails=$((fails + 1)); fi; }
+incl_pct() { awk -v f="$2" '$NF == f && NF >= 5 { print $4; exit }' "$1"; }
+attr() { awk -v f="$2" '$NF == f && NF == 3 { print $1; exit }' "$1"; }
+
+"$PA_BIN/collect" -o split.er ./split 2 >/dev/null 2>&1 || { echo "collect failed"; exit 1; }
+"$PA_BIN/er_print" -functions split.er >sf || exit 1
+"$PA_BIN/er_print" -csingle leaf split.er >sc || exit 1
+fast=$(attr sc fast_part) slow=$(attr sc slow_part)
+check "-O2 frameless leaf: callers fast:slow = ${fast:-none}:${slow:-none} is 1:3 within 5 points" \
+	"'$fast' != '' and '$slow' != '' and abs(100 * $fast / ($fast + $slow) - 25) <= 5"
+m=$(incl_pct sf main)
+check "-O2: main has ${m:-no} % inclusive (every stack reaches main)" "'$m' != '' and float('$m') >= 99.5"
+if grep -q "<Truncated-stack>" sf; then
+	t=$(incl_pct sf "<Truncated-stack>")
+	check "-O2: truncated stacks carry ${t}% (< 0.5%)" "float('$t') < 0.5"
+fi
+
+"$PA_BIN/collect" -o deep.er ./deep 3000 1.5 >/dev/null 2>&1 || { echo "collect failed on the deep recursion"; exit 1; }
+"$PA_BIN/er_print" -functions deep.er >df || exit 1
+m=$(incl_pct df main)
+check "3000-deep recursion: main has ${m:-no} % inclusive" "'$m' != '' and float('$m') >= 99.5"
+check "3000-deep recursion: no truncated stacks" "$(grep -c '<Truncated-stack>' df) == 0"
+"$PA_BIN/er_print" -calltree deep.er >dt 2>&1 || { echo "FAIL: calltree on the deep recursion"; fails=$((fails + 1)); }
+levels=$(grep -c -- '+-recurse$' dt)
+check "calltree shows the recursion's $levels levels (>= 2990)" "$levels >= 2990"
+"$PA_BIN/er_print" -callers-callees deep.er >/dev/null 2>&1 || { echo "FAIL: callers-callees on the deep recursion"; fails=$((fails + 1)); }
+
+PA_MAX_CALL_STACK_DEPTH=100 "$PA_BIN/collect" -o cut.er ./deep 3000 0.5 >/dev/null 2>&1 || exit 1
+"$PA_BIN/er_print" -functions cut.er >cf || exit 1
+t=$(incl_pct cf "<Truncated-stack>")
+check "depth limit 100: <Truncated-stack> has ${t:-no} % inclusive" "'$t' != '' and float('$t') >= 99"
+check "depth limit 100: main is not made up" "$(grep -c '   main$' cf) == 0"
+((fails == 0)) || { cat sf sc df | head -60; exit 1; }
