@@ -3,7 +3,7 @@
 #
 #   scripts/demo.sh [BUILD_DIR]        (default: build; `make demo` runs it after `make all`)
 #
-# Builds demo/demo.c into BUILD_DIR/demo/demo (-O0 -g -fno-omit-frame-pointer -pthread), runs
+# Builds demo/demo.c into BUILD_DIR/demo/demo (-O2 -g -pthread), runs
 # `BUILD_DIR/bin/collect -o demo.1.er ./demo` in BUILD_DIR/demo (an old demo.*.er is removed
 # first, so the name is always demo.1.er), then prints er_print's -functions,
 # -callers-callees, -calltree, -header and -statistics reports, each under a
@@ -18,9 +18,9 @@ collect=$build/bin/collect
 er_print=$build/bin/er_print
 out=$build/demo
 exp=demo.1.er
-# -O0 keeps a frame pointer in every function (gcc 12 drops it in leaves at -O1
-# even with -fno-omit-frame-pointer) until the CFI unwinder of issue #3 lands.
-DEMO_CFLAGS=(-O0 -g -fno-omit-frame-pointer -pthread)
+# Built the way distributions build code (-O2, no frame pointers): the
+# collector unwinds from CFI.
+DEMO_CFLAGS=(-O2 -g -pthread)
 
 die() { printf 'demo: error: %s\n' "$*" >&2; exit 1; }
 
