@@ -188,8 +188,8 @@ static void build(struct entry *e, const struct dl_phdr_info *info, const ElfW(P
 			path[k > 0 ? k : 0] = '\0';
 			name = path;
 		}
-		if (name[0] == '/')
-			r = try_debug_frame(name, info->dlpi_addr, e);
+		/* a relative name is what dlopen was given, relative to the cwd of then */
+		r = try_debug_frame(name, info->dlpi_addr, e);
 		char bid[2 * 64 + 1];
 		loadmap_build_id(info, bid, sizeof bid);
 		if (r < 0 && strlen(bid) > 2) {

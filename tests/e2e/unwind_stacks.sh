@@ -6,7 +6,9 @@
 #  - a 3000-deep recursion is recorded whole: main keeps 100% inclusive and
 #    no stack is truncated; er_print's reports handle it;
 #  - PA_MAX_CALL_STACK_DEPTH=100 cuts the same stacks and marks them
-#    <Truncated-stack>, never making frames up.
+#    <Truncated-stack>, never making frames up;
+#  - a library with no .eh_frame (only .debug_frame), dlopen'ed by a relative
+#    name, unwinds through its .debug_frame.
 set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
 W=$(mktemp -d /tmp/pa-e2e-unw.XXXXXX)
@@ -48,4 +50,16 @@ PA_MAX_CALL_STACK_DEPTH=100 "$PA_BIN/collect" -o cut.er ./deep 3000 0.5 >/dev/nu
 t=$(incl_pct cf "<Truncated-stack>")
 check "depth limit 100: <Truncated-stack> has ${t:-no} % inclusive" "'$t' != '' and float('$t') >= 99"
 check "depth limit 100: main is not made up" "$(grep -c '   main$' cf) == 0"
+cc -O2 -g -fPIC -shared -fno-asynchronous-unwind-tables -fno-exceptions "$PA_TOP/tests/fixtures/e2e_nofde_lib.c" \
+	-o libnf.so || exit 1
+cc -O2 -g "$PA_TOP/tests/fixtures/e2e_dlmain.c" -o dlmain -ldl || exit 1
+if readelf -lW libnf.so | grep -q GNU_EH_FRAME; then
+	echo "note: the toolchain gave libnf.so an .eh_frame_hdr; the .debug_frame case is not exercised"
+else
+	"$PA_BIN/collect" -o nf.er ./dlmain ./libnf.so >/dev/null 2>&1 || exit 1
+	"$PA_BIN/er_print" -functions nf.er >nf || exit 1
+	m=$(incl_pct nf main) d=$(incl_pct nf dlf_mid)
+	check ".debug_frame only: dlf_mid ${d:-missing} %, main ${m:-missing} % inclusive" \
+		"'$m' != '' and '$d' != '' and float('$m') >= 99.5 and float('$d') >= 99.5"
+fi
 ((fails == 0)) || { cat sf sc df | head -60; exit 1; }
