@@ -83,6 +83,11 @@ static enum step step(const struct unwtab_snap *snap, struct regs *r, int *exact
 		if (readable(r->fp, r->sp, hi) && r->fp + 16 <= hi) {
 			cfa = r->fp + 16;
 			fp_off = -16;
+		} else if (frame0 && !o) {
+			/* code no table knows yet (a library's _init running inside dlopen,
+			 * before the rescan): assume a function entry, return address at
+			 * [sp]; accepted only if it returns into known code (below) */
+			cfa = r->sp + 8;
 		} else {
 			return STEP_STOP;
 		}
@@ -106,7 +111,7 @@ static enum step step(const struct unwtab_snap *snap, struct regs *r, int *exact
 	(void)lo;
 	if (ra == 0)
 		return STEP_END; /* a null return address ends a chain too */
-	if (ra < 4096)
+	if (ra < 4096 || (kind == CFI_NO_INFO && frame0 && !o && (!snap || !unwtab_find(snap, ra - 1))))
 		return STEP_STOP;
 	r->pc = ra;
 	r->sp = cfa;

@@ -22,6 +22,7 @@ PACKAGES=(
 	libcapstone-dev # analysis: disassembly
 	libedit-dev     # er_print: interactive command line
 	libc6-dbg       # tests resolve libc functions through /usr/lib/debug
+	libunwind-dev   # tests/unwind, bench/unwind: reference unwinder (test-only, never linked into the collector)
 	python3         # tests: XML well-formedness with the standard library
 	clang-format    # scripts/format-check.sh
 	binutils        # nm (scripts/layers-check.sh), objdump, readelf
