@@ -25,6 +25,7 @@ COLLECTOR_SRC  := $(wildcard collector/*.c)
 COLLECT_SRC    := $(wildcard collect/*.c)
 ANALYSIS_SRC   := $(wildcard analysis/*.c)
 ERPRINT_SRC    := $(wildcard er_print/*.c)
+ERARCHIVE_SRC  := $(wildcard er_archive/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 pic = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
@@ -35,11 +36,12 @@ LIBANALYSIS   := $(BUILD)/libanalysis.a
 LIBCOLLECTOR  := $(BUILD)/lib/libcollector.so
 COLLECT       := $(BUILD)/bin/collect
 ERPRINT       := $(BUILD)/bin/er_print
+ERARCHIVE     := $(BUILD)/bin/er_archive
 
-ANALYSIS_LIBS := -lelf -ldw -lexpat -lstdc++
+ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lstdc++
 EDIT_LIBS     := -ledit
 
-all: $(LIBCOLLECTOR) $(COLLECT) $(ERPRINT)
+all: $(LIBCOLLECTOR) $(COLLECT) $(ERPRINT) $(ERARCHIVE)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -77,6 +79,10 @@ $(COLLECT): $(call obj,$(COLLECT_SRC)) $(LIBEXPERIMENT) $(LIBCOMMON)
 $(ERPRINT): $(call obj,$(ERPRINT_SRC)) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) $(EDIT_LIBS) -lm
+
+$(ERARCHIVE): $(call obj,$(ERARCHIVE_SRC)) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

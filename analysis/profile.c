@@ -8,10 +8,13 @@
 #include "analysis/profile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/archive.h"
+#include "analysis/profile_internal.h"
 #include "analysis/symtab.h"
 #include "common/strbuf.h"
 #include "common/u64map.h"
@@ -28,35 +31,7 @@ const struct metric_def *profile_metric_defs(size_t *ret_count)
 	return metric_defs;
 }
 
-struct object_slot {
-	struct pobject pub;
-	char *name, *path, *build_id, *error;
-	struct symtab *st;
-	int tried;
-};
-
-struct exp_slot {
-	struct experiment *exp;
-	uint32_t *objmap;       /* experiment object index -> global object id */
-	struct u64map pcmemo;   /* adjusted pc -> function id */
-	uint32_t **stack_funcs; /* per stack: resolved function ids (with pseudo frames) */
-	uint32_t *stack_len;
-	uint8_t *selected; /* per thread */
-};
-
-struct profile {
-	VEC(struct exp_slot) exps;
-	VEC(struct object_slot) objs;
-	VEC(struct pfunc) funcs;
-	VEC(char *) strings; /* owned names */
-	struct u64map func_index;
-	char *selection_text;
-	int dirty;
-	struct metrics *fm, *om;
-	uint64_t selected_events;
-};
-
-static char *own(struct profile *p, char *s)
+char *profile_own(struct profile *p, char *s)
 {
 	if (!s || VEC_PUSH(&p->strings, s) < 0) {
 		free(s);
@@ -65,12 +40,12 @@ static char *own(struct profile *p, char *s)
 	return s;
 }
 
-static int add_func(struct profile *p, enum pfunc_kind kind, const char *name, const char *mangled,
-		    uint32_t obj, uint64_t addr, uint64_t size, uint32_t *ret_id)
+int profile_add_func(struct profile *p, enum pfunc_kind kind, const char *name, const char *mangled,
+		     uint32_t obj, uint64_t addr, uint64_t size, uint32_t *ret_id)
 {
 	struct pfunc f = {.id = (uint32_t)p->funcs.n, .kind = kind, .obj = obj, .addr = addr, .size = size};
-	f.name = own(p, strdup(name));
-	f.mangled = own(p, strdup(mangled ? mangled : ""));
+	f.name = profile_own(p, strdup(name));
+	f.mangled = profile_own(p, strdup(mangled ? mangled : ""));
 	if (!f.name || !f.mangled || VEC_PUSH(&p->funcs, f) < 0)
 		return -ENOMEM;
 	*ret_id = f.id;
@@ -83,10 +58,14 @@ int profile_new(struct profile **ret)
 	if (!p)
 		return -ENOMEM;
 	u64map_init(&p->func_index);
+	u64map_init(&p->pc_index);
+	u64map_init(&p->line_index);
+	u64map_init(&p->inline_index);
+	p->inline_mode = 1;
 	uint32_t id;
-	if (add_func(p, PFUNC_TOTAL, "<Total>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
-	    add_func(p, PFUNC_UNKNOWN, "<Unknown>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
-	    add_func(p, PFUNC_TRUNCATED, "<Truncated-stack>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
+	if (profile_add_func(p, PFUNC_TOTAL, "<Total>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
+	    profile_add_func(p, PFUNC_UNKNOWN, "<Unknown>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
+	    profile_add_func(p, PFUNC_TRUNCATED, "<Truncated-stack>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
 	    !(p->selection_text = strdup("all"))) {
 		profile_free(p);
 		return -ENOMEM;
@@ -98,11 +77,11 @@ int profile_new(struct profile **ret)
 
 static void exp_slot_release(struct exp_slot *e)
 {
-	if (e->stack_funcs)
-		for (size_t i = 0; i < e->exp->nstacks; i++)
-			free(e->stack_funcs[i]);
-	free(e->stack_funcs);
-	free(e->stack_len);
+	if (e->exp)
+		profile_resolve_reset(e, e->exp->nstacks);
+	free(e->stacks);
+	free(e->res.v);
+	free(e->chains.v);
 	free(e->objmap);
 	free(e->selected);
 	u64map_release(&e->pcmemo);
@@ -119,8 +98,11 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->objs.n; i++) {
 		struct object_slot *o = &p->objs.v[i];
 		symtab_free(o->st);
+		lines_free(o->ln);
 		free(o->name);
 		free(o->path);
+		free(o->read_path);
+		free(o->debug_root);
 		free(o->build_id);
 		free(o->error);
 	}
@@ -129,14 +111,21 @@ void profile_free(struct profile *p)
 		free(p->strings.v[i]);
 	free(p->strings.v);
 	free(p->funcs.v);
+	free(p->pcs.v);
+	free(p->lines.v);
 	u64map_release(&p->func_index);
+	u64map_release(&p->pc_index);
+	u64map_release(&p->line_index);
+	u64map_release(&p->inline_index);
 	free(p->selection_text);
 	metrics_free(p->fm);
 	metrics_free(p->om);
+	metrics_free(p->pm);
+	metrics_free(p->lm);
 	free(p);
 }
 
-static void refresh_object_views(struct profile *p)
+void profile_refresh_object_views(struct profile *p)
 {
 	for (size_t i = 0; i < p->objs.n; i++) {
 		struct object_slot *o = &p->objs.v[i];
@@ -148,7 +137,12 @@ static void refresh_object_views(struct profile *p)
 	}
 }
 
-static int object_id(struct profile *p, const struct exp_loadobj *lo, uint32_t *ret)
+/*
+ * The global object for an experiment's load object.  Where to read it is
+ * decided here: the recorded file if it still has the recorded build-id,
+ * else the copy in the experiment's archives/ (er_archive).
+ */
+static int object_id(struct profile *p, const char *exp_dir, const struct exp_loadobj *lo, uint32_t *ret)
 {
 	for (size_t i = 0; i < p->objs.n; i++) {
 		struct object_slot *o = &p->objs.v[i];
@@ -159,16 +153,25 @@ static int object_id(struct profile *p, const struct exp_loadobj *lo, uint32_t *
 		}
 	}
 	struct object_slot o = {0};
+	char rp[PATH_MAX], dr[PATH_MAX];
+	if (archive_resolve(exp_dir, lo->path, lo->build_id, rp, sizeof rp, NULL) < 0)
+		snprintf(rp, sizeof rp, "%s", lo->path);
 	o.name = strdup(lo->name);
 	o.path = strdup(lo->path);
+	o.read_path = strdup(rp);
 	o.build_id = lo->build_id ? strdup(lo->build_id) : NULL;
-	if (!o.name || !o.path || (lo->build_id && !o.build_id) || VEC_PUSH(&p->objs, o) < 0) {
+	if (archive_debug_root(exp_dir, lo->build_id, dr, sizeof dr) == 1)
+		o.debug_root = strdup(dr);
+	if (!o.name || !o.path || !o.read_path || (lo->build_id && !o.build_id) ||
+	    VEC_PUSH(&p->objs, o) < 0) {
 		free(o.name);
 		free(o.path);
+		free(o.read_path);
+		free(o.debug_root);
 		free(o.build_id);
 		return -ENOMEM;
 	}
-	refresh_object_views(p);
+	profile_refresh_object_views(p);
 	*ret = (uint32_t)(p->objs.n - 1);
 	return 0;
 }
@@ -182,14 +185,13 @@ int profile_add_experiment(struct profile *p, const char *path, char **ret_err)
 	u64map_init(&e.pcmemo);
 	size_t no = e.exp->nobjs, ns = e.exp->nstacks, nt = e.exp->nthreads;
 	e.objmap = calloc(no ? no : 1, sizeof *e.objmap);
-	e.stack_funcs = calloc(ns ? ns : 1, sizeof *e.stack_funcs);
-	e.stack_len = calloc(ns ? ns : 1, sizeof *e.stack_len);
+	e.stacks = calloc(ns ? ns : 1, sizeof *e.stacks);
 	e.selected = malloc(nt ? nt : 1);
-	if (!e.objmap || !e.stack_funcs || !e.stack_len || !e.selected)
+	if (!e.objmap || !e.stacks || !e.selected)
 		goto nomem;
 	memset(e.selected, 1, nt ? nt : 1);
 	for (size_t i = 0; i < no; i++)
-		if (object_id(p, &e.exp->objs[i], &e.objmap[i]) < 0)
+		if (object_id(p, e.exp->path, &e.exp->objs[i], &e.objmap[i]) < 0)
 			goto nomem;
 	if (VEC_PUSH(&p->exps, e) < 0)
 		goto nomem;
@@ -208,204 +210,6 @@ size_t profile_experiment_count(const struct profile *p)
 const struct experiment *profile_experiment(const struct profile *p, size_t i)
 {
 	return i < p->exps.n ? p->exps.v[i].exp : NULL;
-}
-
-/* ------------------------------------------------------------ symbolization */
-
-static struct symtab *object_symtab(struct profile *p, uint32_t obj)
-{
-	struct object_slot *o = &p->objs.v[obj];
-	if (!o->tried) {
-		o->tried = 1;
-		int r = symtab_open(o->path, o->build_id, NULL, &o->st);
-		if (r < 0) {
-			struct strbuf m;
-			strbuf_init(&m, 0);
-			strbuf_addf(&m, "cannot read symbols of %s: %s", o->path,
-				    r == -ENOEXEC   ? "not an ELF file"
-				    : r == -EBADMSG ? "corrupt ELF file"
-						    : strerror(-r));
-			o->error = strbuf_detach(&m);
-			o->st = NULL;
-		} else if (symtab_build_id_mismatch(o->st)) {
-			struct strbuf m;
-			strbuf_init(&m, 0);
-			strbuf_addf(&m,
-				    "%s has changed since the experiment was recorded (build-id differs); "
-				    "functions may be wrong",
-				    o->path);
-			o->error = strbuf_detach(&m);
-		}
-		refresh_object_views(p);
-	}
-	return o->st;
-}
-
-#define NOSYM_ADDR 0xffffffffffffull
-#define SKIP_FRAME UINT32_MAX
-
-/* The collector's own frames (its thread-start wrapper) are not the program's. */
-static int is_collector_object(const struct exp_loadobj *lo)
-{
-	return strncmp(lo->name, "libcollector.so", 15) == 0;
-}
-
-static int func_for_pc(struct profile *p, struct exp_slot *e, uint64_t pc, uint32_t *ret)
-{
-	int64_t hit = u64map_get(&e->pcmemo, pc);
-	if (hit >= 0) {
-		*ret = (uint32_t)hit;
-		return 0;
-	}
-	uint32_t id = PROFILE_FUNC_UNKNOWN;
-	const struct exp_loadobj *lo = experiment_find_object(e->exp, pc);
-	if (lo && is_collector_object(lo)) {
-		id = SKIP_FRAME;
-	} else if (lo) {
-		uint32_t obj = e->objmap[lo - e->exp->objs];
-		uint64_t vaddr = pc - lo->base;
-		struct symtab *st = object_symtab(p, obj);
-		const struct symtab_func *sf = st ? symtab_lookup(st, vaddr) : NULL;
-		uint64_t key = ((uint64_t)obj << 48) | ((sf ? sf->addr : NOSYM_ADDR) & NOSYM_ADDR);
-		int64_t f = u64map_get(&p->func_index, key);
-		if (f >= 0) {
-			id = (uint32_t)f;
-		} else {
-			struct strbuf name;
-			strbuf_init(&name, 0);
-			enum pfunc_kind kind;
-			if (sf && !sf->synthesized) {
-				strbuf_adds(&name, sf->name);
-				kind = PFUNC_SYMBOL;
-			} else if (sf) {
-				strbuf_addf(&name, "%s (<%s>)", sf->name, p->objs.v[obj].name);
-				kind = PFUNC_SYNTH;
-			} else {
-				strbuf_addf(&name, "<Unknown code in <%s>>", p->objs.v[obj].name);
-				kind = PFUNC_NOSYM;
-			}
-			int r = name.failed ? -ENOMEM
-					    : add_func(p, kind, strbuf_str(&name), sf ? sf->mangled : "", obj,
-						       sf ? sf->addr : 0, sf ? sf->size : 0, &id);
-			strbuf_release(&name);
-			if (r < 0 || u64map_put(&p->func_index, key, id) < 0)
-				return -ENOMEM;
-		}
-	}
-	if (u64map_put(&e->pcmemo, pc, id) < 0)
-		return -ENOMEM;
-	*ret = id;
-	return 0;
-}
-
-static int is_loader(const struct exp_loadobj *lo)
-{
-	return lo && (strncmp(lo->name, "ld-linux", 8) == 0 || strncmp(lo->name, "ld.so", 5) == 0 ||
-		      strncmp(lo->name, "ld64.so", 7) == 0);
-}
-
-/* The @plt pseudo-function of a load object (created on first use). */
-static int plt_func(struct profile *p, uint32_t obj, uint32_t *ret)
-{
-	uint64_t key = ((uint64_t)obj << 48) | (NOSYM_ADDR - 1);
-	int64_t f = u64map_get(&p->func_index, key);
-	if (f >= 0) {
-		*ret = (uint32_t)f;
-		return 0;
-	}
-	struct strbuf name;
-	strbuf_init(&name, 0);
-	strbuf_addf(&name, "@plt (<%s>)", p->objs.v[obj].name);
-	int r = name.failed ? -ENOMEM : add_func(p, PFUNC_PLT, strbuf_str(&name), "", obj, 0, 0, ret);
-	strbuf_release(&name);
-	if (r == 0 && u64map_put(&p->func_index, key, *ret) < 0)
-		r = -ENOMEM;
-	return r;
-}
-
-/*
- * The manual's rules for calls between shared objects: a leaf PC inside a
- * PLT stub is dropped, so its time goes to the call instruction of the
- * caller; leaf frames in the dynamic loader that end in its lazy-binding
- * resolver (_dl_runtime_resolve*, entered from a PLT stub) become the
- * caller's object's @plt pseudo-function.  Returns how many leaf frames were
- * consumed; *ret_plt is the @plt function id to use as the leaf, or
- * UINT32_MAX.
- */
-static int plt_rules(struct profile *p, struct exp_slot *e, const struct exp_callstack *cs, size_t *ret_skip,
-		     uint32_t *ret_plt)
-{
-	*ret_skip = 0;
-	*ret_plt = UINT32_MAX;
-	if (cs->nframes < 2)
-		return 0;
-	const struct exp_loadobj *lo = experiment_find_object(e->exp, cs->pcs[0]);
-	if (!lo || is_collector_object(lo))
-		return 0;
-	struct symtab *st = object_symtab(p, e->objmap[lo - e->exp->objs]);
-	if (st && symtab_in_plt(st, cs->pcs[0] - lo->base)) {
-		*ret_skip = 1;
-		return 0;
-	}
-	if (!is_loader(lo))
-		return 0;
-	size_t j = 1;
-	while (j < cs->nframes && experiment_find_object(e->exp, cs->pcs[j] - 1) == lo)
-		j++;
-	if (j >= cs->nframes || !st)
-		return 0;
-	/* the outermost loader frame must be the resolver a PLT stub jumps to */
-	uint64_t pc = j - 1 == 0 ? cs->pcs[0] : cs->pcs[j - 1] - 1;
-	const struct symtab_func *sf = symtab_lookup(st, pc - lo->base);
-	if (!sf || strncmp(sf->name, "_dl_runtime_resolve", 19) != 0)
-		return 0;
-	const struct exp_loadobj *caller = experiment_find_object(e->exp, cs->pcs[j] - 1);
-	if (!caller || is_collector_object(caller))
-		return 0;
-	*ret_skip = j;
-	return plt_func(p, e->objmap[caller - e->exp->objs], ret_plt);
-}
-
-/*
- * Resolve a stack to function ids, leaf first.  Return addresses (all frames
- * but the leaf) are looked up at pc - 1, inside the call instruction.
- */
-static int resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s)
-{
-	if (e->stack_funcs[s])
-		return 0;
-	const struct exp_callstack *cs = &e->exp->stacks[s];
-	size_t n = cs->nframes, skip;
-	uint32_t *f = malloc((n + 2) * sizeof *f), plt;
-	if (!f)
-		return -ENOMEM;
-	size_t k = 0;
-	if (plt_rules(p, e, cs, &skip, &plt) < 0) {
-		free(f);
-		return -ENOMEM;
-	}
-	if (plt != UINT32_MAX)
-		f[k++] = plt;
-	for (size_t i = skip; i < n; i++) {
-		uint64_t pc = cs->pcs[i];
-		if (i > 0 && pc > 0)
-			pc--;
-		if (func_for_pc(p, e, pc, &f[k]) < 0) {
-			free(f);
-			return -ENOMEM;
-		}
-		if (f[k] != SKIP_FRAME)
-			k++;
-	}
-	if (k == 0 && n > 0)
-		f[k++] = PROFILE_FUNC_UNKNOWN; /* nothing but collector frames */
-	else if (n == 0)
-		f[k++] = PROFILE_FUNC_UNKNOWN;
-	else if (cs->flags & (EXP_STACK_TRUNCATED | EXP_STACK_FAILED))
-		f[k++] = PROFILE_FUNC_TRUNCATED;
-	e->stack_funcs[s] = f;
-	e->stack_len[s] = (uint32_t)k;
-	return 0;
 }
 
 /* ------------------------------------------------------------ selection */
@@ -524,26 +328,46 @@ const char *profile_thread_selection(const struct profile *p)
 
 /* ------------------------------------------------------------ compute */
 
+/* Feed ids + 1 (0 is the engine's <Total>) to an engine, dropping pseudo ids. */
+static int add_shifted(struct metrics *m, const uint32_t *ids, size_t n, const uint64_t *v, uint32_t **buf,
+		       size_t *cap)
+{
+	if (n > *cap) {
+		uint32_t *b = realloc(*buf, n * 2 * sizeof *b);
+		if (!b)
+			return -ENOMEM;
+		*buf = b;
+		*cap = n * 2;
+	}
+	for (size_t i = 0; i < n; i++)
+		(*buf)[i] = ids[i] + 1;
+	return metrics_add_stack(m, *buf, n, v);
+}
+
 int profile_compute(struct profile *p)
 {
 	if (!p->dirty)
 		return 0;
 	metrics_free(p->fm);
 	metrics_free(p->om);
+	metrics_free(p->pm);
+	metrics_free(p->lm);
 	p->fm = metrics_new(PROFILE_METRIC_COUNT, PROFILE_FUNC_TOTAL);
 	p->om = metrics_new(PROFILE_METRIC_COUNT, 0); /* object id + 1; 0 = <Total> */
+	p->pm = metrics_new(PROFILE_METRIC_COUNT, 0); /* pc id + 1 */
+	p->lm = metrics_new(PROFILE_METRIC_COUNT, 0); /* line id + 1 */
 	p->selected_events = 0;
-	if (!p->fm || !p->om)
+	if (!p->fm || !p->om || !p->pm || !p->lm)
 		return -ENOMEM;
-	uint32_t *objs = NULL;
-	size_t objs_cap = 0;
+	uint32_t *buf = NULL;
+	size_t cap = 0;
 	for (size_t x = 0; x < p->exps.n; x++) {
 		struct exp_slot *e = &p->exps.v[x];
 		const struct experiment *exp = e->exp;
 		size_t ns = exp->nstacks;
 		uint64_t *sum = calloc((ns ? ns : 1) * PROFILE_METRIC_COUNT, sizeof *sum);
 		if (!sum) {
-			free(objs);
+			free(buf);
 			return -ENOMEM;
 		}
 		for (size_t i = 0; i < exp->nevents; i++) {
@@ -561,36 +385,101 @@ int profile_compute(struct profile *p)
 				any |= v[k] != 0;
 			if (!any)
 				continue;
-			if (resolve_stack(p, e, (uint32_t)s) < 0 ||
-			    metrics_add_stack(p->fm, e->stack_funcs[s], e->stack_len[s], v) < 0)
+			if (profile_resolve_stack(p, e, (uint32_t)s) < 0)
+				goto nomem;
+			const struct stack_res *sr = &e->stacks[s];
+			if (metrics_add_stack(p->fm, sr->funcs, sr->nfuncs, v) < 0 ||
+			    add_shifted(p->pm, sr->pcs, sr->npcs, v, &buf, &cap) < 0 ||
+			    add_shifted(p->lm, sr->lines, sr->nlines, v, &buf, &cap) < 0)
 				goto nomem;
 			/* the same stack as load objects (id + 1), pseudo-functions dropped */
-			size_t n = e->stack_len[s], k = 0;
-			if (n > objs_cap) {
-				uint32_t *o2 = realloc(objs, n * 2 * sizeof *o2);
-				if (!o2)
+			if (sr->nfuncs > cap) {
+				uint32_t *b = realloc(buf, sr->nfuncs * 2 * sizeof *b);
+				if (!b)
 					goto nomem;
-				objs = o2;
-				objs_cap = n * 2;
+				buf = b;
+				cap = sr->nfuncs * 2;
 			}
-			for (size_t i = 0; i < n; i++) {
-				const struct pfunc *f = &p->funcs.v[e->stack_funcs[s][i]];
+			size_t k = 0;
+			for (size_t i = 0; i < sr->nfuncs; i++) {
+				const struct pfunc *f = &p->funcs.v[sr->funcs[i]];
 				if (f->obj != PROFILE_NO_OBJECT)
-					objs[k++] = f->obj + 1;
+					buf[k++] = f->obj + 1;
 			}
-			if (metrics_add_stack(p->om, objs, k, v) < 0)
+			if (metrics_add_stack(p->om, buf, k, v) < 0)
 				goto nomem;
 		}
 		free(sum);
 		continue;
 nomem:
 		free(sum);
-		free(objs);
+		free(buf);
 		return -ENOMEM;
 	}
-	free(objs);
+	free(buf);
 	p->dirty = 0;
 	return 0;
+}
+
+void profile_set_inline(struct profile *p, int on)
+{
+	on = !!on;
+	if (p->inline_mode == on)
+		return;
+	p->inline_mode = on;
+	for (size_t x = 0; x < p->exps.n; x++)
+		profile_resolve_reset(&p->exps.v[x], p->exps.v[x].exp->nstacks);
+	p->dirty = 1;
+}
+
+int profile_inline(const struct profile *p)
+{
+	return p->inline_mode;
+}
+
+const struct metrics *profile_pc_metrics(const struct profile *p)
+{
+	return p->pm;
+}
+
+const struct metrics *profile_line_metrics(const struct profile *p)
+{
+	return p->lm;
+}
+
+size_t profile_pc_count(const struct profile *p)
+{
+	return p->pcs.n;
+}
+
+const struct ppc *profile_pc(const struct profile *p, uint32_t id)
+{
+	return id < p->pcs.n ? &p->pcs.v[id] : NULL;
+}
+
+size_t profile_line_count(const struct profile *p)
+{
+	return p->lines.n;
+}
+
+const struct pline *profile_line(const struct profile *p, uint32_t id)
+{
+	return id < p->lines.n ? &p->lines.v[id] : NULL;
+}
+
+int64_t profile_find_pc(const struct profile *p, uint32_t obj, uint64_t vaddr)
+{
+	return u64map_get(&p->pc_index, ((uint64_t)obj << 48) | (vaddr & 0xffffffffffffull));
+}
+
+struct symtab *profile_object_symtab(struct profile *p, uint32_t obj)
+{
+	return obj < p->objs.n ? profile_resolve_symtab(p, obj) : NULL;
+}
+
+struct lines *profile_object_lines(struct profile *p, uint32_t obj)
+{
+	return obj < p->objs.n ? profile_resolve_lines(p, obj) : NULL;
 }
 
 const struct metrics *profile_metrics(const struct profile *p)
@@ -644,8 +533,7 @@ size_t profile_find_funcs(const struct profile *p, const char *name, uint32_t *r
 const struct pfunc *profile_func_at(struct profile *p, size_t exp, uint64_t pc)
 {
 	uint32_t id;
-	if (exp >= p->exps.n || func_for_pc(p, &p->exps.v[exp], pc, &id) < 0 || id == SKIP_FRAME ||
-	    id == PROFILE_FUNC_UNKNOWN)
+	if (exp >= p->exps.n || profile_resolve_func(p, &p->exps.v[exp], pc, &id) < 0 || id == UINT32_MAX)
 		return NULL;
 	return &p->funcs.v[id];
 }

@@ -39,7 +39,16 @@ enum { PROFILE_METRIC_TOTALCPU = 0, PROFILE_METRIC_COUNT = 1 };
 /* The base metrics, indexed by PROFILE_METRIC_*. */
 const struct metric_def *profile_metric_defs(size_t *ret_count);
 
-enum pfunc_kind { PFUNC_TOTAL, PFUNC_UNKNOWN, PFUNC_TRUNCATED, PFUNC_SYMBOL, PFUNC_SYNTH, PFUNC_NOSYM, PFUNC_PLT };
+enum pfunc_kind {
+	PFUNC_TOTAL,
+	PFUNC_UNKNOWN,
+	PFUNC_TRUNCATED,
+	PFUNC_SYMBOL,
+	PFUNC_SYNTH,
+	PFUNC_NOSYM,
+	PFUNC_PLT,
+	PFUNC_INLINE, /* a function inlined somewhere: no code of its own; addr/size 0 */
+};
 
 #define PROFILE_FUNC_TOTAL 0u
 #define PROFILE_FUNC_UNKNOWN 1u
@@ -53,6 +62,23 @@ struct pfunc {
 	const char *mangled; /* "" when none */
 	uint32_t obj;        /* PROFILE_NO_OBJECT for pseudo-functions */
 	uint64_t addr, size; /* ELF virtual address in obj */
+};
+
+/* A PC: an instruction address in a load object (or a raw address). */
+struct ppc {
+	uint32_t id;
+	uint32_t obj;   /* PROFILE_NO_OBJECT: vaddr is the raw run-time address */
+	uint64_t vaddr; /* ELF virtual address in obj */
+	uint32_t func;  /* the (outer, real) function containing it */
+	uint32_t line;  /* its source line (id), as a call site for return addresses */
+};
+
+/* A source line of a function, or a function's code without line information. */
+struct pline {
+	uint32_t id;
+	uint32_t func;    /* the function the line's code belongs to (inlined function in inline mode) */
+	const char *file; /* NULL: instructions without line numbers */
+	uint32_t line;
 };
 
 struct pobject {
@@ -83,10 +109,34 @@ int profile_thread_selected(const struct profile *p, size_t exp, size_t thread_i
 /* The current selection as text, "all" when everything is selected. */
 const char *profile_thread_selection(const struct profile *p);
 
+/*
+ * Inlined functions: 1 (default) shows each inlined call as a function of
+ * its own, called from its call site; 0 folds inlined code into the function
+ * it was inlined into.  Recomputes on the next profile_compute.
+ */
+void profile_set_inline(struct profile *p, int on);
+int profile_inline(const struct profile *p);
+
 /* (Re)compute the metrics if the selection changed.  0 or -ENOMEM. */
 int profile_compute(struct profile *p);
 const struct metrics *profile_metrics(const struct profile *p);        /* function-level */
 const struct metrics *profile_object_metrics(const struct profile *p); /* by load object id */
+
+/* By PC and by line: the engine's id k + 1 is PC (line) k; 0 is <Total>. */
+const struct metrics *profile_pc_metrics(const struct profile *p);
+const struct metrics *profile_line_metrics(const struct profile *p);
+
+size_t profile_pc_count(const struct profile *p);
+const struct ppc *profile_pc(const struct profile *p, uint32_t id);
+size_t profile_line_count(const struct profile *p);
+const struct pline *profile_line(const struct profile *p, uint32_t id);
+
+/* The id of the PC at ELF address vaddr of obj, if it was seen; else -1. */
+int64_t profile_find_pc(const struct profile *p, uint32_t obj, uint64_t vaddr);
+
+/* The symbols and the DWARF lines of an object (opened on first use; NULL if unreadable). */
+struct symtab *profile_object_symtab(struct profile *p, uint32_t obj);
+struct lines *profile_object_lines(struct profile *p, uint32_t obj);
 
 size_t profile_func_count(const struct profile *p);
 const struct pfunc *profile_func(const struct profile *p, uint32_t id);

@@ -88,7 +88,8 @@ static void read_depth_limit(void)
 	errno = 0;
 	long n = strtol(v, &end, 10);
 	if (errno || *end || n < 1 || n > COLLECT_DEPTH_MAX) {
-		fprintf(stderr, "collect: PA_MAX_CALL_STACK_DEPTH: invalid value '%s' (expected 1 to %d frames)\n", v,
+		fprintf(stderr,
+			"collect: PA_MAX_CALL_STACK_DEPTH: invalid value '%s' (expected 1 to %d frames)\n", v,
 			COLLECT_DEPTH_MAX);
 		exit(EXIT_USAGE);
 	}
@@ -195,6 +196,41 @@ static int find_collector(char *ret, size_t room, char *tried, size_t tried_room
 	size_t k = strlen(tried);
 	snprintf(tried + k, tried_room - k, "%s", cand);
 	return -ENOENT;
+}
+
+/* Run <bindir>/er_archive -q EXP (docs/man/er_archive.1) unless PA_ARCHIVE=off;
+ * warn if it is missing or fails: the experiment is complete without it. */
+static void archive_experiment(const char *exp)
+{
+	const char *env = getenv("PA_ARCHIVE");
+	char tool[PATH_MAX];
+	int status = -1;
+
+	if (env && strcmp(env, "off") == 0)
+		return;
+	ssize_t n = readlink("/proc/self/exe", tool, sizeof tool - sizeof "/er_archive");
+	char *slash = n > 0 ? memrchr(tool, '/', (size_t)n) : NULL;
+	if (!slash) {
+		fprintf(stderr, "collect: warning: cannot find er_archive; load objects were not archived\n");
+		return;
+	}
+	strcpy(slash, "/er_archive");
+	if (access(tool, X_OK) < 0) {
+		fprintf(stderr, "collect: warning: cannot run %s: %s; load objects were not archived\n", tool,
+			strerror(errno));
+		return;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execl(tool, "er_archive", "-q", exp, (char *)NULL);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fprintf(stderr, "collect: warning: %s failed on %s; load objects were not archived\n", tool,
+			exp);
 }
 
 /* ---------------------------------------------------------------- the experiment's place */
@@ -436,7 +472,8 @@ int main(int argc, char **argv)
 				"only statistics will be collected\n");
 	place_choose(&pl, &o);
 
-	snprintf(descriptor, sizeof descriptor, "p=%ld;d=%d", o.clock_on ? o.clock_interval_us : 0, depth_limit);
+	snprintf(descriptor, sizeof descriptor, "p=%ld;d=%d", o.clock_on ? o.clock_interval_us : 0,
+		 depth_limit);
 	if (o.duration_set) {
 		size_t k = strlen(descriptor);
 		snprintf(descriptor + k, sizeof descriptor - k, ";t=%lu:%lu", o.duration_start_s,
@@ -551,6 +588,8 @@ int main(int argc, char **argv)
 	rc = expdir_write_tail(&e, &tail);
 	if (rc < 0)
 		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e.failed, strerror(-rc));
+	else
+		archive_experiment(e.path);
 	expdir_release(&e);
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);

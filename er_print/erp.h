@@ -24,7 +24,11 @@ struct erp {
 	struct mspec sort;    /* `sort`: one entry */
 	long limit;           /* `limit`: rows per report, 0 = all */
 	enum erp_name_form name_form;
-	int name_soname; /* name ...:soname appends " [<lib>]" */
+	int name_soname;      /* name ...:soname appends " [<lib>]" */
+	int sthresh, dthresh; /* hot-line thresholds, % of the hottest line/instruction */
+	char *search_path;    /* `setpath`/`addpath`: ':'-separated, "$expts" = experiment dirs */
+	char *pathmap_from[16], *pathmap_to[16]; /* `pathmap` prefixes */
+	int npathmaps;
 	int interactive;
 	int quit;         /* set by quit/exit */
 	const char *prog; /* "er_print" */
@@ -50,5 +54,15 @@ int report_objects(struct erp *e, const char *arg);
 int report_callers_callees(struct erp *e, const char *arg);
 int report_csingle(struct erp *e, const char *arg);
 int report_calltree(struct erp *e, const char *arg);
+
+/* Annotated source and disassembly (er_print/report_source.c). */
+int report_source(struct erp *e, const char *arg);
+int report_disasm(struct erp *e, const char *arg);
+
+/* Line and PC reports (er_print/report_lines.c). */
+int report_lines(struct erp *e, const char *arg);
+int report_pcs(struct erp *e, const char *arg);
+int report_lsummary(struct erp *e, const char *arg);
+int report_psummary(struct erp *e, const char *arg);
 
 #endif

@@ -90,6 +90,12 @@ static int cmd_thread_select(struct erp *e, const char *arg);
 static int cmd_filters(struct erp *e, const char *arg);
 static int cmd_script(struct erp *e, const char *arg);
 static int cmd_help(struct erp *e, const char *arg);
+static int cmd_inline(struct erp *e, const char *arg);
+static int cmd_sthresh(struct erp *e, const char *arg);
+static int cmd_dthresh(struct erp *e, const char *arg);
+static int cmd_setpath(struct erp *e, const char *arg);
+static int cmd_addpath(struct erp *e, const char *arg);
+static int cmd_pathmap(struct erp *e, const char *arg);
 static int cmd_version(struct erp *e, const char *arg);
 static int cmd_quit(struct erp *e, const char *arg);
 
@@ -107,6 +113,22 @@ static const struct command commands[] = {
 	{"csingle", NULL, ARG_REST, report_csingle, "function [N]", "callers and callees of one function"},
 	{"calltree", "ctree", ARG_NONE, report_calltree, "", "the dynamic call tree"},
 	{"objects", NULL, ARG_NONE, report_objects, "", "load objects with metrics, and their warnings"},
+	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
+	{"pcs", NULL, ARG_NONE, report_pcs, "", "instructions (PCs) with metrics"},
+	{"lsummary", NULL, ARG_NONE, report_lsummary, "", "summary of every source line"},
+	{"psummary", NULL, ARG_NONE, report_psummary, "", "summary of every PC"},
+	{"source", "src", ARG_REST, report_source, "function|file [N]",
+	 "annotated source, hot lines marked ##"},
+	{"disasm", "dis", ARG_REST, report_disasm, "function [N]", "annotated disassembly with source lines"},
+	{"sthresh", NULL, ARG_ONE, cmd_sthresh, "percent", "hot-line threshold of source (default 75)"},
+	{"dthresh", NULL, ARG_ONE, cmd_dthresh, "percent", "hot-line threshold of disassembly (default 75)"},
+	{"setpath", NULL, ARG_ONE, cmd_setpath, "path_list",
+	 "where source files are looked for ($expts = next to the experiments)"},
+	{"addpath", NULL, ARG_ONE, cmd_addpath, "path_list", "add to the source search path"},
+	{"pathmap", NULL, ARG_REST, cmd_pathmap, "old_prefix new_prefix",
+	 "map a source path prefix to another"},
+	{"inline", NULL, ARG_OPT, cmd_inline, "[on|off]",
+	 "on (default): inlined functions are functions of their own; off: folded into their caller"},
 	{"header", NULL, ARG_OPT, report_header, "[exp_id]",
 	 "experiment header: target, host, parameters, errors"},
 	{"statistics", NULL, ARG_OPT, report_statistics, "[exp_id]", "execution statistics"},
@@ -381,6 +403,88 @@ bad:
 	return -1;
 }
 
+static int cmd_inline(struct erp *e, const char *arg)
+{
+	if (arg) {
+		if (strcmp(arg, "on") == 0)
+			profile_set_inline(e->prof, 1);
+		else if (strcmp(arg, "off") == 0)
+			profile_set_inline(e->prof, 0);
+		else {
+			erp_error(e, "inline: expected on or off, not '%s'", arg);
+			return -1;
+		}
+	}
+	fprintf(e->out, "Inlined functions: %s\n", profile_inline(e->prof) ? "on" : "off");
+	return 0;
+}
+
+static int set_thresh(struct erp *e, const char *arg, int *dst, const char *what)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (*end || end == arg || v < 0 || v > 100) {
+		erp_error(e, "%s: '%s' is not a percentage from 0 to 100", what, arg);
+		return -1;
+	}
+	*dst = (int)v;
+	return 0;
+}
+
+static int cmd_sthresh(struct erp *e, const char *arg)
+{
+	return set_thresh(e, arg, &e->sthresh, "sthresh");
+}
+
+static int cmd_dthresh(struct erp *e, const char *arg)
+{
+	return set_thresh(e, arg, &e->dthresh, "dthresh");
+}
+
+static int cmd_setpath(struct erp *e, const char *arg)
+{
+	char *p = strdup(arg);
+	if (!p) {
+		erp_error(e, "out of memory");
+		return -1;
+	}
+	free(e->search_path);
+	e->search_path = p;
+	return 0;
+}
+
+static int cmd_addpath(struct erp *e, const char *arg)
+{
+	const char *old = e->search_path ? e->search_path : "$expts:.";
+	size_t n = strlen(old) + strlen(arg) + 2;
+	char *p = malloc(n);
+	if (!p) {
+		erp_error(e, "out of memory");
+		return -1;
+	}
+	snprintf(p, n, "%s:%s", old, arg);
+	free(e->search_path);
+	e->search_path = p;
+	return 0;
+}
+
+static int cmd_pathmap(struct erp *e, const char *arg)
+{
+	char from[4096], to[4096];
+	if (sscanf(arg, "%4095s %4095s", from, to) != 2) {
+		erp_error(e, "pathmap: expected OLD_PREFIX NEW_PREFIX");
+		return -1;
+	}
+	if (e->npathmaps == 16) {
+		erp_error(e, "pathmap: at most 16 mappings");
+		return -1;
+	}
+	e->pathmap_from[e->npathmaps] = strdup(from);
+	e->pathmap_to[e->npathmaps] = strdup(to);
+	e->npathmaps++;
+	return 0;
+}
+
 static int script_depth;
 
 static int cmd_script(struct erp *e, const char *arg)
@@ -484,7 +588,7 @@ struct pending {
 
 int main(int argc, char **argv)
 {
-	struct erp e = {.out = stdout, .prog = PROG};
+	struct erp e = {.out = stdout, .prog = PROG, .sthresh = 75, .dthresh = 75};
 	char err[256];
 	if (mspec_parse(MSPEC_DEFAULT_METRICS, 0, &e.metrics, err, sizeof err) < 0 ||
 	    mspec_parse(MSPEC_DEFAULT_SORT, 1, &e.sort, err, sizeof err) < 0)
@@ -576,6 +680,11 @@ int main(int argc, char **argv)
 	}
 	if (e.out_owned)
 		fclose(e.out);
+	free(e.search_path);
+	for (int i = 0; i < e.npathmaps; i++) {
+		free(e.pathmap_from[i]);
+		free(e.pathmap_to[i]);
+	}
 	profile_free(e.prof);
 	free(todo);
 	free(exps);

@@ -214,7 +214,7 @@ struct tree_ctx {
 	struct table *t;
 	struct mspec_item *items;
 	size_t ni;
-	char prefix[3 * 6200]; /* 3 chars per level: deeper than the collector's 6000-frame limit */
+	char prefix[3 * 6200];      /* 3 chars per level: deeper than the collector's 6000-frame limit */
 	char line[3 * 6200 + 4096]; /* scratch: recursion depth must not multiply stack use */
 	size_t rows, max_rows;
 };

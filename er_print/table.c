@@ -14,6 +14,8 @@ struct row {
 	char *name;
 	char marker;
 	int is_line;
+	int blank;      /* metric cells left empty */
+	char prefix[4]; /* with an indented table: "## " or "   " */
 };
 
 struct table {
@@ -21,6 +23,7 @@ struct table {
 	size_t ncols;
 	struct row *rows;
 	size_t nrows, cap;
+	int indent;
 };
 
 void table_format_value(enum metric_unit unit, uint64_t v, char *buf, size_t room)
@@ -86,6 +89,24 @@ static struct row *new_row(struct table *t)
 	}
 	struct row *r = &t->rows[t->nrows];
 	memset(r, 0, sizeof *r);
+	return r;
+}
+
+void table_set_indent(struct table *t)
+{
+	t->indent = 1;
+}
+
+int table_add_annotated(struct table *t, const uint64_t *vals, const char *name, const char *prefix,
+			int blank)
+{
+	static const uint64_t zeros[MAX_COLS];
+	int r = table_add_row(t, vals ? vals : zeros, NULL, name, 0);
+	if (r == 0) {
+		struct row *row = &t->rows[t->nrows - 1];
+		row->blank = blank;
+		snprintf(row->prefix, sizeof row->prefix, "%-3.3s", prefix ? prefix : "");
+	}
 	return r;
 }
 
@@ -256,6 +277,8 @@ void table_print(const struct table *t, FILE *out)
 		FILE *m = fmemopen(line, linecap - 1, "w");
 		if (!m)
 			break;
+		if (t->indent)
+			fputs("   ", m);
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct table_col *col = &t->cols[c];
 			const char *sep = c + 1 < t->ncols ? "  " : "   ";
@@ -286,9 +309,14 @@ void table_print(const struct table *t, FILE *out)
 			fprintf(out, "%s\n", r->name);
 			continue;
 		}
+		if (t->indent)
+			fputs(r->prefix[0] ? r->prefix : "   ", out);
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct table_col *col = &t->cols[c];
-			if (col->kind == TABLE_TEXT) {
+			if (r->blank) {
+				for (size_t k = 0; k < w[c]; k++)
+					fputc(' ', out);
+			} else if (col->kind == TABLE_TEXT) {
 				put_right(out, r->cells[2 * c], w[c]);
 			} else {
 				if (wv[c])

@@ -30,6 +30,15 @@ void table_free(struct table *t);
 /* vals[i] for metric columns, texts[i] for text columns (others ignored). 0 or -ENOMEM. */
 int table_add_row(struct table *t, const uint64_t *vals, const char *const *texts, const char *name,
 		  char marker);
+/*
+ * Annotated listings: every header line and row starts with 3 characters,
+ * the row's `prefix` ("## " for a hot line) or blanks; a row may have blank
+ * metric cells (source lines outside any function).
+ */
+void table_set_indent(struct table *t);
+int table_add_annotated(struct table *t, const uint64_t *vals, const char *name, const char *prefix,
+			int blank);
+
 /* Add a literal line (e.g. "============== Callers") printed in row order. */
 int table_add_line(struct table *t, const char *line);
 void table_print(const struct table *t, FILE *out);

@@ -17,7 +17,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 config=$top/.clang-format
-DIRS=(common experiment collector collect analysis er_print analyzer tests bench demo)
+DIRS=(common experiment collector collect analysis er_print er_archive analyzer tests bench demo)
 
 die() { printf 'format-check: error: %s\n' "$*" >&2; exit 2; }
 

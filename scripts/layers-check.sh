@@ -5,7 +5,7 @@
 #                                                    to TOP unless absolute)
 #
 # 1. Includes: dependencies point one way,
-#        common <- experiment <- {collector, collect, analysis},  analysis <- {er_print, analyzer}
+#        common <- experiment <- {collector, collect, analysis},  analysis <- {er_print, er_archive, analyzer}
 #    so a file may include project headers only from these directories:
 #        common/      common
 #        experiment/  common experiment
@@ -13,6 +13,7 @@
 #        collect/     common experiment collect
 #        analysis/    common experiment analysis
 #        er_print/    common experiment analysis er_print
+#        er_archive/  common experiment analysis er_archive
 #        analyzer/    common experiment analysis analyzer
 #        demo/        nothing of the project (it is a stand-alone target program)
 #        tests/ bench/  anything
@@ -46,12 +47,13 @@ declare -A ALLOWED=(
 	[collect]="common experiment collect"
 	[analysis]="common experiment analysis"
 	[er_print]="common experiment analysis er_print"
+	[er_archive]="common experiment analysis er_archive"
 	[analyzer]="common experiment analysis analyzer"
 	[demo]=""
 	[tests]="*"
 	[bench]="*"
 )
-LAYERS=(common experiment collector collect analysis er_print analyzer demo tests bench)
+LAYERS=(common experiment collector collect analysis er_print er_archive analyzer demo tests bench)
 
 violations=0
 violation() { printf '%s\n' "$*"; violations=$((violations + 1)); }

@@ -1,0 +1,1255 @@
+/*
+ * lines.c - source lines and inlined-call chains of one load object (contract
+ * in lines.h).
+ *
+ * Open: every compilation unit's line table (libdw's dwarf_getsrclines) goes
+ * into one array of rows sorted by (address, end-of-sequence first, original
+ * order); file names are interned once.  The CUs' address ranges go into a
+ * second sorted array.  On the first inline query inside a CU, its DIE tree is
+ * walked once and its DW_TAG_inlined_subroutine ranges are swept into disjoint
+ * intervals, each carrying its chain of inline instances innermost first, so
+ * every lookup is a binary search.  The Dwarf handle stays open for that lazy
+ * step.  Every count and string taken from the file is capped.
+ */
+#include "analysis/lines.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+#include <libelf.h>
+
+/* libstdc++'s demangler (cxxabi.h is C++ only). */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+#define LINES_DEFAULT_DEBUG_ROOT "/usr/lib/debug"
+#define LINES_ROWS_MAX (1u << 26)       /* line-table rows per object */
+#define LINES_CUS_MAX (1u << 20)        /* compilation units per object */
+#define LINES_CU_RANGES_MAX (1u << 22)  /* address ranges of all CUs */
+#define LINES_INL_RANGES_MAX (1u << 22) /* inline ranges per CU */
+#define LINES_FILES_MAX (1u << 20)      /* distinct file names per object */
+#define LINES_CU_FILES_MAX (1u << 20)   /* file-table entries per CU */
+#define LINES_NAME_MAX 4096             /* longer names and paths are truncated */
+#define LINES_DEMANGLE_MAX 2048         /* longer mangled names are not demangled */
+#define LINES_DIE_DEPTH_MAX 256         /* DIE nesting walked */
+#define LINES_CHAIN_MAX 64              /* inline nesting kept per address */
+#define LINES_BUILD_ID_MAX 64           /* bytes */
+#define LINES_DEBUGLINK_MAX 255
+#define LINES_ARENA_CHUNK (64 * 1024)
+#define NO_FILE UINT32_MAX
+
+/* ------------------------------------------------------------------ arena and strings */
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+static char *arena_alloc(struct arena_chunk **head, size_t n)
+{
+	struct arena_chunk *c = *head;
+	if (!c || c->cap - c->used < n) {
+		size_t cap = c ? 2 * c->cap : 4096;
+		if (cap > LINES_ARENA_CHUNK)
+			cap = LINES_ARENA_CHUNK;
+		if (cap < n)
+			cap = n;
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->next = *head;
+		c->used = 0;
+		c->cap = cap;
+		*head = c;
+	}
+	char *p = c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+static void arena_free(struct arena_chunk *c)
+{
+	while (c) {
+		struct arena_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}
+
+/* One interned string; file_id is its index in lines->files, or NO_FILE. */
+struct istr {
+	const char *s;
+	uint32_t hash, file_id;
+};
+
+/* ------------------------------------------------------------------ the tables */
+
+/* A line-table row; file == NO_FILE marks an end of sequence (no line). */
+struct row {
+	uint64_t addr;
+	uint32_t file, line, column, ord;
+};
+
+/* A CU's address range. */
+struct cu_range {
+	uint64_t lo, hi;
+	uint32_t cu;
+};
+
+/* One inline instance (a DW_TAG_inlined_subroutine DIE). */
+struct inst {
+	const char *name, *mangled, *call_file;
+	uint32_t call_line, call_column;
+};
+
+/* One address range of an inline instance. */
+struct irange {
+	uint64_t lo, hi;
+	uint32_t inst, depth;
+};
+
+/* Disjoint interval with a constant chain: pool[chain .. chain + len), innermost first. */
+struct ival {
+	uint64_t lo, hi;
+	uint32_t chain, len;
+};
+
+struct cu_inlines {
+	struct inst *inst;
+	struct irange *rg;
+	struct ival *iv;
+	uint32_t *pool;
+	size_t niv;
+};
+
+enum { CU_UNINDEXED = 0, CU_INDEXED, CU_FAILED };
+
+struct cu {
+	Dwarf_Die die;
+	const char *comp_dir; /* interned, or NULL */
+	int state;
+	struct cu_inlines inl;
+};
+
+struct lines {
+	int fd;
+	Elf *elf;
+	Dwarf *dw;
+	const char *debug_file;
+	struct row *rows;
+	size_t nrows;
+	const char **files;
+	size_t nfiles, files_cap;
+	struct cu *cus;
+	size_t ncus;
+	struct cu_range *cur;
+	size_t ncur;
+	struct istr *strs; /* open addressing, power-of-two size */
+	size_t nstrs, strs_cap;
+	struct arena_chunk *arena;
+};
+
+static uint32_t str_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+static int strs_grow(struct lines *l)
+{
+	size_t cap = l->strs_cap ? 2 * l->strs_cap : 1024;
+	struct istr *t = calloc(cap, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->strs_cap; i++) {
+		if (!l->strs[i].s)
+			continue;
+		size_t j = l->strs[i].hash & (cap - 1);
+		while (t[j].s)
+			j = (j + 1) & (cap - 1);
+		t[j] = l->strs[i];
+	}
+	free(l->strs);
+	l->strs = t;
+	l->strs_cap = cap;
+	return 0;
+}
+
+/* The interned copy of s[0, n) (truncated at LINES_NAME_MAX), or NULL on ENOMEM. */
+static struct istr *intern(struct lines *l, const char *s, size_t n)
+{
+	if (n > LINES_NAME_MAX)
+		n = LINES_NAME_MAX;
+	if (2 * (l->nstrs + 1) > l->strs_cap && strs_grow(l))
+		return NULL;
+	uint32_t h = str_hash(s, n);
+	size_t j = h & (l->strs_cap - 1);
+	for (; l->strs[j].s; j = (j + 1) & (l->strs_cap - 1)) {
+		const char *t = l->strs[j].s;
+		if (l->strs[j].hash == h && strncmp(t, s, n) == 0 && t[n] == '\0')
+			return &l->strs[j];
+	}
+	char *p = arena_alloc(&l->arena, n + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	l->strs[j] = (struct istr){.s = p, .hash = h, .file_id = NO_FILE};
+	l->nstrs++;
+	return &l->strs[j];
+}
+
+static const char *intern_str(struct lines *l, const char *s)
+{
+	struct istr *e = intern(l, s, strnlen(s, LINES_NAME_MAX));
+	return e ? e->s : NULL;
+}
+
+/* The interned path of `name` as the CU records it: joined to comp_dir if relative. */
+static struct istr *intern_path(struct lines *l, const struct cu *cu, const char *name)
+{
+	size_t n = strnlen(name, LINES_NAME_MAX);
+	if (name[0] == '/' || !cu->comp_dir || !cu->comp_dir[0])
+		return intern(l, name, n);
+	char buf[2 * LINES_NAME_MAX + 2];
+	int len = snprintf(buf, sizeof(buf), "%s/%.*s", cu->comp_dir, (int)n, name);
+	if (len < 0)
+		return NULL;
+	return intern(l, buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
+}
+
+/* The file id of an interned path (adding it to l->files), or NO_FILE on ENOMEM/cap. */
+static uint32_t file_id(struct lines *l, struct istr *e)
+{
+	if (!e)
+		return NO_FILE;
+	if (e->file_id != NO_FILE)
+		return e->file_id;
+	if (l->nfiles == l->files_cap) {
+		if (l->files_cap >= LINES_FILES_MAX)
+			return NO_FILE;
+		size_t cap = l->files_cap ? 2 * l->files_cap : 256;
+		const char **f = realloc(l->files, cap * sizeof(*f));
+		if (!f)
+			return NO_FILE;
+		l->files = f;
+		l->files_cap = cap;
+	}
+	l->files[l->nfiles] = e->s;
+	e->file_id = (uint32_t)l->nfiles++;
+	return e->file_id;
+}
+
+/* ------------------------------------------------------------------ ELF and debug files */
+
+static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
+static bool elf_ok;
+
+static void elf_init(void)
+{
+	elf_ok = elf_version(EV_CURRENT) != EV_NONE;
+}
+
+struct elf_file {
+	int fd;
+	Elf *elf;
+	const uint8_t *raw;
+	size_t size;
+	GElf_Ehdr eh;
+	const uint8_t *build_id;
+	size_t build_id_len;
+};
+
+static void elf_file_close(struct elf_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->elf = NULL;
+	f->fd = -1;
+}
+
+static bool table_fits(uint64_t off, uint64_t count, uint64_t entsize, uint64_t file_size)
+{
+	uint64_t end;
+	return !__builtin_mul_overflow(count, entsize, &end) && !__builtin_add_overflow(end, off, &end) &&
+	       end <= file_size;
+}
+
+/* Open `path` as an ELF file whose header tables and sections lie inside the file. */
+static int elf_file_open(const char *path, struct elf_file *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	struct stat sb;
+	int err;
+	if (fstat(f->fd, &sb) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	err = -EINVAL;
+	if (!S_ISREG(sb.st_mode))
+		goto fail;
+	err = -ENOEXEC;
+	if (sb.st_size < EI_NIDENT)
+		goto fail;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf) {
+		err = -EBADMSG;
+		goto fail;
+	}
+	if (elf_kind(f->elf) != ELF_K_ELF)
+		goto fail;
+	err = -EBADMSG;
+	if (!gelf_getehdr(f->elf, &f->eh))
+		goto fail;
+	f->raw = (const uint8_t *)elf_rawfile(f->elf, &f->size);
+	if (!f->raw || f->size != (uint64_t)sb.st_size)
+		goto fail;
+	size_t phnum, shnum;
+	if (elf_getphdrnum(f->elf, &phnum) != 0 || elf_getshdrnum(f->elf, &shnum) != 0)
+		goto fail;
+	if (f->eh.e_phnum && f->eh.e_phnum != PN_XNUM && phnum != f->eh.e_phnum)
+		goto fail;
+	if (f->eh.e_shoff && (shnum == 0 || (f->eh.e_shnum && shnum != f->eh.e_shnum)))
+		goto fail;
+	if (phnum && (f->eh.e_phentsize != gelf_fsize(f->elf, ELF_T_PHDR, 1, EV_CURRENT) ||
+		      !table_fits(f->eh.e_phoff, phnum, f->eh.e_phentsize, f->size)))
+		goto fail;
+	if (shnum && (f->eh.e_shentsize != gelf_fsize(f->elf, ELF_T_SHDR, 1, EV_CURRENT) ||
+		      !table_fits(f->eh.e_shoff, shnum, f->eh.e_shentsize, f->size)))
+		goto fail;
+	/* A section's bytes past the end of the file (truncation) fail here,
+	 * before libdw sees them. */
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			goto fail;
+		if (sh.sh_type != SHT_NOBITS && !table_fits(sh.sh_offset, 1, sh.sh_size, f->size))
+			goto fail;
+	}
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(f->elf, &id);
+	if (n > 0 && n <= LINES_BUILD_ID_MAX) {
+		f->build_id = id;
+		f->build_id_len = (size_t)n;
+	}
+	return 0;
+fail:
+	elf_file_close(f);
+	return err;
+}
+
+/* Does the file have a named section with bytes (not SHT_NOBITS)? */
+static bool has_section(struct elf_file *f, const char *name, const char *zname)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+		return false;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || sh.sh_size == 0)
+			continue;
+		const char *s = elf_strptr(f->elf, shstrndx, sh.sh_name);
+		if (s && (strcmp(s, name) == 0 || strcmp(s, zname) == 0))
+			return true;
+	}
+	return false;
+}
+
+static bool has_dwarf(struct elf_file *f)
+{
+	return has_section(f, ".debug_info", ".zdebug_info") && has_section(f, ".debug_line", ".zdebug_line");
+}
+
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[i] = c;
+	}
+}
+
+/* The CRC-32 .gnu_debuglink uses (zlib's crc32). */
+static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
+{
+	pthread_once(&crc_once, crc_init);
+	crc = ~crc;
+	for (size_t i = 0; i < n; i++)
+		crc = crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+static void hex_encode(const uint8_t *p, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+/* Is `dbg` the debug file of `obj` (obj NULL: of the build-id `want`)? */
+static bool debug_file_matches(const struct elf_file *obj, const char *want, const struct elf_file *dbg,
+			       bool check_crc, uint32_t crc)
+{
+	if (!obj) {
+		char hex[2 * LINES_BUILD_ID_MAX + 1];
+		if (!dbg->build_id)
+			return false;
+		hex_encode(dbg->build_id, dbg->build_id_len, hex);
+		return strcasecmp(hex, want) == 0;
+	}
+	if (dbg->eh.e_ident[EI_CLASS] != obj->eh.e_ident[EI_CLASS] || dbg->eh.e_machine != obj->eh.e_machine)
+		return false;
+	if (obj->build_id && dbg->build_id)
+		return obj->build_id_len == dbg->build_id_len &&
+		       memcmp(obj->build_id, dbg->build_id, obj->build_id_len) == 0;
+	return check_crc && crc32_update(0, dbg->raw, dbg->size) == crc;
+}
+
+static bool try_debug_file(const struct elf_file *obj, const char *want, const char *path, bool check_crc,
+			   uint32_t crc, struct elf_file *dbg)
+{
+	if (elf_file_open(path, dbg) != 0)
+		return false;
+	if (has_dwarf(dbg) && debug_file_matches(obj, want, dbg, check_crc, crc))
+		return true;
+	elf_file_close(dbg);
+	return false;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* <root>/.build-id/xx/rest.debug for the hex build-id `hex`. */
+static bool try_build_id_path(const struct elf_file *obj, const char *hex, const char *root,
+			      struct elf_file *dbg, char *ret_path)
+{
+	size_t n = strlen(hex);
+	if (n < 4 || n > 2 * LINES_BUILD_ID_MAX || strspn(hex, "0123456789abcdefABCDEF") != n)
+		return false;
+	int len = snprintf(ret_path, PATH_MAX, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
+	return len > 0 && len < PATH_MAX && try_debug_file(obj, hex, ret_path, false, 0, dbg);
+}
+
+/* Find obj's separate debug file; its path goes into ret_path (PATH_MAX). */
+static bool find_debug_file(const struct elf_file *obj, const char *obj_path, const char *root,
+			    struct elf_file *dbg, char *ret_path)
+{
+	char hex[2 * LINES_BUILD_ID_MAX + 1];
+	if (obj->build_id && obj->build_id_len >= 2) {
+		hex_encode(obj->build_id, obj->build_id_len, hex);
+		if (try_build_id_path(obj, hex, root, dbg, ret_path))
+			return true;
+	}
+	GElf_Word crc = 0;
+	const char *link = dwelf_elf_gnu_debuglink(obj->elf, &crc);
+	if (!link || !*link || strchr(link, '/') ||
+	    strnlen(link, LINES_DEBUGLINK_MAX + 1) > LINES_DEBUGLINK_MAX)
+		return false;
+	char *real = realpath(obj_path, NULL);
+	const char *p = real ? real : obj_path;
+	const char *slash = strrchr(p, '/');
+	int dlen = slash ? (int)(slash - p) : 1;
+	const char *dir = slash ? p : ".";
+	bool found = false;
+	for (int i = 0; i < 3 && !found; i++) {
+		int n;
+		if (i == 0)
+			n = snprintf(ret_path, PATH_MAX, "%.*s/%s", dlen, dir, link);
+		else if (i == 1)
+			n = snprintf(ret_path, PATH_MAX, "%.*s/.debug/%s", dlen, dir, link);
+		else
+			n = snprintf(ret_path, PATH_MAX, "%s%.*s/%s", root, dlen, dir, link);
+		if (n <= 0 || n >= PATH_MAX || same_file(ret_path, obj_path))
+			continue;
+		found = try_debug_file(obj, NULL, ret_path, true, crc, dbg);
+	}
+	free(real);
+	return found;
+}
+
+/* ------------------------------------------------------------------ line table */
+
+struct row_vec {
+	struct row *v;
+	size_t n, cap;
+};
+
+static int row_push(struct row_vec *rv, const struct row *r)
+{
+	if (rv->n == rv->cap) {
+		if (rv->cap >= LINES_ROWS_MAX)
+			return -E2BIG;
+		size_t cap = rv->cap ? 2 * rv->cap : 4096;
+		struct row *v = realloc(rv->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		rv->v = v;
+		rv->cap = cap;
+	}
+	rv->v[rv->n++] = *r;
+	return 0;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	bool xe = x->file == NO_FILE, ye = y->file == NO_FILE;
+	if (xe != ye)
+		return xe ? -1 : 1; /* a sequence ending here sorts before one starting here */
+	return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+/* Executable sections' address ranges, to drop sequences of discarded code
+ * (left at address 0 by the linker). */
+struct text_ranges {
+	uint64_t r[64][2];
+	size_t n;
+};
+
+static void text_ranges_init(struct text_ranges *t, Elf *elf)
+{
+	t->n = 0;
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(elf, &eh) || eh.e_type == ET_REL)
+		return;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) && t->n < 64) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		if (sh.sh_addr > UINT64_MAX - sh.sh_size)
+			continue;
+		t->r[t->n][0] = sh.sh_addr;
+		t->r[t->n][1] = sh.sh_addr + sh.sh_size;
+		t->n++;
+	}
+}
+
+static bool text_contains(const struct text_ranges *t, uint64_t a)
+{
+	if (t->n == 0)
+		return true; /* no section headers to go by */
+	for (size_t i = 0; i < t->n; i++)
+		if (a >= t->r[i][0] && a < t->r[i][1])
+			return true;
+	return false;
+}
+
+/* Append cu's line table to rv.  Returns 0, 1 (no line table), or -errno. */
+static int load_cu_lines(struct lines *l, struct cu *cu, const struct text_ranges *text, struct row_vec *rv)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+	if (!dwarf_hasattr(&cu->die, DW_AT_stmt_list))
+		return 1;
+	if (dwarf_getsrclines(&cu->die, &lines, &n) != 0)
+		return -EBADMSG;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	if (dwarf_getsrcfiles(&cu->die, &files, &nfiles) != 0)
+		files = NULL;
+	if (nfiles > LINES_CU_FILES_MAX)
+		nfiles = LINES_CU_FILES_MAX;
+	uint32_t *ids = NULL;
+	if (files && nfiles) {
+		ids = malloc(nfiles * sizeof(*ids));
+		if (!ids)
+			return -ENOMEM;
+		memset(ids, 0xff, nfiles * sizeof(*ids));
+	}
+	int err = 0;
+	bool skip = false, seq_start = true;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *line = dwarf_onesrcline(lines, i);
+		Dwarf_Addr addr;
+		bool end = false;
+		int lineno = 0, col = 0;
+		if (!line || dwarf_lineaddr(line, &addr) != 0 || dwarf_lineendsequence(line, &end) != 0) {
+			err = -EBADMSG;
+			break;
+		}
+		if (seq_start)
+			skip = !text_contains(text, addr);
+		seq_start = end;
+		if (skip)
+			continue;
+		struct row r = {.addr = addr, .file = NO_FILE, .ord = (uint32_t)rv->n};
+		if (!end) {
+			if (dwarf_lineno(line, &lineno) != 0 || lineno < 0)
+				lineno = 0;
+			if (dwarf_linecol(line, &col) != 0 || col < 0)
+				col = 0;
+			r.line = (uint32_t)lineno;
+			r.column = (uint32_t)col;
+			Dwarf_Files *lf;
+			size_t idx;
+			if (ids && dwarf_line_file(line, &lf, &idx) == 0 && lf == files && idx < nfiles) {
+				if (ids[idx] == NO_FILE) {
+					const char *name = dwarf_filesrc(files, idx, NULL, NULL);
+					ids[idx] = file_id(l, intern_path(l, cu, name ? name : "??"));
+				}
+				r.file = ids[idx];
+			} else {
+				const char *name = dwarf_linesrc(line, NULL, NULL);
+				r.file = file_id(l, intern_path(l, cu, name ? name : "??"));
+			}
+			if (r.file == NO_FILE) {
+				err = -ENOMEM;
+				break;
+			}
+		}
+		if ((err = row_push(rv, &r)))
+			break;
+	}
+	free(ids);
+	return err;
+}
+
+static int cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->cu < y->cu ? -1 : x->cu > y->cu;
+}
+
+/* Read every CU: its line table into l->rows, its ranges into l->cur. */
+static int load_units(struct lines *l)
+{
+	struct row_vec rv = {0};
+	size_t cus_cap = 0, cur_cap = 0, bad = 0;
+	int err = 0;
+	struct text_ranges text;
+	text_ranges_init(&text, dwarf_getelf(l->dw));
+
+	Dwarf_CU *cu = NULL, *next;
+	Dwarf_Half version;
+	uint8_t unit_type;
+	Dwarf_Die cudie, subdie;
+	int rc;
+	while ((rc = dwarf_get_units(l->dw, cu, &next, &version, &unit_type, &cudie, &subdie)) == 0) {
+		cu = next;
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial && unit_type != DW_UT_skeleton)
+			continue;
+		if (l->ncus >= LINES_CUS_MAX)
+			break;
+		if (l->ncus == cus_cap) {
+			size_t cap = cus_cap ? 2 * cus_cap : 64;
+			struct cu *v = realloc(l->cus, cap * sizeof(*v));
+			if (!v) {
+				err = -ENOMEM;
+				goto out;
+			}
+			l->cus = v;
+			cus_cap = cap;
+		}
+		struct cu *c = &l->cus[l->ncus];
+		memset(c, 0, sizeof(*c));
+		c->die = cudie;
+		Dwarf_Attribute attr;
+		const char *cd = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &attr));
+		if (cd && !(c->comp_dir = intern_str(l, cd))) {
+			err = -ENOMEM;
+			goto out;
+		}
+		err = load_cu_lines(l, c, &text, &rv);
+		if (err == -ENOMEM || err == -E2BIG)
+			goto out;
+		if (err < 0)
+			bad++;
+		err = 0;
+
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
+			if (lo >= hi || !text_contains(&text, lo))
+				continue;
+			if (l->ncur >= LINES_CU_RANGES_MAX)
+				break;
+			if (l->ncur == cur_cap) {
+				size_t cap = cur_cap ? 2 * cur_cap : 256;
+				struct cu_range *v = realloc(l->cur, cap * sizeof(*v));
+				if (!v) {
+					err = -ENOMEM;
+					goto out;
+				}
+				l->cur = v;
+				cur_cap = cap;
+			}
+			l->cur[l->ncur++] = (struct cu_range){.lo = lo, .hi = hi, .cu = (uint32_t)l->ncus};
+		}
+		l->ncus++;
+	}
+	if (rc < 0 && l->ncus == 0)
+		bad++;
+	if (rv.n == 0) {
+		err = bad ? -EBADMSG : -ENODATA;
+		goto out;
+	}
+	qsort(rv.v, rv.n, sizeof(*rv.v), row_cmp);
+	if (l->ncur)
+		qsort(l->cur, l->ncur, sizeof(*l->cur), cu_range_cmp);
+	l->rows = rv.v;
+	l->nrows = rv.n;
+	rv.v = NULL;
+out:
+	free(rv.v);
+	return err;
+}
+
+/* ------------------------------------------------------------------ inline index */
+
+/* The demangled form of `mangled`, interned, or NULL if it does not demangle. */
+static const char *demangle(struct lines *l, const char *mangled)
+{
+	size_t len = strlen(mangled);
+	if (len < 2 || mangled[0] != '_' || mangled[1] != 'Z' || len > LINES_DEMANGLE_MAX)
+		return NULL;
+	int status = -1;
+	char *d = __cxa_demangle(mangled, NULL, NULL, &status);
+	const char *r = d && status == 0 ? intern_str(l, d) : NULL;
+	free(d);
+	return r;
+}
+
+static const char *die_string(Dwarf_Die *die, unsigned name)
+{
+	Dwarf_Attribute attr;
+	if (!dwarf_attr_integrate(die, name, &attr))
+		return NULL;
+	return dwarf_formstring(&attr);
+}
+
+static uint32_t die_udata(Dwarf_Die *die, unsigned name)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+	if (!dwarf_attr(die, name, &attr) || dwarf_formudata(&attr, &w) != 0)
+		return 0;
+	return w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+}
+
+struct inl_builder {
+	struct inst *inst;
+	size_t ninst, inst_cap;
+	struct irange *rg;
+	size_t nrg, rg_cap;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char **file_names; /* per call_file index, lazily */
+};
+
+static int add_instance(struct lines *l, struct cu *cu, struct inl_builder *b, Dwarf_Die *die, uint32_t depth)
+{
+	if (b->ninst == b->inst_cap) {
+		if (b->inst_cap >= LINES_INL_RANGES_MAX)
+			return -E2BIG;
+		size_t cap = b->inst_cap ? 2 * b->inst_cap : 64;
+		struct inst *v = realloc(b->inst, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		b->inst = v;
+		b->inst_cap = cap;
+	}
+	struct inst *in = &b->inst[b->ninst];
+	const char *mangled = die_string(die, DW_AT_linkage_name);
+	if (!mangled)
+		mangled = die_string(die, DW_AT_MIPS_linkage_name);
+	const char *name = die_string(die, DW_AT_name);
+	in->mangled = mangled ? intern_str(l, mangled) : "";
+	const char *dem = mangled ? demangle(l, in->mangled) : NULL;
+	in->name = dem ? dem : name ? intern_str(l, name) : mangled ? in->mangled : "??";
+	if (!in->name || !in->mangled)
+		return -ENOMEM;
+	in->call_line = die_udata(die, DW_AT_call_line);
+	in->call_column = die_udata(die, DW_AT_call_column);
+	in->call_file = "";
+	Dwarf_Attribute attr;
+	Dwarf_Word fi;
+	if (dwarf_attr(die, DW_AT_call_file, &attr) && dwarf_formudata(&attr, &fi) == 0 && b->files &&
+	    fi < b->nfiles) {
+		if (!b->file_names[fi]) {
+			const char *fname = dwarf_filesrc(b->files, fi, NULL, NULL);
+			struct istr *e = intern_path(l, cu, fname ? fname : "??");
+			if (!e)
+				return -ENOMEM;
+			b->file_names[fi] = e->s;
+		}
+		in->call_file = b->file_names[fi];
+	}
+
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	size_t added = 0;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (lo >= hi)
+			continue;
+		if (b->nrg == b->rg_cap) {
+			if (b->rg_cap >= LINES_INL_RANGES_MAX)
+				return -E2BIG;
+			size_t cap = b->rg_cap ? 2 * b->rg_cap : 256;
+			struct irange *v = realloc(b->rg, cap * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			b->rg = v;
+			b->rg_cap = cap;
+		}
+		b->rg[b->nrg++] =
+			(struct irange){.lo = lo, .hi = hi, .inst = (uint32_t)b->ninst, .depth = depth};
+		added++;
+	}
+	if (added)
+		b->ninst++;
+	return 0;
+}
+
+/* Tags whose children may hold code (inlined subroutines). */
+static bool may_hold_code(int tag)
+{
+	switch (tag) {
+	case DW_TAG_compile_unit:
+	case DW_TAG_partial_unit:
+	case DW_TAG_subprogram:
+	case DW_TAG_lexical_block:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_namespace:
+	case DW_TAG_module:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+	case DW_TAG_with_stmt:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_entry_point: return true;
+	default: return false;
+	}
+}
+
+/* Walk cu's DIE tree collecting inlined-subroutine instances and ranges. */
+static int collect_inlines(struct lines *l, struct cu *cu, struct inl_builder *b)
+{
+	struct {
+		Dwarf_Die die;
+		uint32_t depth; /* inlined-subroutine ancestors, this DIE included */
+	} stack[LINES_DIE_DEPTH_MAX];
+	size_t sp = 0;
+	Dwarf_Die child;
+	if (dwarf_child(&cu->die, &child) != 0)
+		return 0;
+	stack[sp].die = child;
+	stack[sp++].depth = 0;
+	/* stack[sp-1] is the DIE being visited; after visiting, move to its
+	 * first child (if it may hold code), else to its next sibling, else pop. */
+	while (sp) {
+		Dwarf_Die *die = &stack[sp - 1].die;
+		int tag = dwarf_tag(die);
+		uint32_t parent_depth = sp > 1 ? stack[sp - 2].depth : 0;
+		uint32_t depth = parent_depth + (tag == DW_TAG_inlined_subroutine);
+		stack[sp - 1].depth = depth;
+		if (tag == DW_TAG_inlined_subroutine) {
+			int err = add_instance(l, cu, b, die, depth);
+			if (err)
+				return err;
+		}
+		if (may_hold_code(tag) && sp < LINES_DIE_DEPTH_MAX && dwarf_haschildren(die) > 0 &&
+		    dwarf_child(die, &child) == 0) {
+			stack[sp].die = child;
+			stack[sp++].depth = depth;
+			continue;
+		}
+		/* Next sibling, climbing up as needed. */
+		while (sp) {
+			Dwarf_Die sib;
+			int rc = dwarf_siblingof(&stack[sp - 1].die, &sib);
+			if (rc < 0)
+				return -EBADMSG;
+			if (rc == 0) {
+				stack[sp - 1].die = sib;
+				break;
+			}
+			sp--;
+		}
+	}
+	return 0;
+}
+
+static int irange_lo_cmp(const void *a, const void *b)
+{
+	const struct irange *x = a, *y = b;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Sweep the ranges (sorted by lo) into disjoint intervals with constant chains. */
+static int sweep(struct cu_inlines *ci, const struct irange *rg, size_t nrg)
+{
+	size_t nb = 2 * nrg, niv = 0, npool = 0, pool_cap = 0;
+	uint64_t *bounds = malloc((nb ? nb : 1) * sizeof(*bounds));
+	struct ival *iv = malloc((nb ? nb : 1) * sizeof(*iv));
+	uint32_t *pool = NULL;
+	int err = -ENOMEM;
+	if (!bounds || !iv)
+		goto out;
+	for (size_t i = 0; i < nrg; i++) {
+		bounds[2 * i] = rg[i].lo;
+		bounds[2 * i + 1] = rg[i].hi;
+	}
+	qsort(bounds, nb, sizeof(*bounds), u64_cmp);
+	uint32_t active[LINES_CHAIN_MAX];
+	size_t nact = 0, next = 0;
+	for (size_t bi = 0; bi < nb; bi++) {
+		uint64_t at = bounds[bi];
+		if (bi + 1 < nb && bounds[bi + 1] == at)
+			continue;
+		size_t keep = 0;
+		for (size_t k = 0; k < nact; k++)
+			if (rg[active[k]].hi > at)
+				active[keep++] = active[k];
+		nact = keep;
+		for (; next < nrg && rg[next].lo <= at; next++)
+			if (rg[next].hi > at && nact < LINES_CHAIN_MAX)
+				active[nact++] = (uint32_t)next;
+		if (nact == 0 || bi + 1 >= nb)
+			continue;
+		/* Innermost first: deeper, then narrower. */
+		for (size_t k = 1; k < nact; k++) {
+			uint32_t x = active[k];
+			size_t j = k;
+			for (; j > 0; j--) {
+				const struct irange *p = &rg[active[j - 1]], *q = &rg[x];
+				bool before = q->depth > p->depth ||
+					      (q->depth == p->depth && q->hi - q->lo < p->hi - p->lo);
+				if (!before)
+					break;
+				active[j] = active[j - 1];
+			}
+			active[j] = x;
+		}
+		uint64_t end = bounds[bi + 1];
+		struct ival *prev = niv ? &iv[niv - 1] : NULL;
+		if (prev && prev->hi == at && prev->len == nact &&
+		    memcmp(pool + prev->chain, active, nact * sizeof(*active)) == 0) {
+			prev->hi = end;
+			continue;
+		}
+		if (npool + nact > pool_cap) {
+			size_t cap = pool_cap ? 2 * pool_cap : 256;
+			while (cap < npool + nact)
+				cap *= 2;
+			uint32_t *p = realloc(pool, cap * sizeof(*p));
+			if (!p)
+				goto out;
+			pool = p;
+			pool_cap = cap;
+		}
+		memcpy(pool + npool, active, nact * sizeof(*active));
+		iv[niv++] =
+			(struct ival){.lo = at, .hi = end, .chain = (uint32_t)npool, .len = (uint32_t)nact};
+		npool += nact;
+	}
+	ci->iv = iv;
+	ci->niv = niv;
+	ci->pool = pool;
+	iv = NULL;
+	pool = NULL;
+	err = 0;
+out:
+	free(bounds);
+	free(iv);
+	free(pool);
+	return err;
+}
+
+static void cu_inlines_release(struct cu_inlines *ci)
+{
+	free(ci->inst);
+	free(ci->rg);
+	free(ci->iv);
+	free(ci->pool);
+	memset(ci, 0, sizeof(*ci));
+}
+
+static int index_cu(struct lines *l, struct cu *cu)
+{
+	struct inl_builder b = {0};
+	if (dwarf_getsrcfiles(&cu->die, &b.files, &b.nfiles) != 0) {
+		b.files = NULL;
+		b.nfiles = 0;
+	}
+	if (b.nfiles > LINES_CU_FILES_MAX)
+		b.nfiles = LINES_CU_FILES_MAX;
+	int err = -ENOMEM;
+	if (b.nfiles && !(b.file_names = calloc(b.nfiles, sizeof(*b.file_names))))
+		goto fail;
+	if ((err = collect_inlines(l, cu, &b)))
+		goto fail;
+	if (b.nrg)
+		qsort(b.rg, b.nrg, sizeof(*b.rg), irange_lo_cmp);
+	if ((err = sweep(&cu->inl, b.rg, b.nrg)))
+		goto fail;
+	cu->inl.inst = b.inst;
+	cu->inl.rg = b.rg;
+	free(b.file_names);
+	return 0;
+fail:
+	free(b.inst);
+	free(b.rg);
+	free(b.file_names);
+	return err;
+}
+
+/* The CU whose ranges contain vaddr, or NULL. */
+static struct cu *find_cu(struct lines *l, uint64_t vaddr)
+{
+	size_t lo = 0, hi = l->ncur;
+	while (lo < hi) { /* first range with lo > vaddr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->cur[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, k = 0; i > 0 && k < 16; i--, k++)
+		if (vaddr < l->cur[i - 1].hi)
+			return &l->cus[l->cur[i - 1].cu];
+	/* Fall back to .debug_aranges. */
+	Dwarf_Die die;
+	if (!dwarf_addrdie(l->dw, vaddr, &die))
+		return NULL;
+	Dwarf_Off off = dwarf_dieoffset(&die);
+	lo = 0;
+	hi = l->ncus;
+	while (lo < hi) { /* the CUs are in .debug_info order */
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Off m = dwarf_dieoffset(&l->cus[mid].die);
+		if (m == off)
+			return &l->cus[mid];
+		if (m < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ public API */
+
+int lines_open(const char *path, const char *build_id_hex, const struct lines_options *opt,
+	       struct lines **ret)
+{
+	if (!path || !ret)
+		return -EINVAL;
+	*ret = NULL;
+	pthread_once(&elf_once, elf_init);
+	if (!elf_ok)
+		return -ENOTSUP;
+	const char *root = opt && opt->debug_root ? opt->debug_root : LINES_DEFAULT_DEBUG_ROOT;
+	struct elf_file obj, dbg = {.fd = -1};
+	struct lines *l = NULL;
+	char *dbg_path = malloc(PATH_MAX);
+	if (!dbg_path)
+		return -ENOMEM;
+	int err = elf_file_open(path, &obj);
+	if (err == -ENOENT && build_id_hex && try_build_id_path(NULL, build_id_hex, root, &dbg, dbg_path))
+		err = 0; /* the object is gone, its debug file is not */
+	else if (err)
+		goto out;
+	const char *dwarf_path = path;
+	struct elf_file *src = &obj;
+	if (dbg.elf) {
+		src = &dbg;
+		dwarf_path = dbg_path;
+	} else if (!has_dwarf(&obj)) {
+		if (!find_debug_file(&obj, path, root, &dbg, dbg_path)) {
+			err = -ENODATA;
+			goto out;
+		}
+		src = &dbg;
+		dwarf_path = dbg_path;
+	}
+	err = -ENOMEM;
+	if (!(l = calloc(1, sizeof(*l))))
+		goto out;
+	l->fd = -1;
+	l->dw = dwarf_begin_elf(src->elf, DWARF_C_READ, NULL);
+	if (!l->dw) {
+		err = -EBADMSG; /* has_dwarf() saw the sections */
+		goto out;
+	}
+	/* The Dwarf handle keeps using the ELF handle and its descriptor. */
+	l->elf = src->elf;
+	l->fd = src->fd;
+	src->elf = NULL;
+	src->fd = -1;
+	err = -ENOMEM;
+	if (!(l->debug_file = intern_str(l, dwarf_path)))
+		goto out;
+	err = load_units(l);
+out:
+	free(dbg_path);
+	elf_file_close(&dbg);
+	if (obj.elf || obj.fd >= 0)
+		elf_file_close(&obj);
+	if (err) {
+		lines_free(l);
+		return err;
+	}
+	*ret = l;
+	return 0;
+}
+
+void lines_free(struct lines *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->ncus; i++)
+		cu_inlines_release(&l->cus[i].inl);
+	free(l->cus);
+	free(l->cur);
+	free(l->rows);
+	free(l->files);
+	free(l->strs);
+	arena_free(l->arena);
+	if (l->dw)
+		dwarf_end(l->dw);
+	if (l->elf)
+		elf_end(l->elf);
+	if (l->fd >= 0)
+		close(l->fd);
+	free(l);
+}
+
+const char *lines_debug_file(const struct lines *l)
+{
+	return l ? l->debug_file : NULL;
+}
+
+static void row_loc(const struct lines *l, const struct row *r, struct line_loc *ret)
+{
+	ret->file = l->files[r->file];
+	ret->line = r->line;
+	ret->column = r->column;
+}
+
+int lines_lookup(struct lines *l, uint64_t vaddr, struct line_loc *ret)
+{
+	if (!l || l->nrows == 0 || vaddr < l->rows[0].addr)
+		return 0;
+	size_t lo = 0, hi = l->nrows; /* last i with addr <= vaddr is in [lo, hi) */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->rows[mid].addr <= vaddr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	const struct row *r = &l->rows[lo];
+	if (r->file == NO_FILE || lo + 1 == l->nrows)
+		return 0; /* past an end of sequence, or past the last one */
+	row_loc(l, r, ret);
+	return 1;
+}
+
+size_t lines_inlines(struct lines *l, uint64_t vaddr, struct line_inline *ret, size_t max)
+{
+	if (!l)
+		return 0;
+	struct cu *cu = find_cu(l, vaddr);
+	if (!cu)
+		return 0;
+	if (cu->state == CU_UNINDEXED)
+		cu->state = index_cu(l, cu) == 0 ? CU_INDEXED : CU_FAILED;
+	if (cu->state != CU_INDEXED)
+		return 0;
+	const struct cu_inlines *ci = &cu->inl;
+	size_t lo = 0, hi = ci->niv;
+	while (lo < hi) { /* first interval with lo > vaddr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (ci->iv[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || vaddr >= ci->iv[lo - 1].hi)
+		return 0;
+	const struct ival *iv = &ci->iv[lo - 1];
+	for (size_t k = 0; k < iv->len && k < max; k++) {
+		const struct irange *rg = &ci->rg[ci->pool[iv->chain + k]];
+		const struct inst *in = &ci->inst[rg->inst];
+		ret[k] = (struct line_inline){
+			.name = in->name,
+			.mangled = in->mangled,
+			.call = {.file = in->call_file, .line = in->call_line, .column = in->call_column},
+			.lo = rg->lo,
+			.hi = rg->hi,
+		};
+	}
+	return iv->len;
+}
+
+size_t lines_rows(struct lines *l, uint64_t lo, uint64_t hi,
+		  void (*fn)(void *ctx, uint64_t addr, const struct line_loc *loc), void *ctx)
+{
+	if (!l || lo >= hi)
+		return 0;
+	size_t a = 0, b = l->nrows;
+	while (a < b) { /* first row with addr >= lo */
+		size_t mid = a + (b - a) / 2;
+		if (l->rows[mid].addr < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	size_t count = 0;
+	for (; a < l->nrows && l->rows[a].addr < hi; a++) {
+		const struct row *r = &l->rows[a];
+		if (r->file == NO_FILE)
+			continue;
+		struct line_loc loc;
+		row_loc(l, r, &loc);
+		if (fn)
+			fn(ctx, r->addr, &loc);
+		count++;
+	}
+	return count;
+}

@@ -1,0 +1,81 @@
+/*
+ * profile_internal.h - the state behind struct profile, shared by profile.c
+ * (experiments, selection, metrics) and profile_resolve.c (stacks ->
+ * functions, PCs and source lines).  Internal to libanalysis.
+ */
+#ifndef ANALYSIS_PROFILE_INTERNAL_H
+#define ANALYSIS_PROFILE_INTERNAL_H
+
+#include "analysis/lines.h"
+#include "analysis/profile.h"
+#include "analysis/symtab.h"
+#include "common/u64map.h"
+#include "common/vec.h"
+
+struct object_slot {
+	struct pobject pub;
+	char *name, *path, *build_id, *error;
+	char *read_path;  /* the file to read: path, or its copy in the experiment's archives/ */
+	char *debug_root; /* the archive as a debug root (separate debug file copied), or NULL */
+	struct symtab *st;
+	int tried;
+	struct lines *ln;
+	int ln_tried;
+};
+
+/* What one (adjusted) PC resolves to. */
+struct pc_res {
+	uint32_t chain;  /* index into exp_slot.chains: function ids, innermost inline first */
+	uint32_t nchain; /* 0: a frame to drop (the collector's own) */
+	uint32_t line;   /* line id */
+};
+
+/* A stack resolved three ways, leaf first. */
+struct stack_res {
+	uint32_t *funcs, nfuncs; /* with inlined functions and pseudo frames */
+	uint32_t *pcs, npcs;     /* one per kept frame */
+	uint32_t *lines, nlines;
+	int done;
+};
+
+struct exp_slot {
+	struct experiment *exp;
+	uint32_t *objmap;     /* experiment object index -> global object id */
+	struct u64map pcmemo; /* adjusted pc -> index into res */
+	VEC(struct pc_res) res;
+	VEC(uint32_t) chains;
+	struct stack_res *stacks; /* per stack */
+	uint8_t *selected;        /* per thread */
+};
+
+struct profile {
+	VEC(struct exp_slot) exps;
+	VEC(struct object_slot) objs;
+	VEC(struct pfunc) funcs;
+	VEC(struct ppc) pcs;
+	VEC(struct pline) lines;
+	VEC(char *) strings; /* owned names */
+	struct u64map func_index, pc_index, line_index, inline_index;
+	char *selection_text;
+	int dirty;
+	int inline_mode; /* 1: inlined functions are functions of their own */
+	struct metrics *fm, *om, *pm, *lm;
+	uint64_t selected_events;
+};
+
+char *profile_own(struct profile *p, char *s);
+int profile_add_func(struct profile *p, enum pfunc_kind kind, const char *name, const char *mangled,
+		     uint32_t obj, uint64_t addr, uint64_t size, uint32_t *ret_id);
+void profile_refresh_object_views(struct profile *p);
+
+/* profile_resolve.c */
+struct symtab *profile_resolve_symtab(struct profile *p, uint32_t obj);
+struct lines *profile_resolve_lines(struct profile *p, uint32_t obj);
+/* Resolve stack s of experiment e (cached in e->stacks[s]). 0 or -ENOMEM. */
+int profile_resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s);
+/* Forget every resolved PC and stack (after the inline mode changed). */
+void profile_resolve_reset(struct exp_slot *e, size_t nstacks);
+/* The function at run-time pc, as a leaf (no inline expansion), or UINT32_MAX. */
+int profile_resolve_func(struct profile *p, struct exp_slot *e, uint64_t pc, uint32_t *ret);
+
+#endif

@@ -1,0 +1,622 @@
+/*
+ * er_archive - record the build-id of each load object of an experiment and
+ * copy the objects (and their separate debug files) into the experiment's
+ * archives/ directory, so that er_print can still read the code that ran
+ * after the program is rebuilt or deleted.  collect runs it (with -q) when
+ * the target has ended.  Layout and lookup: analysis/archive.h; usage:
+ * docs/man/er_archive.1.
+ *
+ * Invariant: nothing appears half-written.  Every file is copied to a hidden
+ * temporary name in its final directory, checked (the copy must carry the
+ * build-id map.xml recorded) and renamed; index.xml is rewritten the same way.
+ * A source object that cannot be read or has changed is a warning; a write
+ * into the experiment that fails (permissions, full disk) is an error (exit 1).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/archive.h"
+#include "analysis/experiment.h"
+#include "analysis/symtab.h"
+#include "common/strbuf.h"
+
+#define EXIT_USAGE 2
+
+enum archive_mode { MODE_OFF, MODE_ON, MODE_SRC };
+
+struct options {
+	int dry_run, quiet, force;
+	enum archive_mode mode;
+	const char *exp;
+};
+
+static const char usage_text[] =
+	"Usage: er_archive [-n] [-q] [-F] [-A on|off|copy|src] experiment\n"
+	"       er_archive -V\n"
+	"       er_archive --help\n"
+	"\n"
+	"Record the build-id of each load object of the experiment and copy the\n"
+	"objects (and their separate debug files) into experiment/archives/, so\n"
+	"that er_print can read them after the program is rebuilt or deleted.\n"
+	"\n"
+	"  -n          dry run: print what would be archived; change nothing\n"
+	"  -q          quiet: no warnings (they are kept in archives/index.xml)\n"
+	"  -F          force: rewrite objects already archived, and archive objects\n"
+	"              that have no build-id (keyed by their path)\n"
+	"  -A on|copy  copy the load objects (the default)\n"
+	"  -A off      record the build-ids only; copy nothing\n"
+	"  -A src      as on, plus the source files (not implemented yet)\n"
+	"  -V          print the version and exit\n"
+	"  --help      print this help and exit\n"
+	"\n"
+	"Exit status: 0 done (objects that could not be archived are warned about),\n"
+	"1 an error (experiment unreadable, archives/ not writable, disk full),\n"
+	"2 a usage error.\n";
+
+/* One distinct (path, key) of map.xml, and what became of it. */
+struct entry {
+	const struct exp_loadobj *lo;
+	char key[ARCHIVE_BUILD_ID_HEX_MAX + 8];
+	const char *base;
+	int has_file, has_debug;
+	uint64_t size_bytes;
+	char *note; /* why it is not archived, or NULL */
+};
+
+static struct options opt;
+static int io_error; /* an error writing into the experiment: exit 1 */
+
+static void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warnx_(const char *fmt, ...)
+{
+	if (opt.quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("er_archive: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void errorx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void errorx(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("er_archive: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	io_error = 1;
+}
+
+static void note_set(struct entry *en, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_set(struct entry *en, const char *fmt, ...)
+{
+	struct strbuf b;
+	va_list ap;
+	strbuf_init(&b, 0);
+	va_start(ap, fmt);
+	strbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	free(en->note);
+	en->note = b.failed ? NULL : strbuf_detach(&b);
+	if (b.failed)
+		strbuf_release(&b);
+	if (en->note)
+		warnx_("%s", en->note);
+}
+
+static __attribute__((noreturn)) void die_usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "er_archive: %s\n", msg);
+	fputs("Usage: er_archive [-n] [-q] [-F] [-A on|off|copy|src] experiment\n"
+	      "Try 'er_archive --help' for more information.\n",
+	      stderr);
+	exit(EXIT_USAGE);
+}
+
+static void parse_options(int argc, char **argv)
+{
+	opt.mode = MODE_ON;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--help") == 0) {
+			fputs(usage_text, stdout);
+			exit(0);
+		}
+	}
+	int c;
+	opterr = 0;
+	while ((c = getopt(argc, argv, "+nqFA:V")) != -1) {
+		switch (c) {
+		case 'n': opt.dry_run = 1; break;
+		case 'q': opt.quiet = 1; break;
+		case 'F': opt.force = 1; break;
+		case 'A':
+			if (strcmp(optarg, "on") == 0 || strcmp(optarg, "copy") == 0)
+				opt.mode = MODE_ON;
+			else if (strcmp(optarg, "off") == 0)
+				opt.mode = MODE_OFF;
+			else if (strcmp(optarg, "src") == 0)
+				opt.mode = MODE_SRC;
+			else {
+				char m[256];
+				snprintf(m, sizeof m, "-A takes on, off, copy or src, not '%s'", optarg);
+				die_usage(m);
+			}
+			break;
+		case 'V': printf("er_archive (Performance Analyzer for Linux) %s\n", PA_VERSION); exit(0);
+		default: {
+			char m[64];
+			if (optopt == 'A')
+				snprintf(m, sizeof m, "-A needs an argument: on, off, copy or src");
+			else if (optopt)
+				snprintf(m, sizeof m, "unknown option -%c", optopt);
+			else
+				snprintf(m, sizeof m, "unknown option %s", argv[optind - 1]);
+			die_usage(m);
+		}
+		}
+	}
+	if (optind >= argc)
+		die_usage("no experiment named");
+	if (argc - optind > 1)
+		die_usage("more than one experiment named");
+	opt.exp = argv[optind];
+}
+
+/* ------------------------------------------------------------ files */
+
+static int is_file(const char *path, uint64_t *ret_bytes)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (ret_bytes)
+		*ret_bytes = (uint64_t)st.st_size;
+	return 1;
+}
+
+/* mkdir -p of `dir`'s components below `from` (which exists). */
+static int make_dirs(const char *from, const char *dir)
+{
+	char p[PATH_MAX];
+	size_t n = strlen(dir), k = strlen(from);
+	if (n >= sizeof p)
+		return -ENAMETOOLONG;
+	memcpy(p, dir, n + 1);
+	for (size_t i = k + 1; i <= n; i++) {
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		char save = p[i];
+		p[i] = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			int e = errno;
+			errorx("cannot create directory %s: %s", p, strerror(e));
+			return -e;
+		}
+		p[i] = save;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* A hidden temporary in dst's directory; returns its fd with ret_tmp set. */
+static int make_temp(const char *dst, char *ret_tmp, size_t room)
+{
+	const char *slash = strrchr(dst, '/');
+	int dl = slash ? (int)(slash - dst) : 0;
+	int n = snprintf(ret_tmp, room, "%.*s%s.%s.tmpXXXXXX", dl, dst, slash ? "/" : "",
+			 slash ? slash + 1 : dst);
+	if (n < 0 || (size_t)n >= room)
+		return -ENAMETOOLONG;
+	int fd = mkstemp(ret_tmp);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Copy src to dst through a temporary and rename.  If expect_id is not empty
+ * the copy must carry that build-id.  A failure to read src is a warning
+ * (returns -errno with *ret_src_failed = 1); a failure to write is an error
+ * (reported here).
+ */
+static int copy_atomic(const char *src, const char *dst, const char *expect_id, uint64_t *ret_bytes,
+		       int *ret_src_failed)
+{
+	char tmp[PATH_MAX], buf[1 << 16];
+	int in = -1, out = -1, r = 0, src_failed = 0;
+	struct stat st;
+	uint64_t total = 0;
+
+	*ret_src_failed = 0;
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) < 0) {
+		r = -errno;
+		src_failed = 1;
+		goto out;
+	}
+	out = make_temp(dst, tmp, sizeof tmp);
+	if (out < 0) {
+		r = out;
+		errorx("cannot create a file in the directory of %s: %s", dst, strerror(-r));
+		out = -1;
+		goto out;
+	}
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			src_failed = 1;
+			break;
+		}
+		if (n == 0)
+			break;
+		r = write_all(out, buf, (size_t)n);
+		if (r < 0) {
+			errorx("cannot write %s: %s", dst, strerror(-r));
+			break;
+		}
+		total += (uint64_t)n;
+	}
+	if (r == 0 && fchmod(out, (st.st_mode & 0111) ? 0755 : 0644) < 0) {
+		r = -errno;
+		errorx("cannot write %s: %s", dst, strerror(-r));
+	}
+	if (close(out) < 0 && r == 0) {
+		r = -errno;
+		errorx("cannot write %s: %s", dst, strerror(-r));
+	}
+	out = -1;
+	if (r == 0 && expect_id && expect_id[0]) {
+		char id[ARCHIVE_BUILD_ID_HEX_MAX + 1];
+		if (archive_read_build_id(tmp, id, sizeof id) != 1 || strcmp(id, expect_id) != 0) {
+			r = -ESTALE; /* src changed while it was copied */
+			src_failed = 1;
+		}
+	}
+	if (r == 0 && rename(tmp, dst) < 0) {
+		r = -errno;
+		errorx("cannot rename %s to %s: %s", tmp, dst, strerror(-r));
+	}
+	if (r < 0)
+		unlink(tmp);
+out:
+	if (in >= 0)
+		close(in);
+	*ret_src_failed = src_failed;
+	if (r == 0 && ret_bytes)
+		*ret_bytes = total;
+	return r;
+}
+
+/* A relative symlink link -> target, replacing what is there. */
+static int symlink_atomic(const char *target, const char *link)
+{
+	char tmp[PATH_MAX];
+	int fd = make_temp(link, tmp, sizeof tmp);
+	if (fd < 0) {
+		errorx("cannot create a file in the directory of %s: %s", link, strerror(-fd));
+		return fd;
+	}
+	close(fd);
+	unlink(tmp);
+	if (symlink(target, tmp) < 0 || rename(tmp, link) < 0) {
+		int e = errno;
+		unlink(tmp);
+		errorx("cannot create link %s: %s", link, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ objects */
+
+static void plan(const char *what, const char *from, const char *to)
+{
+	printf("%s %s -> %s\n", what, from, to);
+}
+
+/* The separate debug file symbols come from, if any: copy it and link it. */
+static void archive_debug(const char *exp, struct entry *en, const char *objpath)
+{
+	const struct exp_loadobj *lo = en->lo;
+	struct symtab *st = NULL;
+	char dst[PATH_MAX + 8], link[PATH_MAX], target[PATH_MAX];
+
+	if (symtab_open(lo->path, lo->build_id, NULL, &st) < 0)
+		return;
+	const char *sf = symtab_symbol_file(st);
+	char dbg[PATH_MAX];
+	int separate = sf && strcmp(sf, lo->path) != 0 && strcmp(sf, symtab_path(st)) != 0;
+	if (separate)
+		snprintf(dbg, sizeof dbg, "%s", sf);
+	symtab_free(st);
+	if (!separate)
+		return;
+	snprintf(dst, sizeof dst, "%s.debug", objpath);
+	if (opt.dry_run) {
+		plan("would copy", dbg, dst);
+		return;
+	}
+	uint64_t bytes;
+	int src_failed;
+	int r = copy_atomic(dbg, dst, NULL, &bytes, &src_failed);
+	if (r < 0 && src_failed)
+		warnx_("cannot read %s (debug file of %s): %s; not archived", dbg, lo->path, strerror(-r));
+	if (r < 0)
+		return;
+	en->has_debug = 1;
+	if (!opt.quiet)
+		printf("archived %s (%" PRIu64 " bytes) as %s\n", dbg, bytes, dst);
+	if (!lo->build_id || !lo->build_id[0] ||
+	    archive_debug_link_path(exp, lo->build_id, link, sizeof link) < 0)
+		return;
+	char *slash = strrchr(link, '/');
+	*slash = '\0';
+	char root[PATH_MAX];
+	snprintf(root, sizeof root, "%s/%s", exp, ARCHIVE_DIR_NAME);
+	r = make_dirs(root, link);
+	*slash = '/';
+	snprintf(target, sizeof target, "../../%s/%s.debug", en->key, en->base);
+	if (r == 0)
+		symlink_atomic(target, link);
+}
+
+static void archive_one(const char *exp, struct entry *en, struct entry *done, size_t ndone)
+{
+	const struct exp_loadobj *lo = en->lo;
+	char objpath[PATH_MAX], dir[PATH_MAX];
+	int r = archive_object_path(exp, lo->path, lo->build_id, objpath, sizeof objpath);
+	if (r < 0) {
+		note_set(en, "%s: cannot archive (%s)", lo->path,
+			 r == -EINVAL ? "bad build-id or file name in map.xml" : strerror(-r));
+		return;
+	}
+	snprintf(dir, sizeof dir, "%s/%s/%s", exp, ARCHIVE_DIR_NAME, en->key);
+	char dbgpath[PATH_MAX + 8];
+	snprintf(dbgpath, sizeof dbgpath, "%s.debug", objpath);
+	int exists = is_file(objpath, &en->size_bytes);
+	en->has_debug = is_file(dbgpath, NULL);
+	if (exists && !opt.force) {
+		en->has_file = 1;
+		if (opt.dry_run || !opt.quiet)
+			printf("already archived: %s\n", lo->path);
+		return;
+	}
+	if (opt.mode == MODE_OFF) {
+		en->has_file = exists;
+		return;
+	}
+	if (!lo->build_id || !lo->build_id[0]) {
+		if (!opt.force) {
+			note_set(en,
+				 "%s has no build-id recorded; not archived (use -F to archive it by path)",
+				 lo->path);
+			return;
+		}
+	} else {
+		char id[ARCHIVE_BUILD_ID_HEX_MAX + 1];
+		r = archive_read_build_id(lo->path, id, sizeof id);
+		if (r < 0 && r != -ENOEXEC) {
+			note_set(en, "cannot read %s: %s; not archived", lo->path, strerror(-r));
+			return;
+		}
+		if (r != 1 || strcmp(id, lo->build_id) != 0) {
+			note_set(en, "%s changed since the experiment was recorded; not archived", lo->path);
+			return;
+		}
+	}
+	/* Same build-id already copied in this run under another name: link it. */
+	for (size_t i = 0; i < ndone; i++) {
+		if (!done[i].has_file || strcmp(done[i].key, en->key) != 0 || exists)
+			continue;
+		char other[PATH_MAX];
+		if (archive_object_path(exp, done[i].lo->path, done[i].lo->build_id, other, sizeof other) < 0)
+			continue;
+		if (opt.dry_run) {
+			plan("would link", other, objpath);
+			en->has_file = 1;
+			return;
+		}
+		if (link(other, objpath) == 0) {
+			en->has_file = is_file(objpath, &en->size_bytes);
+			return;
+		}
+		break; /* copy it instead */
+	}
+	if (opt.dry_run) {
+		plan("would copy", lo->path, objpath);
+		en->has_file = 1;
+		archive_debug(exp, en, objpath);
+		return;
+	}
+	char root[PATH_MAX];
+	snprintf(root, sizeof root, "%s/%s", exp, ARCHIVE_DIR_NAME);
+	if (make_dirs(root, dir) < 0)
+		return;
+	int src_failed;
+	r = copy_atomic(lo->path, objpath, lo->build_id, &en->size_bytes, &src_failed);
+	if (r < 0) {
+		if (src_failed)
+			note_set(en, "cannot read %s: %s; not archived", lo->path,
+				 r == -ESTALE ? "it changed while it was copied" : strerror(-r));
+		en->has_file = exists;
+		return;
+	}
+	en->has_file = 1;
+	if (!opt.quiet)
+		printf("archived %s (%" PRIu64 " bytes) as %s\n", lo->path, en->size_bytes, objpath);
+	archive_debug(exp, en, objpath);
+}
+
+/* ------------------------------------------------------------ index.xml */
+
+static void xml_attr(struct strbuf *b, const char *name, const char *v)
+{
+	strbuf_addf(b, " %s=\"", name);
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		switch (*p) {
+		case '&': strbuf_adds(b, "&amp;"); break;
+		case '<': strbuf_adds(b, "&lt;"); break;
+		case '>': strbuf_adds(b, "&gt;"); break;
+		case '"': strbuf_adds(b, "&quot;"); break;
+		case '\'': strbuf_adds(b, "&apos;"); break;
+		default:
+			if (*p == '\t' || *p == '\n')
+				strbuf_addf(b, "&#%u;", *p);
+			else if (*p < 0x20)
+				strbuf_adds(b, "?");
+			else
+				strbuf_add(b, (const char *)p, 1);
+		}
+	}
+	strbuf_adds(b, "\"");
+}
+
+static int write_index(const char *exp, const struct entry *v, size_t n)
+{
+	struct strbuf b;
+	char path[PATH_MAX], tmp[PATH_MAX], rel[PATH_MAX + 8];
+	strbuf_init(&b, 0);
+	strbuf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<archive version=\"1.0\">\n");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_adds(&b, "  <object");
+		xml_attr(&b, "path", v[i].lo->path);
+		if (v[i].lo->build_id && v[i].lo->build_id[0])
+			xml_attr(&b, "build_id", v[i].lo->build_id);
+		if (v[i].has_file) {
+			snprintf(rel, sizeof rel, "%s/%s", v[i].key, v[i].base);
+			xml_attr(&b, "file", rel);
+			if (v[i].has_debug) {
+				snprintf(rel, sizeof rel, "%s/%s.debug", v[i].key, v[i].base);
+				xml_attr(&b, "debug", rel);
+			}
+			strbuf_addf(&b, " size=\"%" PRIu64 "\"", v[i].size_bytes);
+		}
+		if (v[i].note)
+			xml_attr(&b, "note", v[i].note);
+		strbuf_adds(&b, "/>\n");
+	}
+	strbuf_adds(&b, "</archive>\n");
+	if (b.failed) {
+		strbuf_release(&b);
+		errorx("out of memory");
+		return -ENOMEM;
+	}
+	snprintf(path, sizeof path, "%s/%s/%s", exp, ARCHIVE_DIR_NAME, ARCHIVE_INDEX_NAME);
+	int fd = make_temp(path, tmp, sizeof tmp), r;
+	if (fd < 0) {
+		errorx("cannot create a file in the directory of %s: %s", path, strerror(-fd));
+		strbuf_release(&b);
+		return fd;
+	}
+	r = write_all(fd, strbuf_str(&b), b.len);
+	if (r == 0 && fchmod(fd, 0644) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		errorx("cannot write %s: %s", path, strerror(-r));
+	}
+	strbuf_release(&b);
+	return r;
+}
+
+/* ------------------------------------------------------------ main */
+
+int main(int argc, char **argv)
+{
+	struct experiment *exp = NULL;
+	struct entry *v = NULL;
+	size_t n = 0;
+	char *err = NULL, root[PATH_MAX];
+
+	parse_options(argc, argv);
+	int r = experiment_open(opt.exp, &exp, &err);
+	if (r < 0) {
+		fprintf(stderr, "er_archive: cannot read experiment %s\n", err ? err : strerror(-r));
+		free(err);
+		return 1;
+	}
+	const char *ep = exp->path;
+	if ((size_t)snprintf(root, sizeof root, "%s/%s", ep, ARCHIVE_DIR_NAME) >= sizeof root) {
+		fprintf(stderr, "er_archive: %s: path too long\n", ep);
+		experiment_free(exp);
+		return 1;
+	}
+	if (opt.mode == MODE_SRC)
+		warnx_("-A src: source archiving is not implemented yet; archiving load objects only");
+	if (!opt.dry_run && mkdir(root, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "er_archive: cannot create %s: %s\n", root, strerror(errno));
+		experiment_free(exp);
+		return 1;
+	}
+
+	v = calloc(exp->nobjs ? exp->nobjs : 1, sizeof *v);
+	if (!v) {
+		fprintf(stderr, "er_archive: out of memory\n");
+		experiment_free(exp);
+		return 1;
+	}
+	for (size_t i = 0; i < exp->nobjs && !io_error; i++) {
+		const struct exp_loadobj *lo = &exp->objs[i];
+		if (lo->kind == EXP_OBJ_VDSO || !lo->path || !lo->path[0])
+			continue;
+		struct entry en = {.lo = lo};
+		const char *s = strrchr(lo->path, '/');
+		en.base = s ? s + 1 : lo->path;
+		int dup = 0;
+		if (archive_key(lo->path, lo->build_id, en.key, sizeof en.key) < 0) {
+			snprintf(en.key, sizeof en.key, "invalid");
+			v[n++] = en;
+			note_set(&v[n - 1], "%s: the build-id in map.xml is not valid hex; not archived",
+				 lo->path);
+			continue;
+		}
+		for (size_t j = 0; j < n && !dup; j++)
+			dup = strcmp(v[j].key, en.key) == 0 && strcmp(v[j].lo->path, lo->path) == 0;
+		if (dup)
+			continue;
+		v[n] = en;
+		archive_one(ep, &v[n], v, n);
+		n++;
+	}
+	if (!opt.dry_run && !io_error)
+		write_index(ep, v, n);
+	for (size_t i = 0; i < n; i++)
+		free(v[i].note);
+	free(v);
+	experiment_free(exp);
+	return io_error ? 1 : 0;
+}
