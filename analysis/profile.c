@@ -432,6 +432,21 @@ void profile_set_inline(struct profile *p, int on)
 	p->dirty = 1;
 }
 
+void profile_set_object_shown(struct profile *p, uint32_t obj, int shown)
+{
+	if (obj >= p->objs.n || p->objs.v[obj].hidden == !shown)
+		return;
+	p->objs.v[obj].hidden = !shown;
+	for (size_t x = 0; x < p->exps.n; x++)
+		profile_resolve_reset(&p->exps.v[x], p->exps.v[x].exp->nstacks);
+	p->dirty = 1;
+}
+
+int profile_object_shown(const struct profile *p, uint32_t obj)
+{
+	return obj < p->objs.n && !p->objs.v[obj].hidden;
+}
+
 int profile_inline(const struct profile *p)
 {
 	return p->inline_mode;

@@ -48,6 +48,7 @@ enum pfunc_kind {
 	PFUNC_NOSYM,
 	PFUNC_PLT,
 	PFUNC_INLINE, /* a function inlined somewhere: no code of its own; addr/size 0 */
+	PFUNC_OBJECT, /* a hidden load object's code as one function, "<libc.so.6>" */
 };
 
 #define PROFILE_FUNC_TOTAL 0u
@@ -116,6 +117,14 @@ const char *profile_thread_selection(const struct profile *p);
  */
 void profile_set_inline(struct profile *p, int on);
 int profile_inline(const struct profile *p);
+
+/*
+ * Load objects shown (their functions listed) or hidden (all their code is
+ * one function named "<object>"), as er_print's object_show/object_hide.
+ * Recomputes on the next profile_compute.
+ */
+void profile_set_object_shown(struct profile *p, uint32_t obj, int shown);
+int profile_object_shown(const struct profile *p, uint32_t obj);
 
 /* (Re)compute the metrics if the selection changed.  0 or -ENOMEM. */
 int profile_compute(struct profile *p);

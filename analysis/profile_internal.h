@@ -21,6 +21,7 @@ struct object_slot {
 	int tried;
 	struct lines *ln;
 	int ln_tried;
+	int hidden; /* object_hide: its code is one function named after the object */
 };
 
 /* What one (adjusted) PC resolves to. */

@@ -105,6 +105,26 @@ static int symbol_func(struct profile *p, uint32_t obj, uint64_t vaddr, uint32_t
 	return r;
 }
 
+/* The function standing for all the code of a hidden object. */
+static int object_func(struct profile *p, uint32_t obj, uint32_t *ret)
+{
+	uint64_t key = ((uint64_t)obj << 48) | (NOSYM_ADDR - 2);
+	int64_t f = u64map_get(&p->func_index, key);
+	if (f >= 0) {
+		*ret = (uint32_t)f;
+		return 0;
+	}
+	struct strbuf name;
+	strbuf_init(&name, 0);
+	strbuf_addf(&name, "<%s>", p->objs.v[obj].name);
+	int r = name.failed ? -ENOMEM
+			    : profile_add_func(p, PFUNC_OBJECT, strbuf_str(&name), "", obj, 0, 0, ret);
+	strbuf_release(&name);
+	if (r == 0 && u64map_put(&p->func_index, key, *ret) < 0)
+		r = -ENOMEM;
+	return r;
+}
+
 /* An inlined function of obj, by name (one per object and name). */
 static int inline_func(struct profile *p, uint32_t obj, const char *name, const char *mangled, uint32_t *ret)
 {
@@ -187,7 +207,10 @@ static int resolve_pc(struct profile *p, struct exp_slot *e, uint64_t pc, uint32
 		size_t ninl = 0;
 		struct line_loc loc = {0};
 		int has_line = 0;
-		if (lo) {
+		if (lo && p->objs.v[e->objmap[lo - e->exp->objs]].hidden) {
+			if (object_func(p, e->objmap[lo - e->exp->objs], &real) < 0)
+				return -ENOMEM;
+		} else if (lo) {
 			uint32_t obj = e->objmap[lo - e->exp->objs];
 			uint64_t vaddr = pc - lo->base;
 			if (symbol_func(p, obj, vaddr, &real) < 0)

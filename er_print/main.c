@@ -91,6 +91,11 @@ static int cmd_filters(struct erp *e, const char *arg);
 static int cmd_script(struct erp *e, const char *arg);
 static int cmd_help(struct erp *e, const char *arg);
 static int cmd_inline(struct erp *e, const char *arg);
+static int cmd_object_list(struct erp *e, const char *arg);
+static int cmd_object_show(struct erp *e, const char *arg);
+static int cmd_object_hide(struct erp *e, const char *arg);
+static int cmd_object_select(struct erp *e, const char *arg);
+static int cmd_objects_default(struct erp *e, const char *arg);
 static int cmd_sthresh(struct erp *e, const char *arg);
 static int cmd_dthresh(struct erp *e, const char *arg);
 static int cmd_setpath(struct erp *e, const char *arg);
@@ -127,6 +132,15 @@ static const struct command commands[] = {
 	{"addpath", NULL, ARG_ONE, cmd_addpath, "path_list", "add to the source search path"},
 	{"pathmap", NULL, ARG_REST, cmd_pathmap, "old_prefix new_prefix",
 	 "map a source path prefix to another"},
+	{"object_list", NULL, ARG_NONE, cmd_object_list, "",
+	 "load objects and whether their functions are shown"},
+	{"object_show", NULL, ARG_ONE, cmd_object_show, "obj[,obj...]|all",
+	 "list the functions of these objects"},
+	{"object_hide", NULL, ARG_ONE, cmd_object_hide, "obj[,obj...]|all",
+	 "show all code of these objects as one function <obj>"},
+	{"object_select", NULL, ARG_ONE, cmd_object_select, "obj[,obj...]",
+	 "show these objects, hide all others"},
+	{"objects_default", NULL, ARG_NONE, cmd_objects_default, "", "show every object's functions"},
 	{"inline", NULL, ARG_OPT, cmd_inline, "[on|off]",
 	 "on (default): inlined functions are functions of their own; off: folded into their caller"},
 	{"header", NULL, ARG_OPT, report_header, "[exp_id]",
@@ -482,6 +496,71 @@ static int cmd_pathmap(struct erp *e, const char *arg)
 	e->pathmap_from[e->npathmaps] = strdup(from);
 	e->pathmap_to[e->npathmaps] = strdup(to);
 	e->npathmaps++;
+	return 0;
+}
+
+static int cmd_object_list(struct erp *e, const char *arg)
+{
+	(void)arg;
+	fprintf(e->out, "Sel   Load Object\n==== ==================\n");
+	for (uint32_t o = 0; o < profile_object_count(e->prof); o++)
+		fprintf(e->out, "%-4s  %s\n", profile_object_shown(e->prof, o) ? "show" : "hide",
+			profile_object(e->prof, o)->path);
+	return 0;
+}
+
+/* Apply shown=on/off to the objects named in a comma list ("all" = every one). */
+static int set_objects(struct erp *e, const char *arg, int shown, const char *what)
+{
+	char names[4096];
+	snprintf(names, sizeof names, "%s", arg);
+	int rc = 0;
+	for (char *save = NULL, *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		while (*t == ' ')
+			t++;
+		size_t tl = strlen(t);
+		if (tl >= 2 && t[0] == '<' && t[tl - 1] == '>') { /* accept "<libc.so.6>" as shown */
+			t[tl - 1] = '\0';
+			t++;
+		}
+		int hit = 0;
+		for (uint32_t o = 0; o < profile_object_count(e->prof); o++) {
+			const struct pobject *po = profile_object(e->prof, o);
+			if (strcmp(t, "all") == 0 || strcmp(t, po->name) == 0 || strcmp(t, po->path) == 0) {
+				profile_set_object_shown(e->prof, o, shown);
+				hit = 1;
+			}
+		}
+		if (!hit) {
+			erp_error(e, "%s: no load object named '%s' (see object_list)", what, t);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+static int cmd_object_show(struct erp *e, const char *arg)
+{
+	return set_objects(e, arg, 1, "object_show");
+}
+
+static int cmd_object_hide(struct erp *e, const char *arg)
+{
+	return set_objects(e, arg, 0, "object_hide");
+}
+
+static int cmd_object_select(struct erp *e, const char *arg)
+{
+	for (uint32_t o = 0; o < profile_object_count(e->prof); o++)
+		profile_set_object_shown(e->prof, o, 0);
+	return set_objects(e, arg, 1, "object_select");
+}
+
+static int cmd_objects_default(struct erp *e, const char *arg)
+{
+	(void)arg;
+	for (uint32_t o = 0; o < profile_object_count(e->prof); o++)
+		profile_set_object_shown(e->prof, o, 1);
 	return 0;
 }
 

@@ -90,7 +90,9 @@ has "script runs its commands" sc "Print limit set to 2"
 
 "${E[@]}" -help x.er >h 2>&1
 for c in functions metrics sort limit fsummary fsingle callers-callees csingle calltree objects header \
-	statistics experiment_list thread_list thread_select filters name outfile script help version quit; do
+	statistics experiment_list thread_list thread_select filters name outfile script help version quit \
+	lines pcs lsummary psummary source disasm sthresh dthresh setpath addpath pathmap inline \
+	object_list object_show object_hide object_select objects_default; do
 	grep -q "^  $c" h || fail "help does not list $c"
 	grep -q "^\.B.* $c\|^\\\\fB$c\\\\fR\|^\.B $c\|^\.BR $c" "$PA_TOP/docs/man/er_print.1" ||
 		grep -q "$c" "$PA_TOP/docs/man/er_print.1" || fail "er_print.1 does not document $c"
@@ -103,6 +105,20 @@ man_syn="er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT..."
 	pass "--help synopsis matches the man page" || fail "--help synopsis: '$syn'"
 "${E[@]}" -V >v 2>&1 && has "-V prints the version" v "er_print (Performance Analyzer for Linux)"
 "${E[@]}" -version x.er >v2 2>&1 && has "version command" v2 "Performance Analyzer for Linux"
+
+# load objects shown and hidden
+"${E[@]}" -object_hide cxx -functions x.er >oh 2>&1
+has "object_hide: the object's code is one function" oh "   <cxx>"
+hasnt "object_hide: its functions are gone" oh "geo::Shape::area"
+"${E[@]}" -object_select prog -functions x.er >os 2>&1
+has "object_select prog: other objects collapse" os "   <cxx>"
+has "object_select prog: prog's functions stay" os "   work"
+"${E[@]}" -object_hide all -objects_default -functions x.er >od 2>&1
+has "objects_default shows every function again" od "geo::Shape::area(int)"
+"${E[@]}" -object_hide cxx -object_list x.er >ol 2>&1
+has "object_list shows the state" ol "hide  $cxx"
+"${E[@]}" -object_show nosuch x.er >on 2>&1
+has "object_show: unknown object is a clear error" on "no load object named 'nosuch'"
 
 # interactive: prompt-less on a pipe, quit stops, unknown command reported but not fatal
 printf 'bogus\nlimit 1\nfunctions\nquit\nfunctions\n' | "${E[@]}" x.er >in 2>&1
