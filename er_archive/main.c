@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "analysis/archive.h"
+#include "analysis/lines.h"
 #include "analysis/experiment.h"
 #include "analysis/symtab.h"
 #include "common/strbuf.h"
@@ -55,7 +56,7 @@ static const char usage_text[] =
 	"              that have no build-id (keyed by their path)\n"
 	"  -A on|copy  copy the load objects (the default)\n"
 	"  -A off      record the build-ids only; copy nothing\n"
-	"  -A src      as on, plus the source files (not implemented yet)\n"
+	"  -A src      as on, plus the source files named in the objects' DWARF\n"
 	"  -V          print the version and exit\n"
 	"  --help      print this help and exit\n"
 	"\n"
@@ -555,6 +556,79 @@ static int write_index(const char *exp, const struct entry *v, size_t n)
 
 /* ------------------------------------------------------------ main */
 
+/* ------------------------------------------------------------ -A src */
+
+#define SRC_FILES_MAX 100000
+
+struct src_set {
+	char **v;
+	size_t n, cap;
+};
+
+static void src_add(void *ctx, uint64_t addr, const struct line_loc *loc)
+{
+	struct src_set *s = ctx;
+	(void)addr;
+	if (!loc->file || loc->file[0] != '/' || s->n >= SRC_FILES_MAX)
+		return;
+	for (size_t i = s->n; i-- > 0;) /* rows come in runs of the same file */
+		if (strcmp(s->v[i], loc->file) == 0)
+			return;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		char **v = realloc(s->v, cap * sizeof *v);
+		if (!v)
+			return;
+		s->v = v;
+		s->cap = cap;
+	}
+	if ((s->v[s->n] = strdup(loc->file)))
+		s->n++;
+}
+
+/* Copy the source files named in an object's line table to <exp>/archives/src/<path>. */
+static void archive_sources(const char *exp, const struct exp_loadobj *lo)
+{
+	char readp[PATH_MAX], dr[PATH_MAX];
+	if (archive_resolve(exp, lo->path, lo->build_id, readp, sizeof readp, NULL) < 0)
+		return;
+	struct lines_options lopt = {
+		.debug_root = archive_debug_root(exp, lo->build_id, dr, sizeof dr) == 1 ? dr : NULL};
+	struct lines *l;
+	if (lines_open(readp, lo->build_id, &lopt, &l) < 0)
+		return; /* no line information: no sources to name */
+	struct src_set set = {0};
+	lines_rows(l, 0, UINT64_MAX, src_add, &set);
+	for (size_t i = 0; i < set.n && !io_error; i++) {
+		char dst[PATH_MAX], dir[PATH_MAX];
+		uint64_t bytes;
+		int src_failed;
+		if (!is_file(set.v[i], &bytes) || (size_t)snprintf(dst, sizeof dst, "%s/%s/src%s", exp,
+								   ARCHIVE_DIR_NAME, set.v[i]) >= sizeof dst)
+			continue; /* gone, or not on this machine (e.g. libc's sources) */
+		if (opt.dry_run) {
+			plan("would copy", set.v[i], dst);
+			continue;
+		}
+		if (!opt.force && is_file(dst, &bytes))
+			continue;
+		snprintf(dir, sizeof dir, "%s", dst);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		char from[PATH_MAX];
+		snprintf(from, sizeof from, "%s/%s", exp, ARCHIVE_DIR_NAME);
+		/* both report their own write errors; an unreadable source is skipped */
+		if (make_dirs(from, dir) == 0 && copy_atomic(set.v[i], dst, NULL, &bytes, &src_failed) == 0 &&
+		    !opt.quiet)
+			printf("archived %s as %s\n", set.v[i], dst);
+	}
+	for (size_t i = 0; i < set.n; i++)
+		free(set.v[i]);
+	free(set.v);
+	lines_free(l);
+}
+
 int main(int argc, char **argv)
 {
 	struct experiment *exp = NULL;
@@ -575,8 +649,6 @@ int main(int argc, char **argv)
 		experiment_free(exp);
 		return 1;
 	}
-	if (opt.mode == MODE_SRC)
-		warnx_("-A src: source archiving is not implemented yet; archiving load objects only");
 	if (!opt.dry_run && mkdir(root, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "er_archive: cannot create %s: %s\n", root, strerror(errno));
 		experiment_free(exp);
@@ -612,6 +684,10 @@ int main(int argc, char **argv)
 		archive_one(ep, &v[n], v, n);
 		n++;
 	}
+	if (opt.mode == MODE_SRC)
+		for (size_t i = 0; i < exp->nobjs && !io_error; i++)
+			if (exp->objs[i].kind != EXP_OBJ_VDSO)
+				archive_sources(ep, &exp->objs[i]);
 	if (!opt.dry_run && !io_error)
 		write_index(ep, v, n);
 	for (size_t i = 0; i < n; i++)

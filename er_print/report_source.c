@@ -3,8 +3,9 @@
  * every line of a source file with the metrics of its code, functions marked
  * where they start, hot lines (>= sthresh % of the hottest) prefixed "##";
  * every instruction of a function with its metrics, its line, and the source
- * lines interleaved.  Source files are looked up as recorded, through
- * `pathmap` prefixes and along the `setpath`/`addpath` list.
+ * lines interleaved.  Source files are looked up through `pathmap` prefixes,
+ * as recorded, in the experiments' archives/src (er_archive -A src), and
+ * along the `setpath`/`addpath` list.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,6 +44,13 @@ static int find_source(struct erp *e, const char *recorded, char *ret, size_t ro
 	}
 	if (readable_file(recorded) && (size_t)snprintf(ret, room, "%s", recorded) < room)
 		return 0;
+	/* a copy er_archive -A src made: <exp>/archives/src/<absolute path> */
+	for (size_t x = 0; recorded[0] == '/' && x < profile_experiment_count(e->prof); x++) {
+		const char *ep = profile_experiment(e->prof, x)->path;
+		if ((size_t)snprintf(ret, room, "%s/archives/src%s", ep, recorded) < room &&
+		    readable_file(ret))
+			return 0;
+	}
 	const char *path = e->search_path ? e->search_path : "$expts:.";
 	char dir[4096];
 	for (const char *p = path; *p;) {
@@ -323,14 +331,8 @@ static void on_insn(void *ctx, const struct disasm_insn *in)
 	table_add_annotated(c->t, vals, row, is_hot ? "## " : NULL, 0);
 }
 
-int report_disasm(struct erp *e, const char *arg)
+static int disasm_one(struct erp *e, const struct pfunc *f)
 {
-	if (report_prepare(e) < 0)
-		return -1;
-	uint32_t fid;
-	if (report_resolve_function(e, arg, &fid) < 0)
-		return -1;
-	const struct pfunc *f = profile_func(e->prof, fid);
 	char nbuf[4096];
 	if (f->obj == PROFILE_NO_OBJECT || (f->kind != PFUNC_SYMBOL && f->kind != PFUNC_SYNTH) || !f->size) {
 		erp_error(e, "disasm: %s has no code of its own to show (%s)",
@@ -395,4 +397,54 @@ int report_disasm(struct erp *e, const char *arg)
 	free(c.text);
 	free(code);
 	return n < 0 ? -1 : 0;
+}
+
+static int cmp_func_addr(const void *a, const void *b)
+{
+	const struct pfunc *x = *(const struct pfunc *const *)a, *y = *(const struct pfunc *const *)b;
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int report_disasm(struct erp *e, const char *arg)
+{
+	if (report_prepare(e) < 0)
+		return -1;
+	if (!arg || !*arg) {
+		erp_error(e, "disasm: a function or file name is required");
+		return -1;
+	}
+	uint32_t fid;
+	if (profile_find_funcs(e->prof, arg, &fid, 1) > 0 || strchr(arg, ' ')) {
+		if (report_resolve_function(e, arg, &fid) < 0)
+			return -1;
+		return disasm_one(e, profile_func(e->prof, fid));
+	}
+	/* a source file: every function seen in the experiment whose code starts there */
+	size_t nf = profile_func_count(e->prof), n = 0;
+	const struct pfunc **v = malloc((nf ? nf : 1) * sizeof *v);
+	if (!v) {
+		erp_error(e, "out of memory");
+		return -1;
+	}
+	for (uint32_t i = 0; i < nf; i++) {
+		const struct pfunc *f = profile_func(e->prof, i);
+		struct line_loc pos;
+		if (metrics_seen(profile_metrics(e->prof), i) && func_position(e, f, &pos) &&
+		    (strcmp(pos.file, arg) == 0 || strcmp(base_name(pos.file), arg) == 0))
+			v[n++] = f;
+	}
+	if (n == 0) {
+		free(v);
+		erp_error(e, "disasm: no function or source file named '%s' in the experiment", arg);
+		return -1;
+	}
+	qsort(v, n, sizeof *v, cmp_func_addr);
+	int r = 0;
+	for (size_t i = 0; i < n; i++)
+		if (disasm_one(e, v[i]) < 0)
+			r = -1;
+	free(v);
+	return r;
 }

@@ -6,7 +6,8 @@
 # well-formed and the copy is byte-identical with the build-id map.xml
 # recorded; a second run skips what is archived and -F rewrites it; -n
 # changes nothing; -A off copies nothing; an object rebuilt after collection
-# is not archived (warning, not with -q); -A src says it is not implemented;
+# is not archived (warning, not with -q); -A src copies the source files,
+# which er_print's source finds there once the original is gone;
 # a full disk exits 1 and leaves nothing half-written.
 set -u
 : "${PA_TOP:?}" "${PA_BIN:?}" "${PA_LIB:?}"
@@ -121,10 +122,14 @@ check "-A off records the build-id" test "$(index_attr b.er/archives/index.xml "
 check "-A off copies nothing" test -z "$(index_attr b.er/archives/index.xml "$tmp/prog" file)"
 check "-A off made no object directories" test -z "$(find b.er/archives -mindepth 1 -maxdepth 1 -type d)"
 
-# ---- -A src: objects only, with a warning
+# ---- -A src: objects and their source files
 expect_rc 0 "-A src" "$archive" -A src b.er
-check "-A src says source archiving is not implemented" grep -q 'source archiving is not implemented yet' err
 check "-A src copies the objects" cmp -s prog "b.er/archives/$id/prog"
+check "-A src copies the source file" cmp -s prog.c "b.er/archives/src$tmp/prog.c"
+mv prog.c prog.c.away
+"$PA_BIN/er_print" -source main b.er >src.out 2>&1
+check "er_print source reads the archived source" grep -q "Source file: .*b.er/archives/src$tmp/prog.c" src.out
+mv prog.c.away prog.c
 
 # ---- an object rebuilt after collection is not archived
 expect_rc 0 "collect c.er" env PA_ARCHIVE=off "$collect" -o c.er ./prog

@@ -57,6 +57,9 @@ grep -q "^ *[0-9.]* .*  *$L_HOT\. .*LINE:hot" src && ok "source: the loop line h
 grep -q "mulsd\|vmulsd" dis && ok "disasm: capstone disassembly" || { bad "disasm: no multiply shown"; cat dis; }
 grep -q "^## " dis && ok "disasm: hot instruction marked ##" || bad "disasm: no ## mark"
 grep -q " $L_HOT\. .*LINE:hot" dis && ok "disasm: source lines interleaved" || bad "disasm: no source line"
+"$PA_BIN/er_print" -disasm e2e_lines.c d5.er >disf 2>&1
+grep -q "<Function: hot>" disf && grep -q "<Function: main>" disf && ok "disasm FILE: every function of the file" ||
+	{ bad "disasm e2e_lines.c"; head -20 disf; }
 "$PA_BIN/er_print" -source nosuch d5.er >/dev/null 2>nosuch.err
 grep -q "no function or source file named 'nosuch'" nosuch.err && ok "source: unknown name is a clear error" || bad "source nosuch: $(cat nosuch.err)"
 ((fails == 0))
