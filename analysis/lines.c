@@ -30,6 +30,9 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "analysis/symtab_elf.h"
+#include "common/arena.h"
+
 /* libstdc++'s demangler (cxxabi.h is C++ only). */
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
@@ -44,51 +47,10 @@ char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 #define LINES_DEMANGLE_MAX 2048         /* longer mangled names are not demangled */
 #define LINES_DIE_DEPTH_MAX 256         /* DIE nesting walked */
 #define LINES_CHAIN_MAX 64              /* inline nesting kept per address */
-#define LINES_BUILD_ID_MAX 64           /* bytes */
-#define LINES_DEBUGLINK_MAX 255
-#define LINES_ARENA_CHUNK (64 * 1024)
 #define NO_FILE UINT32_MAX
 
 /* ------------------------------------------------------------------ arena and strings */
 
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used, cap;
-	char data[];
-};
-
-static char *arena_alloc(struct arena_chunk **head, size_t n)
-{
-	struct arena_chunk *c = *head;
-	if (!c || c->cap - c->used < n) {
-		size_t cap = c ? 2 * c->cap : 4096;
-		if (cap > LINES_ARENA_CHUNK)
-			cap = LINES_ARENA_CHUNK;
-		if (cap < n)
-			cap = n;
-		c = malloc(sizeof(*c) + cap);
-		if (!c)
-			return NULL;
-		c->next = *head;
-		c->used = 0;
-		c->cap = cap;
-		*head = c;
-	}
-	char *p = c->data + c->used;
-	c->used += n;
-	return p;
-}
-
-static void arena_free(struct arena_chunk *c)
-{
-	while (c) {
-		struct arena_chunk *next = c->next;
-		free(c);
-		c = next;
-	}
-}
-
-/* One interned string; file_id is its index in lines->files, or NO_FILE. */
 struct istr {
 	const char *s;
 	uint32_t hash, file_id;
@@ -256,108 +218,6 @@ static uint32_t file_id(struct lines *l, struct istr *e)
 
 /* ------------------------------------------------------------------ ELF and debug files */
 
-static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
-static bool elf_ok;
-
-static void elf_init(void)
-{
-	elf_ok = elf_version(EV_CURRENT) != EV_NONE;
-}
-
-struct elf_file {
-	int fd;
-	Elf *elf;
-	const uint8_t *raw;
-	size_t size;
-	GElf_Ehdr eh;
-	const uint8_t *build_id;
-	size_t build_id_len;
-};
-
-static void elf_file_close(struct elf_file *f)
-{
-	if (f->elf)
-		elf_end(f->elf);
-	if (f->fd >= 0)
-		close(f->fd);
-	f->elf = NULL;
-	f->fd = -1;
-}
-
-static bool table_fits(uint64_t off, uint64_t count, uint64_t entsize, uint64_t file_size)
-{
-	uint64_t end;
-	return !__builtin_mul_overflow(count, entsize, &end) && !__builtin_add_overflow(end, off, &end) &&
-	       end <= file_size;
-}
-
-/* Open `path` as an ELF file whose header tables and sections lie inside the file. */
-static int elf_file_open(const char *path, struct elf_file *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0)
-		return -errno;
-	struct stat sb;
-	int err;
-	if (fstat(f->fd, &sb) < 0) {
-		err = -errno;
-		goto fail;
-	}
-	err = -EINVAL;
-	if (!S_ISREG(sb.st_mode))
-		goto fail;
-	err = -ENOEXEC;
-	if (sb.st_size < EI_NIDENT)
-		goto fail;
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	if (!f->elf) {
-		err = -EBADMSG;
-		goto fail;
-	}
-	if (elf_kind(f->elf) != ELF_K_ELF)
-		goto fail;
-	err = -EBADMSG;
-	if (!gelf_getehdr(f->elf, &f->eh))
-		goto fail;
-	f->raw = (const uint8_t *)elf_rawfile(f->elf, &f->size);
-	if (!f->raw || f->size != (uint64_t)sb.st_size)
-		goto fail;
-	size_t phnum, shnum;
-	if (elf_getphdrnum(f->elf, &phnum) != 0 || elf_getshdrnum(f->elf, &shnum) != 0)
-		goto fail;
-	if (f->eh.e_phnum && f->eh.e_phnum != PN_XNUM && phnum != f->eh.e_phnum)
-		goto fail;
-	if (f->eh.e_shoff && (shnum == 0 || (f->eh.e_shnum && shnum != f->eh.e_shnum)))
-		goto fail;
-	if (phnum && (f->eh.e_phentsize != gelf_fsize(f->elf, ELF_T_PHDR, 1, EV_CURRENT) ||
-		      !table_fits(f->eh.e_phoff, phnum, f->eh.e_phentsize, f->size)))
-		goto fail;
-	if (shnum && (f->eh.e_shentsize != gelf_fsize(f->elf, ELF_T_SHDR, 1, EV_CURRENT) ||
-		      !table_fits(f->eh.e_shoff, shnum, f->eh.e_shentsize, f->size)))
-		goto fail;
-	/* A section's bytes past the end of the file (truncation) fail here,
-	 * before libdw sees them. */
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	while ((scn = elf_nextscn(f->elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			goto fail;
-		if (sh.sh_type != SHT_NOBITS && !table_fits(sh.sh_offset, 1, sh.sh_size, f->size))
-			goto fail;
-	}
-	const void *id;
-	ssize_t n = dwelf_elf_gnu_build_id(f->elf, &id);
-	if (n > 0 && n <= LINES_BUILD_ID_MAX) {
-		f->build_id = id;
-		f->build_id_len = (size_t)n;
-	}
-	return 0;
-fail:
-	elf_file_close(f);
-	return err;
-}
-
 /* Does the file have a named section with bytes (not SHT_NOBITS)? */
 static bool has_section(struct elf_file *f, const char *name, const char *zname)
 {
@@ -379,123 +239,6 @@ static bool has_section(struct elf_file *f, const char *name, const char *zname)
 static bool has_dwarf(struct elf_file *f)
 {
 	return has_section(f, ".debug_info", ".zdebug_info") && has_section(f, ".debug_line", ".zdebug_line");
-}
-
-static uint32_t crc_table[256];
-static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
-
-static void crc_init(void)
-{
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-		for (int k = 0; k < 8; k++)
-			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-		crc_table[i] = c;
-	}
-}
-
-/* The CRC-32 .gnu_debuglink uses (zlib's crc32). */
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
-{
-	pthread_once(&crc_once, crc_init);
-	crc = ~crc;
-	for (size_t i = 0; i < n; i++)
-		crc = crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
-
-static void hex_encode(const uint8_t *p, size_t n, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[p[i] >> 4];
-		out[2 * i + 1] = digits[p[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
-/* Is `dbg` the debug file of `obj` (obj NULL: of the build-id `want`)? */
-static bool debug_file_matches(const struct elf_file *obj, const char *want, const struct elf_file *dbg,
-			       bool check_crc, uint32_t crc)
-{
-	if (!obj) {
-		char hex[2 * LINES_BUILD_ID_MAX + 1];
-		if (!dbg->build_id)
-			return false;
-		hex_encode(dbg->build_id, dbg->build_id_len, hex);
-		return strcasecmp(hex, want) == 0;
-	}
-	if (dbg->eh.e_ident[EI_CLASS] != obj->eh.e_ident[EI_CLASS] || dbg->eh.e_machine != obj->eh.e_machine)
-		return false;
-	if (obj->build_id && dbg->build_id)
-		return obj->build_id_len == dbg->build_id_len &&
-		       memcmp(obj->build_id, dbg->build_id, obj->build_id_len) == 0;
-	return check_crc && crc32_update(0, dbg->raw, dbg->size) == crc;
-}
-
-static bool try_debug_file(const struct elf_file *obj, const char *want, const char *path, bool check_crc,
-			   uint32_t crc, struct elf_file *dbg)
-{
-	if (elf_file_open(path, dbg) != 0)
-		return false;
-	if (has_dwarf(dbg) && debug_file_matches(obj, want, dbg, check_crc, crc))
-		return true;
-	elf_file_close(dbg);
-	return false;
-}
-
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* <root>/.build-id/xx/rest.debug for the hex build-id `hex`. */
-static bool try_build_id_path(const struct elf_file *obj, const char *hex, const char *root,
-			      struct elf_file *dbg, char *ret_path)
-{
-	size_t n = strlen(hex);
-	if (n < 4 || n > 2 * LINES_BUILD_ID_MAX || strspn(hex, "0123456789abcdefABCDEF") != n)
-		return false;
-	int len = snprintf(ret_path, PATH_MAX, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
-	return len > 0 && len < PATH_MAX && try_debug_file(obj, hex, ret_path, false, 0, dbg);
-}
-
-/* Find obj's separate debug file; its path goes into ret_path (PATH_MAX). */
-static bool find_debug_file(const struct elf_file *obj, const char *obj_path, const char *root,
-			    struct elf_file *dbg, char *ret_path)
-{
-	char hex[2 * LINES_BUILD_ID_MAX + 1];
-	if (obj->build_id && obj->build_id_len >= 2) {
-		hex_encode(obj->build_id, obj->build_id_len, hex);
-		if (try_build_id_path(obj, hex, root, dbg, ret_path))
-			return true;
-	}
-	GElf_Word crc = 0;
-	const char *link = dwelf_elf_gnu_debuglink(obj->elf, &crc);
-	if (!link || !*link || strchr(link, '/') ||
-	    strnlen(link, LINES_DEBUGLINK_MAX + 1) > LINES_DEBUGLINK_MAX)
-		return false;
-	char *real = realpath(obj_path, NULL);
-	const char *p = real ? real : obj_path;
-	const char *slash = strrchr(p, '/');
-	int dlen = slash ? (int)(slash - p) : 1;
-	const char *dir = slash ? p : ".";
-	bool found = false;
-	for (int i = 0; i < 3 && !found; i++) {
-		int n;
-		if (i == 0)
-			n = snprintf(ret_path, PATH_MAX, "%.*s/%s", dlen, dir, link);
-		else if (i == 1)
-			n = snprintf(ret_path, PATH_MAX, "%.*s/.debug/%s", dlen, dir, link);
-		else
-			n = snprintf(ret_path, PATH_MAX, "%s%.*s/%s", root, dlen, dir, link);
-		if (n <= 0 || n >= PATH_MAX || same_file(ret_path, obj_path))
-			continue;
-		found = try_debug_file(obj, NULL, ret_path, true, crc, dbg);
-	}
-	free(real);
-	return found;
 }
 
 /* ------------------------------------------------------------------ line table */
@@ -1080,9 +823,6 @@ int lines_open(const char *path, const char *build_id_hex, const struct lines_op
 	if (!path || !ret)
 		return -EINVAL;
 	*ret = NULL;
-	pthread_once(&elf_once, elf_init);
-	if (!elf_ok)
-		return -ENOTSUP;
 	const char *root = opt && opt->debug_root ? opt->debug_root : LINES_DEFAULT_DEBUG_ROOT;
 	struct elf_file obj, dbg = {.fd = -1};
 	struct lines *l = NULL;
@@ -1090,7 +830,8 @@ int lines_open(const char *path, const char *build_id_hex, const struct lines_op
 	if (!dbg_path)
 		return -ENOMEM;
 	int err = elf_file_open(path, &obj);
-	if (err == -ENOENT && build_id_hex && try_build_id_path(NULL, build_id_hex, root, &dbg, dbg_path))
+	if (err == -ENOENT && build_id_hex &&
+	    elf_find_debug_file(NULL, path, build_id_hex, root, has_dwarf, &dbg, dbg_path))
 		err = 0; /* the object is gone, its debug file is not */
 	else if (err)
 		goto out;
@@ -1100,7 +841,7 @@ int lines_open(const char *path, const char *build_id_hex, const struct lines_op
 		src = &dbg;
 		dwarf_path = dbg_path;
 	} else if (!has_dwarf(&obj)) {
-		if (!find_debug_file(&obj, path, root, &dbg, dbg_path)) {
+		if (!elf_find_debug_file(&obj, path, NULL, root, has_dwarf, &dbg, dbg_path)) {
 			err = -ENODATA;
 			goto out;
 		}

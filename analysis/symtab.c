@@ -27,6 +27,9 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "analysis/symtab_elf.h"
+#include "common/arena.h"
+
 /* libstdc++'s demangler (cxxabi.h is C++ only). */
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
@@ -34,61 +37,10 @@ char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 #define SYMTAB_NAME_MAX 4096        /* longer symbol names are truncated */
 #define SYMTAB_DEMANGLE_MAX 2048    /* longer mangled names are not demangled */
 #define SYMTAB_FUNCS_MAX (1u << 24) /* functions per object */
-#define SYMTAB_BUILD_ID_MAX 64      /* bytes */
 #define SYMTAB_AUG_MAX 32           /* CIE augmentation string */
-#define SYMTAB_DEBUGLINK_MAX 255    /* debuglink file name */
 #define SYMTAB_CIE_CACHE 16
-#define SYMTAB_ARENA_CHUNK (64 * 1024)
 
 /* ------------------------------------------------------------------ arena */
-
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used, cap;
-	char data[];
-};
-
-static char *arena_alloc(struct arena_chunk **head, size_t n)
-{
-	struct arena_chunk *c = *head;
-	if (!c || c->cap - c->used < n) {
-		/* 4 KiB, doubling to 64 KiB: small objects (the vDSO) stay small. */
-		size_t cap = c ? 2 * c->cap : 4096;
-		if (cap > SYMTAB_ARENA_CHUNK)
-			cap = SYMTAB_ARENA_CHUNK;
-		if (cap < n)
-			cap = n;
-		c = malloc(sizeof(*c) + cap);
-		if (!c)
-			return NULL;
-		c->next = *head;
-		c->used = 0;
-		c->cap = cap;
-		*head = c;
-	}
-	char *p = c->data + c->used;
-	c->used += n;
-	return p;
-}
-
-static char *arena_strndup(struct arena_chunk **head, const char *s, size_t n)
-{
-	char *p = arena_alloc(head, n + 1);
-	if (p) {
-		memcpy(p, s, n);
-		p[n] = '\0';
-	}
-	return p;
-}
-
-static void arena_free(struct arena_chunk *c)
-{
-	while (c) {
-		struct arena_chunk *next = c->next;
-		free(c);
-		c = next;
-	}
-}
 
 /* ------------------------------------------------------------------ the table */
 
@@ -98,7 +50,7 @@ struct symtab {
 	size_t count;
 	struct arena_chunk *arena;
 	const char *path, *symbol_file;
-	char build_id[2 * SYMTAB_BUILD_ID_MAX + 1];
+	char build_id[2 * ELF_BUILD_ID_MAX + 1];
 	enum symtab_source source;
 	bool build_id_mismatch;
 	uint64_t plt[SYMTAB_PLT_MAX][2]; /* [start, end) of .plt, .plt.got, .plt.sec */
@@ -180,113 +132,6 @@ void symtab_free(struct symtab *st)
 	free(st->outer);
 	arena_free(st->arena);
 	free(st);
-}
-
-/* ------------------------------------------------------------------ ELF files */
-
-struct elf_file {
-	int fd;
-	Elf *elf;
-	const uint8_t *raw; /* the whole file image (libelf's mapping) or NULL */
-	size_t size;
-	GElf_Ehdr eh;
-	const uint8_t *build_id;
-	size_t build_id_len;
-};
-
-static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
-static bool elf_ok;
-
-static void elf_init(void)
-{
-	elf_ok = elf_version(EV_CURRENT) != EV_NONE;
-}
-
-static void elf_file_close(struct elf_file *f)
-{
-	if (f->elf)
-		elf_end(f->elf);
-	if (f->fd >= 0)
-		close(f->fd);
-	f->elf = NULL;
-	f->fd = -1;
-}
-
-static bool table_fits(uint64_t off, uint64_t count, uint64_t entsize, uint64_t file_size)
-{
-	uint64_t end;
-	return !__builtin_mul_overflow(count, entsize, &end) && !__builtin_add_overflow(end, off, &end) &&
-	       end <= file_size;
-}
-
-/* Open `path` as an ELF file whose header tables lie inside the file. */
-static int elf_file_open(const char *path, struct elf_file *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0)
-		return -errno;
-	struct stat sb;
-	int err;
-	if (fstat(f->fd, &sb) < 0) {
-		err = -errno;
-		goto fail;
-	}
-	err = -EINVAL;
-	if (!S_ISREG(sb.st_mode))
-		goto fail;
-	err = -ENOEXEC;
-	if (sb.st_size < EI_NIDENT)
-		goto fail;
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	if (!f->elf) {
-		err = -EBADMSG;
-		goto fail;
-	}
-	if (elf_kind(f->elf) != ELF_K_ELF)
-		goto fail;
-	err = -EBADMSG;
-	if (!gelf_getehdr(f->elf, &f->eh))
-		goto fail;
-	f->raw = (const uint8_t *)elf_rawfile(f->elf, &f->size);
-	if (!f->raw || f->size != (uint64_t)sb.st_size)
-		goto fail;
-	/* libelf silently treats header tables past the end of the file as
-	 * empty: a truncated file must fail instead. */
-	size_t phnum, shnum;
-	if (elf_getphdrnum(f->elf, &phnum) != 0 || elf_getshdrnum(f->elf, &shnum) != 0)
-		goto fail;
-	if (f->eh.e_phnum && f->eh.e_phnum != PN_XNUM && phnum != f->eh.e_phnum)
-		goto fail;
-	if (f->eh.e_shoff && (shnum == 0 || (f->eh.e_shnum && shnum != f->eh.e_shnum)))
-		goto fail;
-	if (phnum && (f->eh.e_phentsize != gelf_fsize(f->elf, ELF_T_PHDR, 1, EV_CURRENT) ||
-		      !table_fits(f->eh.e_phoff, phnum, f->eh.e_phentsize, f->size)))
-		goto fail;
-	if (shnum && (f->eh.e_shentsize != gelf_fsize(f->elf, ELF_T_SHDR, 1, EV_CURRENT) ||
-		      !table_fits(f->eh.e_shoff, shnum, f->eh.e_shentsize, f->size)))
-		goto fail;
-	const void *id;
-	ssize_t n = dwelf_elf_gnu_build_id(f->elf, &id);
-	if (n > 0 && n <= SYMTAB_BUILD_ID_MAX) {
-		f->build_id = id;
-		f->build_id_len = (size_t)n;
-	}
-	return 0;
-fail:
-	elf_file_close(f);
-	return err;
-}
-
-/* The file's first section of `type`, or NULL. */
-static Elf_Scn *elf_file_section(struct elf_file *f, GElf_Word type, GElf_Shdr *ret_sh)
-{
-	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(f->elf, scn))) {
-		if (gelf_getshdr(scn, ret_sh) && ret_sh->sh_type == type)
-			return scn;
-	}
-	return NULL;
 }
 
 /* Remember the object's PLT sections (from its own section headers). */
@@ -771,109 +616,12 @@ static int load_eh_frame_hdr(struct elf_file *f, struct builder *out)
 	return 0;
 }
 
-/* ------------------------------------------------------------------ debug files */
-
-static uint32_t crc_table[256];
-static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
-
-static void crc_init(void)
+/* A debug file is usable for symbols if it has a .symtab with entries. */
+static bool has_symtab(struct elf_file *dbg)
 {
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-		for (int k = 0; k < 8; k++)
-			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-		crc_table[i] = c;
-	}
-}
-
-/* The CRC-32 .gnu_debuglink uses (zlib's crc32). */
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
-{
-	pthread_once(&crc_once, crc_init);
-	crc = ~crc;
-	for (size_t i = 0; i < n; i++)
-		crc = crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
-
-static void hex_encode(const uint8_t *p, size_t n, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[p[i] >> 4];
-		out[2 * i + 1] = digits[p[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
-/* Is `dbg` the debug file of `obj`? */
-static bool debug_file_matches(const struct elf_file *obj, const struct elf_file *dbg, bool check_crc,
-			       uint32_t crc)
-{
-	if (dbg->eh.e_ident[EI_CLASS] != obj->eh.e_ident[EI_CLASS] || dbg->eh.e_machine != obj->eh.e_machine)
-		return false;
-	if (obj->build_id && dbg->build_id)
-		return obj->build_id_len == dbg->build_id_len &&
-		       memcmp(obj->build_id, dbg->build_id, obj->build_id_len) == 0;
-	return check_crc && crc32_update(0, dbg->raw, dbg->size) == crc;
-}
-
-/* Try `path` as obj's debug file; on success *dbg is open and holds a .symtab. */
-static bool try_debug_file(const struct elf_file *obj, const char *path, bool check_crc, uint32_t crc,
-			   struct elf_file *dbg)
-{
-	if (elf_file_open(path, dbg) != 0)
-		return false;
 	GElf_Shdr sh;
 	Elf_Scn *scn = elf_file_section(dbg, SHT_SYMTAB, &sh);
-	if (scn && sh.sh_size && debug_file_matches(obj, dbg, check_crc, crc))
-		return true;
-	elf_file_close(dbg);
-	return false;
-}
-
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* Find obj's separate debug file; its path goes into ret_path (PATH_MAX). */
-static bool find_debug_file(const struct elf_file *obj, const char *obj_path, const char *root,
-			    struct elf_file *dbg, char *ret_path)
-{
-	char hex[2 * SYMTAB_BUILD_ID_MAX + 1];
-	int n;
-	if (obj->build_id && obj->build_id_len >= 2) {
-		hex_encode(obj->build_id, obj->build_id_len, hex);
-		n = snprintf(ret_path, PATH_MAX, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
-		if (n > 0 && n < PATH_MAX && try_debug_file(obj, ret_path, false, 0, dbg))
-			return true;
-	}
-	GElf_Word crc = 0;
-	const char *link = dwelf_elf_gnu_debuglink(obj->elf, &crc);
-	if (!link || !*link || strchr(link, '/') ||
-	    strnlen(link, SYMTAB_DEBUGLINK_MAX + 1) > SYMTAB_DEBUGLINK_MAX)
-		return false;
-	char *real = realpath(obj_path, NULL);
-	const char *p = real ? real : obj_path;
-	const char *slash = strrchr(p, '/');
-	int dlen = slash ? (int)(slash - p) : 1;
-	const char *dir = slash ? p : ".";
-	bool found = false;
-	for (int i = 0; i < 3 && !found; i++) {
-		if (i == 0)
-			n = snprintf(ret_path, PATH_MAX, "%.*s/%s", dlen, dir, link);
-		else if (i == 1)
-			n = snprintf(ret_path, PATH_MAX, "%.*s/.debug/%s", dlen, dir, link);
-		else
-			n = snprintf(ret_path, PATH_MAX, "%s%.*s/%s", root, dlen, dir, link);
-		if (n <= 0 || n >= PATH_MAX || same_file(ret_path, obj_path))
-			continue;
-		found = try_debug_file(obj, ret_path, true, crc, dbg);
-	}
-	free(real);
-	return found;
+	return scn && sh.sh_size;
 }
 
 /* ------------------------------------------------------------------ open */
@@ -1010,9 +758,6 @@ int symtab_open(const char *path, const char *build_id_hex, const struct symtab_
 	if (!path || !ret)
 		return -EINVAL;
 	*ret = NULL;
-	pthread_once(&elf_once, elf_init);
-	if (!elf_ok)
-		return -ENOTSUP;
 	const char *root = opt && opt->debug_root ? opt->debug_root : SYMTAB_DEFAULT_DEBUG_ROOT;
 
 	struct elf_file obj, dbg = {.fd = -1};
@@ -1027,7 +772,7 @@ int symtab_open(const char *path, const char *build_id_hex, const struct symtab_
 		goto out;
 	}
 	if (obj.build_id)
-		hex_encode(obj.build_id, obj.build_id_len, st->build_id);
+		elf_hex_encode(obj.build_id, obj.build_id_len, st->build_id);
 	if (build_id_hex && !build_id_equal(build_id_hex, st->build_id))
 		st->build_id_mismatch = true;
 	find_plt(st, &obj);
@@ -1041,7 +786,7 @@ int symtab_open(const char *path, const char *build_id_hex, const struct symtab_
 		err = -ENOMEM;
 		if (!(dbg_path = malloc(PATH_MAX)))
 			goto out;
-		if (find_debug_file(&obj, path, root, &dbg, dbg_path)) {
+		if (elf_find_debug_file(&obj, path, NULL, root, has_symtab, &dbg, dbg_path)) {
 			Elf_Scn *scn = elf_file_section(&dbg, SHT_SYMTAB, &sh);
 			err = scn ? load_symbols(&dbg, scn, &sh, &real) : -EBADMSG;
 			if (err == -ENOMEM)

@@ -20,7 +20,8 @@
 #    An include "x/y.h" is resolved like the compiler does (next to the including file, then
 #    from TOP, which is on the -I path); its layer is its first path component.
 # 2. elfutils headers (<libelf.h>, <gelf.h>, <nlist.h>, <dwarf.h>, <libdw.h>, <libdwfl.h>,
-#    <elfutils/...>) only in analysis/symtab*.c, analysis/dwarf*.c and analysis/lines*.c
+#    <elfutils/...>) only in analysis/symtab*.c (and its internal symtab_elf.h), analysis/dwarf*.c
+#    and analysis/lines*.c
 #    (the symbolizer); tests/ and bench/ are exempt.
 # 3. If BUILD_DIR/lib/libcollector.so exists: `nm -D --defined-only` shows only names listed
 #    in the global: part of collector/libcollector.map (wildcards allowed there), and it
@@ -91,7 +92,7 @@ is_elfutils() {
 
 may_use_elfutils() {
 	case $1 in
-	analysis/symtab*.c | analysis/dwarf*.c | analysis/lines*.c | tests/* | bench/*) return 0 ;;
+	analysis/symtab*.c | analysis/symtab_elf.h | analysis/dwarf*.c | analysis/lines*.c | tests/* | bench/*) return 0 ;;
 	esac
 	return 1
 }
