@@ -200,6 +200,40 @@ static int find_collector(char *ret, size_t room, char *tried, size_t tried_room
 
 /* Run <bindir>/er_archive -q EXP (docs/man/er_archive.1) unless PA_ARCHIVE=off;
  * warn if it is missing or fails: the experiment is complete without it. */
+/*
+ * If the target replaced itself with another program (a wrapper script or
+ * shim that execs the real binary), say so: what ran after the exec was not
+ * profiled, and an empty profile would otherwise be a mystery.
+ */
+static void warn_exec(const char *exp)
+{
+	char path[PATH_MAX], last[PATH_MAX] = "";
+	if ((size_t)snprintf(path, sizeof path, "%s/log.xml", exp) >= sizeof path)
+		return;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[8192];
+	int n = 0;
+	while (fgets(line, sizeof line, f)) {
+		const char *p = strstr(line, "<exec ");
+		const char *q = p ? strstr(p, " path=\"") : NULL;
+		if (!q)
+			continue;
+		q += 7;
+		size_t len = strcspn(q, "\"");
+		snprintf(last, sizeof last, "%.*s", (int)len, q);
+		n++;
+	}
+	fclose(f);
+	if (n)
+		fprintf(stderr,
+			"collect: warning: the target exec'd another program (%s%s); following exec is not "
+			"implemented yet, so only the code run before the exec was profiled; run that program "
+			"directly to profile it\n",
+			last, n > 1 ? ", after other execs" : "");
+}
+
 static void archive_experiment(const char *exp)
 {
 	const char *env = getenv("PA_ARCHIVE");
@@ -590,6 +624,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e.failed, strerror(-rc));
 	else
 		archive_experiment(e.path);
+	warn_exec(e.path);
 	expdir_release(&e);
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);

@@ -125,10 +125,15 @@ static void header_one(struct erp *e, const struct experiment *x)
 	for (size_t i = 0; i < x->nerrors; i++)
 		fprintf(o, "*** Collector Error: %s\n", x->errors[i]);
 
-	if (x->nwarnings == 0 && x->nproblems == 0)
+	if (x->nwarnings == 0 && x->nproblems == 0 && l->nexecs == 0)
 		fprintf(o, "No warnings\n");
 	for (size_t i = 0; i < x->nwarnings; i++)
 		fprintf(o, "*** Collector Warning: %s\n", x->warnings[i]);
+	for (size_t i = 0; i < l->nexecs; i++)
+		fprintf(o,
+			"*** Warning: the target exec'd %s; what ran after the exec was not profiled "
+			"(following exec is not implemented yet)\n",
+			l->exec_paths[i]);
 	for (size_t i = 0; i < x->nproblems; i++)
 		fprintf(o, "*** Warning: %s\n", x->problems[i]);
 	fprintf(o, "\n");
