@@ -52,11 +52,13 @@ enum exp_file_kind {
 	EXP_FILE_PROFILE = 1,  /* "profile": clock samples, thread starts/ends */
 	EXP_FILE_STACKS = 2,   /* "stacks": each distinct call stack once */
 	EXP_FILE_OVERVIEW = 3, /* "overview": sample points with resource usage */
+	EXP_FILE_HEAP = 4,     /* "heaptrace": heap calls (collect -H) */
 };
 
 #define EXP_FILE_NAME_PROFILE "profile"
 #define EXP_FILE_NAME_STACKS "stacks"
 #define EXP_FILE_NAME_OVERVIEW "overview"
+#define EXP_FILE_NAME_HEAP "heaptrace"
 #define EXP_FILE_NAME_LOG "log.xml"
 #define EXP_FILE_NAME_MAP "map.xml"
 #define EXP_FILE_NAME_NOTES "notes"
@@ -71,12 +73,38 @@ enum exp_record_kind {
 	EXP_REC_STACK = 4, /* u64 stack_id, varint flags, varint nframes, varint pc0, zigzag deltas */
 	/* overview */
 	EXP_REC_SAMPLE = 5, /* varint ts_ns, varint number, rusage fields (see exp_sample) */
+	/* heaptrace */
+	EXP_REC_HEAP =
+		6, /* varint dt_ns, u8 op, varint size, zigzag addr delta, [zigzag old addr delta], stackref */
+	/* stacks */
+	EXP_REC_STACK_SLOT = 7, /* varint slot, u64 stack_id: the process's compact name for a stack */
 	EXP_REC_KIND_LIMIT
 };
 
 /* Flags of a stack record. */
 #define EXP_STACK_TRUNCATED 0x1u /* stack was cut: depth limit or an unwalkable frame */
 #define EXP_STACK_FAILED 0x2u    /* not even the caller of the leaf could be found */
+
+/* Operations of a heap record. */
+enum exp_heap_op {
+	EXP_HEAP_MALLOC = 0,   /* malloc, and C++ new through it */
+	EXP_HEAP_CALLOC = 1,   /* calloc, reallocarray's allocation */
+	EXP_HEAP_REALLOC = 2,  /* realloc: frees old_addr (if not 0), allocates addr */
+	EXP_HEAP_FREE = 3,     /* free: size 0, no stack */
+	EXP_HEAP_MEMALIGN = 4, /* memalign, posix_memalign, aligned_alloc, valloc, pvalloc */
+	EXP_HEAP_MMAP = 5,     /* mmap (anonymous), counted as an allocation */
+	EXP_HEAP_MUNMAP = 6,   /* munmap: size = length unmapped */
+	EXP_HEAP_OP_LIMIT
+};
+
+/*
+ * A stack reference in a heap record: 0 no stack, 1 a u64 stack id follows,
+ * n >= 2 the stack named by slot n - 2 in a STACK_SLOT record of the same
+ * process (1-3 bytes instead of 8).
+ */
+#define EXP_STACKREF_NONE 0u
+#define EXP_STACKREF_ID 1u
+#define EXP_STACKREF_SLOT0 2u
 
 /* Caps that decoders enforce on untrusted input. */
 #define EXP_MAX_FRAMES 65536u

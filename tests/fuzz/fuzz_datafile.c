@@ -35,6 +35,10 @@ static int visit(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, con
 	(void)record_decode_stack(rec, pcs, EXP_MAX_FRAMES, &s);
 	(void)record_decode_stack(rec, pcs, 4, &s);
 	(void)record_decode_sample(rec, &sm);
+	struct exp_heap h;
+	struct exp_stack_slot sl;
+	(void)record_decode_heap(rec, *prev, 0x100000, tid, &h);
+	(void)record_decode_stack_slot(rec, &sl);
 	return 0;
 }
 
