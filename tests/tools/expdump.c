@@ -30,6 +30,7 @@
 
 struct dump {
 	uint64_t running_ns;
+	uint64_t running_addr; /* heap records: the previous address in the block */
 	uint64_t *pcs;
 	struct datafile *df;
 };
@@ -37,8 +38,10 @@ struct dump {
 static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, const struct exp_record *rec)
 {
 	struct dump *d = ctx;
-	if (block_start)
+	if (block_start) {
 		d->running_ns = base_ns;
+		d->running_addr = 0;
+	}
 	int r = -EBADMSG;
 	switch (rec->kind) {
 	case EXP_REC_CLOCK: {
@@ -87,6 +90,31 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 			       s.nivcsw, s.maxrss_kb);
 		break;
 	}
+	case EXP_REC_HEAP: {
+		static const char *const ops[] = {"malloc",   "calloc", "realloc", "free",
+						  "memalign", "mmap",   "munmap"};
+		struct exp_heap h;
+		if ((r = record_decode_heap(rec, d->running_ns, d->running_addr, tid, &h)) == 0) {
+			d->running_ns = h.ts_ns;
+			d->running_addr = h.addr;
+			printf("heap tid=%" PRIu32 " ts=%" PRIu64 " op=%s size=%" PRIu64 " addr=0x%" PRIx64,
+			       h.tid, h.ts_ns, ops[h.op], h.size, h.addr);
+			if (h.op == EXP_HEAP_REALLOC)
+				printf(" old=0x%" PRIx64, h.old_addr);
+			if (h.stack_kind == EXP_STACKREF_SLOT0)
+				printf(" slot=%" PRIu32, h.stack_slot);
+			else if (h.stack_kind == EXP_STACKREF_ID)
+				printf(" stack=0x%" PRIx64, h.stack_id);
+			printf("\n");
+		}
+		break;
+	}
+	case EXP_REC_STACK_SLOT: {
+		struct exp_stack_slot sl;
+		if ((r = record_decode_stack_slot(rec, &sl)) == 0)
+			printf("stack_slot slot=%" PRIu32 " id=0x%" PRIx64 "\n", sl.slot, sl.stack_id);
+		break;
+	}
 	default: break;
 	}
 	if (r < 0) {
@@ -102,6 +130,7 @@ static const char *kind_name(enum exp_file_kind k)
 	case EXP_FILE_PROFILE: return "profile";
 	case EXP_FILE_STACKS: return "stacks";
 	case EXP_FILE_OVERVIEW: return "overview";
+	case EXP_FILE_HEAP: return "heaptrace";
 	}
 	return "unknown";
 }
