@@ -47,3 +47,13 @@ bench-lines: $(BENCH_LINES)
 	$(BENCH_LINES) $(BENCH_LINES_ARGS)
 
 .PHONY: bench-lines
+
+# bench-heap: heap tracing cost side by side (ours, heaptrack, gprofng) on
+# 1M malloc/free pairs; BENCH_HEAP_N=N changes the count.
+BENCH_HEAP_N ?= 1000000
+bench-heap: all
+	python3 bench/heap/run.py $(BUILD) $(BENCH_HEAP_N)
+
+bench: bench-lines bench-heap
+
+.PHONY: bench-heap
