@@ -21,7 +21,7 @@ LDFLAGS := $(SAN)
 # ---------------------------------------------------------------- sources
 COMMON_SRC     := $(wildcard common/*.c)
 EXPERIMENT_SRC := $(wildcard experiment/*.c)
-COLLECTOR_SRC  := $(wildcard collector/*.c)
+COLLECTOR_SRC  := $(filter-out collector/heapwrap.c,$(wildcard collector/*.c))
 COLLECT_SRC    := $(wildcard collect/*.c)
 ANALYSIS_SRC   := $(wildcard analysis/*.c)
 ERPRINT_SRC    := $(wildcard er_print/*.c)
@@ -34,6 +34,7 @@ LIBCOMMON     := $(BUILD)/libcommon.a
 LIBEXPERIMENT := $(BUILD)/libexperiment.a
 LIBANALYSIS   := $(BUILD)/libanalysis.a
 LIBCOLLECTOR  := $(BUILD)/lib/libcollector.so
+LIBCOLHEAP    := $(BUILD)/lib/libcollector-heap.so
 COLLECT       := $(BUILD)/bin/collect
 ERPRINT       := $(BUILD)/bin/er_print
 ERARCHIVE     := $(BUILD)/bin/er_archive
@@ -41,7 +42,7 @@ ERARCHIVE     := $(BUILD)/bin/er_archive
 ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lstdc++
 EDIT_LIBS     := -ledit
 
-all: $(LIBCOLLECTOR) $(COLLECT) $(ERPRINT) $(ERARCHIVE)
+all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(COLLECT) $(ERPRINT) $(ERARCHIVE)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -69,6 +70,14 @@ $(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(EXPERIMENT_SRC) $(COMMON_SRC)) co
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl -lpthread
+
+# The heap interposers (collect -H on) live in their own library, preloaded
+# only with -H on; they reach libcollector.so through pa_collector_trace_api.
+$(BUILD)/pic/collector/heapwrap.o: COLLECTOR_CFLAGS += -fno-builtin
+$(LIBCOLHEAP): $(call pic,collector/heapwrap.c) collector/libcollector-heap.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-heap.map \
+	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # collect looks for PREFIX/lib/libcollector.so after <bindir>/../lib.
 $(BUILD)/obj/collect/%.o: CPPFLAGS += -DPA_PREFIX='"$(PREFIX)"'

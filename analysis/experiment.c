@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/strbuf.h"
+#include "common/u64map.h"
 #include "common/vec.h"
 #include "experiment/datafile.h"
 #include "experiment/format.h"
@@ -471,6 +472,7 @@ static int profile_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_s
 struct stack_walk {
 	struct experiment *exp;
 	VEC(struct exp_callstack) stacks;
+	VEC(struct exp_stack_slot) slots;
 	uint64_t *scratch;
 	uint64_t bad;
 };
@@ -480,6 +482,14 @@ static int stack_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_sta
 {
 	struct stack_walk *sw = ctx;
 	(void)tid, (void)base_ns, (void)block_start;
+	if (rec->kind == EXP_REC_STACK_SLOT) {
+		struct exp_stack_slot sl;
+		if (record_decode_stack_slot(rec, &sl) < 0) {
+			sw->bad++;
+			return 0;
+		}
+		return VEC_PUSH(&sw->slots, sl) < 0 ? -ENOMEM : 0;
+	}
 	struct exp_stack s;
 	if (rec->kind != EXP_REC_STACK || record_decode_stack(rec, sw->scratch, EXP_MAX_FRAMES, &s) < 0) {
 		sw->bad++;
@@ -495,6 +505,78 @@ static int stack_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_sta
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* Heap calls; stack references are resolved as they are read (stacks come first). */
+struct heap_walk {
+	struct thread_acc *ta;
+	const struct exp_callstack *stacks;
+	size_t nknown;         /* stacks[0..nknown) sorted by id; stacks[nknown] is "unknown" */
+	struct u64map slotmap; /* slot -> stack index */
+	VEC(struct exp_heap_event) events;
+	uint64_t prev_ns, prev_addr;
+	uint64_t bad, missing;
+};
+
+static uint32_t stack_index(const struct exp_callstack *stacks, size_t ns, uint64_t id)
+{
+	size_t lo = 0, hi = ns;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (stacks[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ns && stacks[lo].id == id ? (uint32_t)lo : (uint32_t)ns;
+}
+
+static int heap_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
+		       const struct exp_record *rec)
+{
+	struct heap_walk *hw = ctx;
+	if (block_start) {
+		hw->prev_ns = base_ns;
+		hw->prev_addr = 0;
+	}
+	struct exp_heap h;
+	if (record_decode_heap(rec, hw->prev_ns, hw->prev_addr, tid, &h) < 0) {
+		hw->bad++; /* also a record kind that does not belong in this file */
+		return 0;
+	}
+	hw->prev_ns = h.ts_ns;
+	hw->prev_addr = h.addr;
+	struct exp_thread *t = thread_get(hw->ta, tid);
+	if (!t)
+		return 0;
+	struct exp_heap_event e = {.ts_ns = h.ts_ns,
+				   .size_bytes = h.size,
+				   .addr = h.addr,
+				   .old_addr = h.old_addr,
+				   .thread = (uint32_t)(t - hw->ta->threads.v),
+				   .op = h.op};
+	int allocates = h.op != EXP_HEAP_FREE && h.op != EXP_HEAP_MUNMAP;
+	if (!allocates) {
+		e.stack = EXP_HEAP_NO_STACK;
+	} else if (h.stack_kind == EXP_STACKREF_ID) {
+		e.stack = stack_index(hw->stacks, hw->nknown, h.stack_id);
+	} else if (h.stack_kind == EXP_STACKREF_SLOT0) {
+		int64_t v = u64map_get(&hw->slotmap, h.stack_slot);
+		e.stack = v < 0 ? (uint32_t)hw->nknown : (uint32_t)v;
+	} else {
+		e.stack = (uint32_t)hw->nknown;
+	}
+	if (allocates && e.stack == hw->nknown)
+		hw->missing++;
+	return VEC_PUSH(&hw->events, e) < 0 ? -ENOMEM : 0;
+}
+
+static int cmp_heap_event(const void *a, const void *b)
+{
+	const struct exp_heap_event *x = a, *y = b;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
 struct sample_walk {
@@ -585,17 +667,29 @@ static int cmp_thread_start(const void *a, const void *b)
 
 static int read_data(struct experiment *exp)
 {
-	struct datafile *prof = NULL, *stk = NULL, *ovw = NULL;
+	struct datafile *prof = NULL, *stk = NULL, *ovw = NULL, *hp = NULL;
 	struct thread_acc ta = {0};
 	struct profile_walk pw = {.exp = exp, .ta = &ta};
 	struct stack_walk sw = {.exp = exp};
 	struct sample_walk smw = {0};
+	struct heap_walk hw = {.ta = &ta};
+	u64map_init(&hw.slotmap);
 	int r;
 
 	if ((r = open_data(exp, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE, &prof)) < 0 ||
 	    (r = open_data(exp, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, &stk)) < 0 ||
 	    (r = open_data(exp, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW, &ovw)) < 0)
 		goto out;
+	{
+		/* heaptrace: present (even damaged) means heap tracing was on */
+		struct strbuf hpath;
+		strbuf_init(&hpath, 0);
+		strbuf_addf(&hpath, "%s/%s", exp->path, EXP_FILE_NAME_HEAP);
+		exp->has_heap = access(strbuf_str(&hpath), F_OK) == 0;
+		strbuf_release(&hpath);
+		if ((r = open_data(exp, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP, &hp)) < 0)
+			goto out;
+	}
 	if (stk) {
 		sw.scratch = malloc(EXP_MAX_FRAMES * sizeof *sw.scratch);
 		if (!sw.scratch) {
@@ -605,16 +699,6 @@ static int read_data(struct experiment *exp)
 		if ((r = datafile_walk(stk, stack_record, &sw)) < 0)
 			goto out;
 		report_damage(exp, EXP_FILE_NAME_STACKS, stk, sw.bad);
-	}
-	if (prof) {
-		if ((r = datafile_walk(prof, profile_record, &pw)) < 0)
-			goto out;
-		report_damage(exp, EXP_FILE_NAME_PROFILE, prof, pw.bad);
-	}
-	if (ovw) {
-		if ((r = datafile_walk(ovw, sample_record, &smw)) < 0)
-			goto out;
-		report_damage(exp, EXP_FILE_NAME_OVERVIEW, ovw, smw.bad);
 	}
 
 	/* Stacks: sort by id, drop duplicates (a stack may be written twice). */
@@ -635,6 +719,37 @@ static int read_data(struct experiment *exp)
 		free(unknown.pcs);
 		r = -ENOMEM;
 		goto out;
+	}
+
+	if (prof) {
+		if ((r = datafile_walk(prof, profile_record, &pw)) < 0)
+			goto out;
+		report_damage(exp, EXP_FILE_NAME_PROFILE, prof, pw.bad);
+	}
+	if (ovw) {
+		if ((r = datafile_walk(ovw, sample_record, &smw)) < 0)
+			goto out;
+		report_damage(exp, EXP_FILE_NAME_OVERVIEW, ovw, smw.bad);
+	}
+
+	if (hp) {
+		hw.stacks = sw.stacks.v;
+		hw.nknown = ns;
+		for (size_t i = 0; i < sw.slots.n; i++) {
+			uint32_t si = stack_index(sw.stacks.v, ns, sw.slots.v[i].stack_id);
+			if (u64map_put(&hw.slotmap, sw.slots.v[i].slot, si) < 0) {
+				r = -ENOMEM;
+				goto out;
+			}
+		}
+		if ((r = datafile_walk(hp, heap_record, &hw)) < 0)
+			goto out;
+		report_damage(exp, EXP_FILE_NAME_HEAP, hp, hw.bad);
+		if (hw.missing)
+			warnf(exp,
+			      "%" PRIu64 " heap allocation(s) name no call stack, or one that is not in the "
+			      "stacks file; shown as <Unknown>",
+			      hw.missing);
 	}
 	uint64_t missing = 0;
 	for (size_t i = 0; i < pw.events.n; i++) {
@@ -686,9 +801,14 @@ static int read_data(struct experiment *exp)
 		sorted[e->thread].sampled_ns += e->weight_ns;
 		sorted[e->thread].samples++;
 	}
+	for (size_t i = 0; i < hw.events.n; i++)
+		hw.events.v[i].thread = order[hw.events.v[i].thread];
 	free(order);
 	free(ta.threads.v);
 	ta.threads.v = NULL;
+	/* Heap calls in time order; glibc's qsort merges, cheap on per-thread sorted runs. */
+	if (hw.events.n)
+		qsort(hw.events.v, hw.events.n, sizeof *hw.events.v, cmp_heap_event);
 
 	if (pw.events.n)
 		qsort(pw.events.v, pw.events.n, sizeof *pw.events.v, cmp_event);
@@ -736,8 +856,15 @@ static int read_data(struct experiment *exp)
 	exp->samples = smw.samples.v;
 	exp->nsamples = smw.samples.n;
 	smw.samples.v = NULL;
+	exp->heap = hw.events.v;
+	exp->nheap = hw.events.n;
+	hw.events.v = NULL;
 	r = 0;
 out:
+	free(hw.events.v);
+	u64map_release(&hw.slotmap);
+	free(sw.slots.v);
+	datafile_close(hp);
 	for (size_t i = 0; i < sw.stacks.n; i++)
 		free(sw.stacks.v[i].pcs);
 	free(sw.stacks.v);
@@ -828,6 +955,8 @@ int experiment_open(const char *path, struct experiment **ret, char **ret_err)
 	uint64_t end = exp->log.end_ns;
 	if (!end && exp->nevents)
 		end = exp->events[exp->nevents - 1].ts_ns;
+	if (!exp->log.end_ns && exp->nheap && exp->heap[exp->nheap - 1].ts_ns > end)
+		end = exp->heap[exp->nheap - 1].ts_ns;
 	exp->duration_ns = end > exp->log.start_ns ? end - exp->log.start_ns : 0;
 	*ret = exp;
 	return 0;
@@ -880,6 +1009,7 @@ void experiment_free(struct experiment *exp)
 		free(exp->stacks[i].pcs);
 	free(exp->stacks);
 	free(exp->samples);
+	free(exp->heap);
 	free(exp->path);
 	free(exp->name);
 	free(exp);

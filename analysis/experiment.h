@@ -60,6 +60,25 @@ struct exp_event {
 	uint32_t kind; /* enum exp_event_kind */
 };
 
+/*
+ * A heap call (collect -H), from the heaptrace file.  `stack` is the stack
+ * index of an allocating call (the "unknown" stack, the last one, when the
+ * record named none or a stack the stacks file lacks), EXP_HEAP_NO_STACK for
+ * a free/munmap.  op is enum exp_heap_op (experiment/format.h); addr 0 on an
+ * allocating op is a failed call.  For realloc, old_addr is the block given
+ * back (0: none) and addr/size the new block.
+ */
+#define EXP_HEAP_NO_STACK UINT32_MAX
+
+struct exp_heap_event {
+	uint64_t ts_ns;
+	uint64_t size_bytes;
+	uint64_t addr, old_addr;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks, or EXP_HEAP_NO_STACK */
+	uint8_t op;
+};
+
 struct exp_callstack {
 	uint64_t id;
 	uint32_t flags; /* EXP_STACK_* */
@@ -133,6 +152,9 @@ struct experiment {
 	size_t nstacks;
 	struct exp_sample_point *samples;
 	size_t nsamples;
+	int has_heap;                /* a heaptrace file was present (collect -H on) */
+	struct exp_heap_event *heap; /* sorted by time (file order within a thread) */
+	size_t nheap;
 	uint64_t duration_ns; /* end (or last event) minus start */
 };
 

@@ -23,7 +23,24 @@
 
 static const struct metric_def metric_defs[PROFILE_METRIC_COUNT] = {
 	{"totalcpu", "Total CPU Time", "Total CPU", METRIC_UNIT_TIME},
+	{"heapalloccnt", "Allocations", "Allocations", METRIC_UNIT_COUNT},
+	{"heapallocbytes", "Bytes Allocated", "Bytes Allocated", METRIC_UNIT_BYTES},
+	{"heapleakcnt", "Leaks", "Leaks", METRIC_UNIT_COUNT},
+	{"heapleakbytes", "Bytes Leaked", "Bytes Leaked", METRIC_UNIT_BYTES},
 };
+
+int profile_metric_is_heap(size_t metric)
+{
+	return metric >= PROFILE_METRIC_HEAPALLOCCNT && metric <= PROFILE_METRIC_HEAPLEAKBYTES;
+}
+
+int profile_has_heap(const struct profile *p)
+{
+	for (size_t x = 0; x < p->exps.n; x++)
+		if (p->exps.v[x].exp->has_heap)
+			return 1;
+	return 0;
+}
 
 const struct metric_def *profile_metric_defs(size_t *ret_count)
 {
@@ -62,6 +79,7 @@ int profile_new(struct profile **ret)
 	u64map_init(&p->line_index);
 	u64map_init(&p->inline_index);
 	p->inline_mode = 1;
+	profile_heap_reset(p);
 	uint32_t id;
 	if (profile_add_func(p, PFUNC_TOTAL, "<Total>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
 	    profile_add_func(p, PFUNC_UNKNOWN, "<Unknown>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
@@ -84,6 +102,7 @@ static void exp_slot_release(struct exp_slot *e)
 	free(e->chains.v);
 	free(e->objmap);
 	free(e->selected);
+	free(e->heap);
 	u64map_release(&e->pcmemo);
 	experiment_free(e->exp);
 }
@@ -357,6 +376,7 @@ int profile_compute(struct profile *p)
 	p->pm = metrics_new(PROFILE_METRIC_COUNT, 0); /* pc id + 1 */
 	p->lm = metrics_new(PROFILE_METRIC_COUNT, 0); /* line id + 1 */
 	p->selected_events = 0;
+	profile_heap_reset(p);
 	if (!p->fm || !p->om || !p->pm || !p->lm)
 		return -ENOMEM;
 	uint32_t *buf = NULL;
@@ -378,6 +398,17 @@ int profile_compute(struct profile *p)
 				ev->weight_ns;
 			p->selected_events++;
 		}
+		if (profile_heap_compute(p, x) < 0)
+			goto nomem;
+		if (e->heap)
+			for (size_t s = 0; s < ns; s++) {
+				uint64_t *v = sum + s * PROFILE_METRIC_COUNT;
+				const struct heap_stack_stat *h = &e->heap[s];
+				v[PROFILE_METRIC_HEAPALLOCCNT] = h->alloc_count;
+				v[PROFILE_METRIC_HEAPALLOCBYTES] = h->alloc_bytes;
+				v[PROFILE_METRIC_HEAPLEAKCNT] = h->leak_count;
+				v[PROFILE_METRIC_HEAPLEAKBYTES] = h->leak_bytes;
+			}
 		for (size_t s = 0; s < ns; s++) {
 			const uint64_t *v = sum + s * PROFILE_METRIC_COUNT;
 			int any = 0;

@@ -34,7 +34,22 @@ struct metric_def {
 	enum metric_unit unit;
 };
 
-enum { PROFILE_METRIC_TOTALCPU = 0, PROFILE_METRIC_COUNT = 1 };
+/*
+ * The heap metrics (collect -H; semantics in profile_heap.h) are zero
+ * without heap data: heapalloccnt/heapallocbytes count allocations at the
+ * allocating stack, heapleakcnt/heapleakbytes the blocks still live at the end.
+ */
+enum {
+	PROFILE_METRIC_TOTALCPU = 0,
+	PROFILE_METRIC_HEAPALLOCCNT,
+	PROFILE_METRIC_HEAPALLOCBYTES,
+	PROFILE_METRIC_HEAPLEAKCNT,
+	PROFILE_METRIC_HEAPLEAKBYTES,
+	PROFILE_METRIC_COUNT
+};
+
+/* 1 if a metric (PROFILE_METRIC_*) is a heap metric. */
+int profile_metric_is_heap(size_t metric);
 
 /* The base metrics, indexed by PROFILE_METRIC_*. */
 const struct metric_def *profile_metric_defs(size_t *ret_count);
@@ -164,6 +179,9 @@ size_t profile_find_funcs(const struct profile *p, const char *name, uint32_t *r
  * load object or memory ran out.
  */
 const struct pfunc *profile_func_at(struct profile *p, size_t exp, uint64_t pc);
+
+/* 1 if some experiment traced the heap (has a heaptrace file). */
+int profile_has_heap(const struct profile *p);
 
 /* Selected events and their total weight (after the thread selection). */
 uint64_t profile_selected_events(const struct profile *p);

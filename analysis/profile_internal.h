@@ -8,6 +8,7 @@
 
 #include "analysis/lines.h"
 #include "analysis/profile.h"
+#include "analysis/profile_heap.h"
 #include "analysis/symtab.h"
 #include "common/u64map.h"
 #include "common/vec.h"
@@ -45,8 +46,9 @@ struct exp_slot {
 	struct u64map pcmemo; /* adjusted pc -> index into res */
 	VEC(struct pc_res) res;
 	VEC(uint32_t) chains;
-	struct stack_res *stacks; /* per stack */
-	uint8_t *selected;        /* per thread */
+	struct stack_res *stacks;     /* per stack */
+	uint8_t *selected;            /* per thread */
+	struct heap_stack_stat *heap; /* per stack, NULL without heap data */
 };
 
 struct profile {
@@ -62,12 +64,17 @@ struct profile {
 	int inline_mode; /* 1: inlined functions are functions of their own */
 	struct metrics *fm, *om, *pm, *lm;
 	uint64_t selected_events;
+	struct heap_summary heap_sum;
 };
 
 char *profile_own(struct profile *p, char *s);
 int profile_add_func(struct profile *p, enum pfunc_kind kind, const char *name, const char *mangled,
 		     uint32_t obj, uint64_t addr, uint64_t size, uint32_t *ret_id);
 void profile_refresh_object_views(struct profile *p);
+
+/* profile_heap.c: clear the summary; replay experiment x's heap calls (0 or -ENOMEM). */
+void profile_heap_reset(struct profile *p);
+int profile_heap_compute(struct profile *p, size_t x);
 
 /* profile_resolve.c */
 struct symtab *profile_resolve_symtab(struct profile *p, uint32_t obj);

@@ -63,7 +63,7 @@ struct lines *profile_resolve_lines(struct profile *p, uint32_t obj)
 
 static int is_collector_object(const struct exp_loadobj *lo)
 {
-	return strncmp(lo->name, "libcollector.so", 15) == 0;
+	return strncmp(lo->name, "libcollector", 12) == 0;
 }
 
 static int is_loader(const struct exp_loadobj *lo)

@@ -258,6 +258,8 @@ int expdir_write_head(struct expdir *e, const struct expdir_head *h)
 	attr(&w, "descriptor", h->descriptor);
 	if (h->sample)
 		attr(&w, "sample", h->sample);
+	if (h->heap_on)
+		attr(&w, "heap", "on");
 	xmlw_raw(&w, "/>\n");
 	for (int i = 0; i < h->comment_count; i++) {
 		xmlw_raw(&w, "  <comment>");

@@ -37,6 +37,7 @@ struct expdir_head {
 	int depth_limit;
 	const char *descriptor;
 	const char *sample; /* -S value or NULL (then no attribute) */
+	int heap_on;        /* -H on: heap="on" */
 	const char *const *comments;
 	int comment_count;
 	uint64_t start_ns; /* CLOCK_MONOTONIC */

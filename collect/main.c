@@ -55,6 +55,9 @@ static const char usage_text[] =
 	"  -t DURATION|START-END     collect only for DURATION seconds, or from START to\n"
 	"                            END (suffix s or m; END 0 = until the target ends)\n"
 	"  -S on|off|SECONDS         periodic sampling (recorded in the experiment)\n"
+	"  -H on|off                 heap tracing: record every malloc, calloc, realloc,\n"
+	"                            free, memalign-family call and anonymous mmap and\n"
+	"                            munmap with its call stack (default off)\n"
 	"  -o NAME.er                experiment name (default test.1.er; a name\n"
 	"                            STEM.N.er in use becomes STEM.M.er, M = highest + 1)\n"
 	"  -d DIR                    create the experiment in directory DIR\n"
@@ -66,7 +69,7 @@ static const char usage_text[] =
 	"  --help                    print this help and exit\n"
 	"  --                        end of options\n"
 	"\n"
-	"Not supported yet: -h COUNTERS, -s, -H, -i, -M, -m, -F, -j, -J, -l, -y, -A, -a,\n"
+	"Not supported yet: -h COUNTERS, -s, -i, -M, -m, -F, -j, -J, -l, -y, -A, -a,\n"
 	"-L, -O, -P, -c, -I, -N, -r, -x, -g, -R.\n"
 	"\n"
 	"Environment: PA_MAX_CALL_STACK_DEPTH=N sets the call stack depth limit\n"
@@ -196,6 +199,16 @@ static int find_collector(char *ret, size_t room, char *tried, size_t tried_room
 	size_t k = strlen(tried);
 	snprintf(tried + k, tried_room - k, "%s", cand);
 	return -ENOENT;
+}
+
+/* The heap tracing library, next to libcollector.so LIB.  0 or -ENOENT. */
+static int find_heap_lib(const char *lib, char *ret, size_t room)
+{
+	const char *slash = strrchr(lib, '/');
+	int n = slash ? (int)(slash - lib) : 0;
+	if ((size_t)snprintf(ret, room, "%.*s/libcollector-heap.so", n, lib) >= room || access(ret, R_OK) < 0)
+		return -ENOENT;
+	return 0;
 }
 
 /* Run <bindir>/er_archive -q EXP (docs/man/er_archive.1) unless PA_ARCHIVE=off;
@@ -439,6 +452,8 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 	printf("\tcall stack depth limit, %d frames\n", depth_limit);
 	if (o->sample)
 		printf("\tperiodic sampling, %s\n", o->sample);
+	if (o->heap_on)
+		printf("\theap tracing enabled\n");
 	for (int i = 0; i < o->comment_count; i++)
 		printf("\tcomment: %s\n", o->comments[i]);
 	printf("\tdata descriptor: \"%s\"\n", descriptor);
@@ -466,7 +481,8 @@ int main(int argc, char **argv)
 {
 	struct collect_options o;
 	char err[512], target_path[PATH_MAX], lib[PATH_MAX] = "", lib_tried[2 * PATH_MAX + 64];
-	char descriptor[128], duration[64] = "", cwd[PATH_MAX];
+	char descriptor[128], duration[64] = "", cwd[PATH_MAX], heap_lib[PATH_MAX];
+	char preload[2 * PATH_MAX + 2];
 	struct place pl;
 	struct expdir e;
 	struct expdir_head head;
@@ -514,6 +530,10 @@ int main(int argc, char **argv)
 			 o.duration_end_s);
 		snprintf(duration, sizeof duration, "%lu:%lu", o.duration_start_s, o.duration_end_s);
 	}
+	if (o.heap_on) {
+		size_t k = strlen(descriptor);
+		snprintf(descriptor + k, sizeof descriptor - k, ";H=1");
+	}
 	rc = find_collector(lib, sizeof lib, lib_tried, sizeof lib_tried);
 	if (rc < 0)
 		lib[0] = '\0';
@@ -523,6 +543,15 @@ int main(int argc, char **argv)
 			"which LD_PRELOAD cannot hold\n",
 			lib);
 		return 1;
+	}
+	snprintf(preload, sizeof preload, "%s", lib);
+	if (lib[0] && o.heap_on) {
+		/* the interposers first, so that they come before libc's malloc */
+		if (find_heap_lib(lib, heap_lib, sizeof heap_lib) < 0) {
+			fprintf(stderr, "collect: -H on: cannot find %s\n", heap_lib);
+			return 1;
+		}
+		snprintf(preload, sizeof preload, "%s:%s", heap_lib, lib);
 	}
 	if (o.dry_run) {
 		dry_run(&o, targv, target_path, &pl, descriptor, lib, lib_tried);
@@ -570,6 +599,7 @@ int main(int argc, char **argv)
 	head.depth_limit = depth_limit;
 	head.descriptor = descriptor;
 	head.sample = o.sample;
+	head.heap_on = o.heap_on;
 	head.comments = o.comments;
 	head.comment_count = o.comment_count;
 	head.start_ns = now_ns(CLOCK_MONOTONIC);
@@ -581,12 +611,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "collect: wrote %s/log.xml, map.xml%s\n", e.path,
 			o.comment_count ? ", notes" : "");
 
-	env = build_env(e.path, descriptor, lib, &env_own_from);
+	env = build_env(e.path, descriptor, preload, &env_own_from);
 	if (!env)
 		fail_experiment(&e, ENOMEM);
 	if (o.verbose) {
 		fprintf(stderr, "collect: exec PA_EXPERIMENT=%s PA_PARAMS=%s LD_PRELOAD=%s %s", e.path,
-			descriptor, lib, target_path);
+			descriptor, preload, target_path);
 		for (char **a = targv + 1; *a; a++)
 			fprintf(stderr, " %s", *a);
 		fputc('\n', stderr);

@@ -15,7 +15,7 @@
 #include "experiment/expname.h"
 
 /* Oracle collect options that later work implements: with a value, and without. */
-static const char unsupported_with_value[] = "sHiMmFjJlyAaLOPcINrg";
+static const char unsupported_with_value[] = "siMmFjJlyAaLOPcINrg";
 static const char unsupported_flags[] = "xR";
 
 static int fail(char *err, size_t room, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -185,6 +185,11 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 				    val);
 		o->sample = val;
 		return 0;
+	case 'H':
+		if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+			return fail(err, room, "-H: invalid value '%s' (expected on or off)", val);
+		o->heap_on = strcmp(val, "on") == 0;
+		return 0;
 	case 'o':
 		rc = expname_validate(name_base(val));
 		if (rc == -ENAMETOOLONG)
@@ -256,7 +261,7 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 			}
 			if (strchr(unsupported_flags, c) || strchr(unsupported_with_value, c))
 				return fail(err, room, "option -%c is not supported yet", c);
-			if (!strchr("ptSodC", c))
+			if (!strchr("ptSHodC", c))
 				return fail(err, room, "unknown option -%c (see collect --help)", c);
 			if (p[1]) {
 				val = p + 1;

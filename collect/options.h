@@ -43,6 +43,7 @@ struct collect_options {
 	unsigned long duration_start_s;
 	unsigned long duration_end_s; /* 0 = until the target exits */
 	const char *sample;           /* -S value (on, off or seconds), NULL if not given */
+	int heap_on;                  /* -H on (default off) */
 	const char *name;             /* -o value, NULL = default; may hold a directory part */
 	const char *dir;              /* -d value, NULL = current directory */
 	const char *comments[COLLECT_COMMENTS_MAX];

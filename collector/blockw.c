@@ -98,6 +98,7 @@ static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, u
 	c->pos = EXP_BLOCK_HEADER_BYTES;
 	c->seq = seq;
 	c->prev_ns = now_ns;
+	c->prev_addr = 0;
 	return 0;
 fail:
 	atomic_fetch_add(&f->failure_count, 1);
@@ -142,4 +143,28 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 		return 0;
 	}
 	return -E2BIG;
+}
+
+/* The heap encoder reads the running address of the block it encodes into. */
+struct heap_arg {
+	const struct exp_heap *h;
+	const struct blockw_cursor *c;
+};
+
+static size_t encode_heap_running(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec)
+{
+	const struct heap_arg *a = rec;
+	return record_encode_heap(buf, room, prev_ns, a->c->prev_addr, a->h);
+}
+
+int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const struct exp_heap *h)
+{
+	struct heap_arg a = {.h = h, .c = c};
+	int r = blockw_append(f, c, h->tid, h->ts_ns, EXP_REC_HEAP, encode_heap_running, &a, 0);
+	if (r == 0) {
+		if (h->ts_ns > c->prev_ns)
+			c->prev_ns = h->ts_ns; /* as decoded: the encoder clamps dt at 0 */
+		c->prev_addr = h->addr;
+	}
+	return r;
 }

@@ -33,10 +33,11 @@ struct blockw_file {
 };
 
 struct blockw_cursor {
-	uint8_t *block;   /* mapped block, NULL before the first claim */
-	uint32_t pos;     /* offset of the next record in the block */
-	uint32_t seq;     /* the owner's block sequence number of `block` */
-	uint64_t prev_ns; /* clock records' running timestamp: block base or last clock ts */
+	uint8_t *block;     /* mapped block, NULL before the first claim */
+	uint32_t pos;       /* offset of the next record in the block */
+	uint32_t seq;       /* the owner's block sequence number of `block` */
+	uint64_t prev_ns;   /* clock and heap records' running timestamp: block base or last ts */
+	uint64_t prev_addr; /* heap records' running address: 0 or the last heap record's */
 };
 
 /*
@@ -58,6 +59,14 @@ int blockw_file_create(struct blockw_file *f, const char *dir, const char *name,
 typedef size_t (*blockw_encode_fn)(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec);
 int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns,
 		  enum exp_record_kind kind, blockw_encode_fn encode, const void *rec, uint64_t clock_ts_ns);
+
+/*
+ * Append one EXP_REC_HEAP record (experiment/record.h), its time and
+ * address coded against the previous heap record of the block (the block's
+ * base and 0 at its start).  Returns as blockw_append.  SIGNAL_SAFE.
+ */
+struct exp_heap;
+int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const struct exp_heap *h);
 
 /* Unmap the cursor's block (the data stays in the file). SIGNAL_SAFE. */
 void blockw_cursor_release(struct blockw_cursor *c);

@@ -26,6 +26,7 @@
 #include "collector/signals.h"
 #include "collector/stacktab.h"
 #include "collector/threads.h"
+#include "collector/trace_api.h"
 #include "experiment/record.h"
 #include "experiment/xmlw.h"
 
@@ -116,11 +117,12 @@ static uint64_t parse_u64(const char **s)
 	return v;
 }
 
-/* PA_PARAMS: ';'-separated p=<us>, d=<depth>, t=<start_s>:<end_s>; unknown keys ignored. */
+/* PA_PARAMS: ';'-separated p=<us>, d=<depth>, t=<start_s>:<end_s>, H=0|1; unknown keys ignored. */
 static void parse_params(const char *s, struct col_config *cfg)
 {
 	cfg->interval_us = 0;
 	cfg->depth_limit = DEPTH_DEFAULT;
+	cfg->heap_on = 0;
 	while (s && *s) {
 		char key = *s;
 		if (s[1] == '=') {
@@ -131,6 +133,8 @@ static void parse_params(const char *s, struct col_config *cfg)
 			} else if (key == 'd') {
 				uint64_t v = parse_u64(&s);
 				cfg->depth_limit = v < 1 ? 1 : v > DEPTH_MAX ? DEPTH_MAX : (uint32_t)v;
+			} else if (key == 'H') {
+				cfg->heap_on = parse_u64(&s) != 0;
 			} else if (key == 't') {
 				cfg->window_start_ns = parse_u64(&s) * 1000000000u;
 				if (*s == ':') {
@@ -191,6 +195,7 @@ static void log_start(void)
 	xmlw_attr_u64(&w, "clock_interval_us", col_cfg.interval_us);
 	xmlw_attr_u64(&w, "effective_interval_us", eff);
 	xmlw_attr_u64(&w, "depth_limit", col_cfg.depth_limit);
+	xmlw_attr(&w, "heap", col_cfg.heap_on ? "on" : "off");
 	xmlw_raw(&w, "/>\n");
 	logxml_append(&w);
 	if (col_cfg.interval_us && col_cfg.interval_us < KERNEL_TICK_US)
@@ -250,6 +255,12 @@ static void init_collection(void)
 		logxml_note("error", "data_files", "could not create the data files; collection is off");
 		return;
 	}
+	if (col_cfg.heap_on && blockw_file_create(&col_cfg.heap, dir, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP,
+						  col_cfg.owner_pid, col_cfg.start_ns) < 0) {
+		logxml_note("error", "data_files",
+			    "could not create the heaptrace file; heap tracing is off");
+		col_cfg.heap_on = 0;
+	}
 	if (stacktab_init(STACKTAB_LOG2) < 0 || threads_init() < 0) {
 		logxml_note("error", "memory", "could not map the collector's tables; collection is off");
 		return;
@@ -276,8 +287,10 @@ void col_init(void)
 	int expect = 0;
 	if (atomic_compare_exchange_strong(&col_init_state, &expect, 1)) {
 		atomic_store(&col_init_tid, col_gettid());
+		int g = threads_guard_enter(); /* our own mallocs and mmaps are not the target's */
 		resolve_reals();
 		init_collection();
+		threads_guard_leave(g);
 		atomic_store_explicit(&col_init_state, 2, memory_order_release);
 		return;
 	}
@@ -294,6 +307,7 @@ void col_finish(void)
 	if (atomic_exchange(&col_finished, 1))
 		return;
 	int saved = errno;
+	int g = threads_guard_enter();
 	threads_finish();
 	char buf[256];
 	struct xmlw w;
@@ -307,11 +321,43 @@ void col_finish(void)
 	xmlw_attr_u64(&w, "block_failures",
 		      atomic_load(&col_cfg.profile.failure_count) +
 			      atomic_load(&col_cfg.stacks.failure_count) +
-			      atomic_load(&col_cfg.overview.failure_count));
+			      atomic_load(&col_cfg.overview.failure_count) +
+			      (col_cfg.heap_on ? atomic_load(&col_cfg.heap.failure_count) : 0));
+	if (col_cfg.heap_on) {
+		xmlw_attr_u64(&w, "heap_records", atomic_load(&col_count.heap_records));
+		xmlw_attr_u64(&w, "heap_dropped", atomic_load(&col_count.heap_dropped));
+		xmlw_attr_u64(&w, "heap_stackless", atomic_load(&col_count.heap_stackless));
+	}
 	xmlw_raw(&w, "/>\n");
 	logxml_append(&w);
 	write_sample(1);
+	threads_guard_leave(g);
 	errno = saved;
+}
+
+/*
+ * The heap library asks on every call.  A library's constructor may allocate
+ * before ours runs: start then, once libc is initialised (it sets environ
+ * before any constructor of another object runs; the loader's own earlier
+ * allocations are not the target's).
+ */
+static int trace_heap_active(void)
+{
+	if (atomic_load_explicit(&col_init_state, memory_order_acquire) != 2 && environ)
+		col_init();
+	return col_cfg.heap_on && col_collecting();
+}
+
+static const struct pa_trace_api trace_api = {
+	.version = PA_TRACE_API_VERSION,
+	.heap_active = trace_heap_active,
+	.heap_record = threads_heap_record,
+	.now_ns = col_now_ns,
+};
+
+EXPORT const struct pa_trace_api *pa_collector_trace_api(void)
+{
+	return &trace_api;
 }
 
 __attribute__((constructor(101))) static void col_constructor(void)

@@ -5,7 +5,7 @@
  * Environment (set by `collect` for the target):
  *   PA_EXPERIMENT=/abs/dir.er   the experiment directory (unset: dormant)
  *   PA_TARGET_PID=<pid>         only this pid collects; others stay dormant
- *   PA_PARAMS=p=<us>;d=<depth>;t=<start_s>:<end_s>
+ *   PA_PARAMS=p=<us>;d=<depth>;t=<start_s>:<end_s>;H=1   (H=1: heap tracing)
  * In a dormant process every interposer passes straight through.
  *
  * col_init may be called from any interposer and from the constructor; it is
@@ -41,8 +41,9 @@ struct col_config {
 	uint32_t depth_limit;     /* frames, [1, 6000] */
 	uint64_t window_start_ns; /* collect only in [start, end) after start_ns */
 	uint64_t window_end_ns;   /* 0: no end */
+	int heap_on;              /* H=1: heap tracing (libcollector-heap.so calls in) */
 	char dir[PATH_MAX - 64];
-	struct blockw_file profile, stacks, overview;
+	struct blockw_file profile, stacks, overview, heap;
 };
 
 /* Counters reported in <collector_end>. */
@@ -51,6 +52,9 @@ struct col_counters {
 	_Atomic uint64_t dropped;        /* samples lost: reentrancy or no room */
 	_Atomic uint64_t timer_failures; /* threads left without a timer */
 	_Atomic uint64_t slot_failures;  /* threads not followed: slot table full */
+	_Atomic uint64_t heap_records;   /* heap calls recorded */
+	_Atomic uint64_t heap_dropped;   /* heap calls lost: no block */
+	_Atomic uint64_t heap_stackless; /* heap calls recorded without their stack */
 };
 
 /* Initialise once (any thread; recursion-safe). */

@@ -21,6 +21,7 @@
 
 #include "collector/collector.h"
 #include "collector/logxml.h"
+#include "collector/threads.h"
 #include "collector/unwtab.h"
 #include "experiment/xmlw.h"
 
@@ -290,8 +291,11 @@ EXPORT void *dlopen(const char *file, int mode)
 	if (!col_real()->dlopen)
 		return NULL;
 	void *h = dlopen_as_caller(file, mode, __builtin_return_address(0));
-	if (h && col_collecting())
+	if (h && col_collecting()) {
+		int g = threads_guard_enter(); /* the tables' mmaps are not the target's */
 		rescan();
+		threads_guard_leave(g);
+	}
 	return h;
 }
 
@@ -299,7 +303,10 @@ EXPORT int dlclose(void *handle)
 {
 	col_init();
 	int r = col_real()->dlclose ? col_real()->dlclose(handle) : -1;
-	if (col_collecting())
+	if (col_collecting()) {
+		int g = threads_guard_enter();
 		rescan();
+		threads_guard_leave(g);
+	}
 	return r;
 }

@@ -12,48 +12,79 @@
 #define PROBE_LIMIT 64
 
 static _Atomic uint64_t *stacktab_slots;
+static _Atomic uint8_t *stacktab_named; /* 1: the slot's STACK_SLOT record is (being) written */
 static uint64_t stacktab_mask;
 
 int stacktab_init(unsigned log2_slots)
 {
-	size_t bytes = ((size_t)1 << log2_slots) * sizeof(uint64_t);
+	size_t count = (size_t)1 << log2_slots;
+	size_t bytes = count * (sizeof(uint64_t) + 1);
 	void *p =
 		mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	stacktab_mask = ((uint64_t)1 << log2_slots) - 1;
+	stacktab_named = (_Atomic uint8_t *)((char *)p + count * sizeof(uint64_t));
 	atomic_store_explicit(&stacktab_slots, p, memory_order_release);
 	return 0;
 }
 
 int stacktab_contains(uint64_t id)
 {
+	return stacktab_find_slot(id) >= 0;
+}
+
+long stacktab_find_slot(uint64_t id)
+{
 	_Atomic uint64_t *s = atomic_load_explicit(&stacktab_slots, memory_order_acquire);
 	if (!s)
-		return 0;
+		return -ENOENT;
 	for (uint64_t i = 0; i < PROBE_LIMIT; i++) {
-		uint64_t v = atomic_load_explicit(&s[(id + i) & stacktab_mask], memory_order_acquire);
+		uint64_t k = (id + i) & stacktab_mask;
+		uint64_t v = atomic_load_explicit(&s[k], memory_order_acquire);
 		if (v == id)
-			return 1;
+			return (long)k;
 		if (v == 0)
-			return 0;
+			return -ENOENT;
 	}
-	return 0;
+	return -ENOENT;
 }
 
 int stacktab_insert(uint64_t id)
+{
+	if (stacktab_find_slot(id) >= 0)
+		return 0;
+	return stacktab_insert_slot(id) >= 0 ? 1 : -ENOSPC;
+}
+
+long stacktab_insert_slot(uint64_t id)
 {
 	_Atomic uint64_t *s = atomic_load_explicit(&stacktab_slots, memory_order_acquire);
 	if (!s || id == 0)
 		return -ENOSPC;
 	for (uint64_t i = 0; i < PROBE_LIMIT; i++) {
-		_Atomic uint64_t *slot = &s[(id + i) & stacktab_mask];
+		uint64_t k = (id + i) & stacktab_mask;
+		_Atomic uint64_t *slot = &s[k];
 		uint64_t v = atomic_load_explicit(slot, memory_order_acquire);
 		if (v == 0 && atomic_compare_exchange_strong_explicit(slot, &v, id, memory_order_acq_rel,
 								      memory_order_acquire))
-			return 1;
+			return (long)k;
 		if (v == id)
-			return 0;
+			return (long)k;
 	}
 	return -ENOSPC;
+}
+
+int stacktab_claim_slot(uint32_t slot)
+{
+	if (!stacktab_named || slot > stacktab_mask)
+		return 0;
+	uint8_t expect = 0;
+	return atomic_compare_exchange_strong(&stacktab_named[slot], &expect, 1);
+}
+
+void stacktab_unclaim_slot(uint32_t slot)
+{
+	if (stacktab_named && slot <= stacktab_mask)
+		atomic_store(&stacktab_named[slot], 0);
 }

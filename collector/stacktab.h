@@ -21,4 +21,22 @@ int stacktab_contains(uint64_t id);
 /* Add id (non-zero).  Returns 1 added, 0 already there, -ENOSPC full. SIGNAL_SAFE. */
 int stacktab_insert(uint64_t id);
 
+/*
+ * The slot (table index) that holds id: stacktab_find_slot returns it or
+ * -ENOENT; stacktab_insert_slot adds id if needed and returns its slot, or
+ * -ENOSPC when the table is full.  A slot never changes its id, so it is the
+ * process's compact name for the stack (heap records, EXP_REC_STACK_SLOT).
+ * SIGNAL_SAFE.
+ */
+long stacktab_find_slot(uint64_t id);
+long stacktab_insert_slot(uint64_t id);
+
+/*
+ * Claim the duty of writing slot's STACK_SLOT record: 1 for exactly one
+ * caller per slot, 0 for every other.  stacktab_unclaim_slot gives the duty
+ * back (the record could not be written).  SIGNAL_SAFE.
+ */
+int stacktab_claim_slot(uint32_t slot);
+void stacktab_unclaim_slot(uint32_t slot);
+
 #endif

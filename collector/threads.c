@@ -55,6 +55,13 @@ static int thread_key_ok;
 
 static __thread struct col_thread *tls_thread;
 static __thread volatile sig_atomic_t tls_guard;
+/*
+ * Heap records of this thread.  In TLS, not in the slot: a thread also
+ * allocates and frees before its slot is set up and after it is released
+ * (other keys' destructors); after its end each record gets its own block.
+ */
+static __thread struct blockw_cursor tls_heap;
+static __thread int tls_heap_ended;
 
 static void thread_key_destructor(void *p);
 
@@ -191,6 +198,7 @@ static void thread_timer(struct col_thread *t)
 static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_pc, uint64_t outer_fp)
 {
 	struct col_config *cfg = col_config();
+	sig_atomic_t guard = tls_guard;
 	tls_guard = 1;
 	t->tid = col_gettid();
 	t->creator_tid = creator;
@@ -207,7 +215,7 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 		      &r, 0);
 	atomic_store(&t->state, SLOT_LIVE);
 	thread_timer(t);
-	tls_guard = 0;
+	tls_guard = guard;
 }
 
 /* Write t's THREAD_END with the caller's cursor `c`; t is in state ENDING. */
@@ -254,6 +262,8 @@ static void thread_key_destructor(void *p)
 	thread_write_end(t, &t->prof, t->tid, col_thread_cpu_ns());
 	tls_thread = NULL;
 	thread_release(t);
+	blockw_cursor_release(&tls_heap);
+	tls_heap_ended = 1;
 	slot_free(t);
 	tls_guard = 0;
 }
@@ -270,6 +280,7 @@ void threads_finish(void)
 	if (!thread_slots)
 		return;
 	struct col_thread *self = tls_thread;
+	sig_atomic_t guard = tls_guard;
 	tls_guard = 1;
 	uint32_t me = col_gettid();
 	/* stop sampling first */
@@ -297,7 +308,7 @@ void threads_finish(void)
 		thread_write_end(t, c, me, clock_ns(tid_cpu_clock(t->tid)));
 	}
 	/* the calling thread's state stays ENDING: its key destructor does nothing */
-	tls_guard = 0;
+	tls_guard = guard;
 }
 
 /* Write the stack unless already known; 0 on success. SIGNAL_SAFE. */
@@ -360,6 +371,110 @@ int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
 out:
 	tls_guard = 0;
 	return 1;
+}
+
+/* ------------------------------------------------------------ heap tracing */
+
+int threads_guard_enter(void)
+{
+	int old = tls_guard;
+	tls_guard = 1;
+	return old;
+}
+
+void threads_guard_leave(int old)
+{
+	tls_guard = old;
+}
+
+/*
+ * Name stack s for a heap record: by its table slot (writing the STACK
+ * record when the stack is new and the STACK_SLOT record when the slot is
+ * first used), else by its id.  0, or -1 if nothing could be written.
+ */
+static int heap_stack_ref(struct col_thread *t, const struct exp_stack *s, struct exp_heap *h)
+{
+	struct col_config *cfg = col_config();
+	long slot = stacktab_find_slot(s->id);
+	if (slot < 0) {
+		if (blockw_append(&cfg->stacks, &t->stk, t->tid, col_now_ns(), EXP_REC_STACK, encode_stack, s,
+				  0) < 0)
+			return -1;
+		slot = stacktab_insert_slot(s->id);
+	}
+	if (slot >= 0 && stacktab_claim_slot((uint32_t)slot)) {
+		struct exp_stack_slot r = {.slot = (uint32_t)slot, .stack_id = s->id};
+		if (blockw_append(&cfg->stacks, &t->stk, t->tid, col_now_ns(), EXP_REC_STACK_SLOT,
+				  encode_stack_slot, &r, 0) < 0) {
+			stacktab_unclaim_slot((uint32_t)slot);
+			slot = -1;
+		}
+	}
+	if (slot >= 0) {
+		h->stack_kind = EXP_STACKREF_SLOT0;
+		h->stack_slot = (uint32_t)slot;
+	} else {
+		h->stack_kind = EXP_STACKREF_ID; /* the STACK record is in the file */
+		h->stack_id = s->id;
+	}
+	return 0;
+}
+
+/*
+ * Unwind from this very frame: its pc, sp and fp, taken by one asm
+ * statement so that the unwind rule at that pc holds for that sp.
+ */
+__attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint32_t max, uint32_t *ret_flags)
+{
+	ucontext_t uc;
+	uint64_t pc, sp, fp;
+	__asm__ volatile("leaq 0(%%rip), %0\n\t"
+			 "movq %%rsp, %1\n\t"
+			 "movq %%rbp, %2"
+			 : "=&r"(pc), "=&r"(sp), "=&r"(fp));
+	uc.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+	uc.uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
+	uc.uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
+	uint32_t n = unwind_from_context(&uc, &t->uw, t->pcs, max, ret_flags);
+	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
+	return n;
+}
+
+void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t ts_ns)
+{
+	struct col_config *cfg = col_config();
+	if (tls_guard || !cfg->heap_on || !col_collecting())
+		return;
+	tls_guard = 1;
+	int saved_errno = errno;
+	struct col_thread *t = tls_thread;
+	struct exp_heap h = {
+		.ts_ns = ts_ns ? ts_ns : col_now_ns(),
+		.tid = t ? t->tid : col_gettid(),
+		.op = (uint8_t)op,
+		.size = size,
+		.addr = addr,
+		.old_addr = old_addr,
+		.stack_kind = EXP_STACKREF_NONE,
+	};
+	if (op != EXP_HEAP_FREE && op != EXP_HEAP_MUNMAP && t && t->pcs &&
+	    atomic_load(&t->state) == SLOT_LIVE) {
+		uint32_t flags;
+		struct exp_stack s = {.pcs = t->pcs};
+		s.nframes = unwind_here(t, cfg->depth_limit, &flags);
+		s.flags = flags;
+		s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
+		if (heap_stack_ref(t, &s, &h) < 0)
+			atomic_fetch_add(&col_counters()->heap_stackless, 1);
+	}
+	if (blockw_append_heap(&cfg->heap, &tls_heap, &h) < 0)
+		atomic_fetch_add(&col_counters()->heap_dropped, 1);
+	else
+		atomic_fetch_add(&col_counters()->heap_records, 1);
+	if (tls_heap_ended)
+		blockw_cursor_release(&tls_heap); /* no key destructor will release it */
+	errno = saved_errno;
+	tls_guard = 0;
 }
 
 /* ------------------------------------------------------------ pthread_create */

@@ -2,7 +2,9 @@
  * threads.h - per-thread collection: a slot per live thread (mmap'd table,
  * claimed with CAS, no malloc), the pthread_create interposer and its start
  * wrapper, the per-thread CPU-time timer, THREAD_START/THREAD_END records,
- * and the sample taken in the SIGPROF handler.
+ * the sample taken in the SIGPROF handler, and the heap records of collect
+ * -H (threads_heap_record: a TLS cursor per thread on the heaptrace file,
+ * stacks named by their stack-table slot).
  *
  * A thread's slot holds its stack bounds, timer, CPU baseline and block
  * cursors; the thread-local reentrancy guard makes the handler drop (and
@@ -12,6 +14,7 @@
 #define COLLECTOR_THREADS_H
 
 #include <signal.h>
+#include <stdint.h>
 #include <ucontext.h>
 
 /* Map the slot table and create the pthread key.  Returns 0 or -errno. */
@@ -40,5 +43,22 @@ void threads_finish(void);
  * runs, which is what the hazard protocol allows for.
  */
 void threads_scan_hazards(void (*fn)(const void *hazard, void *ctx), void *ctx);
+
+/*
+ * The thread's reentrancy guard, for collector code outside the handler
+ * that may call interposed functions (malloc, mmap): enter returns the old
+ * value to pass to leave.  Heap calls made under the guard are not traced.
+ */
+int threads_guard_enter(void);
+void threads_guard_leave(int old);
+
+/*
+ * Record a heap call of the calling thread in the heaptrace file (see
+ * trace_api.h): its stack is unwound from here and named by its stack-table
+ * slot (a STACK_SLOT record when the slot is first used).  A thread without
+ * a collector slot records no stack.  Dropped and counted when the guard is
+ * held or no block can be claimed.  ts_ns 0: now.  Keeps errno.  SIGNAL_SAFE.
+ */
+void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t ts_ns);
 
 #endif

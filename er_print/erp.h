@@ -55,6 +55,12 @@ int report_callers_callees(struct erp *e, const char *arg);
 int report_csingle(struct erp *e, const char *arg);
 int report_calltree(struct erp *e, const char *arg);
 
+/* Heap tracing reports (er_print/report_heap.c). */
+int report_leaks(struct erp *e, const char *arg);
+int report_allocs(struct erp *e, const char *arg);
+int report_heap(struct erp *e, const char *arg);
+int report_heapstat(struct erp *e, const char *arg);
+
 /* Annotated source and disassembly (er_print/report_source.c). */
 int report_source(struct erp *e, const char *arg);
 int report_disasm(struct erp *e, const char *arg);

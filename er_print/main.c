@@ -118,6 +118,11 @@ static const struct command commands[] = {
 	{"csingle", NULL, ARG_REST, report_csingle, "function [N]", "callers and callees of one function"},
 	{"calltree", "ctree", ARG_NONE, report_calltree, "", "the dynamic call tree"},
 	{"objects", NULL, ARG_NONE, report_objects, "", "load objects with metrics, and their warnings"},
+	{"leaks", NULL, ARG_NONE, report_leaks, "", "heap blocks never freed, by call stack (collect -H)"},
+	{"allocs", NULL, ARG_NONE, report_allocs, "", "heap allocations by call stack (collect -H)"},
+	{"heap", NULL, ARG_NONE, report_heap, "", "allocations and leaks of every call stack (collect -H)"},
+	{"heapstat", NULL, ARG_NONE, report_heapstat, "",
+	 "heap statistics: peak, size histograms, temporary allocations, memory at the peak"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
 	{"pcs", NULL, ARG_NONE, report_pcs, "", "instructions (PCs) with metrics"},
 	{"lsummary", NULL, ARG_NONE, report_lsummary, "", "summary of every source line"},
@@ -241,6 +246,9 @@ static int cmd_metrics(struct erp *e, const char *arg)
 	char buf[1024];
 	if (arg) {
 		struct mspec m;
+		const char *t = arg + strspn(arg, " ");
+		if (strcmp(t, "default") == 0 && profile_has_heap(e->prof))
+			arg = MSPEC_DEFAULT_HEAP_METRICS;
 		if (mspec_parse(arg, 0, &m, buf, sizeof buf) < 0) {
 			erp_error(e, "metrics: %s", buf);
 			return -1;
@@ -264,8 +272,9 @@ static int cmd_metric_list(struct erp *e, const char *arg)
 	fprintf(e->out, "Current Sort Metric: %s\n", buf);
 	fprintf(e->out, "Available metrics:\n");
 	for (size_t i = 0; i < n; i++)
-		fprintf(e->out, "  %s: %s (flavors e, i, a; visibility . + %% !)\n", d[i].keyword,
-			d[i].username);
+		if (!profile_metric_is_heap(i) || profile_has_heap(e->prof))
+			fprintf(e->out, "  %s: %s (flavors e, i, a; visibility . + %% !)\n", d[i].keyword,
+				d[i].username);
 	fprintf(e->out, "  size: Size\n  address: PC Address\n  name: Name\n");
 	return 0;
 }
@@ -632,6 +641,7 @@ static void usage(FILE *f)
 		   "  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
 		   "  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
 		   "  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
+		   "  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
 		   "Run 'er_print -help' for every command; see er_print(1).\n");
 }
 
@@ -743,6 +753,10 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
+	/* with heap data, gprofng's default list: the heap metrics first */
+	if (profile_has_heap(e.prof) &&
+	    mspec_parse(MSPEC_DEFAULT_HEAP_METRICS, 0, &e.metrics, err, sizeof err) < 0)
+		return 1;
 	if (nexps == 0) {
 		fprintf(stderr, "%s: no experiment given\n", PROG);
 		usage(stderr);

@@ -74,8 +74,11 @@ static int parse_item(const char *s, size_t len, int sort, struct mspec *m, char
 	}
 	int metric = find_metric(p, nlen);
 	if (metric < 0) {
-		snprintf(err, errlen, "unknown metric '%.*s' (available: totalcpu, name, size, address)",
-			 (int)nlen, p);
+		snprintf(
+			err, errlen,
+			"unknown metric '%.*s' (available: totalcpu, heapalloccnt, heapallocbytes, heapleakcnt, heapleakbytes, "
+			"name, size, address)",
+			(int)nlen, p);
 		return -1;
 	}
 	if (!nf)

@@ -32,6 +32,9 @@ struct mspec {
 
 #define MSPEC_DEFAULT_METRICS "e.%totalcpu:i.%totalcpu:name"
 #define MSPEC_DEFAULT_SORT "e.totalcpu"
+/* The default list when an experiment has heap data (gprofng's: heap metrics first). */
+#define MSPEC_DEFAULT_HEAP_METRICS \
+	"i.heapleakbytes:i.heapleakcnt:i.heapallocbytes:i.heapalloccnt:e.%totalcpu:i.%totalcpu:name"
 
 /*
  * Parse `text` into *ret.  Returns 0, or -1 with a message in err (e.g.

@@ -220,6 +220,8 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 	const uint64_t *total = metrics_total(m);
 	fprintf(e->out, "%s\n", name);
 	for (size_t k = 0; k < nd; k++) {
+		if (profile_metric_is_heap(k) && !profile_has_heap(e->prof))
+			continue;
 		for (int fl = 0; fl < 2; fl++) {
 			uint64_t v = f == PROFILE_FUNC_TOTAL ? total[k]
 				     : fl == 0               ? metrics_exclusive(m, f)[k]

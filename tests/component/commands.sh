@@ -92,7 +92,7 @@ has "script runs its commands" sc "Print limit set to 2"
 for c in functions metrics sort limit fsummary fsingle callers-callees csingle calltree objects header \
 	statistics experiment_list thread_list thread_select filters name outfile script help version quit \
 	lines pcs lsummary psummary source disasm sthresh dthresh setpath addpath pathmap inline \
-	object_list object_show object_hide object_select objects_default; do
+	object_list object_show object_hide object_select objects_default leaks allocs heap heapstat; do
 	grep -q "^  $c" h || fail "help does not list $c"
 	grep -q "^\.B.* $c\|^\\\\fB$c\\\\fR\|^\.B $c\|^\.BR $c" "$PA_TOP/docs/man/er_print.1" ||
 		grep -q "$c" "$PA_TOP/docs/man/er_print.1" || fail "er_print.1 does not document $c"

@@ -6,7 +6,7 @@
 # output and exit status are untouched and no data file is created.
 source "$(dirname "$0")/collector_lib.sh"
 col_setup
-want="_Exit _exit dlclose dlopen pthread_create pthread_sigmask sigaction signal sigprocmask"
+want="_Exit _exit dlclose dlopen pa_collector_trace_api pthread_create pthread_sigmask sigaction signal sigprocmask"
 got=$(nm -D --defined-only "$COL_SO" | awk '{print $3}' | grep -vx -e _init -e _fini | sort | tr '\n' ' ')
 [[ ${got% } == "$want" ]] || col_fail "exports: '$got', want '$want'"
 map=$(sed -n '/global:/,/local:/p' "$PA_TOP/collector/libcollector.map" | grep -o '^ *[A-Za-z_][A-Za-z_0-9]*;' |

@@ -10,12 +10,23 @@
  *   end TID CPU_NS              a thread end with its measured CPU time
  *   sample TID COUNT WEIGHT_NS FRAME...    COUNT samples, leaf first
  *   tsample TID COUNT WEIGHT_NS FRAME...   the same, stack flagged truncated
+ *   heap TID OP SIZE ADDR FRAME...        a heap call (writes the heaptrace file); OP is
+ *                               malloc, calloc, memalign, mmap (allocations), free or munmap
+ *                               (no frames), or realloc, whose ADDR is NEWADDR/OLDADDR
+ *                               (e.g. 0x2000/0x1000); each heap call is 1 ms after the
+ *                               previous one, the first at 1 ms after the start.  The
+ *                               first, third, ... distinct heap stack is referenced by a
+ *                               STACK_SLOT slot, the others by stack id; FRAME "-" = none.
  *   exit STATUS | signal N      how the target ended (default: exit 0)
  *   comment TEXT
  * FRAME is FUNC, FUNC+OFFSET (in the most recent object defining FUNC),
  * @0xVADDR (an ELF address of the most recent object), or 0xADDR.  Object k (0-based) is placed at base 0x100000000 * (k + 1).
  * --bulk N cycles through the sample lines (each with its COUNT) until N
  * samples are written.
+ * --heap-bulk N writes N heap allocations cycling through the heap lines' stacks
+ * (sizes 16..1024, addresses 0x10000000 + 64 k), each freed three allocations later
+ * except every tenth (leaked), 1 us apart, instead of the heap lines themselves.
+ * --damage garbage-heap puts random bytes in a heaptrace record.
  * --damage: truncate-profile (cut the profile mid-block), bad-magic (corrupt
  * a block magic), torn-log (drop the tail of log.xml), garbage-stacks (random
  * bytes in a stacks record), bad-header (damage the profile file header).
@@ -55,6 +66,35 @@ static int nobjs;
 static struct sline lines[4096];
 static int nlines;
 
+struct hline {
+	uint32_t tid;
+	uint8_t op;
+	uint64_t size, addr, old_addr;
+	uint64_t pcs[256];
+	uint32_t n;
+	int stack; /* index into hstacks, -1 = no stack */
+};
+static struct hline *hlines;
+static int nhlines, hcap;
+/* distinct heap stacks: their id and how heap records name them */
+struct hstack {
+	uint64_t id;
+	int use_slot;
+	uint32_t slot;
+};
+static struct hstack hstacks[4096];
+static int nhstacks;
+
+static int heap_op(const char *w)
+{
+	static const char *const names[] = {"malloc",   "calloc", "realloc", "free",
+					    "memalign", "mmap",   "munmap"};
+	for (int i = 0; i < 7; i++)
+		if (strcmp(w, names[i]) == 0)
+			return i;
+	return -1;
+}
+
 /* one open block per file and thread: simple, since mkexp writes sequentially */
 struct wfile {
 	FILE *f;
@@ -62,7 +102,7 @@ struct wfile {
 	size_t used;
 	uint32_t tid;
 	int open;
-	uint64_t prev_ns;
+	uint64_t prev_ns, prev_addr;
 	uint32_t seq;
 };
 
@@ -109,6 +149,7 @@ static void wfile_begin(struct wfile *w, uint32_t tid, uint64_t base_ns)
 	w->used = EXP_BLOCK_HEADER_BYTES;
 	w->tid = tid;
 	w->prev_ns = base_ns;
+	w->prev_addr = 0;
 	w->open = 1;
 }
 
@@ -153,18 +194,20 @@ static uint64_t lookup(const char *frame)
 
 int main(int argc, char **argv)
 {
-	uint64_t bulk = 0;
+	uint64_t bulk = 0, heap_bulk = 0;
 	const char *damage = NULL, *out = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--bulk") == 0 && i + 1 < argc)
 			bulk = strtoull(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--heap-bulk") == 0 && i + 1 < argc)
+			heap_bulk = strtoull(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--damage") == 0 && i + 1 < argc)
 			damage = argv[++i];
 		else
 			out = argv[i];
 	}
 	if (!out)
-		die("usage: mkexp [--bulk N] [--damage KIND] OUT.er < script", "");
+		die("usage: mkexp [--bulk N] [--heap-bulk N] [--damage KIND] OUT.er < script", "");
 	if (mkdir(out, 0755) < 0 && errno != EEXIST)
 		die("cannot create", out);
 
@@ -208,6 +251,43 @@ int main(int argc, char **argv)
 			s->n = 0;
 			for (int k = 4; k < nt && s->n < 256; k++)
 				s->pcs[s->n++] = lookup(tok[k]);
+		} else if (strcmp(tok[0], "heap") == 0 && nt >= 5) {
+			if (nhlines == hcap) {
+				hcap = hcap ? hcap * 2 : 64;
+				hlines = realloc(hlines, (size_t)hcap * sizeof *hlines);
+				if (!hlines)
+					die("out of memory", "");
+			}
+			struct hline *h = &hlines[nhlines++];
+			memset(h, 0, sizeof *h);
+			int op = heap_op(tok[2]);
+			if (op < 0)
+				die("unknown heap op", tok[2]);
+			h->tid = (uint32_t)strtoul(tok[1], NULL, 10);
+			h->op = (uint8_t)op;
+			h->size = strtoull(tok[3], NULL, 0);
+			char *slash;
+			h->addr = strtoull(tok[4], &slash, 0);
+			if (op == EXP_HEAP_REALLOC && *slash == '/')
+				h->old_addr = strtoull(slash + 1, NULL, 0);
+			for (int k = 5; k < nt && h->n < 256; k++)
+				if (strcmp(tok[k], "-") != 0)
+					h->pcs[h->n++] = lookup(tok[k]);
+			h->stack = -1;
+			if (h->n) {
+				uint64_t id = record_stack_hash(h->pcs, h->n, 0);
+				for (int k = 0; k < nhstacks; k++)
+					if (hstacks[k].id == id)
+						h->stack = k;
+				if (h->stack < 0 && nhstacks < 4096) {
+					h->stack = nhstacks;
+					hstacks[nhstacks] =
+						(struct hstack){.id = id,
+								.use_slot = nhstacks % 2 == 0,
+								.slot = (uint32_t)(nhstacks * 7 + 3)};
+					nhstacks++;
+				}
+			}
 		} else if (strcmp(tok[0], "exit") == 0 && nt == 2) {
 			exit_status = atoi(tok[1]);
 		} else if (strcmp(tok[0], "signal") == 0 && nt == 2) {
@@ -284,6 +364,92 @@ int main(int argc, char **argv)
 			.tid = thread_tids[t], .end_ns = now + 1000, .cpu_ns = thread_end_cpu[t]};
 		uint8_t *at = wfile_room(&prof, thread_tids[t], now);
 		wfile_commit(&prof, record_encode_thread_end(at, 64, &te), EXP_REC_THREAD_END, at);
+	}
+	if (nhlines) {
+		/* the heap stacks (and slot names for some), then the heap calls */
+		for (int i = 0; i < nhlines; i++) {
+			struct hline *h = &hlines[i];
+			if (h->stack < 0)
+				continue;
+			struct hstack *hs = &hstacks[h->stack];
+			if (hs->use_slot == 2 || hs->use_slot == 3)
+				continue; /* written */
+			struct exp_stack es = {.id = hs->id, .nframes = h->n, .pcs = h->pcs};
+			uint8_t *sat = wfile_room(&stk, 1, now);
+			size_t n = record_encode_stack(sat, EXP_BLOCK_BYTES - stk.used, &es);
+			wfile_commit(&stk, n, EXP_REC_STACK, sat);
+			if (hs->use_slot) {
+				struct exp_stack_slot sl = {.slot = hs->slot, .stack_id = hs->id};
+				sat = wfile_room(&stk, 1, now);
+				wfile_commit(&stk, record_encode_stack_slot(sat, 64, &sl), EXP_REC_STACK_SLOT,
+					     sat);
+			}
+			hs->use_slot += 2;
+		}
+		static struct wfile hp;
+		wfile_open(&hp, out, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP);
+		uint64_t t = START_NS;
+		uint64_t count = heap_bulk ? heap_bulk : (uint64_t)nhlines;
+		for (uint64_t k = 0, j = 0; k < count; k++) {
+			struct hline *h = &hlines[k % (uint64_t)nhlines];
+			struct exp_heap eh = {.tid = h->tid,
+					      .op = h->op,
+					      .size = h->size,
+					      .addr = h->addr,
+					      .old_addr = h->old_addr};
+			if (heap_bulk) {
+				eh.tid = hlines[0].tid; /* one thread: full blocks */
+				eh.op = EXP_HEAP_MALLOC;
+				eh.size = 16 + (k % 64) * 16;
+				eh.addr = 0x10000000ull + 64 * k;
+				eh.old_addr = 0;
+			}
+			int hs = h->stack;
+			if (heap_bulk && hs < 0)
+				hs = 0;
+			if (hs >= 0 && nhstacks && (eh.op != EXP_HEAP_FREE && eh.op != EXP_HEAP_MUNMAP)) {
+				if (hstacks[hs].use_slot & 1) {
+					eh.stack_kind = EXP_STACKREF_SLOT0;
+					eh.stack_slot = hstacks[hs].slot;
+				} else {
+					eh.stack_kind = EXP_STACKREF_ID;
+					eh.stack_id = hstacks[hs].id;
+				}
+			}
+			for (int pass = 0; pass < 2; pass++) {
+				if (pass == 1) {
+					/* bulk: free the block of three allocations ago, unless it leaks */
+					if (!heap_bulk || k < 3 || (k - 3) % 10 == 9)
+						break;
+					eh = (struct exp_heap){.tid = hlines[0].tid,
+							       .op = EXP_HEAP_FREE,
+							       .addr = 0x10000000ull + 64 * (k - 3)};
+				}
+				t += heap_bulk ? 1000 : 1000000;
+				eh.ts_ns = t;
+				uint8_t *hat = wfile_room(&hp, eh.tid, t);
+				size_t n = record_encode_heap(hat, EXP_BLOCK_BYTES - hp.used, hp.prev_ns,
+							      hp.prev_addr, &eh);
+				hp.prev_ns = t;
+				hp.prev_addr = eh.addr;
+				wfile_commit(&hp, n, EXP_REC_HEAP, hat);
+				j++;
+			}
+		}
+		wfile_flush(&hp);
+		fclose(hp.f);
+		if (t > now)
+			now = t;
+		if (damage && strcmp(damage, "garbage-heap") == 0) {
+			char hpth[4200];
+			snprintf(hpth, sizeof hpth, "%s/%s", out, EXP_FILE_NAME_HEAP);
+			int fd = open(hpth, O_WRONLY);
+			uint8_t junk[8] = {EXP_REC_HEAP, 3, 0xff, 0xff, 0xff, 0, 0, 0};
+			/* the second record of the first block: cut it to a malformed one */
+			if (fd < 0 || pwrite(fd, junk, 5, EXP_BLOCK_BYTES + EXP_BLOCK_HEADER_BYTES + 0) != 5)
+				die("cannot damage", hpth);
+			close(fd);
+		}
 	}
 	struct exp_sample sm0 = {.ts_ns = START_NS + 500, .number = 0};
 	struct exp_sample sm1 = {.ts_ns = now + 2000,
@@ -380,7 +546,7 @@ int main(int argc, char **argv)
 			    pwrite(fd, junk, sizeof junk, EXP_BLOCK_BYTES + EXP_BLOCK_HEADER_BYTES) != 64)
 				die("cannot damage", p);
 			close(fd);
-		} else if (strcmp(damage, "torn-log") != 0) {
+		} else if (strcmp(damage, "torn-log") != 0 && strcmp(damage, "garbage-heap") != 0) {
 			die("unknown damage kind", damage);
 		}
 	}

@@ -1,0 +1,42 @@
+/*
+ * trace_api.h - the one door from libcollector-heap.so (and any later
+ * tracing library) into libcollector.so: pa_collector_trace_api() returns a
+ * table of functions.  The tracing library looks the function up with
+ * dlsym(RTLD_DEFAULT) and calls nothing else of libcollector.so.
+ *
+ * The functions are cheap, never allocate and never call what they could be
+ * called from (malloc, free, mmap, ...).  heap_record and now_ns are
+ * SIGNAL_SAFE; heap_active is too once the collector has started (before,
+ * it starts it: a library constructor that allocates before ours has run).
+ */
+#ifndef COLLECTOR_TRACE_API_H
+#define COLLECTOR_TRACE_API_H
+
+#include <stdint.h>
+
+#define PA_TRACE_API_VERSION 1u
+
+struct pa_trace_api {
+	uint32_t version; /* PA_TRACE_API_VERSION */
+	/* 1 while this process collects with heap tracing on (collect -H on). */
+	int (*heap_active)(void);
+	/*
+	 * Record one heap call that succeeded: op (enum exp_heap_op), size in
+	 * bytes, the block's address, realloc's old address (else 0).  Frees and
+	 * munmaps carry no stack; the others get the calling thread's stack.
+	 * Calls made while the collector itself runs on this thread are ignored.
+	 * ts_ns: the call's time (now_ns()), or 0 for now.
+	 */
+	void (*heap_record)(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t ts_ns);
+	/*
+	 * CLOCK_MONOTONIC now: a call that gives a block back (realloc,
+	 * munmap) takes its time before the real call, so that no other
+	 * thread's record of the same address can come before it.
+	 */
+	uint64_t (*now_ns)(void);
+};
+
+/* Exported by libcollector.so (collector/libcollector.map). */
+const struct pa_trace_api *pa_collector_trace_api(void);
+
+#endif

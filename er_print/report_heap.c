@@ -1,0 +1,295 @@
+/*
+ * report_heap.c - the heap tracing reports: leaks and allocs (one block per
+ * call stack, gprofng's layout), heap (allocations and leaks per stack) and
+ * heapstat (peak, size histograms, temporary allocations, who holds memory
+ * at the peak).  The numbers come from analysis/profile_heap (semantics
+ * there); stacks are listed leaf first as "name + 0xOFFSET[, line N in "f"]".
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/profile_heap.h"
+#include "er_print/erp.h"
+#include "er_print/report.h"
+
+enum heap_key { KEY_ALLOC, KEY_LEAK, KEY_TEMP, KEY_PEAK };
+
+struct heap_item {
+	size_t exp;
+	uint32_t stack;
+	uint64_t count, bytes;
+	const struct heap_stack_stat *st;
+};
+
+static void item_values(const struct heap_stack_stat *st, enum heap_key key, uint64_t *count, uint64_t *bytes)
+{
+	switch (key) {
+	case KEY_ALLOC: *count = st->alloc_count, *bytes = st->alloc_bytes; break;
+	case KEY_LEAK: *count = st->leak_count, *bytes = st->leak_bytes; break;
+	case KEY_TEMP: *count = st->temp_count, *bytes = st->temp_bytes; break;
+	default: *count = st->peak_count, *bytes = st->peak_bytes; break;
+	}
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct heap_item *x = a, *y = b;
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->exp != y->exp)
+		return x->exp < y->exp ? -1 : 1;
+	return (x->stack > y->stack) - (x->stack < y->stack);
+}
+
+/* Stacks with a non-zero count under `key` (any heap figure for KEY_ALLOC with all = 1), sorted. */
+static size_t collect_items(struct erp *e, enum heap_key key, int all, struct heap_item **ret)
+{
+	size_t n = 0, cap = 0;
+	struct heap_item *v = NULL;
+	for (size_t x = 0; x < profile_experiment_count(e->prof); x++) {
+		const struct experiment *exp = profile_experiment(e->prof, x);
+		for (uint32_t s = 0; s < exp->nstacks; s++) {
+			const struct heap_stack_stat *st = profile_heap_stack(e->prof, x, s);
+			if (!st)
+				break;
+			struct heap_item it = {.exp = x, .stack = s, .st = st};
+			item_values(st, key, &it.count, &it.bytes);
+			if (!it.count && !(all && (st->alloc_count || st->leak_count)))
+				continue;
+			if (n == cap) {
+				size_t nc = cap ? cap * 2 : 64;
+				struct heap_item *nv = realloc(v, nc * sizeof *nv);
+				if (!nv) {
+					free(v);
+					*ret = NULL;
+					return SIZE_MAX;
+				}
+				v = nv;
+				cap = nc;
+			}
+			v[n++] = it;
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof *v, cmp_item);
+	*ret = v;
+	return n;
+}
+
+static void print_frames(struct erp *e, size_t x, uint32_t s)
+{
+	const uint32_t *pcs;
+	int n = profile_stack_pcs(e->prof, x, s, &pcs);
+	if (n <= 0) {
+		fprintf(e->out, "  <Unknown>\n");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct ppc *pc = profile_pc(e->prof, pcs[i]);
+		const struct pfunc *f = profile_func(e->prof, pc->func);
+		char name[4096];
+		erp_func_name(e, f, name, sizeof name);
+		uint64_t off = f->obj == pc->obj && pc->vaddr >= f->addr ? pc->vaddr - f->addr : pc->vaddr;
+		fprintf(e->out, "  %s + 0x%08" PRIX64, name, off);
+		const struct pline *l = profile_line(e->prof, pc->line);
+		if (l && l->file && l->line) {
+			const char *base = strrchr(l->file, '/');
+			fprintf(e->out, ", line %u in \"%s\"", l->line, base ? base + 1 : l->file);
+		}
+		fputc('\n', e->out);
+	}
+}
+
+static int heap_prepare(struct erp *e)
+{
+	if (report_prepare(e) < 0)
+		return -1;
+	if (!profile_has_heap(e->prof)) {
+		erp_error(e, "no heap tracing data in the experiments (record with collect -H on)");
+		return -1;
+	}
+	return 0;
+}
+
+static size_t shown(const struct erp *e, size_t n)
+{
+	return e->limit > 0 && (size_t)e->limit < n ? (size_t)e->limit : n;
+}
+
+/* leaks / allocs: Summary Results, then one block per stack by bytes. */
+static int report_stack_blocks(struct erp *e, enum heap_key key)
+{
+	if (heap_prepare(e) < 0)
+		return -1;
+	struct heap_item *v;
+	size_t n = collect_items(e, key, 0, &v);
+	if (n == SIZE_MAX) {
+		erp_error(e, "out of memory");
+		return -1;
+	}
+	const struct heap_summary *h = profile_heap_summary(e->prof);
+	int leaks = key == KEY_LEAK;
+	if (n == 0) {
+		fprintf(e->out, leaks ? "No leak information\n\n" : "No allocation information\n\n");
+		free(v);
+		return 0;
+	}
+	fprintf(e->out,
+		"Summary Results: Distinct %s = %zu, Total Instances = %" PRIu64 ", Total Bytes %s = %" PRIu64
+		"\n\n",
+		leaks ? "Leaks" : "Allocations", n, leaks ? h->leak_count : h->alloc_count,
+		leaks ? "Leaked" : "Allocated", leaks ? h->leak_bytes : h->alloc_bytes);
+	for (size_t i = 0; i < shown(e, n); i++) {
+		fprintf(e->out, "%s #%zu, Instances = %" PRIu64 ", Bytes %s = %" PRIu64 "\n",
+			leaks ? "Leak" : "Allocation", i + 1, v[i].count, leaks ? "Leaked" : "Allocated",
+			v[i].bytes);
+		print_frames(e, v[i].exp, v[i].stack);
+		fputc('\n', e->out);
+	}
+	free(v);
+	return 0;
+}
+
+int report_leaks(struct erp *e, const char *arg)
+{
+	(void)arg;
+	return report_stack_blocks(e, KEY_LEAK);
+}
+
+int report_allocs(struct erp *e, const char *arg)
+{
+	(void)arg;
+	return report_stack_blocks(e, KEY_ALLOC);
+}
+
+static void print_counts(struct erp *e, uint64_t ac, uint64_t ab, uint64_t lc, uint64_t lb)
+{
+	if (ac)
+		fprintf(e->out, "Instances = %" PRIu64 "  Bytes Allocated = %" PRIu64 "\n", ac, ab);
+	if (lc)
+		fprintf(e->out, "Instances = %" PRIu64 "  Bytes Leaked = %" PRIu64 "\n", lc, lb);
+}
+
+/* heap: <Total>, then every stack that allocated (by bytes allocated), gprofng's layout. */
+int report_heap(struct erp *e, const char *arg)
+{
+	(void)arg;
+	if (heap_prepare(e) < 0)
+		return -1;
+	struct heap_item *v;
+	size_t n = collect_items(e, KEY_ALLOC, 1, &v);
+	if (n == SIZE_MAX) {
+		erp_error(e, "out of memory");
+		return -1;
+	}
+	const struct heap_summary *h = profile_heap_summary(e->prof);
+	fprintf(e->out, "<Total>\n");
+	print_counts(e, h->alloc_count, h->alloc_bytes, h->leak_count, h->leak_bytes);
+	for (size_t i = 0; i < shown(e, n); i++) {
+		const struct experiment *exp = profile_experiment(e->prof, v[i].exp);
+		fprintf(e->out, "\nStack 0x%016" PRIx64 "\n", exp->stacks[v[i].stack].id);
+		print_counts(e, v[i].st->alloc_count, v[i].st->alloc_bytes, v[i].st->leak_count,
+			     v[i].st->leak_bytes);
+		print_frames(e, v[i].exp, v[i].stack);
+	}
+	fputc('\n', e->out);
+	free(v);
+	return 0;
+}
+
+static void print_classes(struct erp *e, const uint64_t *classes)
+{
+	for (size_t c = 0; c < HEAP_SIZE_CLASSES; c++)
+		if (classes[c]) {
+			char label[64];
+			snprintf(label, sizeof label, "  %s", heap_size_class_label(c));
+			fprintf(e->out, "%-34s%" PRIu64 "\n", label, classes[c]);
+		}
+}
+
+/* The top stacks under key (at most `limit`, default 10). */
+static int print_top(struct erp *e, enum heap_key key, const char *what, const char *count_word)
+{
+	struct heap_item *v;
+	size_t n = collect_items(e, key, 0, &v);
+	if (n == SIZE_MAX)
+		return -1;
+	size_t top = e->limit > 0 ? shown(e, n) : (n < 10 ? n : 10);
+	for (size_t i = 0; i < top; i++) {
+		fprintf(e->out, "\n%s #%zu, %s = %" PRIu64 ", Bytes = %" PRIu64 "\n", what, i + 1, count_word,
+			v[i].count, v[i].bytes);
+		print_frames(e, v[i].exp, v[i].stack);
+	}
+	free(v);
+	return 0;
+}
+
+int report_heapstat(struct erp *e, const char *arg)
+{
+	(void)arg;
+	if (heap_prepare(e) < 0)
+		return -1;
+	const struct heap_summary *h = profile_heap_summary(e->prof);
+	FILE *o = e->out;
+	if (h->peak_bytes > 0) {
+		fprintf(o, "\nProcess With Highest Peak Memory Usage\n");
+		fprintf(o, "-------------------------------------------------------\n");
+		fprintf(o, "Heap size bytes                   %" PRIu64 "\n", h->peak_bytes);
+		fprintf(o, "Experiment Id                     %zu\n", h->peak_exp + 1);
+		fprintf(o, "Process Id                        %u\n", h->peak_pid);
+		fprintf(o, "Time of peak                      %.3f (secs.)\n", (double)h->peak_ns / 1e9);
+	}
+	if (h->alloc_count > 0) {
+		fprintf(o, "\nMemory Allocations Statistics\n");
+		fprintf(o, "Allocation Size Range             Allocations          \n");
+		fprintf(o, "-------------------------------------------------------\n");
+		print_classes(e, h->alloc_classes);
+		fprintf(o, "\nSmallest allocation bytes         %" PRIu64 "\n", h->alloc_min_bytes);
+		fprintf(o, "Largest allocation bytes          %" PRIu64 "\n", h->alloc_max_bytes);
+		fprintf(o, "Total allocations                 %" PRIu64 "\n", h->alloc_count);
+		fprintf(o, "Total bytes                       %" PRIu64 "\n", h->alloc_bytes);
+	}
+	if (h->leak_count > 0) {
+		fprintf(o, "\nMemory Leaks Statistics\n");
+		fprintf(o, "Leak Size Range                   Leaks              \n");
+		fprintf(o, "-------------------------------------------------------\n");
+		print_classes(e, h->leak_classes);
+		fprintf(o, "\nSmallest leaked bytes             %" PRIu64 "\n", h->leak_min_bytes);
+		fprintf(o, "Largest leaked bytes              %" PRIu64 "\n", h->leak_max_bytes);
+		fprintf(o, "Total leaked                      %" PRIu64 " \n", h->leak_count);
+		fprintf(o, "Total bytes                       %" PRIu64 "\n", h->leak_bytes);
+	}
+	/* beyond gprofng: heaptrack's temporary allocations, frees, the peak's holders */
+	if (h->alloc_count > 0) {
+		fprintf(o, "\nTemporary Allocations (freed before the thread's next allocation)\n");
+		fprintf(o, "-------------------------------------------------------\n");
+		fprintf(o, "Temporary allocations             %" PRIu64 "\n", h->temp_count);
+		fprintf(o, "Temporary bytes                   %" PRIu64 "\n", h->temp_bytes);
+		fprintf(o, "Share of allocations              %.2f%%\n",
+			100.0 * (double)h->temp_count / (double)h->alloc_count);
+		if (print_top(e, KEY_TEMP, "Temporary", "Instances") < 0)
+			goto nomem;
+	}
+	fprintf(o, "\nOther Heap Calls\n");
+	fprintf(o, "-------------------------------------------------------\n");
+	fprintf(o, "Frees of live blocks              %" PRIu64 "\n", h->free_count);
+	fprintf(o, "Frees of unknown addresses        %" PRIu64 "\n", h->unknown_free_count);
+	fprintf(o, "Allocations over a live block     %" PRIu64 "\n", h->reused_count);
+	fprintf(o, "Failed allocations                %" PRIu64 "\n", h->failed_count);
+	if (h->peak_bytes > 0) {
+		fprintf(o, "\nMemory Held At The Peak (by stack)\n");
+		fprintf(o, "-------------------------------------------------------");
+		if (print_top(e, KEY_PEAK, "Peak", "Blocks") < 0)
+			goto nomem;
+		fputc('\n', o);
+	}
+	fputc('\n', o);
+	return 0;
+nomem:
+	erp_error(e, "out of memory");
+	return -1;
+}
