@@ -39,7 +39,7 @@ COLLECT       := $(BUILD)/bin/collect
 ERPRINT       := $(BUILD)/bin/er_print
 ERARCHIVE     := $(BUILD)/bin/er_archive
 
-ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lstdc++
+ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lzstd -lstdc++
 EDIT_LIBS     := -ledit
 
 all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(COLLECT) $(ERPRINT) $(ERARCHIVE)
@@ -83,7 +83,7 @@ $(LIBCOLHEAP): $(call pic,collector/heapwrap.c) collector/libcollector-heap.map
 $(BUILD)/obj/collect/%.o: CPPFLAGS += -DPA_PREFIX='"$(PREFIX)"'
 $(COLLECT): $(call obj,$(COLLECT_SRC)) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
 
 $(ERPRINT): $(call obj,$(ERPRINT_SRC)) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/zdata.h"
 #include "common/strbuf.h"
 #include "common/u64map.h"
 #include "common/vec.h"
@@ -600,12 +601,17 @@ static int sample_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_st
 	return VEC_PUSH(&sw->samples, p) < 0 ? -ENOMEM : 0;
 }
 
-static int open_data(struct experiment *exp, const char *file, enum exp_file_kind kind, struct datafile **ret)
+/*
+ * Open a data file as written or, after collect compressed it, NAME.zst;
+ * *ret_buf receives a decompressed image to free after datafile_close.
+ */
+static int open_data(struct experiment *exp, const char *file, enum exp_file_kind kind, struct datafile **ret,
+		     void **ret_buf)
 {
 	struct strbuf p;
 	strbuf_init(&p, 0);
 	strbuf_addf(&p, "%s/%s", exp->path, file);
-	int r = datafile_open(strbuf_str(&p), kind, ret);
+	int r = zdata_open(strbuf_str(&p), kind, ret, ret_buf);
 	if (r == -ENOENT) {
 		strbuf_release(&p);
 		return 0; /* absent data file: that data type was not collected */
@@ -613,7 +619,11 @@ static int open_data(struct experiment *exp, const char *file, enum exp_file_kin
 	if (r < 0 && r != -ENOMEM) {
 		/* Present but unreadable: report and use nothing from it. */
 		if (r == -EBADMSG)
-			warnf(exp, "%s: not an experiment data file or header damaged; ignored", file);
+			warnf(exp,
+			      "%s: not an experiment data file, header damaged, or its .zst corrupt; ignored",
+			      file);
+		else if (r == -EFBIG)
+			warnf(exp, "%s.zst: decompresses to more than the reader accepts; ignored", file);
 		else if (r == -ENOTSUP)
 			warnf(exp, "%s: written by a newer version of the format; ignored", file);
 		else
@@ -668,6 +678,7 @@ static int cmp_thread_start(const void *a, const void *b)
 static int read_data(struct experiment *exp)
 {
 	struct datafile *prof = NULL, *stk = NULL, *ovw = NULL, *hp = NULL;
+	void *zbuf[4] = {NULL, NULL, NULL, NULL}; /* decompressed images of .zst files */
 	struct thread_acc ta = {0};
 	struct profile_walk pw = {.exp = exp, .ta = &ta};
 	struct stack_walk sw = {.exp = exp};
@@ -676,9 +687,9 @@ static int read_data(struct experiment *exp)
 	u64map_init(&hw.slotmap);
 	int r;
 
-	if ((r = open_data(exp, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE, &prof)) < 0 ||
-	    (r = open_data(exp, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, &stk)) < 0 ||
-	    (r = open_data(exp, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW, &ovw)) < 0)
+	if ((r = open_data(exp, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE, &prof, &zbuf[0])) < 0 ||
+	    (r = open_data(exp, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, &stk, &zbuf[1])) < 0 ||
+	    (r = open_data(exp, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW, &ovw, &zbuf[2])) < 0)
 		goto out;
 	{
 		/* heaptrace: present (even damaged) means heap tracing was on */
@@ -686,8 +697,12 @@ static int read_data(struct experiment *exp)
 		strbuf_init(&hpath, 0);
 		strbuf_addf(&hpath, "%s/%s", exp->path, EXP_FILE_NAME_HEAP);
 		exp->has_heap = access(strbuf_str(&hpath), F_OK) == 0;
+		if (!exp->has_heap) { /* or as collect compressed it */
+			strbuf_adds(&hpath, ".zst");
+			exp->has_heap = access(strbuf_str(&hpath), F_OK) == 0;
+		}
 		strbuf_release(&hpath);
-		if ((r = open_data(exp, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP, &hp)) < 0)
+		if ((r = open_data(exp, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP, &hp, &zbuf[3])) < 0)
 			goto out;
 	}
 	if (stk) {
@@ -876,6 +891,8 @@ out:
 	datafile_close(prof);
 	datafile_close(stk);
 	datafile_close(ovw);
+	for (int i = 0; i < 4; i++)
+		free(zbuf[i]);
 	return r;
 }
 

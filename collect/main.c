@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/compress.h"
+#include "experiment/format.h"
 #include "collect/expdir.h"
 #include "collect/launch.h"
 #include "collect/options.h"
@@ -245,6 +247,25 @@ static void warn_exec(const char *exp)
 			"implemented yet, so only the code run before the exec was profiled; run that program "
 			"directly to profile it\n",
 			last, n > 1 ? ", after other execs" : "");
+}
+
+/*
+ * The collector writes raw 64 KiB blocks (it links only libc); a heap trace
+ * is large and compresses well, so once the target has ended it is stored
+ * as heaptrace.zst (the reader reads either).  PA_COMPRESS=off keeps it raw.
+ */
+static void compress_experiment(const char *exp)
+{
+	const char *off = getenv("PA_COMPRESS");
+	if (off && strcmp(off, "off") == 0)
+		return;
+	char path[PATH_MAX];
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", exp, EXP_FILE_NAME_HEAP) >= sizeof path)
+		return;
+	int r = compress_data_file(path);
+	if (r < 0 && r != -ENOENT)
+		fprintf(stderr, "collect: warning: could not compress %s (%s); it stays uncompressed\n", path,
+			strerror(-r));
 }
 
 static void archive_experiment(const char *exp)
@@ -652,8 +673,10 @@ int main(int argc, char **argv)
 	rc = expdir_write_tail(&e, &tail);
 	if (rc < 0)
 		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e.failed, strerror(-rc));
-	else
+	else {
+		compress_experiment(e.path);
 		archive_experiment(e.path);
+	}
 	warn_exec(e.path);
 	expdir_release(&e);
 	if (WIFSIGNALED(status)) {

@@ -21,6 +21,7 @@ PACKAGES=(
 	libexpat1-dev   # analysis: log.xml / map.xml parsing
 	libcapstone-dev # analysis: disassembly
 	libedit-dev     # er_print: interactive command line
+	libzstd-dev     # collect compresses heaptrace after the run; analysis reads it
 	libc6-dbg       # tests resolve libc functions through /usr/lib/debug
 	libunwind-dev   # tests/unwind, bench/unwind: reference unwinder (test-only, never linked into the collector)
 	python3         # tests: XML well-formedness with the standard library

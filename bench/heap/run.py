@@ -60,9 +60,10 @@ if t is None:
     rows.append(("collect -H on", None, None, "not available: " + err.strip().splitlines()[-1] if err.strip() else "failed"))
 else:
     ht = os.path.join(work, "h.er", "heaptrace")
-    size = os.path.getsize(ht) if os.path.exists(ht) else 0
-    # allocated bytes, not the sparse apparent size
-    used = os.stat(ht).st_blocks * 512 if os.path.exists(ht) else 0
+    if os.path.exists(ht + ".zst"):  # collect compresses it after the run
+        used = os.path.getsize(ht + ".zst")
+    else:  # allocated bytes, not the sparse apparent size
+        used = os.stat(ht).st_blocks * 512 if os.path.exists(ht) else 0
     reports = []
     for r in ("-leaks", "-allocs", "-heap", "-heapstat"):
         rt, rc, _ = timed([erp, r, "h.er"])

@@ -8,6 +8,7 @@
 # not preload libcollector-heap.so.  The target's output and exit status are
 # unchanged in every case.
 set -u
+export PA_COMPRESS=off # the checks read the raw heaptrace; the default (.zst) is checked at the end
 : "${PA_BIN:?}" "${PA_LIB:?}" "${PA_TOP:?}" "${PA_BUILD:?}"
 collect=$PA_BIN/collect
 lib=$PA_LIB/libcollector.so
@@ -175,6 +176,13 @@ check "-H maybe: usage error" test $? = 2
 check "-H maybe: message" grep -q "collect: -H: invalid value 'maybe' (expected on or off)" err
 out=$("$collect" -n -H on true)
 check "-n -H on says heap tracing" grep -q 'heap tracing enabled' <<<"$out"
+
+# by default collect stores the heap trace compressed, and the reports read it
+rm -rf z.er
+PA_COMPRESS= "$collect" -H on -o z.er ./heap_exact >/dev/null 2>&1
+check "default: heaptrace.zst replaces heaptrace" test -f z.er/heaptrace.zst -a ! -e z.er/heaptrace
+"$PA_BIN/er_print" -leaks z.er >zl 2>&1
+check "er_print reads heaptrace.zst" grep -q "^Summary Results: Distinct Leaks = " zl
 
 echo "$checks checks, $failures failed"
 ((failures == 0))

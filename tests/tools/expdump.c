@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/zdata.h"
 #include "experiment/datafile.h"
 #include "experiment/format.h"
 #include "experiment/record.h"
@@ -138,7 +139,8 @@ static const char *kind_name(enum exp_file_kind k)
 static int dump_file(const char *path, uint64_t *pcs)
 {
 	struct datafile *df;
-	int r = datafile_open(path, 0, &df);
+	void *zbuf;
+	int r = zdata_open(path, 0, &df, &zbuf);
 	if (r < 0) {
 		fprintf(stderr, "expdump: %s: %s\n", path,
 			r == -EBADMSG   ? "not an experiment data file (bad or truncated header)"
@@ -155,13 +157,15 @@ static int dump_file(const char *path, uint64_t *pcs)
 	printf("damage file=%s bad_blocks=%" PRIu64 " torn_bytes=%" PRIu64 " bad_records=%" PRIu64 "\n", path,
 	       dm->bad_blocks, dm->torn_bytes, dm->bad_records);
 	datafile_close(df);
+	free(zbuf);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: expdump FILE... | expdump DIR.er\n");
+		fprintf(stderr,
+			"usage: expdump FILE... | expdump DIR.er (NAME.zst is read when NAME is gone)\n");
 		return 2;
 	}
 	uint64_t *pcs = malloc(sizeof(uint64_t) * EXP_MAX_FRAMES);
@@ -174,10 +178,13 @@ int main(int argc, char **argv)
 		struct stat st;
 		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			static const char *const names[] = {EXP_FILE_NAME_PROFILE, EXP_FILE_NAME_STACKS,
-							    EXP_FILE_NAME_OVERVIEW};
-			for (int k = 0; k < 3; k++) {
-				char path[4096];
+							    EXP_FILE_NAME_OVERVIEW, EXP_FILE_NAME_HEAP};
+			for (int k = 0; k < 4; k++) {
+				char path[4096], zpath[4200];
 				snprintf(path, sizeof path, "%s/%s", argv[i], names[k]);
+				snprintf(zpath, sizeof zpath, "%s.zst", path);
+				if (k == 3 && stat(path, &st) != 0 && stat(zpath, &st) != 0)
+					continue; /* no heap trace in this experiment */
 				status |= dump_file(path, pcs);
 			}
 		} else {
