@@ -183,6 +183,9 @@ PA_COMPRESS= "$collect" -H on -o z.er ./heap_exact >/dev/null 2>&1
 check "default: heaptrace.zst replaces heaptrace" test -f z.er/heaptrace.zst -a ! -e z.er/heaptrace
 "$PA_BIN/er_print" -leaks z.er >zl 2>&1
 check "er_print reads heaptrace.zst" grep -q "^Summary Results: Distinct Leaks = " zl
+head -c 1000 z.er/heaptrace.zst >z.er/cut && mv z.er/cut z.er/heaptrace.zst
+"$PA_BIN/er_print" -header z.er >zh 2>&1
+check "a truncated heaptrace.zst is a clear warning" grep -q "heaptrace: .*its .zst corrupt; ignored" zh
 
 echo "$checks checks, $failures failed"
 ((failures == 0))
