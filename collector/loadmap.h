@@ -17,7 +17,5 @@
 /* Remember dir/map.xml, dump the vDSO and write the initial <load>s. 0 or -errno. */
 int loadmap_init(const char *dir);
 
-/* Hex GNU build-id from the object's PT_NOTE segments in memory, "" if none. */
-void loadmap_build_id(const struct dl_phdr_info *info, char *out, size_t room);
 
 #endif

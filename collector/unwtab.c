@@ -15,8 +15,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "collector/buildid.h"
 #include "collector/collector.h"
-#include "collector/loadmap.h"
 #include "collector/logxml.h"
 #include "collector/threads.h"
 
@@ -191,7 +191,7 @@ static void build(struct entry *e, const struct dl_phdr_info *info, const ElfW(P
 		/* a relative name is what dlopen was given, relative to the cwd of then */
 		r = try_debug_frame(name, info->dlpi_addr, e);
 		char bid[2 * 64 + 1];
-		loadmap_build_id(info, bid, sizeof bid);
+		buildid_of_object(info, bid, sizeof bid);
 		if (r < 0 && strlen(bid) > 2) {
 			char dpath[PATH_MAX];
 			static const char root[] = "/usr/lib/debug/.build-id/";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # build.sh OUTDIR - build the unwinder test harness and its fixtures into OUTDIR:
-#   libunwcheck.so     collector/cfi.c + unwtab.c + unwind.c + tests/unwind/unwcheck.c
+#   libunwcheck.so     collector/cfi.c + unwtab.c + unwind.c + buildid.c + tests/unwind/unwcheck.c
 #                      (test-only; never libcollector.so), linked with libunwind
 #   libfixlib{1,2,3}.so  the dlopen'ed library, three copies for the dlopen stress
 #   fix_mix, fix_mix_fp  the mixed workload, -O2 without / with frame pointers
@@ -22,7 +22,7 @@ fi
 std=(-std=gnu11 -D_GNU_SOURCE -I"$top" -Wall -Wextra -Wno-missing-field-initializers)
 # The collector's sources are compiled as the collector compiles them (-O2, frame pointers).
 $cc "${std[@]}" -O2 -g -fPIC -shared -fno-omit-frame-pointer -o "$out/libunwcheck.so" \
-	"$top/tests/unwind/unwcheck.c" "$top/collector/cfi.c" "$top/collector/unwtab.c" "$top/collector/unwind.c" \
+	"$top/tests/unwind/unwcheck.c" "$top/collector/cfi.c" "$top/collector/unwtab.c" "$top/collector/unwind.c" "$top/collector/buildid.c" \
 	-Wl,--wrap=mmap -Wl,--wrap=munmap -Wl,--no-undefined -lunwind -pthread -ldl
 
 # Fixtures: -O2 -g without frame pointers (Debian's default), -rdynamic for dladdr names.
