@@ -17,5 +17,4 @@
 /* Remember dir/map.xml, dump the vDSO and write the initial <load>s. 0 or -errno. */
 int loadmap_init(const char *dir);
 
-
 #endif
