@@ -11,9 +11,6 @@
 #ifndef COLLECTOR_LOADMAP_H
 #define COLLECTOR_LOADMAP_H
 
-#include <link.h>
-#include <stddef.h>
-
 /* Remember dir/map.xml, dump the vDSO and write the initial <load>s. 0 or -errno. */
 int loadmap_init(const char *dir);
 
