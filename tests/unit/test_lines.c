@@ -23,38 +23,11 @@
 #include <unistd.h>
 
 #include "tests/unit/check.h"
+#include "tests/unit/fixture.h"
 
 static char tmp[64];
 static char fixtures[1024];
 static char src[1200];
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(cmd))
-		return -1;
-	int rc = system(cmd);
-	if (rc != 0)
-		fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-	return rc;
-}
-
-static bool exists(const char *path)
-{
-	return access(path, F_OK) == 0;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The line of the fixture holding "LINE:<tag> " (0 if absent). */
 static uint32_t marker_line(const char *tag)
@@ -749,20 +722,10 @@ static void test_corrupt(const char *prog)
 
 static bool find_fixtures(void)
 {
-	const char *top = getenv("PA_TOP");
-	if (top)
-		snprintf(fixtures, sizeof(fixtures), "%s/tests/fixtures", top);
-	else
-		snprintf(fixtures, sizeof(fixtures), "tests/fixtures");
+	if (!find_fixtures_dir(fixtures, sizeof(fixtures), "lines_prog.c"))
+		return false;
 	snprintf(src, sizeof(src), "%s/lines_prog.c", fixtures);
-	if (exists(src))
-		return true;
-	/* Compiled from the top directory: __FILE__ is tests/unit/test_lines.c. */
-	snprintf(fixtures, sizeof(fixtures), "%.*s/../fixtures",
-		 (int)(strrchr(__FILE__, '/') ? strrchr(__FILE__, '/') - __FILE__ : 1),
-		 strrchr(__FILE__, '/') ? __FILE__ : ".");
-	snprintf(src, sizeof(src), "%s/lines_prog.c", fixtures);
-	return exists(src);
+	return true;
 }
 
 int main(void)

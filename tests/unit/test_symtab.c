@@ -23,30 +23,10 @@
 #include <unistd.h>
 
 #include "tests/unit/check.h"
+#include "tests/unit/fixture.h"
 
 static char tmp[64];
 static char fixtures[1024];
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(cmd))
-		return -1;
-	int rc = system(cmd);
-	if (rc != 0)
-		fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-	return rc;
-}
-
-static bool exists(const char *path)
-{
-	return access(path, F_OK) == 0;
-}
 
 /* Address and size of `name` per `nm -S` on `file` (0 if absent). */
 static uint64_t nm_sym(const char *file, const char *name, uint64_t *ret_size)
@@ -82,13 +62,6 @@ static const char *lookup_name(const struct symtab *st, uint64_t vaddr)
 {
 	const struct symtab_func *f = symtab_lookup(st, vaddr);
 	return f ? f->name : "(none)";
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void check_sorted(const struct symtab *st)
@@ -710,21 +683,7 @@ static void test_corrupt(const char *prog, const char *stripped)
 
 static bool find_fixtures(void)
 {
-	const char *top = getenv("PA_TOP");
-	if (top)
-		snprintf(fixtures, sizeof(fixtures), "%s/tests/fixtures", top);
-	else
-		snprintf(fixtures, sizeof(fixtures), "tests/fixtures");
-	char p[4200];
-	snprintf(p, sizeof(p), "%s/sym_prog.c", fixtures);
-	if (exists(p))
-		return true;
-	/* Compiled from the top directory: __FILE__ is tests/unit/test_symtab.c. */
-	snprintf(fixtures, sizeof(fixtures), "%.*s/../fixtures",
-		 (int)(strrchr(__FILE__, '/') ? strrchr(__FILE__, '/') - __FILE__ : 1),
-		 strrchr(__FILE__, '/') ? __FILE__ : ".");
-	snprintf(p, sizeof(p), "%s/sym_prog.c", fixtures);
-	return exists(p);
+	return find_fixtures_dir(fixtures, sizeof(fixtures), "sym_prog.c");
 }
 
 int main(void)

@@ -1,0 +1,62 @@
+/*
+ * fixture.h - helpers for unit tests that build fixture programs at test
+ * time: run a shell command, test a path, read a clock, and find
+ * tests/fixtures (from PA_TOP, else relative to this header when the test
+ * is compiled from the top directory).
+ */
+#ifndef TESTS_UNIT_FIXTURE_H
+#define TESTS_UNIT_FIXTURE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Run a printf-formatted shell command; its exit status, reported when not 0. */
+static inline int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(cmd))
+		return -1;
+	int rc = system(cmd);
+	if (rc != 0)
+		fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
+	return rc;
+}
+
+static inline bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static inline double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Put the tests/fixtures directory in dir (room bytes) if it holds `probe`. */
+static inline bool find_fixtures_dir(char *dir, size_t room, const char *probe)
+{
+	char p[4200];
+	const char *top = getenv("PA_TOP");
+	snprintf(dir, room, "%s/tests/fixtures", top ? top : ".");
+	snprintf(p, sizeof(p), "%s/%s", dir, probe);
+	if (exists(p))
+		return true;
+	const char *slash = strrchr(__FILE__, '/'); /* tests/unit/fixture.h */
+	snprintf(dir, room, "%.*s/../fixtures", slash ? (int)(slash - __FILE__) : 1, slash ? __FILE__ : ".");
+	snprintf(p, sizeof(p), "%s/%s", dir, probe);
+	return exists(p);
+}
+
+#endif
