@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "common/varint.h"
+
 #define CFI_MAX_ROWS (1u << 24)    /* rows per table */
 #define CFI_MAX_RANGE (1ull << 30) /* bytes of code per table (block index <= 16 MiB) */
 #define CFI_MAX_FDES (1u << 24)
@@ -57,20 +59,17 @@ static uint64_t rd_fixed(struct rd *r, unsigned n)
 	return v;
 }
 
+/* Unsigned LEB128, through the project's bounds-checked varint decoder. */
 static uint64_t rd_uleb(struct rd *r)
 {
-	uint64_t v = 0;
-	for (unsigned shift = 0;; shift += 7) {
-		if (r->err || r->p >= r->end || shift >= 70) {
-			r->err = -EBADMSG;
-			return 0;
-		}
-		uint8_t b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
+	uint64_t v;
+	const uint8_t *p = r->err ? NULL : varint_get(r->p, r->end, &v);
+	if (!p) {
+		r->err = -EBADMSG;
+		return 0;
 	}
+	r->p = p;
+	return v;
 }
 
 static int64_t rd_sleb(struct rd *r)
