@@ -65,4 +65,10 @@ else
 	check ".debug_frame only: dlf_mid ${d:-missing} %, main ${m:-missing} % inclusive" \
 		"'$m' != '' and '$d' != '' and float('$m') >= 99.5 and float('$d') >= 99.5"
 fi
+for bad in abc 0 6001; do
+	PA_MAX_CALL_STACK_DEPTH=$bad "$PA_BIN/collect" -o bad.er ./split 0.1 >/dev/null 2>bad.err
+	rc=$?
+	check "PA_MAX_CALL_STACK_DEPTH=$bad: usage error (exit $rc), clear message, no experiment" \
+		"$rc == 2 and $(grep -c 'PA_MAX_CALL_STACK_DEPTH: invalid value' bad.err) == 1 and $(test -e bad.er && echo 1 || echo 0) == 0"
+done
 ((fails == 0)) || { cat sf sc df | head -60; exit 1; }
