@@ -22,6 +22,7 @@
 #include "common/vec.h"
 #include "experiment/datafile.h"
 #include "experiment/format.h"
+#include "experiment/heapstream.h"
 #include "experiment/record.h"
 
 #define MAX_XML_BYTES (256u << 20)
@@ -515,7 +516,6 @@ struct heap_walk {
 	size_t nknown;         /* stacks[0..nknown) sorted by id; stacks[nknown] is "unknown" */
 	struct u64map slotmap; /* slot -> stack index */
 	VEC(struct exp_heap_event) events;
-	uint64_t prev_ns, prev_addr;
 	uint64_t bad, missing;
 };
 
@@ -532,51 +532,52 @@ static uint32_t stack_index(const struct exp_callstack *stacks, size_t ns, uint6
 	return lo < ns && stacks[lo].id == id ? (uint32_t)lo : (uint32_t)ns;
 }
 
-static int heap_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
-		       const struct exp_record *rec)
+/* One heaptrace block's events; a malformed event costs the rest of its block. */
+static int heap_block(void *ctx, uint32_t tid, uint64_t base_ns, const uint8_t *events, size_t bytes)
 {
 	struct heap_walk *hw = ctx;
-	if (block_start) {
-		hw->prev_ns = base_ns;
-		hw->prev_addr = 0;
-	}
+	struct heapstream_state st;
+	heapstream_begin(&st, base_ns);
+	const uint8_t *pos = events, *end = events + bytes;
+	struct exp_thread *t = NULL;
 	struct exp_heap h;
-	if (record_decode_heap(rec, hw->prev_ns, hw->prev_addr, tid, &h) < 0) {
-		hw->bad++; /* also a record kind that does not belong in this file */
-		return 0;
+	int r;
+	while ((r = heapstream_next(&pos, end, &st, tid, &h)) > 0) {
+		if (!t && !(t = thread_get(hw->ta, tid)))
+			return 0; /* past the thread cap */
+		struct exp_heap_event e = {.ts_ns = h.ts_ns,
+					   .seq = h.seq,
+					   .size_bytes = h.size,
+					   .addr = h.addr,
+					   .old_addr = h.old_addr,
+					   .thread = (uint32_t)(t - hw->ta->threads.v),
+					   .op = h.op};
+		int allocates = h.op != EXP_HEAP_FREE && h.op != EXP_HEAP_MUNMAP;
+		if (!allocates) {
+			e.stack = EXP_HEAP_NO_STACK;
+		} else if (h.stack_kind == EXP_STACKREF_ID) {
+			e.stack = stack_index(hw->stacks, hw->nknown, h.stack_id);
+		} else if (h.stack_kind == EXP_STACKREF_SLOT0) {
+			int64_t v = u64map_get(&hw->slotmap, h.stack_slot);
+			e.stack = v < 0 ? (uint32_t)hw->nknown : (uint32_t)v;
+		} else {
+			e.stack = (uint32_t)hw->nknown;
+		}
+		if (allocates && e.stack == hw->nknown)
+			hw->missing++;
+		if (VEC_PUSH(&hw->events, e) < 0)
+			return -ENOMEM;
 	}
-	hw->prev_ns = h.ts_ns;
-	hw->prev_addr = h.addr;
-	struct exp_thread *t = thread_get(hw->ta, tid);
-	if (!t)
-		return 0;
-	struct exp_heap_event e = {.ts_ns = h.ts_ns,
-				   .size_bytes = h.size,
-				   .addr = h.addr,
-				   .old_addr = h.old_addr,
-				   .thread = (uint32_t)(t - hw->ta->threads.v),
-				   .op = h.op};
-	int allocates = h.op != EXP_HEAP_FREE && h.op != EXP_HEAP_MUNMAP;
-	if (!allocates) {
-		e.stack = EXP_HEAP_NO_STACK;
-	} else if (h.stack_kind == EXP_STACKREF_ID) {
-		e.stack = stack_index(hw->stacks, hw->nknown, h.stack_id);
-	} else if (h.stack_kind == EXP_STACKREF_SLOT0) {
-		int64_t v = u64map_get(&hw->slotmap, h.stack_slot);
-		e.stack = v < 0 ? (uint32_t)hw->nknown : (uint32_t)v;
-	} else {
-		e.stack = (uint32_t)hw->nknown;
-	}
-	if (allocates && e.stack == hw->nknown)
-		hw->missing++;
-	return VEC_PUSH(&hw->events, e) < 0 ? -ENOMEM : 0;
+	if (r < 0)
+		hw->bad++;
+	return 0;
 }
 
 static int cmp_heap_event(const void *a, const void *b)
 {
 	const struct exp_heap_event *x = a, *y = b;
-	if (x->ts_ns != y->ts_ns)
-		return x->ts_ns < y->ts_ns ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
 	return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
@@ -757,7 +758,10 @@ static int read_data(struct experiment *exp)
 				goto out;
 			}
 		}
-		if ((r = datafile_walk(hp, heap_record, &hw)) < 0)
+		if (datafile_info(hp)->version_minor < 1)
+			warnf(exp, "%s was written in format 1.0, which this version no longer reads",
+			      EXP_FILE_NAME_HEAP);
+		else if ((r = datafile_walk_stream(hp, heap_block, &hw)) < 0)
 			goto out;
 		report_damage(exp, EXP_FILE_NAME_HEAP, hp, hw.bad);
 		if (hw.missing)
@@ -821,7 +825,7 @@ static int read_data(struct experiment *exp)
 	free(order);
 	free(ta.threads.v);
 	ta.threads.v = NULL;
-	/* Heap calls in time order; glibc's qsort merges, cheap on per-thread sorted runs. */
+	/* Heap calls in seq order; glibc's qsort merges, cheap on per-thread sorted runs. */
 	if (hw.events.n)
 		qsort(hw.events.v, hw.events.n, sizeof *hw.events.v, cmp_heap_event);
 
@@ -972,8 +976,9 @@ int experiment_open(const char *path, struct experiment **ret, char **ret_err)
 	uint64_t end = exp->log.end_ns;
 	if (!end && exp->nevents)
 		end = exp->events[exp->nevents - 1].ts_ns;
-	if (!exp->log.end_ns && exp->nheap && exp->heap[exp->nheap - 1].ts_ns > end)
-		end = exp->heap[exp->nheap - 1].ts_ns;
+	for (size_t i = 0; !exp->log.end_ns && i < exp->nheap; i++)
+		if (exp->heap[i].ts_ns > end) /* in seq order: times may step back a little */
+			end = exp->heap[i].ts_ns;
 	exp->duration_ns = end > exp->log.start_ns ? end - exp->log.start_ns : 0;
 	*ret = exp;
 	return 0;

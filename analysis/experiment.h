@@ -71,7 +71,8 @@ struct exp_event {
 #define EXP_HEAP_NO_STACK UINT32_MAX
 
 struct exp_heap_event {
-	uint64_t ts_ns;
+	uint64_t ts_ns; /* within EXP_HEAP_TIME_STEP_NS before the call */
+	uint64_t seq;   /* the process-wide order of heap calls */
 	uint64_t size_bytes;
 	uint64_t addr, old_addr;
 	uint32_t thread; /* index into threads */
@@ -153,7 +154,7 @@ struct experiment {
 	struct exp_sample_point *samples;
 	size_t nsamples;
 	int has_heap;                /* a heaptrace file was present (collect -H on) */
-	struct exp_heap_event *heap; /* sorted by time (file order within a thread) */
+	struct exp_heap_event *heap; /* sorted by seq (the order the calls were made in) */
 	size_t nheap;
 	uint64_t duration_ns; /* end (or last event) minus start */
 };

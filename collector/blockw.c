@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/varint.h"
+#include "experiment/heapstream.h"
 #include "experiment/record.h"
 
 /* Longest distance past a record's end that an encoder may have scribbled on. */
@@ -90,7 +91,7 @@ static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, u
 		goto fail;
 	le32_put(p + EXP_BH_TID, tid);
 	le32_put(p + EXP_BH_SEQ, seq);
-	le32_put(p + EXP_BH_RESERVED, 0);
+	le32_put(p + EXP_BH_USED, 0);
 	le64_put(p + EXP_BH_BASE_NS, now_ns);
 	atomic_store_explicit((_Atomic uint32_t *)(void *)(p + EXP_BH_MAGIC), EXP_BLOCK_MAGIC,
 			      memory_order_release);
@@ -98,7 +99,7 @@ static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, u
 	c->pos = EXP_BLOCK_HEADER_BYTES;
 	c->seq = seq;
 	c->prev_ns = now_ns;
-	c->prev_addr = 0;
+	heapstream_begin(&c->heap, now_ns);
 	return 0;
 fail:
 	atomic_fetch_add(&f->failure_count, 1);
@@ -145,26 +146,28 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 	return -E2BIG;
 }
 
-/* The heap encoder reads the running address of the block it encodes into. */
-struct heap_arg {
-	const struct exp_heap *h;
-	const struct blockw_cursor *c;
-};
-
-static size_t encode_heap_running(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec)
+int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const struct exp_heap *h,
+		       uint64_t now_ns)
 {
-	const struct heap_arg *a = rec;
-	return record_encode_heap(buf, room, prev_ns, a->c->prev_addr, a->h);
-}
-
-int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const struct exp_heap *h)
-{
-	struct heap_arg a = {.h = h, .c = c};
-	int r = blockw_append(f, c, h->tid, h->ts_ns, EXP_REC_HEAP, encode_heap_running, &a, 0);
-	if (r == 0) {
-		if (h->ts_ns > c->prev_ns)
-			c->prev_ns = h->ts_ns; /* as decoded: the encoder clamps dt at 0 */
-		c->prev_addr = h->addr;
+	uint8_t tmp[2 * EXP_HEAP_EVENT_MAX_BYTES];
+	for (int attempt = 0; attempt < 2; attempt++) {
+		if ((!c->block || attempt == 1) && claim(f, c, h->tid, now_ns) < 0)
+			return -ENOSPC;
+		struct heapstream_state s = c->heap;
+		size_t n = 0;
+		if (heapstream_time_due(&s, now_ns))
+			n += heapstream_encode_time(tmp, &s, now_ns);
+		n += heapstream_encode(tmp + n, &s, h);
+		if (n > EXP_BLOCK_BYTES - c->pos)
+			continue; /* a fresh block always has room */
+		for (size_t i = 0; i < n; i++)
+			c->block[c->pos + i] = tmp[i];
+		c->pos += (uint32_t)n;
+		c->heap = s;
+		/* the bytes first, then the count that makes them visible */
+		atomic_store_explicit((_Atomic uint32_t *)(void *)(c->block + EXP_BH_USED),
+				      c->pos - EXP_BLOCK_HEADER_BYTES, memory_order_release);
+		return 0;
 	}
-	return r;
+	return -E2BIG;
 }

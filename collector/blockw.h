@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "experiment/format.h"
+#include "experiment/heapstream.h"
 
 struct blockw_file {
 	char path[PATH_MAX];
@@ -33,11 +34,11 @@ struct blockw_file {
 };
 
 struct blockw_cursor {
-	uint8_t *block;     /* mapped block, NULL before the first claim */
-	uint32_t pos;       /* offset of the next record in the block */
-	uint32_t seq;       /* the owner's block sequence number of `block` */
-	uint64_t prev_ns;   /* clock and heap records' running timestamp: block base or last ts */
-	uint64_t prev_addr; /* heap records' running address: 0 or the last heap record's */
+	uint8_t *block;               /* mapped block, NULL before the first claim */
+	uint32_t pos;                 /* offset of the next record in the block */
+	uint32_t seq;                 /* the owner's block sequence number of `block` */
+	uint64_t prev_ns;             /* clock records' running timestamp: block base or last ts */
+	struct heapstream_state heap; /* heaptrace blocks: what the next event is coded against */
 };
 
 /*
@@ -61,12 +62,13 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 		  enum exp_record_kind kind, blockw_encode_fn encode, const void *rec, uint64_t clock_ts_ns);
 
 /*
- * Append one EXP_REC_HEAP record (experiment/record.h), its time and
- * address coded against the previous heap record of the block (the block's
- * base and 0 at its start).  Returns as blockw_append.  SIGNAL_SAFE.
+ * Append heap event h (experiment/heapstream.h) to a heaptrace block,
+ * preceded by a time mark when one is due at now_ns, then publish it by
+ * storing the block's EXP_BH_USED with release ordering.  Returns as
+ * blockw_append.  SIGNAL_SAFE.
  */
-struct exp_heap;
-int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const struct exp_heap *h);
+int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const struct exp_heap *h,
+		       uint64_t now_ns);
 
 /* Unmap the cursor's block (the data stays in the file). SIGNAL_SAFE. */
 void blockw_cursor_release(struct blockw_cursor *c);

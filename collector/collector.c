@@ -74,6 +74,18 @@ uint64_t col_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * One counter for all threads: its modification order agrees with
+ * happens-before, so a free that a malloc's caller made possible gets a
+ * later number even from another thread.
+ */
+static _Atomic uint64_t col_heap_seq;
+
+uint64_t col_heap_stamp(void)
+{
+	return atomic_fetch_add_explicit(&col_heap_seq, 1, memory_order_relaxed) + 1;
+}
+
 uint64_t col_thread_cpu_ns(void)
 {
 	struct timespec ts;
@@ -352,7 +364,7 @@ static const struct pa_trace_api trace_api = {
 	.version = PA_TRACE_API_VERSION,
 	.heap_active = trace_heap_active,
 	.heap_record = threads_heap_record,
-	.now_ns = col_now_ns,
+	.heap_stamp = col_heap_stamp,
 };
 
 EXPORT const struct pa_trace_api *pa_collector_trace_api(void)

@@ -71,6 +71,8 @@ int col_signals_owned(void);
 
 /* CLOCK_MONOTONIC and this thread's CPU clock in ns. SIGNAL_SAFE. */
 uint64_t col_now_ns(void);
+/* The next number of the process-wide order of heap calls (1, 2, ...). SIGNAL_SAFE. */
+uint64_t col_heap_stamp(void);
 uint64_t col_thread_cpu_ns(void);
 uint32_t col_gettid(void);
 

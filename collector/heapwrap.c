@@ -150,9 +150,9 @@ static int traced(void)
 	return heap_api && heap_api->heap_active();
 }
 
-static void record(unsigned op, uint64_t size, const void *addr, const void *old, uint64_t ts_ns)
+static void record(unsigned op, uint64_t size, const void *addr, const void *old, uint64_t stamp)
 {
-	heap_api->heap_record(op, size, (uint64_t)(uintptr_t)addr, (uint64_t)(uintptr_t)old, ts_ns);
+	heap_api->heap_record(op, size, (uint64_t)(uintptr_t)addr, (uint64_t)(uintptr_t)old, stamp);
 }
 
 static void *enomem(void)
@@ -226,7 +226,7 @@ static void *arena_realloc(void *p, size_t n, unsigned op)
 static void *do_realloc(void *p, size_t n, int array)
 {
 	int tr = traced();
-	uint64_t ts = tr && p ? heap_api->now_ns() : 0;
+	uint64_t ts = tr && p ? heap_api->heap_stamp() : 0;
 	if (!heap_reals.realloc)
 		return enomem();
 	void *q = heap_reals.realloc(p, n);
@@ -361,7 +361,7 @@ EXPORT int munmap(void *addr, size_t len)
 	if (!heap_reals.munmap)
 		return (int)syscall(SYS_munmap, addr, len);
 	int tr = traced();
-	uint64_t ts = tr ? heap_api->now_ns() : 0;
+	uint64_t ts = tr ? heap_api->heap_stamp() : 0;
 	int r = heap_reals.munmap(addr, len);
 	if (r == 0 && tr)
 		record(EXP_HEAP_MUNMAP, len, addr, NULL, ts);

@@ -440,7 +440,7 @@ __attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint
 	return n;
 }
 
-void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t ts_ns)
+void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t stamp)
 {
 	struct col_config *cfg = col_config();
 	if (tls_guard || !cfg->heap_on || !col_collecting())
@@ -449,7 +449,7 @@ void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old
 	int saved_errno = errno;
 	struct col_thread *t = tls_thread;
 	struct exp_heap h = {
-		.ts_ns = ts_ns ? ts_ns : col_now_ns(),
+		.seq = stamp ? stamp : col_heap_stamp(),
 		.tid = t ? t->tid : col_gettid(),
 		.op = (uint8_t)op,
 		.size = size,
@@ -467,7 +467,7 @@ void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old
 		if (heap_stack_ref(t, &s, &h) < 0)
 			atomic_fetch_add(&col_counters()->heap_stackless, 1);
 	}
-	if (blockw_append_heap(&cfg->heap, &tls_heap, &h) < 0)
+	if (blockw_append_heap(&cfg->heap, &tls_heap, &h, col_now_ns()) < 0)
 		atomic_fetch_add(&col_counters()->heap_dropped, 1);
 	else
 		atomic_fetch_add(&col_counters()->heap_records, 1);

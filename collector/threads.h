@@ -57,8 +57,8 @@ void threads_guard_leave(int old);
  * trace_api.h): its stack is unwound from here and named by its stack-table
  * slot (a STACK_SLOT record when the slot is first used).  A thread without
  * a collector slot records no stack.  Dropped and counted when the guard is
- * held or no block can be claimed.  ts_ns 0: now.  Keeps errno.  SIGNAL_SAFE.
+ * held or no block can be claimed.  stamp 0: take one now.  Keeps errno.  SIGNAL_SAFE.
  */
-void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t ts_ns);
+void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t stamp);
 
 #endif

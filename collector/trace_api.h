@@ -5,7 +5,7 @@
  * dlsym(RTLD_DEFAULT) and calls nothing else of libcollector.so.
  *
  * The functions are cheap, never allocate and never call what they could be
- * called from (malloc, free, mmap, ...).  heap_record and now_ns are
+ * called from (malloc, free, mmap, ...).  heap_record and heap_stamp are
  * SIGNAL_SAFE; heap_active is too once the collector has started (before,
  * it starts it: a library constructor that allocates before ours has run).
  */
@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#define PA_TRACE_API_VERSION 1u
+#define PA_TRACE_API_VERSION 2u
 
 struct pa_trace_api {
 	uint32_t version; /* PA_TRACE_API_VERSION */
@@ -25,15 +25,16 @@ struct pa_trace_api {
 	 * bytes, the block's address, realloc's old address (else 0).  Frees and
 	 * munmaps carry no stack; the others get the calling thread's stack.
 	 * Calls made while the collector itself runs on this thread are ignored.
-	 * ts_ns: the call's time (now_ns()), or 0 for now.
+	 * stamp: the call's place in the process-wide order (heap_stamp()), or
+	 * 0 to take it now.
 	 */
-	void (*heap_record)(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t ts_ns);
+	void (*heap_record)(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t stamp);
 	/*
-	 * CLOCK_MONOTONIC now: a call that gives a block back (realloc,
-	 * munmap) takes its time before the real call, so that no other
-	 * thread's record of the same address can come before it.
+	 * The next place in the process-wide order of heap calls: a call that
+	 * gives a block back (realloc, munmap) takes it before the real call,
+	 * so that no other thread's record of the same address can come first.
 	 */
-	uint64_t (*now_ns)(void);
+	uint64_t (*heap_stamp)(void);
 };
 
 /* Exported by libcollector.so (collector/libcollector.map). */

@@ -5,6 +5,7 @@
 #include "experiment/datafile.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,32 @@ int datafile_walk(struct datafile *df, datafile_record_fn fn, void *ctx)
 		}
 		if (r < 0)
 			df->damage.bad_blocks++;
+	}
+	return 0;
+}
+
+int datafile_walk_stream(struct datafile *df, datafile_stream_fn fn, void *ctx)
+{
+	for (uint64_t b = 0; b < df->info.block_count; b++) {
+		const uint8_t *blk = df->data + EXP_BLOCK_BYTES * (b + 1);
+		uint32_t magic = le32_get(blk + EXP_BH_MAGIC);
+		if (magic == 0)
+			continue;
+		if (magic != EXP_BLOCK_MAGIC) {
+			df->damage.bad_blocks++;
+			continue;
+		}
+		/* the writer stores the count after each event's bytes (release) */
+		uint32_t used = le32_get(blk + EXP_BH_USED);
+		atomic_thread_fence(memory_order_acquire);
+		if (used > EXP_BLOCK_BYTES - EXP_BLOCK_HEADER_BYTES) {
+			df->damage.bad_blocks++;
+			continue;
+		}
+		int s = fn(ctx, le32_get(blk + EXP_BH_TID), le64_get(blk + EXP_BH_BASE_NS),
+			   blk + EXP_BLOCK_HEADER_BYTES, used);
+		if (s)
+			return s;
 	}
 	return 0;
 }

@@ -57,6 +57,16 @@ typedef int (*datafile_record_fn)(void *ctx, uint32_t tid, uint64_t base_ns, int
 int datafile_walk(struct datafile *df, datafile_record_fn fn, void *ctx);
 
 /*
+ * Walk a heaptrace file (experiment/heapstream.h): the callback sees each
+ * block's complete event bytes, the EXP_BH_USED bytes after its header (0
+ * or more).  A block whose used count passes its end is counted as bad and
+ * skipped.  Returns 0, or the callback's non-zero value.
+ */
+typedef int (*datafile_stream_fn)(void *ctx, uint32_t tid, uint64_t base_ns, const uint8_t *events,
+				  size_t bytes);
+int datafile_walk_stream(struct datafile *df, datafile_stream_fn fn, void *ctx);
+
+/*
  * Same on a file image in memory (fuzzing and tests): the image is not copied
  * and must outlive the handle.
  */

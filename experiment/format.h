@@ -14,7 +14,10 @@
  * Each block is written by one thread only.  A record is
  *   u8 kind | varint payload_bytes | payload
  * and the writer stores the kind byte last, so a reader that finds kind 0
- * has reached the end of what is complete in that block.
+ * has reached the end of what is complete in that block.  The heaptrace file
+ * is the exception: its blocks hold a stream of heap events without record
+ * framing (experiment/heapstream.h), and the block header's EXP_BH_USED says
+ * how many bytes of it are complete.
  */
 #ifndef EXPERIMENT_FORMAT_H
 #define EXPERIMENT_FORMAT_H
@@ -22,7 +25,7 @@
 #include <stdint.h>
 
 #define EXP_FORMAT_VERSION_MAJOR 1
-#define EXP_FORMAT_VERSION_MINOR 0
+#define EXP_FORMAT_VERSION_MINOR 1
 
 /* File header (block 0). */
 #define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */
@@ -42,11 +45,11 @@
 /* Block header. */
 #define EXP_BLOCK_MAGIC 0x314b4c42u /* "BLK1" as a little-endian u32 */
 #define EXP_BLOCK_HEADER_BYTES 24
-#define EXP_BH_MAGIC 0     /* u32, written last when the block is claimed */
-#define EXP_BH_TID 4       /* u32, the thread that owns the block */
-#define EXP_BH_SEQ 8       /* u32, the owner's block sequence number (0, 1, ...) */
-#define EXP_BH_RESERVED 12 /* u32, zero */
-#define EXP_BH_BASE_NS 16  /* u64, CLOCK_MONOTONIC; first event delta is from here */
+#define EXP_BH_MAGIC 0    /* u32, written last when the block is claimed */
+#define EXP_BH_TID 4      /* u32, the thread that owns the block */
+#define EXP_BH_SEQ 8      /* u32, the owner's block sequence number (0, 1, ...) */
+#define EXP_BH_USED 12    /* u32, heaptrace: bytes of complete events after the header; else 0 */
+#define EXP_BH_BASE_NS 16 /* u64, CLOCK_MONOTONIC; first event delta is from here */
 
 enum exp_file_kind {
 	EXP_FILE_PROFILE = 1,  /* "profile": clock samples, thread starts/ends */
@@ -73,9 +76,7 @@ enum exp_record_kind {
 	EXP_REC_STACK = 4, /* u64 stack_id, varint flags, varint nframes, varint pc0, zigzag deltas */
 	/* overview */
 	EXP_REC_SAMPLE = 5, /* varint ts_ns, varint number, rusage fields (see exp_sample) */
-	/* heaptrace */
-	EXP_REC_HEAP =
-		6, /* varint dt_ns, u8 op, varint size, zigzag addr delta, [zigzag old addr delta], stackref */
+	/* 6: not used (format 1.0 framed heap calls as records) */
 	/* stacks */
 	EXP_REC_STACK_SLOT = 7, /* varint slot, u64 stack_id: the process's compact name for a stack */
 	EXP_REC_KIND_LIMIT
@@ -85,7 +86,12 @@ enum exp_record_kind {
 #define EXP_STACK_TRUNCATED 0x1u /* stack was cut: depth limit or an unwalkable frame */
 #define EXP_STACK_FAILED 0x2u    /* not even the caller of the leaf could be found */
 
-/* Operations of a heap record. */
+/*
+ * Heap events (heaptrace blocks, experiment/heapstream.h).  An event starts
+ * with a head byte: op in the low EXP_HEAP_OP_BITS bits, above them the
+ * zigzag of (seq - previous seq - 1), or EXP_HEAP_SEQ_ESCAPE and a varint of
+ * the excess.  seq is the process-wide order of heap calls.
+ */
 enum exp_heap_op {
 	EXP_HEAP_MALLOC = 0,   /* malloc, and C++ new through it */
 	EXP_HEAP_CALLOC = 1,   /* calloc, reallocarray's allocation */
@@ -94,11 +100,18 @@ enum exp_heap_op {
 	EXP_HEAP_MEMALIGN = 4, /* memalign, posix_memalign, aligned_alloc, valloc, pvalloc */
 	EXP_HEAP_MMAP = 5,     /* mmap (anonymous), counted as an allocation */
 	EXP_HEAP_MUNMAP = 6,   /* munmap: size = length unmapped */
+	EXP_HEAP_TIME = 7,     /* not a call: a time mark, varint ns since the previous mark */
 	EXP_HEAP_OP_LIMIT
 };
+#define EXP_HEAP_OP_BITS 3
+#define EXP_HEAP_SEQ_ESCAPE 31u
+/* The writer marks the time before an event when this much passed since the last mark. */
+#define EXP_HEAP_TIME_STEP_NS 100000u
+/* Longest encoded event (a time mark and an event are written together). */
+#define EXP_HEAP_EVENT_MAX_BYTES 64u
 
 /*
- * A stack reference in a heap record: 0 no stack, 1 a u64 stack id follows,
+ * A stack reference in a heap event: 0 no stack, 1 a u64 stack id follows,
  * n >= 2 the stack named by slot n - 2 in a STACK_SLOT record of the same
  * process (1-3 bytes instead of 8).
  */

@@ -105,29 +105,6 @@ size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *
 	return finish(buf, room, tmp, n);
 }
 
-size_t record_encode_heap(uint8_t *buf, size_t room, uint64_t prev_ns, uint64_t prev_addr,
-			  const struct exp_heap *h)
-{
-	uint8_t tmp[6 * VARINT_MAX_BYTES + 1 + 8];
-	size_t n = 0;
-	n += varint_put(tmp + n, h->ts_ns >= prev_ns ? h->ts_ns - prev_ns : 0);
-	tmp[n++] = h->op;
-	n += varint_put(tmp + n, h->size);
-	n += varint_put(tmp + n, zigzag_encode((int64_t)(h->addr - prev_addr)));
-	if (h->op == EXP_HEAP_REALLOC)
-		n += varint_put(tmp + n, zigzag_encode((int64_t)(h->old_addr - h->addr)));
-	if (h->stack_kind == EXP_STACKREF_SLOT0) {
-		n += varint_put(tmp + n, (uint64_t)h->stack_slot + EXP_STACKREF_SLOT0);
-	} else if (h->stack_kind == EXP_STACKREF_ID) {
-		n += varint_put(tmp + n, EXP_STACKREF_ID);
-		le64_put(tmp + n, h->stack_id);
-		n += 8;
-	} else {
-		n += varint_put(tmp + n, EXP_STACKREF_NONE);
-	}
-	return finish(buf, room, tmp, n);
-}
-
 size_t record_encode_stack_slot(uint8_t *buf, size_t room, const struct exp_stack_slot *s)
 {
 	uint8_t tmp[VARINT_MAX_BYTES + 8];
@@ -150,7 +127,7 @@ int record_next(const uint8_t **pos, const uint8_t *end, struct exp_record *ret)
 	uint8_t kind = atomic_load_explicit((const _Atomic uint8_t *)p, memory_order_acquire);
 	if (kind == EXP_REC_END)
 		return 0;
-	if (kind >= EXP_REC_KIND_LIMIT)
+	if (kind >= EXP_REC_KIND_LIMIT || kind == 6) /* 6: heap records of format 1.0 */
 		return -EBADMSG;
 	uint64_t n;
 	p = varint_get(p + 1, end, &n);
@@ -257,44 +234,6 @@ int record_decode_sample(const struct exp_record *r, struct exp_sample *ret)
 			 &ret->msgrcv, &ret->nsignals, &ret->nvcsw,    &ret->nivcsw,   &ret->maxrss_kb};
 	for (int i = 0; i < 15; i++)
 		*f[i] = v[i];
-	return 0;
-}
-
-int record_decode_heap(const struct exp_record *r, uint64_t prev_ns, uint64_t prev_addr, uint32_t tid,
-		       struct exp_heap *ret)
-{
-	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
-	uint64_t dt, size, da, dold = 0, ref;
-	if (r->kind != EXP_REC_HEAP || !(p = varint_get(p, end, &dt)) || p >= end)
-		return -EBADMSG;
-	uint8_t op = *p++;
-	if (op >= EXP_HEAP_OP_LIMIT || !(p = varint_get(p, end, &size)) || !(p = varint_get(p, end, &da)))
-		return -EBADMSG;
-	if (op == EXP_HEAP_REALLOC && !(p = varint_get(p, end, &dold)))
-		return -EBADMSG;
-	if (!(p = varint_get(p, end, &ref)))
-		return -EBADMSG;
-	memset(ret, 0, sizeof *ret);
-	if (ref == EXP_STACKREF_ID) {
-		if (end - p < 8)
-			return -EBADMSG;
-		ret->stack_id = le64_get(p);
-		p += 8;
-		ret->stack_kind = EXP_STACKREF_ID;
-	} else if (ref >= EXP_STACKREF_SLOT0) {
-		if (ref - EXP_STACKREF_SLOT0 > UINT32_MAX)
-			return -EBADMSG;
-		ret->stack_slot = (uint32_t)(ref - EXP_STACKREF_SLOT0);
-		ret->stack_kind = EXP_STACKREF_SLOT0;
-	}
-	if (p != end)
-		return -EBADMSG;
-	ret->ts_ns = prev_ns + dt;
-	ret->tid = tid;
-	ret->op = op;
-	ret->size = size;
-	ret->addr = prev_addr + (uint64_t)zigzag_decode(da);
-	ret->old_addr = op == EXP_HEAP_REALLOC ? ret->addr + (uint64_t)zigzag_decode(dold) : 0;
 	return 0;
 }
 

@@ -56,18 +56,6 @@ struct exp_sample {
 	uint64_t maxrss_kb;
 };
 
-struct exp_heap {
-	uint64_t ts_ns;      /* absolute (decoders add the delta) */
-	uint32_t tid;        /* from the block header */
-	uint8_t op;          /* enum exp_heap_op */
-	uint64_t size;       /* bytes requested (munmap: unmapped) */
-	uint64_t addr;       /* the block (free/munmap: the one released) */
-	uint64_t old_addr;   /* realloc only: the block given back, 0 if none */
-	uint32_t stack_slot; /* with stack_kind EXP_STACKREF_SLOT0 */
-	uint32_t stack_kind; /* EXP_STACKREF_NONE, _ID or _SLOT0 */
-	uint64_t stack_id;   /* with EXP_STACKREF_ID */
-};
-
 struct exp_stack_slot {
 	uint32_t slot;
 	uint64_t stack_id;
@@ -86,9 +74,6 @@ size_t record_encode_thread_start(uint8_t *buf, size_t room, const struct exp_th
 size_t record_encode_thread_end(uint8_t *buf, size_t room, const struct exp_thread_end *t);
 size_t record_encode_stack(uint8_t *buf, size_t room, const struct exp_stack *s);
 size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *s);
-/* prev_ns/prev_addr: the previous heap record's time and address in the block (its base, 0 at first). */
-size_t record_encode_heap(uint8_t *buf, size_t room, uint64_t prev_ns, uint64_t prev_addr,
-			  const struct exp_heap *h);
 size_t record_encode_stack_slot(uint8_t *buf, size_t room, const struct exp_stack_slot *s);
 
 /* Store the kind byte of an encoded record with release ordering. SIGNAL_SAFE. */
@@ -120,8 +105,6 @@ int record_decode_thread_end(const struct exp_record *r, struct exp_thread_end *
  */
 int record_decode_stack(const struct exp_record *r, uint64_t *pcs, uint32_t cap, struct exp_stack *ret);
 int record_decode_sample(const struct exp_record *r, struct exp_sample *ret);
-int record_decode_heap(const struct exp_record *r, uint64_t prev_ns, uint64_t prev_addr, uint32_t tid,
-		       struct exp_heap *ret);
 int record_decode_stack_slot(const struct exp_record *r, struct exp_stack_slot *ret);
 
 /* The 64-bit id the collector gives a stack: a hash of flags and pcs. SIGNAL_SAFE. */

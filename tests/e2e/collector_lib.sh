@@ -38,12 +38,12 @@ col_exp_new() { # dir params: what collect writes before it starts the target
 	mkdir -p "$dir"
 	cat >"$dir/log.xml" <<XML
 <?xml version="1.0" encoding="UTF-8"?>
-<experiment version="1.0">
+<experiment version="1.1">
   <collector version="0.1.0"/>
   <params descriptor="$params"/>
   <start tstamp_ns="0" realtime_ns="0"/>
 XML
-	printf '<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.0">\n' >"$dir/map.xml"
+	printf '<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.1">\n' >"$dir/map.xml"
 }
 
 col_exp_close() { # dir status: what collect appends after the target ended

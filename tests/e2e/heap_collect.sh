@@ -67,7 +67,7 @@ ranges() { # file load-path-pattern function-regex
 funcs="$(ranges heap_exact /heap_exact 'before_main|site_a|site_b|realloc_chain|aligned|maps|threads|worker|cxx_work')"
 funcs+="$(ranges libheapx.so /libheapx.so 'lib_before_main|heap_lib_work')"
 base=0
-grep '^heap ' heap.txt | awk '{ sub(/^ts=/, "", $3); print $3, $0 }' | sort -n -s -k1,1 | cut -d' ' -f2- >sorted.txt
+grep '^heap ' heap.txt | awk '{ sub(/^seq=/, "", $3); print $3, $0 }' | sort -n -s -k1,1 | cut -d' ' -f2- >sorted.txt
 # one line per fact: "count OP SIZE N", "slots OP SIZE N", "site OP SIZE FUNC",
 # "freed SIZE N", "cross SIZE N", "leak SIZE N", "unmatched OP N", "badref ..."
 awk -v base="$base" -v funcs="$funcs" '
@@ -146,13 +146,10 @@ expect "unmatched realloc" ""
 # no record from the collector itself: its stacks never start outside libcollector*.so
 check "no free the fixture did not make" test "$(grep -c 'op=free' heap.txt)" = 1087
 
-# record bytes per heap call: sum of the blocks' used bytes / records
-bytes=$(od -An -v -tu1 -w65536 on.er/heaptrace | awk 'NR > 1 { pos = 25 # record = kind, varint length, payload
-	while (pos <= NF && $pos != 0) { pos++; len = 0; sh = 1
-		do { b = $pos; len += (b % 128) * sh; sh *= 128; pos++ } while (b >= 128)
-		pos += len }
-	used += pos - 25 } END { print used + 0 }')
-note "heaptrace: $bytes record bytes for $records records: $(awk -v b="$bytes" -v r="$records" 'BEGIN { printf "%.1f", b / r }') bytes per call"
+# event bytes per heap call: the blocks' used bytes / events
+bytes=$(awk '/^heap_block / { sub(/^bytes=/, "", $3); n += $3 } END { print n + 0 }' heap.txt)
+note "heaptrace: $bytes event bytes for $records calls: $(awk -v b="$bytes" -v r="$records" 'BEGIN { printf "%.1f", b / r }') bytes per call"
+check "seq numbers are distinct" test "$(grep '^heap ' heap.txt | awk '{ print $3 }' | sort | uniq -d | wc -l)" = 0
 note "stacks: $(grep -c '^stack ' stacks.txt) stacks, $(grep -c '^stack_slot ' stacks.txt) slots"
 
 # ---- -H off and no -H: no heaptrace, no heap library in the target
@@ -183,7 +180,7 @@ PA_COMPRESS= "$collect" -H on -o z.er ./heap_exact >/dev/null 2>&1
 check "default: heaptrace.zst replaces heaptrace" test -f z.er/heaptrace.zst -a ! -e z.er/heaptrace
 "$PA_BIN/er_print" -leaks z.er >zl 2>&1
 check "er_print reads heaptrace.zst" grep -q "^Summary Results: Distinct Leaks = " zl
-head -c 1000 z.er/heaptrace.zst >z.er/cut && mv z.er/cut z.er/heaptrace.zst
+head -c $(($(stat -c %s z.er/heaptrace.zst) / 2)) z.er/heaptrace.zst >z.er/cut && mv z.er/cut z.er/heaptrace.zst
 "$PA_BIN/er_print" -header z.er >zh 2>&1
 check "a truncated heaptrace.zst is a clear warning" grep -q "heaptrace: .*its .zst corrupt; ignored" zh
 

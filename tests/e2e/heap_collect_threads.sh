@@ -32,7 +32,7 @@ check "nothing dropped" grep -q '<collector_end [^>]*block_failures="0" heap_rec
 "$expdump" t.er/heaptrace >heap.txt && "$expdump" t.er/stacks >stacks.txt || { echo "expdump failed"; exit 1; }
 check "heaptrace and stacks undamaged" \
 	test "$(grep -c '^damage .* bad_blocks=0 torn_bytes=0 bad_records=0$' heap.txt stacks.txt | grep -c ':1$')" = 2
-grep '^heap ' heap.txt | awk '{ sub(/^ts=/, "", $3); print $3, $0 }' | sort -n -s -k1,1 | cut -d' ' -f2- >sorted.txt
+grep '^heap ' heap.txt | awk '{ sub(/^seq=/, "", $3); print $3, $0 }' | sort -n -s -k1,1 | cut -d' ' -f2- >sorted.txt
 awk '
 FILENAME == ARGV[1] { if ($1 == "stack_slot") { split($2, sp, "="); named[sp[2]] = 1 } next }
 {	delete f; for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }

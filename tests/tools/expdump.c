@@ -2,8 +2,8 @@
  * expdump - print every record of experiment data files, one line each, then
  * a damage summary per file.  A test tool: output is stable and greppable.
  *
- *   expdump FILE...        profile / stacks / overview files
- *   expdump DIR.er         the three data files of an experiment
+ *   expdump FILE...        profile / stacks / overview / heaptrace files
+ *   expdump DIR.er         the data files of an experiment
  *
  * Lines:
  *   # file=PATH kind=profile pid=N start_ns=N blocks=N
@@ -12,7 +12,11 @@
  *   thread_start tid=N creator=N start=N pc=0xPC
  *   thread_end tid=N end=N cpu=N
  *   sample number=N ts=N utime=N stime=N minflt=N majflt=N nvcsw=N nivcsw=N maxrss_kb=N
+ *   stack_slot slot=N id=0xID
+ *   heap tid=N seq=N ts=N op=OP size=N addr=0xA [old=0xA] [slot=N | stack=0xID]
+ *   heap_block tid=N bytes=N              after a heaptrace block's events
  *   bad_record kind=N
+ *   bad_heap_event offset=N                the rest of that heaptrace block is skipped
  *   damage file=PATH bad_blocks=N torn_bytes=N bad_records=N
  * Exit status: 0, 1 if a file cannot be opened or has a bad header (message
  * on stderr names the file), 2 on usage errors.
@@ -27,11 +31,11 @@
 #include "analysis/zdata.h"
 #include "experiment/datafile.h"
 #include "experiment/format.h"
+#include "experiment/heapstream.h"
 #include "experiment/record.h"
 
 struct dump {
 	uint64_t running_ns;
-	uint64_t running_addr; /* heap records: the previous address in the block */
 	uint64_t *pcs;
 	struct datafile *df;
 };
@@ -39,10 +43,8 @@ struct dump {
 static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, const struct exp_record *rec)
 {
 	struct dump *d = ctx;
-	if (block_start) {
+	if (block_start)
 		d->running_ns = base_ns;
-		d->running_addr = 0;
-	}
 	int r = -EBADMSG;
 	switch (rec->kind) {
 	case EXP_REC_CLOCK: {
@@ -91,25 +93,6 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 			       s.nivcsw, s.maxrss_kb);
 		break;
 	}
-	case EXP_REC_HEAP: {
-		static const char *const ops[] = {"malloc",   "calloc", "realloc", "free",
-						  "memalign", "mmap",   "munmap"};
-		struct exp_heap h;
-		if ((r = record_decode_heap(rec, d->running_ns, d->running_addr, tid, &h)) == 0) {
-			d->running_ns = h.ts_ns;
-			d->running_addr = h.addr;
-			printf("heap tid=%" PRIu32 " ts=%" PRIu64 " op=%s size=%" PRIu64 " addr=0x%" PRIx64,
-			       h.tid, h.ts_ns, ops[h.op], h.size, h.addr);
-			if (h.op == EXP_HEAP_REALLOC)
-				printf(" old=0x%" PRIx64, h.old_addr);
-			if (h.stack_kind == EXP_STACKREF_SLOT0)
-				printf(" slot=%" PRIu32, h.stack_slot);
-			else if (h.stack_kind == EXP_STACKREF_ID)
-				printf(" stack=0x%" PRIx64, h.stack_id);
-			printf("\n");
-		}
-		break;
-	}
 	case EXP_REC_STACK_SLOT: {
 		struct exp_stack_slot sl;
 		if ((r = record_decode_stack_slot(rec, &sl)) == 0)
@@ -120,6 +103,37 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 	}
 	if (r < 0) {
 		printf("bad_record kind=%d\n", (int)rec->kind);
+		datafile_damage(d->df)->bad_records++;
+	}
+	return 0;
+}
+
+/* heaptrace: a block's event stream */
+static int on_heap_block(void *ctx, uint32_t tid, uint64_t base_ns, const uint8_t *events, size_t bytes)
+{
+	static const char *const ops[] = {"malloc",   "calloc", "realloc", "free",
+					  "memalign", "mmap",   "munmap"};
+	struct dump *d = ctx;
+	struct heapstream_state st;
+	heapstream_begin(&st, base_ns);
+	const uint8_t *pos = events, *end = events + bytes;
+	struct exp_heap h;
+	int r;
+	while ((r = heapstream_next(&pos, end, &st, tid, &h)) > 0) {
+		printf("heap tid=%" PRIu32 " seq=%" PRIu64 " ts=%" PRIu64 " op=%s size=%" PRIu64
+		       " addr=0x%" PRIx64,
+		       h.tid, h.seq, h.ts_ns, ops[h.op], h.size, h.addr);
+		if (h.op == EXP_HEAP_REALLOC)
+			printf(" old=0x%" PRIx64, h.old_addr);
+		if (h.stack_kind == EXP_STACKREF_SLOT0)
+			printf(" slot=%" PRIu32, h.stack_slot);
+		else if (h.stack_kind == EXP_STACKREF_ID)
+			printf(" stack=0x%" PRIx64, h.stack_id);
+		printf("\n");
+	}
+	printf("heap_block tid=%" PRIu32 " bytes=%zu\n", tid, bytes);
+	if (r < 0) {
+		printf("bad_heap_event offset=%td\n", pos - events);
 		datafile_damage(d->df)->bad_records++;
 	}
 	return 0;
@@ -152,7 +166,10 @@ static int dump_file(const char *path, uint64_t *pcs)
 	printf("# file=%s kind=%s pid=%" PRIu32 " start_ns=%" PRIu64 " blocks=%" PRIu64 "\n", path,
 	       kind_name(in->kind), in->pid, in->start_ns, in->block_count);
 	struct dump d = {.pcs = pcs, .df = df};
-	datafile_walk(df, on_record, &d);
+	if (in->kind == EXP_FILE_HEAP)
+		datafile_walk_stream(df, on_heap_block, &d);
+	else
+		datafile_walk(df, on_record, &d);
 	const struct datafile_damage *dm = datafile_damage(df);
 	printf("damage file=%s bad_blocks=%" PRIu64 " torn_bytes=%" PRIu64 " bad_records=%" PRIu64 "\n", path,
 	       dm->bad_blocks, dm->torn_bytes, dm->bad_records);

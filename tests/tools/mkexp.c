@@ -26,7 +26,7 @@
  * --heap-bulk N writes N heap allocations cycling through the heap lines' stacks
  * (sizes 16..1024, addresses 0x10000000 + 64 k), each freed three allocations later
  * except every tenth (leaked), 1 us apart, instead of the heap lines themselves.
- * --damage garbage-heap puts random bytes in a heaptrace record.
+ * --damage garbage-heap makes the first heaptrace event malformed.
  * --damage: truncate-profile (cut the profile mid-block), bad-magic (corrupt
  * a block magic), torn-log (drop the tail of log.xml), garbage-stacks (random
  * bytes in a stacks record), bad-header (damage the profile file header).
@@ -43,6 +43,7 @@
 #include "analysis/symtab.h"
 #include "common/varint.h"
 #include "experiment/format.h"
+#include "experiment/heapstream.h"
 #include "experiment/record.h"
 
 #define START_NS 1000000000ull
@@ -102,7 +103,7 @@ struct wfile {
 	size_t used;
 	uint32_t tid;
 	int open;
-	uint64_t prev_ns, prev_addr;
+	uint64_t prev_ns;
 	uint32_t seq;
 };
 
@@ -149,7 +150,6 @@ static void wfile_begin(struct wfile *w, uint32_t tid, uint64_t base_ns)
 	w->used = EXP_BLOCK_HEADER_BYTES;
 	w->tid = tid;
 	w->prev_ns = base_ns;
-	w->prev_addr = 0;
 	w->open = 1;
 }
 
@@ -165,6 +165,19 @@ static void wfile_commit(struct wfile *w, size_t n, enum exp_record_kind kind, u
 {
 	record_publish(at, kind);
 	w->used += n;
+}
+
+/* A heap event at time t, as the collector writes it (a time mark when due). */
+static void heap_put(struct wfile *w, struct heapstream_state *hs, const struct exp_heap *eh, uint64_t t)
+{
+	if (!w->open || w->tid != eh->tid || EXP_BLOCK_BYTES - w->used < 2 * EXP_HEAP_EVENT_MAX_BYTES) {
+		wfile_begin(w, eh->tid, t);
+		heapstream_begin(hs, t);
+	}
+	if (heapstream_time_due(hs, t))
+		w->used += heapstream_encode_time(w->block + w->used, hs, t);
+	w->used += heapstream_encode(w->block + w->used, hs, eh);
+	le32_put(w->block + EXP_BH_USED, (uint32_t)(w->used - EXP_BLOCK_HEADER_BYTES));
 }
 
 static uint64_t lookup(const char *frame)
@@ -387,6 +400,7 @@ int main(int argc, char **argv)
 			hs->use_slot += 2;
 		}
 		static struct wfile hp;
+		struct heapstream_state hst;
 		wfile_open(&hp, out, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP);
 		uint64_t t = START_NS;
 		uint64_t count = heap_bulk ? heap_bulk : (uint64_t)nhlines;
@@ -426,14 +440,8 @@ int main(int argc, char **argv)
 							       .addr = 0x10000000ull + 64 * (k - 3)};
 				}
 				t += heap_bulk ? 1000 : 1000000;
-				eh.ts_ns = t;
-				uint8_t *hat = wfile_room(&hp, eh.tid, t);
-				size_t n = record_encode_heap(hat, EXP_BLOCK_BYTES - hp.used, hp.prev_ns,
-							      hp.prev_addr, &eh);
-				hp.prev_ns = t;
-				hp.prev_addr = eh.addr;
-				wfile_commit(&hp, n, EXP_REC_HEAP, hat);
-				j++;
+				eh.seq = ++j;
+				heap_put(&hp, &hst, &eh, t);
 			}
 		}
 		wfile_flush(&hp);
@@ -444,9 +452,11 @@ int main(int argc, char **argv)
 			char hpth[4200];
 			snprintf(hpth, sizeof hpth, "%s/%s", out, EXP_FILE_NAME_HEAP);
 			int fd = open(hpth, O_WRONLY);
-			uint8_t junk[8] = {EXP_REC_HEAP, 3, 0xff, 0xff, 0xff, 0, 0, 0};
-			/* the second record of the first block: cut it to a malformed one */
-			if (fd < 0 || pwrite(fd, junk, 5, EXP_BLOCK_BYTES + EXP_BLOCK_HEADER_BYTES + 0) != 5)
+			/* the first event of the first block: a time mark with a seq field, then
+			 * a varint that never ends */
+			uint8_t junk[8] = {
+				EXP_HEAP_TIME | 1u << EXP_HEAP_OP_BITS, 0xff, 0xff, 0xff, 0, 0, 0, 0};
+			if (fd < 0 || pwrite(fd, junk, 4, EXP_BLOCK_BYTES + EXP_BLOCK_HEADER_BYTES + 0) != 4)
 				die("cannot damage", hpth);
 			close(fd);
 		}

@@ -1,0 +1,135 @@
+/*
+ * heapstream.c - encoder and bounds-checked decoder of heap events (see
+ * heapstream.h).
+ */
+#include "experiment/heapstream.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "common/varint.h"
+
+static int has_size(unsigned op)
+{
+	return op != EXP_HEAP_FREE;
+}
+
+static int has_stack(unsigned op)
+{
+	return op != EXP_HEAP_FREE && op != EXP_HEAP_MUNMAP;
+}
+
+void heapstream_begin(struct heapstream_state *s, uint64_t base_ns)
+{
+	s->time_ns = base_ns;
+	s->seq = 0;
+	s->addr = 0;
+}
+
+int heapstream_time_due(const struct heapstream_state *s, uint64_t now_ns)
+{
+	return now_ns >= s->time_ns + EXP_HEAP_TIME_STEP_NS;
+}
+
+size_t heapstream_encode_time(uint8_t *buf, struct heapstream_state *s, uint64_t now_ns)
+{
+	uint64_t dt = now_ns > s->time_ns ? now_ns - s->time_ns : 0;
+	buf[0] = EXP_HEAP_TIME;
+	size_t n = 1 + varint_put(buf + 1, dt);
+	s->time_ns += dt;
+	return n;
+}
+
+size_t heapstream_encode(uint8_t *buf, struct heapstream_state *s, const struct exp_heap *h)
+{
+	unsigned op = h->op < EXP_HEAP_TIME ? h->op : EXP_HEAP_MALLOC;
+	uint64_t z = zigzag_encode((int64_t)(h->seq - s->seq - 1));
+	size_t n = 1;
+	if (z < EXP_HEAP_SEQ_ESCAPE) {
+		buf[0] = (uint8_t)(op | z << EXP_HEAP_OP_BITS);
+	} else {
+		buf[0] = (uint8_t)(op | EXP_HEAP_SEQ_ESCAPE << EXP_HEAP_OP_BITS);
+		n += varint_put(buf + n, z - EXP_HEAP_SEQ_ESCAPE);
+	}
+	if (has_size(op))
+		n += varint_put(buf + n, h->size);
+	n += varint_put(buf + n, zigzag_encode((int64_t)(h->addr - s->addr)));
+	if (op == EXP_HEAP_REALLOC)
+		n += varint_put(buf + n,
+				h->old_addr ? zigzag_encode((int64_t)(h->old_addr - h->addr)) + 1 : 0);
+	if (has_stack(op)) {
+		if (h->stack_kind == EXP_STACKREF_SLOT0) {
+			n += varint_put(buf + n, (uint64_t)h->stack_slot + EXP_STACKREF_SLOT0);
+		} else if (h->stack_kind == EXP_STACKREF_ID) {
+			buf[n++] = EXP_STACKREF_ID;
+			le64_put(buf + n, h->stack_id);
+			n += 8;
+		} else {
+			buf[n++] = EXP_STACKREF_NONE;
+		}
+	}
+	s->seq = h->seq;
+	s->addr = h->addr;
+	return n;
+}
+
+int heapstream_next(const uint8_t **pos, const uint8_t *end, struct heapstream_state *s, uint32_t tid,
+		    struct exp_heap *ret)
+{
+	const uint8_t *p = *pos;
+	for (;;) {
+		if (p >= end)
+			return 0;
+		unsigned head = *p, op = head & ((1u << EXP_HEAP_OP_BITS) - 1);
+		uint64_t z = head >> EXP_HEAP_OP_BITS;
+		if (op != EXP_HEAP_TIME)
+			break;
+		uint64_t dt;
+		const uint8_t *q = varint_get(p + 1, end, &dt);
+		if (z || !q || dt > UINT64_MAX - s->time_ns)
+			return -EBADMSG;
+		s->time_ns += dt;
+		p = q;
+		*pos = p;
+	}
+	unsigned op = *p & ((1u << EXP_HEAP_OP_BITS) - 1);
+	uint64_t z = *p++ >> EXP_HEAP_OP_BITS, v, ref = EXP_STACKREF_NONE;
+	struct exp_heap h = {.ts_ns = s->time_ns, .tid = tid, .op = (uint8_t)op};
+	if (z == EXP_HEAP_SEQ_ESCAPE) {
+		if (!(p = varint_get(p, end, &v)) || v > UINT64_MAX - EXP_HEAP_SEQ_ESCAPE)
+			return -EBADMSG;
+		z = v + EXP_HEAP_SEQ_ESCAPE;
+	}
+	h.seq = s->seq + 1 + (uint64_t)zigzag_decode(z);
+	if (has_size(op) && !(p = varint_get(p, end, &h.size)))
+		return -EBADMSG;
+	if (!(p = varint_get(p, end, &v)))
+		return -EBADMSG;
+	h.addr = s->addr + (uint64_t)zigzag_decode(v);
+	if (op == EXP_HEAP_REALLOC) {
+		if (!(p = varint_get(p, end, &v)))
+			return -EBADMSG;
+		h.old_addr = v ? h.addr + (uint64_t)zigzag_decode(v - 1) : 0;
+	}
+	if (has_stack(op)) {
+		if (!(p = varint_get(p, end, &ref)))
+			return -EBADMSG;
+		if (ref == EXP_STACKREF_ID) {
+			if (end - p < 8)
+				return -EBADMSG;
+			h.stack_id = le64_get(p);
+			p += 8;
+			h.stack_kind = EXP_STACKREF_ID;
+		} else if (ref >= EXP_STACKREF_SLOT0) {
+			if (ref - EXP_STACKREF_SLOT0 > UINT32_MAX)
+				return -EBADMSG;
+			h.stack_slot = (uint32_t)(ref - EXP_STACKREF_SLOT0);
+			h.stack_kind = EXP_STACKREF_SLOT0;
+		}
+	}
+	s->seq = h.seq;
+	s->addr = h.addr;
+	*ret = h;
+	*pos = p;
+	return 1;
+}
