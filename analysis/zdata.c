@@ -1,5 +1,6 @@
 /*
- * zdata.c - raw or zstd-compressed experiment data files.
+ * zdata.c - raw or zstd-compressed experiment data files; a compressed
+ * heaptrace is also undone from its column transform (experiment/colxform.h).
  */
 #include "analysis/zdata.h"
 
@@ -11,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
+
+#include "experiment/colxform.h"
 
 static int decompress(int fd, uint8_t **ret, size_t *ret_bytes)
 {
@@ -91,6 +94,17 @@ int zdata_open(const char *path, enum exp_file_kind kind, struct datafile **ret,
 	close(fd);
 	if (r < 0)
 		return r;
+	if (colx_is_transformed(buf, bytes)) {
+		/* the transformed stream and the image it gives are both held for a moment */
+		uint8_t *img;
+		size_t n;
+		r = colx_inverse(buf, bytes, ZDATA_MAX_BYTES, &img, &n);
+		free(buf);
+		if (r < 0)
+			return r;
+		buf = img;
+		bytes = n;
+	}
 	r = datafile_open_memory(buf, bytes, kind, ret);
 	if (r < 0) {
 		free(buf);

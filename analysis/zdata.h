@@ -1,7 +1,8 @@
 /*
  * zdata.h - open an experiment data file that collect may have compressed:
- * NAME as written, or, when it is gone, NAME.zst (zstd), decompressed into
- * memory (at most ZDATA_MAX_BYTES).  Returns what datafile_open returns;
+ * NAME as written, or, when it is gone, NAME.zst (zstd, and for heaptrace
+ * the column transform of experiment/colxform.h), decompressed into memory
+ * (at most ZDATA_MAX_BYTES).  Returns what datafile_open returns;
  * -ENOENT when neither exists, -EBADMSG for a corrupt .zst, -EFBIG past the cap.
  */
 #ifndef ANALYSIS_ZDATA_H

@@ -1,5 +1,7 @@
 /*
- * compress.c - zstd streaming compression of a finished data file.
+ * compress.c - zstd streaming compression of a finished data file; a
+ * heaptrace file goes through the column transform (experiment/colxform.h)
+ * first, one block at a time, each block checked to come back exactly.
  */
 #include "collect/compress.h"
 
@@ -8,8 +10,13 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <zstd.h>
+
+#include "common/varint.h"
+#include "experiment/colxform.h"
+#include "experiment/format.h"
 
 static int write_all(int fd, const void *p, size_t n)
 {
@@ -24,6 +31,70 @@ static int write_all(int fd, const void *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+/* Read n bytes, fewer only at the end of the file; returns the count or -errno. */
+static ssize_t read_full(int fd, void *p, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = read(fd, (char *)p + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+struct zout {
+	ZSTD_CCtx *cctx;
+	int fd;
+	void *buf;
+	size_t bytes;
+};
+
+/* Compress n bytes at p and write what zstd gives; ZSTD_e_end finishes the frame. */
+static int feed(struct zout *z, const void *p, size_t n, ZSTD_EndDirective mode)
+{
+	ZSTD_inBuffer input = {p, n, 0};
+	int finished;
+	do {
+		ZSTD_outBuffer output = {z->buf, z->bytes, 0};
+		size_t left = ZSTD_compressStream2(z->cctx, &output, &input, mode);
+		if (ZSTD_isError(left))
+			return -EIO;
+		int r = write_all(z->fd, z->buf, output.pos);
+		if (r < 0)
+			return r;
+		finished = mode == ZSTD_e_end ? left == 0 : input.pos == input.size;
+	} while (!finished);
+	return 0;
+}
+
+/* The colxform unit of one piece into unit; -EIO unless it undoes to the piece exactly. */
+static int transform_piece(const uint8_t *piece, size_t n, uint8_t *unit, uint8_t *check, size_t *unit_bytes)
+{
+	int u = colx_forward_unit(piece, n, unit);
+	if (u < 0)
+		return u;
+	const uint8_t *pos = unit;
+	size_t got;
+	if (colx_inverse_unit(&pos, unit + u, check, &got) < 0 || pos != unit + u || got != n ||
+	    memcmp(check, piece, n) != 0)
+		return -EIO;
+	*unit_bytes = (size_t)u;
+	return 0;
+}
+
+static int is_heap_file(const uint8_t *blk, size_t n)
+{
+	return n >= EXP_FILE_HEADER_BYTES &&
+	       memcmp(blk + EXP_FH_MAGIC, EXP_FILE_MAGIC, EXP_FILE_MAGIC_BYTES) == 0 &&
+	       le32_get(blk + EXP_FH_FILE_KIND) == EXP_FILE_HEAP;
 }
 
 int compress_data_file(const char *path)
@@ -41,46 +112,58 @@ int compress_data_file(const char *path)
 		close(in);
 		return e;
 	}
-	ZSTD_CCtx *cctx = ZSTD_createCCtx();
-	size_t ibytes = ZSTD_CStreamInSize(), obytes = ZSTD_CStreamOutSize();
-	char *ibuf = malloc(ibytes), *obuf = malloc(obytes);
+	struct zout z = {ZSTD_createCCtx(), out, NULL, ZSTD_CStreamOutSize()};
+	z.buf = malloc(z.bytes);
+	uint8_t *blk = malloc(EXP_BLOCK_BYTES), *unit = malloc(COLX_UNIT_MAX_BYTES),
+		*check = malloc(EXP_BLOCK_BYTES);
 	int r = 0;
-	if (!cctx || !ibuf || !obuf) {
+	if (!z.cctx || !z.buf || !blk || !unit || !check) {
 		r = -ENOMEM;
 		goto out;
 	}
-	ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 3);
+	ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_compressionLevel, 3);
+	/* a second thread when libzstd has them: the target has ended, its CPUs are free */
+	ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_nbWorkers, 2);
+	int columns = -1; /* heaptrace: through the column transform; known after block 0 */
+	uint64_t total = 0;
 	for (;;) {
-		ssize_t got = read(in, ibuf, ibytes);
-		if (got < 0 && errno == EINTR)
-			continue;
+		ssize_t got = read_full(in, blk, EXP_BLOCK_BYTES);
 		if (got < 0) {
-			r = -errno;
+			r = (int)got;
 			goto out;
 		}
-		ZSTD_EndDirective mode = got == 0 ? ZSTD_e_end : ZSTD_e_continue;
-		ZSTD_inBuffer input = {ibuf, (size_t)got, 0};
-		int finished;
-		do {
-			ZSTD_outBuffer output = {obuf, obytes, 0};
-			size_t left = ZSTD_compressStream2(cctx, &output, &input, mode);
-			if (ZSTD_isError(left)) {
-				r = -EIO;
+		if (columns < 0) {
+			columns = is_heap_file(blk, (size_t)got);
+			if (columns &&
+			    (r = feed(&z, unit, (size_t)colx_forward_begin(unit), ZSTD_e_continue)) < 0)
 				goto out;
-			}
-			if ((r = write_all(out, obuf, output.pos)) < 0)
-				goto out;
-			finished = mode == ZSTD_e_end ? left == 0 : input.pos == input.size;
-		} while (!finished);
+		}
 		if (got == 0)
 			break;
+		total += (uint64_t)got;
+		if (columns) {
+			size_t n;
+			if ((r = transform_piece(blk, (size_t)got, unit, check, &n)) < 0 ||
+			    (r = feed(&z, unit, n, ZSTD_e_continue)) < 0)
+				goto out;
+		} else if ((r = feed(&z, blk, (size_t)got, ZSTD_e_continue)) < 0) {
+			goto out;
+		}
+		if (got < EXP_BLOCK_BYTES)
+			break; /* the end: only the last piece may be short */
 	}
+	if (columns && (r = feed(&z, unit, (size_t)colx_forward_end(total, unit), ZSTD_e_continue)) < 0)
+		goto out;
+	if ((r = feed(&z, NULL, 0, ZSTD_e_end)) < 0)
+		goto out;
 	if (fsync(out) < 0)
 		r = -errno;
 out:
-	ZSTD_freeCCtx(cctx);
-	free(ibuf);
-	free(obuf);
+	ZSTD_freeCCtx(z.cctx);
+	free(z.buf);
+	free(blk);
+	free(unit);
+	free(check);
 	close(in);
 	if (close(out) < 0 && r == 0)
 		r = -errno;

@@ -8,13 +8,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(datafile experiment)
+((${#targets[@]})) || targets=(datafile experiment colxform)
 out=$top/build-fuzz
 mkdir -p "$out"
 flags=(-std=gnu11 -g -O1 -I"$top" -D_GNU_SOURCE -DPA_VERSION='"fuzz"' -fsanitize=fuzzer,address,undefined)
 srcs=("$top"/analysis/*.c "$top"/experiment/*.c "$top"/common/*.c)
 for t in "${targets[@]}"; do
-	clang "${flags[@]}" "$top/tests/fuzz/fuzz_$t.c" "${srcs[@]}" -lelf -ldw -lexpat -lstdc++ -lm -o "$out/fuzz_$t"
+	clang "${flags[@]}" "$top/tests/fuzz/fuzz_$t.c" "${srcs[@]}" -lelf -ldw -lexpat -lcapstone -lzstd -lstdc++ -lm -o "$out/fuzz_$t"
 	mkdir -p "$top/tests/fuzz/corpus/$t"
 	"$out/fuzz_$t" -max_total_time="$secs" -max_len=70000 "$top/tests/fuzz/corpus/$t" || exit 1
 	# keep the corpus small: merge into a minimal set
