@@ -9,28 +9,8 @@
 # unchanged in every case.
 set -u
 export PA_COMPRESS=off # the checks read the raw heaptrace; the default (.zst) is checked at the end
-: "${PA_BIN:?}" "${PA_LIB:?}" "${PA_TOP:?}" "${PA_BUILD:?}"
-collect=$PA_BIN/collect
-lib=$PA_LIB/libcollector.so
-heaplib=$PA_LIB/libcollector-heap.so
-expdump=$PA_BUILD/tests/tools/expdump
-[[ -x $collect ]] || { echo "no $collect"; exit 1; }
-[[ -f $lib && -f $heaplib ]] || { echo "skip: $lib or $heaplib not built"; exit 77; }
 command -v g++ >/dev/null || { echo "skip: no g++"; exit 77; }
-if [[ ! -x $expdump ]]; then
-	make -s -C "$PA_TOP" BUILD="$PA_BUILD" "$expdump" >/dev/null || { echo "cannot build expdump"; exit 1; }
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/heap_collect.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-export PA_COLLECTOR_LIB=$lib PA_ARCHIVE=off
-failures=0 checks=0
-check() {
-	local d=$1; shift
-	checks=$((checks + 1))
-	"$@" || { failures=$((failures + 1)); echo "not ok: $d"; }
-}
-note() { echo "# $*"; }
+. "$(dirname "$0")/heap_lib.sh" heap_collect
 
 # -O0, no builtins, pointers kept in a volatile array: no call is elided
 gcc -O0 -g -fno-builtin -fno-omit-frame-pointer -shared -fPIC -o libheapx.so "$PA_TOP/tests/fixtures/heap_exact_lib.c" &&

@@ -4,25 +4,7 @@
 # every call is recorded exactly once under its own thread, every block a
 # thread hands to another is freed there, and nothing is damaged or dropped.
 set -u
-: "${PA_BIN:?}" "${PA_LIB:?}" "${PA_TOP:?}" "${PA_BUILD:?}"
-collect=$PA_BIN/collect
-lib=$PA_LIB/libcollector.so
-expdump=$PA_BUILD/tests/tools/expdump
-[[ -x $collect ]] || { echo "no $collect"; exit 1; }
-[[ -f $lib && -f $PA_LIB/libcollector-heap.so ]] || { echo "skip: collector libraries not built"; exit 77; }
-if [[ ! -x $expdump ]]; then
-	make -s -C "$PA_TOP" BUILD="$PA_BUILD" "$expdump" >/dev/null || { echo "cannot build expdump"; exit 1; }
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/heap_collect_threads.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-export PA_COLLECTOR_LIB=$lib PA_ARCHIVE=off
-failures=0 checks=0
-check() {
-	local d=$1; shift
-	checks=$((checks + 1))
-	"$@" || { failures=$((failures + 1)); echo "not ok: $d"; }
-}
+. "$(dirname "$0")/heap_lib.sh" heap_collect_threads
 
 gcc -O0 -g -fno-builtin -fno-omit-frame-pointer -pthread -o heap_threads "$PA_TOP/tests/fixtures/heap_threads.c" ||
 	{ echo "cannot build heap_threads"; exit 1; }
