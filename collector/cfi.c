@@ -20,6 +20,7 @@
 #define CFI_MAX_FDES (1u << 24)
 #define CFI_STACK_DEPTH 16 /* DW_CFA_remember_state nesting */
 
+#define REG_RBX 3
 #define REG_RBP 6
 #define REG_RSP 7
 #define REG_RA 16
@@ -396,21 +397,31 @@ struct reg_rule {
 struct state {
 	uint8_t cfa_how, cfa_reg, plt;
 	int64_t cfa_off;
-	struct reg_rule fp, ra;
+	struct reg_rule fp, bx, ra;
 };
+
+/* %rbx's rule as a row stores it: a slot of 8 bytes below the CFA, same, or unknown. */
+static int8_t bx_slot(const struct reg_rule *bx)
+{
+	if (bx->how == R_UNSET || bx->how == R_SAME)
+		return CFI_BX_SAME;
+	if (bx->how == R_OFF && bx->off < 0 && bx->off % 8 == 0 && bx->off / 8 > CFI_BX_UNKNOWN)
+		return (int8_t)(bx->off / 8);
+	return CFI_BX_UNKNOWN;
+}
 
 /* The rule of a row; *ret_unsup set when it is NO_INFO because of something we do not model. */
 static struct cfi_rule state_rule(const struct state *s, bool *ret_unsup)
 {
-	struct cfi_rule no = {CFI_NO_INFO, 0, 0, 0};
+	struct cfi_rule no = {.kind = CFI_NO_INFO};
 	*ret_unsup = true;
 	if (s->ra.how == R_UNDEF) {
 		*ret_unsup = false;
-		return (struct cfi_rule){CFI_OUTERMOST, 0, CFI_FP_SAME, 0};
+		return (struct cfi_rule){.kind = CFI_OUTERMOST, .fp_off = CFI_FP_SAME};
 	}
 	if (s->ra.how != R_OFF || s->ra.off != -8)
 		return no;
-	struct cfi_rule r = {0, 0, CFI_FP_SAME, 0};
+	struct cfi_rule r = {.fp_off = CFI_FP_SAME};
 	if (s->fp.how == R_OFF) {
 		if (s->fp.off <= INT16_MIN || s->fp.off > INT16_MAX)
 			return no;
@@ -420,12 +431,13 @@ static struct cfi_rule state_rule(const struct state *s, bool *ret_unsup)
 	}
 	switch (s->cfa_how) {
 	case C_REG:
-		if (s->cfa_reg != REG_RSP && s->cfa_reg != REG_RBP)
+		if (s->cfa_reg != REG_RSP && s->cfa_reg != REG_RBP && s->cfa_reg != REG_RBX)
 			return no;
 		if (s->cfa_off < INT32_MIN || s->cfa_off > INT32_MAX)
 			return no;
-		r.kind = s->cfa_reg == REG_RSP ? CFI_CFA_SP : CFI_CFA_FP;
+		r.kind = s->cfa_reg == REG_RSP ? CFI_CFA_SP : s->cfa_reg == REG_RBP ? CFI_CFA_FP : CFI_CFA_BX;
 		r.cfa_off = (int32_t)s->cfa_off;
+		r.bx_slot = bx_slot(&s->bx);
 		break;
 	case C_PLT:
 		r.kind = CFI_PLT;
@@ -449,8 +461,8 @@ struct out {
 
 static bool rule_eq(struct cfi_rule a, struct cfi_rule b)
 {
-	return a.kind == b.kind && a.plt_threshold == b.plt_threshold && a.fp_off == b.fp_off &&
-	       a.cfa_off == b.cfa_off;
+	return a.kind == b.kind && a.plt_threshold == b.plt_threshold /* or bx_slot */ &&
+	       a.fp_off == b.fp_off && a.cfa_off == b.cfa_off;
 }
 
 static void emit(struct out *o, uint64_t pc, struct cfi_rule r)
@@ -480,8 +492,17 @@ static void set_reg(struct state *s, uint64_t reg, uint8_t how, int64_t off)
 	struct reg_rule rr = {how, off};
 	if (reg == REG_RBP)
 		s->fp = rr;
+	else if (reg == REG_RBX)
+		s->bx = rr;
 	else if (reg == REG_RA)
 		s->ra = rr;
+}
+
+/* DW_CFA_restore: the register's rule after the CIE's program. */
+static void restore_reg(struct state *s, uint64_t reg, const struct state *init)
+{
+	const struct reg_rule *rr = reg == REG_RBP ? &init->fp : reg == REG_RBX ? &init->bx : &init->ra;
+	set_reg(s, reg, rr->how, rr->off);
 }
 
 /* Register `reg` saved at CFA + v * f (R_UNSUP on overflow). */
@@ -531,8 +552,7 @@ static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, stru
 		case 3:
 			reg = op & 0x3f;
 			if (init)
-				set_reg(s, reg, reg == REG_RBP ? init->fp.how : init->ra.how,
-					reg == REG_RBP ? init->fp.off : init->ra.off);
+				restore_reg(s, reg, init);
 			break;
 		default:
 			switch (op) {
@@ -564,8 +584,7 @@ static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, stru
 			case 0x06: /* restore_extended */
 				reg = rd_uleb(&r);
 				if (init)
-					set_reg(s, reg, reg == REG_RBP ? init->fp.how : init->ra.how,
-						reg == REG_RBP ? init->fp.off : init->ra.off);
+					restore_reg(s, reg, init);
 				break;
 			case 0x07: set_reg(s, rd_uleb(&r), R_UNDEF, 0); break;
 			case 0x08: set_reg(s, rd_uleb(&r), R_SAME, 0); break;
@@ -678,9 +697,9 @@ static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, stru
 static void fde_rows(const struct fde *f, struct out *o)
 {
 	const struct cie *e = f->cie;
-	struct cfi_rule no = {CFI_NO_INFO, 0, 0, 0};
+	struct cfi_rule no = {.kind = CFI_NO_INFO};
 	if (e->signal) {
-		emit(o, f->start, (struct cfi_rule){CFI_SIGNAL, 0, CFI_FP_SAME, 0});
+		emit(o, f->start, (struct cfi_rule){.kind = CFI_SIGNAL, .fp_off = CFI_FP_SAME});
 		return;
 	}
 	struct state s = {0}, init;
@@ -806,7 +825,7 @@ struct pass {
 
 static void run_pass(struct ctx *c, const struct list *l, struct pass *ps, struct out *o, bool first)
 {
-	struct cfi_rule no = {CFI_NO_INFO, 0, 0, 0};
+	struct cfi_rule no = {.kind = CFI_NO_INFO};
 	ps->nfde = 0;
 	ps->skipped = 0;
 	ps->end = 0;

@@ -6,8 +6,8 @@
  *
  * Building (cfi_build_*) runs outside signal context: it parses untrusted
  * bytes with every read bounds-checked, executes CIE/FDE programs tracking
- * only the CFA (register + offset, or the PLT expression), the rule of %rbp
- * and of the return address, and emits one row per PC range.  It allocates
+ * only the CFA (register + offset, or the PLT expression), the rules of %rbp,
+ * %rbx and of the return address, and emits one row per PC range.  It allocates
  * only through the caller's struct cfi_alloc (the collector uses mmap'd
  * arenas; it never calls malloc, which it may interpose).
  *
@@ -28,14 +28,22 @@ enum cfi_kind {
 	CFI_SIGNAL = 4,    /* signal trampoline (CIE augmentation 'S', e.g. __restore_rt):
 	                  * the interrupted context is the ucontext at rsp + 40 (x86-64) */
 	CFI_OUTERMOST = 5, /* return address undefined (e.g. _start, clone's child): the stack ends here */
+	CFI_CFA_BX = 6,    /* CFA = rbx + cfa_off (ld.so's lazy-binding trampolines, which realign rsp) */
 };
 
-#define CFI_FP_SAME INT16_MIN /* %rbp is unchanged in this frame (not saved) */
+#define CFI_FP_SAME INT16_MIN   /* %rbp is unchanged in this frame (not saved) */
+#define CFI_BX_SAME 0           /* %rbx is unchanged in this frame (not saved) */
+#define CFI_BX_UNKNOWN INT8_MIN /* %rbx is saved in a way we do not model: unknown in the caller */
 
 struct cfi_rule {
-	uint8_t kind;          /* enum cfi_kind */
-	uint8_t plt_threshold; /* CFI_PLT: 10 or 11, from the expression */
-	int16_t fp_off;        /* caller's %rbp saved at CFA + fp_off, or CFI_FP_SAME */
+	uint8_t kind; /* enum cfi_kind */
+	union {
+		uint8_t plt_threshold; /* CFI_PLT: 10 or 11, from the expression */
+		/* CFI_CFA_*: the caller's %rbx is saved at CFA + 8 * bx_slot (< 0),
+		 * or CFI_BX_SAME, or CFI_BX_UNKNOWN */
+		int8_t bx_slot;
+	};
+	int16_t fp_off; /* caller's %rbp saved at CFA + fp_off, or CFI_FP_SAME */
 	int32_t cfa_off;
 };
 

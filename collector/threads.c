@@ -421,20 +421,22 @@ static int heap_stack_ref(struct col_thread *t, const struct exp_stack *s, struc
 }
 
 /*
- * Unwind from this very frame: its pc, sp and fp, taken by one asm
- * statement so that the unwind rule at that pc holds for that sp.
+ * Unwind from this very frame: its pc, sp, fp and rbx, taken by one asm
+ * statement so that the unwind rule at that pc holds for those registers.
  */
 __attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint32_t max, uint32_t *ret_flags)
 {
 	ucontext_t uc;
-	uint64_t pc, sp, fp;
+	uint64_t pc, sp, fp, bx;
 	__asm__ volatile("leaq 0(%%rip), %0\n\t"
 			 "movq %%rsp, %1\n\t"
-			 "movq %%rbp, %2"
-			 : "=&r"(pc), "=&r"(sp), "=&r"(fp));
+			 "movq %%rbp, %2\n\t"
+			 "movq %%rbx, %3"
+			 : "=&r"(pc), "=&r"(sp), "=&r"(fp), "=&r"(bx));
 	uc.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
 	uc.uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
 	uc.uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
+	uc.uc_mcontext.gregs[REG_RBX] = (greg_t)bx;
 	uint32_t n = unwind_from_context(&uc, &t->uw, t->pcs, max, ret_flags);
 	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
 	return n;

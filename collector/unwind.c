@@ -4,7 +4,8 @@
  *
  * Per frame: look the rule up at pc (frame 0, and the frame a signal frame
  * restores) or pc - 1 (return addresses), compute the CFA, read the return
- * address at CFA - 8 and the caller's %rbp where the rule says it was saved.
+ * address at CFA - 8 and the caller's %rbp and %rbx where the rule says they
+ * were saved (%rbx only for the rare CFA based on it: ld.so's trampolines).
  * Where no table covers pc the frame-pointer rule applies ([fp] = caller's fp,
  * [fp + 8] = return address) if %rbp points into the stack.  Special rules:
  * PLT stubs (CFA from the stub's offset), signal trampolines (__restore_rt:
@@ -26,7 +27,8 @@
 #define SIGFRAME_GREGS (offsetof(ucontext_t, uc_mcontext.gregs))
 
 struct regs {
-	uint64_t pc, sp, fp;
+	uint64_t pc, sp, fp, bx;
+	int bx_ok; /* bx is the frame's %rbx (else unknown: a CFA from it cannot be computed) */
 };
 
 static int readable(uint64_t addr, uint64_t lo, uint64_t hi)
@@ -54,12 +56,15 @@ static enum step step(const struct unwtab_snap *snap, struct regs *r, int *exact
 	int kind = rule ? rule->kind : CFI_NO_INFO;
 	uint64_t cfa;
 	int16_t fp_off = CFI_FP_SAME;
+	int8_t bx_slot = CFI_BX_SAME;
 	switch (kind) {
 	case CFI_OUTERMOST: return STEP_END;
 	case CFI_SIGNAL: {
 		uint64_t g = r->sp + SIGFRAME_GREGS;
-		uint64_t a_pc = g + 8 * REG_RIP, a_sp = g + 8 * REG_RSP, a_fp = g + 8 * REG_RBP;
-		if (!readable(a_pc, lo, hi) || !readable(a_sp, lo, hi) || !readable(a_fp, lo, hi))
+		uint64_t a_pc = g + 8 * REG_RIP, a_sp = g + 8 * REG_RSP, a_fp = g + 8 * REG_RBP,
+			 a_bx = g + 8 * REG_RBX;
+		if (!readable(a_pc, lo, hi) || !readable(a_sp, lo, hi) || !readable(a_fp, lo, hi) ||
+		    !readable(a_bx, lo, hi))
 			return STEP_STOP;
 		uint64_t sp = load(a_sp);
 		if (sp <= r->sp)
@@ -67,22 +72,29 @@ static enum step step(const struct unwtab_snap *snap, struct regs *r, int *exact
 		r->pc = load(a_pc);
 		r->sp = sp;
 		r->fp = load(a_fp);
+		r->bx = load(a_bx);
+		r->bx_ok = 1;
 		*exact = 1; /* the interrupted PC, not a return address */
 		return r->pc ? STEP_OK : STEP_STOP;
 	}
 	case CFI_CFA_SP:
-		cfa = r->sp + (uint64_t)(int64_t)rule->cfa_off;
-		fp_off = rule->fp_off;
-		break;
 	case CFI_CFA_FP:
-		cfa = r->fp + (uint64_t)(int64_t)rule->cfa_off;
+	case CFI_CFA_BX:
+		if (kind == CFI_CFA_BX && !r->bx_ok)
+			return STEP_STOP;
+		cfa = (kind == CFI_CFA_SP   ? r->sp
+		       : kind == CFI_CFA_FP ? r->fp
+					    : r->bx) +
+		      (uint64_t)(int64_t)rule->cfa_off;
 		fp_off = rule->fp_off;
+		bx_slot = rule->bx_slot;
 		break;
 	case CFI_PLT: cfa = r->sp + 8 + ((r->pc & 15) >= rule->plt_threshold ? 8 : 0); break;
 	default: /* no CFI: the frame-pointer rule, if %rbp points into the stack */
 		if (readable(r->fp, r->sp, hi) && r->fp + 16 <= hi) {
 			cfa = r->fp + 16;
 			fp_off = -16;
+			bx_slot = CFI_BX_UNKNOWN; /* where such a function keeps %rbx is unknown */
 		} else if (frame0 && !o) {
 			/* code no table knows yet (a library's _init running inside dlopen,
 			 * before the rescan): assume a function entry, return address at
@@ -108,6 +120,21 @@ static enum step step(const struct unwtab_snap *snap, struct regs *r, int *exact
 			return STEP_STOP;
 		}
 	}
+	/* %rbx matters only to a CFA_BX frame further up: losing it never stops the walk */
+	uint64_t bx = r->bx;
+	int bx_ok = r->bx_ok;
+	if (bx_slot == CFI_BX_UNKNOWN) {
+		bx_ok = 0;
+	} else if (bx_slot != CFI_BX_SAME) {
+		uint64_t slot = cfa + 8 * (uint64_t)(int64_t)bx_slot;
+		if (slot < r->sp && frame0) {
+			/* epilogue after `pop %rbx`: %rbx already holds the caller's value */
+		} else if (readable(slot, r->sp, hi)) {
+			bx = load(slot);
+		} else {
+			bx_ok = 0;
+		}
+	}
 	(void)lo;
 	if (ra == 0)
 		return STEP_END; /* a null return address ends a chain too */
@@ -116,6 +143,8 @@ static enum step step(const struct unwtab_snap *snap, struct regs *r, int *exact
 	r->pc = ra;
 	r->sp = cfa;
 	r->fp = fp;
+	r->bx = bx;
+	r->bx_ok = bx_ok;
 	*exact = 0;
 	return STEP_OK;
 }
@@ -128,7 +157,8 @@ uint32_t unwind_from_context(const ucontext_t *uc, struct unwind_thread *t, uint
 		return 0;
 #if defined(__x86_64__)
 	struct regs r = {(uint64_t)uc->uc_mcontext.gregs[REG_RIP], (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
-			 (uint64_t)uc->uc_mcontext.gregs[REG_RBP]};
+			 (uint64_t)uc->uc_mcontext.gregs[REG_RBP], (uint64_t)uc->uc_mcontext.gregs[REG_RBX],
+			 1};
 #else
 #error "unwind.c: only x86-64 is supported"
 #endif

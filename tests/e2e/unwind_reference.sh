@@ -6,10 +6,11 @@
 # unwinders on every sample and compares them (tests/unwind/unwcheck.h).
 #  1. fix_mix (-O2, no frame pointers; 4 threads: recursion 3/30/150, qsort
 #     callbacks, frameless leaves, a SIGUSR1 handler, vDSO clock_gettime,
-#     memcpy/memset, a dlopen'ed library): >= 10000 samples, >= 99.9 % agree
-#     (identical frames as far as ours goes), and every sample whose reference
-#     stack reaches main / the thread's start routine reaches it in ours,
-#     complete (flags 0);
+#     memcpy/memset, a dlopen'ed library, 8 samples inside lazy binding, where
+#     ld.so's trampoline has its CFA in %rbx): >= 10000 samples, >= 99.9 %
+#     agree (identical frames as far as ours goes), and every sample whose
+#     reference stack reaches main / the thread's start routine reaches it in
+#     ours, complete (flags 0);
 #  2. fix_mix_fp: the same built with frame pointers: same criteria, >= 1000 samples;
 #  3. fix_dlstress: dlopen/dlclose of 3 libraries in a loop, tables rebuilt each
 #     time, while 3 threads are sampled: no crash, no PC in a library range
@@ -64,8 +65,11 @@ check_agreement() { # tag min-samples
 	(($(val "$tag" stale) == 0)) || fail "$tag: PCs attributed to a library outside its load window"
 }
 
-run mix 60 "$tmp/fix_mix" 6 4 "$tmp/libfixlib1.so"
+run mix 60 "$tmp/fix_mix" 6 4 "$tmp/libfixlib1.so" "$tmp/libfixlazy.so"
 check_agreement mix 10000
+lazy=$(sed -n 's/^fix_mix: \([0-9-]*\) lazy-binding samples$/\1/p' "$tmp/mix.out")
+note "mix: $lazy samples taken inside lazy binding (ld.so's %rbx-based trampoline), all in the agreement above"
+[[ $lazy == 8 ]] || fail "mix: want 8 lazy-binding samples, got '${lazy:-none}'"
 (($(val mix sigframe) >= 100)) || fail "mix: too few samples through a signal frame ($(val mix sigframe))"
 
 run mix_fp 30 "$tmp/fix_mix_fp" 1.5 4 "$tmp/libfixlib1.so"

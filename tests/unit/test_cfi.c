@@ -192,7 +192,7 @@ static void img_free(struct img *m)
 
 struct orow {
 	uint64_t loc, end; /* vaddrs */
-	char cfa[24], rbp[24], ra[24];
+	char cfa[24], rbp[24], rbx[24], ra[24];
 	int signal;
 };
 
@@ -247,7 +247,7 @@ static int oracle_load(const char *path, const char *section, struct oracle *o)
 	struct ocie *cies = NULL;
 	enum { NONE, CIE, FDE } cur = NONE;
 	struct orow fde = {0}, *cie_row = NULL;
-	int got_rows = 0, cols_rbp = -1, cols_ra = -1;
+	int got_rows = 0, cols_rbp = -1, cols_rbx = -1, cols_ra = -1;
 	unsigned long fde_cie = 0;
 	while (fgets(line, sizeof line, f)) {
 		if (!strncmp(line, "Contents of the ", 16)) {
@@ -296,6 +296,7 @@ static int oracle_load(const char *path, const char *section, struct oracle *o)
 			cies[ncie] = (struct ocie){off, {0}};
 			cies[ncie].row.signal = strchr(aug, 'S') != NULL;
 			strcpy(cies[ncie].row.rbp, "u");
+			strcpy(cies[ncie].row.rbx, "u");
 			strcpy(cies[ncie].row.ra, "u");
 			strcpy(cies[ncie].row.cfa, "?");
 			cie_row = &cies[ncie].row;
@@ -306,10 +307,12 @@ static int oracle_load(const char *path, const char *section, struct oracle *o)
 		char *col[32];
 		if (strstr(line, "LOC") && strstr(line, "CFA")) {
 			int n = split_cols(line, col, 32);
-			cols_rbp = cols_ra = -1;
+			cols_rbp = cols_rbx = cols_ra = -1;
 			for (int i = 0; i < n; i++) {
 				if (!strcmp(col[i], "rbp"))
 					cols_rbp = i;
+				if (!strcmp(col[i], "rbx"))
+					cols_rbx = i;
 				if (!strcmp(col[i], "ra"))
 					cols_ra = i;
 			}
@@ -324,6 +327,7 @@ static int oracle_load(const char *path, const char *section, struct oracle *o)
 		r.loc = strtoull(col[0], NULL, 16);
 		snprintf(r.cfa, sizeof r.cfa, "%s", col[1]);
 		snprintf(r.rbp, sizeof r.rbp, "%s", cols_rbp >= 0 && cols_rbp < n ? col[cols_rbp] : "u");
+		snprintf(r.rbx, sizeof r.rbx, "%s", cols_rbx >= 0 && cols_rbx < n ? col[cols_rbx] : "u");
 		snprintf(r.ra, sizeof r.ra, "%s", cols_ra >= 0 && cols_ra < n ? col[cols_ra] : "?");
 		if (cur == CIE) {
 			*cie_row = r;
@@ -353,14 +357,14 @@ static bool in_plt(const struct img *m, uint64_t pc)
 /* The rule readelf's row implies for us; *ret_any: PLT threshold unknown (10 or 11). */
 static struct cfi_rule expect(const struct orow *r, bool plt)
 {
-	struct cfi_rule no = {CFI_NO_INFO, 0, 0, 0};
+	struct cfi_rule no = {.kind = CFI_NO_INFO};
 	if (r->signal)
-		return (struct cfi_rule){CFI_SIGNAL, 0, CFI_FP_SAME, 0};
+		return (struct cfi_rule){.kind = CFI_SIGNAL, .fp_off = CFI_FP_SAME};
 	if (!strcmp(r->ra, "u"))
-		return (struct cfi_rule){CFI_OUTERMOST, 0, CFI_FP_SAME, 0};
+		return (struct cfi_rule){.kind = CFI_OUTERMOST, .fp_off = CFI_FP_SAME};
 	if (strcmp(r->ra, "c-8"))
 		return no;
-	struct cfi_rule e = {0, 0, CFI_FP_SAME, 0};
+	struct cfi_rule e = {.fp_off = CFI_FP_SAME};
 	if (r->rbp[0] == 'c' && (r->rbp[1] == '-' || r->rbp[1] == '+')) {
 		long v = strtol(r->rbp + 1, NULL, 10);
 		if (v <= INT16_MIN || v > INT16_MAX)
@@ -369,9 +373,16 @@ static struct cfi_rule expect(const struct orow *r, bool plt)
 	} else if (strcmp(r->rbp, "u") && strcmp(r->rbp, "s")) {
 		return no;
 	}
-	if (!strncmp(r->cfa, "rsp+", 4) || !strncmp(r->cfa, "rbp+", 4)) {
-		e.kind = r->cfa[1] == 's' ? CFI_CFA_SP : CFI_CFA_FP;
+	if (!strncmp(r->cfa, "rsp+", 4) || !strncmp(r->cfa, "rbp+", 4) || !strncmp(r->cfa, "rbx+", 4)) {
+		e.kind = r->cfa[2] == 'p' ? (r->cfa[1] == 's' ? CFI_CFA_SP : CFI_CFA_FP) : CFI_CFA_BX;
 		e.cfa_off = (int32_t)strtol(r->cfa + 4, NULL, 10);
+		/* %rbx: "c-N" saved N below the CFA (in 8-byte slots), "u"/"s" unchanged */
+		if (r->rbx[0] == 'c' && r->rbx[1] == '-') {
+			long v = strtol(r->rbx + 2, NULL, 10);
+			e.bx_slot = v > 0 && v % 8 == 0 && v / 8 < 128 ? (int8_t)(-v / 8) : CFI_BX_UNKNOWN;
+		} else if (strcmp(r->rbx, "u") && strcmp(r->rbx, "s")) {
+			e.bx_slot = CFI_BX_UNKNOWN;
+		}
 		return e;
 	}
 	if (!strcmp(r->cfa, "exp") && plt) {
@@ -382,11 +393,15 @@ static struct cfi_rule expect(const struct orow *r, bool plt)
 	return no;
 }
 
+/* Rows compare counted last: CFA from %rbx, and %rbx saved (both agreeing with readelf). */
+static size_t bx_rows, bx_saved;
+
 /* Compare every oracle row (its first and last byte) with the table. */
 static size_t compare(const char *name, const struct img *m, uint64_t bias, const struct oracle *o,
 		      const struct cfi_table *t, size_t *ret_noinfo, size_t *ret_plt)
 {
 	size_t bad = 0, noinfo = 0, plt = 0;
+	bx_rows = bx_saved = 0;
 	for (size_t i = 0; i < o->n; i++) {
 		const struct orow *r = &o->row[i];
 		uint64_t at[2] = {r->loc + bias, r->end - 1 + bias};
@@ -399,17 +414,23 @@ static size_t compare(const char *name, const struct img *m, uint64_t bias, cons
 				ok = g->plt_threshold == 10 || g->plt_threshold == 11;
 				plt += k == 0;
 			}
-			if (ok && (e.kind == CFI_CFA_SP || e.kind == CFI_CFA_FP || e.kind == CFI_PLT))
+			if (ok && (e.kind == CFI_CFA_SP || e.kind == CFI_CFA_FP || e.kind == CFI_CFA_BX ||
+				   e.kind == CFI_PLT))
 				ok = g->cfa_off == e.cfa_off && g->fp_off == e.fp_off;
+			if (ok && e.kind != CFI_PLT)
+				ok = g->bx_slot == e.bx_slot;
+			bx_rows += k == 0 && ok && e.kind == CFI_CFA_BX;
+			bx_saved += k == 0 && ok && e.bx_slot != CFI_BX_SAME;
 			if (!ok) {
 				if (bad++ < 10)
 					fprintf(stderr,
-						"%s: row %#llx..%#llx (%s %s %s) at %#llx: got kind %d cfa %d fp %d, "
-						"want kind %d cfa %d fp %d\n",
+						"%s: row %#llx..%#llx (%s %s %s %s) at %#llx: got kind %d cfa %d fp %d "
+						"bx %d, want kind %d cfa %d fp %d bx %d\n",
 						name, (unsigned long long)r->loc, (unsigned long long)r->end,
-						r->cfa, r->rbp, r->ra, (unsigned long long)(at[k] - bias),
-						g ? g->kind : -1, g ? g->cfa_off : 0, g ? g->fp_off : 0,
-						e.kind, e.cfa_off, e.fp_off);
+						r->cfa, r->rbp, r->rbx, r->ra,
+						(unsigned long long)(at[k] - bias), g ? g->kind : -1,
+						g ? g->cfa_off : 0, g ? g->fp_off : 0, g ? g->bx_slot : 0,
+						e.kind, e.cfa_off, e.fp_off, e.bx_slot);
 			}
 		}
 	}
@@ -492,6 +513,10 @@ static void test_object(const char *path, bool figures)
 	printf("# %s: %zu FDEs (readelf), %u used, %u skipped, %zu readelf rows checked, %u table rows, "
 	       "%u unsupported rows (%zu readelf rows imply NO_INFO), %zu PLT rows, %zu bytes, build %.3f ms\n",
 	       path, o.nfde, t.nfde, t.skipped, o.n, t.nrows, t.unsupported, noinfo, plt, t.bytes, dt / 1e6);
+	printf("# %s: %zu rows with the CFA from %%rbx, %zu with %%rbx saved\n", path, bx_rows, bx_saved);
+	CHECK(bx_saved > 0);
+	if (strstr(path, "ld-linux")) /* _dl_runtime_resolve_{fxsave,xsave,xsavec} */
+		CHECK(bx_rows >= 3);
 
 	/* the linear walk (no search table) gives the same rows */
 	{
@@ -868,7 +893,7 @@ static void put_fde(struct asmb *a, size_t cie, uint64_t pc, uint32_t len, const
 
 static const struct cfi_rule *look(const struct cfi_table *t, uint64_t pc)
 {
-	static const struct cfi_rule none = {255, 0, 0, 0};
+	static const struct cfi_rule none = {.kind = 255};
 	const struct cfi_rule *r = cfi_lookup(t, pc);
 	return r ? r : &none;
 }

@@ -3,6 +3,7 @@
 #   libunwcheck.so     collector/cfi.c + unwtab.c + unwind.c + buildid.c + tests/unwind/unwcheck.c
 #                      (test-only; never libcollector.so), linked with libunwind
 #   libfixlib{1,2,3}.so  the dlopen'ed library, three copies for the dlopen stress
+#   libfixlazy.so      IFUNC calls resolved lazily, for samples inside ld.so's trampoline
 #   fix_mix, fix_mix_fp  the mixed workload, -O2 without / with frame pointers
 #   fix_dlstress       dlopen/dlclose while sampling
 #   unwbench           bench/unwind/unwbench.c (depth sweep, table report)
@@ -30,6 +31,8 @@ fix=(-O2 -g -fomit-frame-pointer)
 for k in 1 2 3; do
 	$cc "${std[@]}" "${fix[@]}" -fPIC -shared -o "$out/libfixlib$k.so" "$top/tests/unwind/fixlib.c"
 done
+# lazy binding (no -z now): its IFUNC resolvers run inside ld.so's trampoline
+$cc "${std[@]}" "${fix[@]}" -fPIC -shared -Wl,-z,lazy -o "$out/libfixlazy.so" "$top/tests/unwind/fixlazy.c"
 link=(-rdynamic -pthread -L"$out" -lunwcheck -Wl,-rpath,"$out" -ldl)
 $cc "${std[@]}" "${fix[@]}" -o "$out/fix_mix" "$top/tests/unwind/fix_mix.c" "${link[@]}"
 $cc "${std[@]}" -O2 -g -fno-omit-frame-pointer -o "$out/fix_mix_fp" "$top/tests/unwind/fix_mix.c" "${link[@]}"

@@ -10,7 +10,9 @@
  *   vdso        clock_gettime(CLOCK_MONOTONIC) in a loop
  *   mem         memset/memcpy of 64 KiB (libc asm leaves)
  *   dl          a function of a dlopen'ed library (recursion there, callback back here)
- * Usage: fix_mix SECONDS THREADS LIBPATH
+ * With LAZYLIB (tests/unwind/fixlazy.c), the main thread first takes 8
+ * samples inside lazy binding (ld.so's _dl_runtime_resolve trampoline).
+ * Usage: fix_mix SECONDS THREADS LIBPATH [LAZYLIB]
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -193,6 +195,16 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);
 	deadline = now() + secs;
 	unwcheck_thread_start((void *)main);
+	if (argc > 4) { /* lazy binding: samples with ld.so's trampoline on the stack */
+		void *h = dlopen(argv[4], RTLD_LAZY);
+		int (*run)(void) = h ? (int (*)(void))dlsym(h, "fixlazy_run") : NULL;
+		if (!run) {
+			fprintf(stderr, "fix_mix: %s\n", dlerror());
+			return 2;
+		}
+		unwcheck_rescan();
+		printf("fix_mix: %d lazy-binding samples\n", run());
+	}
 	pthread_t t[MAXW];
 	for (int i = 1; i < nthreads; i++)
 		pthread_create(&t[i], NULL, fx_worker, (void *)(uintptr_t)i);
