@@ -22,7 +22,8 @@ check() { if python3 -c "import sys; sys.exit(0 if ($2) else 1)"; then echo "ok:
 incl_pct() { awk -v f="$2" '$NF == f && NF >= 5 { print $4; exit }' "$1"; }
 attr() { awk -v f="$2" '$NF == f && NF == 3 { print $1; exit }' "$1"; }
 
-"$PA_BIN/collect" -o split.er ./split 2 >/dev/null 2>&1 || { echo "collect failed"; exit 1; }
+# -p hi over 4 s: ~1000 samples, so the 1:3 share is known to 1.4 points (5 = 3.6 sigma)
+"$PA_BIN/collect" -p hi -o split.er ./split 4 >/dev/null 2>&1 || { echo "collect failed"; exit 1; }
 "$PA_BIN/er_print" -functions split.er >sf || exit 1
 "$PA_BIN/er_print" -csingle leaf split.er >sc || exit 1
 fast=$(attr sc fast_part) slow=$(attr sc slow_part)
