@@ -226,16 +226,16 @@ static void *arena_realloc(void *p, size_t n, unsigned op)
 static void *do_realloc(void *p, size_t n, int array)
 {
 	int tr = traced();
-	uint64_t ts = tr && p ? heap_api->heap_stamp() : 0;
+	uint64_t stamp = tr && p ? heap_api->heap_stamp() : 0;
 	if (!heap_reals.realloc)
 		return enomem();
 	void *q = heap_reals.realloc(p, n);
 	if (!tr)
 		return q;
 	if (q)
-		record(array && !p ? EXP_HEAP_CALLOC : EXP_HEAP_REALLOC, n, q, p, ts);
+		record(array && !p ? EXP_HEAP_CALLOC : EXP_HEAP_REALLOC, n, q, p, stamp);
 	else if (p && n == 0)
-		record(EXP_HEAP_FREE, 0, p, NULL, ts); /* glibc: realloc(p, 0) frees p */
+		record(EXP_HEAP_FREE, 0, p, NULL, stamp); /* glibc: realloc(p, 0) frees p */
 	return q;
 }
 
@@ -361,9 +361,9 @@ EXPORT int munmap(void *addr, size_t len)
 	if (!heap_reals.munmap)
 		return (int)syscall(SYS_munmap, addr, len);
 	int tr = traced();
-	uint64_t ts = tr ? heap_api->heap_stamp() : 0;
+	uint64_t stamp = tr ? heap_api->heap_stamp() : 0;
 	int r = heap_reals.munmap(addr, len);
 	if (r == 0 && tr)
-		record(EXP_HEAP_MUNMAP, len, addr, NULL, ts);
+		record(EXP_HEAP_MUNMAP, len, addr, NULL, stamp);
 	return r;
 }

@@ -5,7 +5,6 @@
 #include "experiment/heapstream.h"
 
 #include <errno.h>
-#include <string.h>
 
 #include "common/varint.h"
 
