@@ -3,8 +3,10 @@
 # always-inline helper, built -O2 -g with DWARF 5 (gcc 12's default) and
 # DWARF 4.  Expectations:
 #  - lines: the hot loop's lines (the helper's body, the for line and the
-#    loop body) carry >= 90% of the exclusive time, the helper's line is
-#    charged to square; PCs carry line numbers;
+#    loop body) carry >= 90% of the exclusive time, the hottest line is one
+#    of them, and the helper's line is charged to square (how the time splits
+#    between the loop's lines depends on the compiler's code layout, so no
+#    line is required to be the hottest); PCs carry line numbers;
 #  - inline on (default): square is a function of its own, called from hot;
 #    inline off: square disappears and hot has the time;
 #  - source hot: the hot line is marked ## and the loop's line shows metrics;
@@ -28,10 +30,17 @@ for dw in 5 4; do
 	share=$(awk -v a="line $L_SQUARE in" -v b="line $L_HOT in" -v c="line $((L_HOT - 1)) in" \
 		'index($0, a) || index($0, b) || index($0, c) { s += $2 } END { print s + 0 }' lines$dw)
 	sq_line=$(awk -v a="square, line $L_SQUARE in" 'index($0, a) { print $2; exit }' lines$dw)
+	# the first row after <Total> is the hottest line
+	top=$(awk '/<Total>/ { getline; print; exit }' lines$dw)
 	python3 -c "import sys; sys.exit(0 if $share >= 90 else 1)" &&
 		ok "DWARF $dw: the loop's lines $L_SQUARE, $((L_HOT - 1)), $L_HOT carry $share% of the exclusive time" ||
 		{ bad "DWARF $dw: the loop's lines carry only $share%"; cat lines$dw; }
-	python3 -c "import sys; sys.exit(0 if float('${sq_line:-0}') >= 30 else 1)" &&
+	case $top in
+	*"line $L_SQUARE in"* | *"line $L_HOT in"* | *"line $((L_HOT - 1)) in"*)
+		ok "DWARF $dw: the hottest line is one of the loop's: ${top##*  }" ;;
+	*) bad "DWARF $dw: the hottest line is not one of the loop's: $top" ;;
+	esac
+	python3 -c "import sys; sys.exit(0 if float('${sq_line:-0}') >= 5 else 1)" &&
 		ok "DWARF $dw: the inlined helper's line $L_SQUARE is charged to square: ${sq_line}%" ||
 		{ bad "DWARF $dw: square's line $L_SQUARE has '${sq_line:-none}'"; cat lines$dw; }
 	"$PA_BIN/er_print" -pcs d$dw.er >pcs$dw 2>&1
@@ -39,7 +48,7 @@ for dw in 5 4; do
 		{ bad "DWARF $dw: no line in PCs"; head -20 pcs$dw; }
 	"$PA_BIN/er_print" -functions d$dw.er >f$dw 2>&1
 	sq=$(awk '$NF == "square" { print $2; exit }' f$dw)
-	python3 -c "import sys; sys.exit(0 if float('${sq:-0}') >= 30 else 1)" &&
+	python3 -c "import sys; sys.exit(0 if float('${sq:-0}') >= 5 else 1)" &&
 		ok "DWARF $dw: inline on: square has ${sq}% exclusive" || { bad "DWARF $dw: square has '${sq:-none}'"; cat f$dw; }
 	"$PA_BIN/er_print" -csingle square d$dw.er >cs$dw 2>&1
 	awk '/Callers/,/Stack Fragment/' cs$dw | grep -q "   hot$" && ok "DWARF $dw: square's caller is hot" ||
@@ -50,7 +59,7 @@ for dw in 5 4; do
 		ok "DWARF $dw: inline off: square folded, hot has ${ho}%" || { bad "DWARF $dw: inline off"; cat fo$dw; }
 done
 "$PA_BIN/er_print" -source hot d5.er >src 2>&1
-grep -q "^## .* $L_SQUARE\. \|^## .* $L_HOT\. " src && ok "source: a hot line is marked ##" || { bad "source: no ## on the hot lines"; cat src; }
+grep -q "^## .* $L_SQUARE\. \|^## .* $L_HOT\. \|^## .* $((L_HOT - 1))\. " src && ok "source: a hot line is marked ##" || { bad "source: no ## on the hot lines"; cat src; }
 grep -q "<Function: hot>" src && ok "source: function start marked" || bad "source: no <Function: hot>"
 grep -q "^ *[0-9.]* .*  *$L_HOT\. .*LINE:hot" src && ok "source: the loop line has metrics" || bad "source: loop line has no metrics"
 "$PA_BIN/er_print" -disasm hot d5.er >dis 2>&1
