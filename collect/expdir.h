@@ -5,7 +5,7 @@
  * and map.xml between head and tail; every file is opened O_APPEND.
  *
  * Errors are -errno; e->failed then names the path that failed.
- * Strings written into XML are escaped and invalid UTF-8 becomes '?'.
+ * The text is experiment/loghead.h's.
  * Not thread-safe.
  */
 #ifndef COLLECT_EXPDIR_H
@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
-struct sysinfo_host;
+struct loghead;
 
 struct expdir {
 	char *path;                 /* absolute path of the experiment directory (owned) */
@@ -23,25 +23,6 @@ struct expdir {
 	int map_fd;                 /* map.xml, -1 when closed */
 	int created;                /* 1 once the directory exists and is ours to remove */
 	char failed[PATH_MAX + 32]; /* the path of the last failure */
-};
-
-/* What log.xml's head records. */
-struct expdir_head {
-	const char *target_path; /* resolved absolute path */
-	char *const *argv;       /* target argv, NULL-terminated */
-	const struct sysinfo_host *host;
-	const char *cwd;
-	int clock_on;
-	long clock_interval_us;
-	const char *duration; /* "" when not set */
-	int depth_limit;
-	const char *descriptor;
-	const char *sample; /* -S value or NULL (then no attribute) */
-	int heap_on;        /* -H on: heap="on" */
-	const char *const *comments;
-	int comment_count;
-	uint64_t start_ns; /* CLOCK_MONOTONIC */
-	uint64_t start_realtime_ns;
 };
 
 /* How the target ended. */
@@ -64,7 +45,10 @@ int expdir_create(struct expdir *e, const char *path);
 
 /* Write log.xml's head (up to <start/>), map.xml's root start tag, and
  * notes (one line per comment, only when there are comments). */
-int expdir_write_head(struct expdir *e, const struct expdir_head *h);
+int expdir_write_head(struct expdir *e, const struct loghead *h);
+
+/* Append <warning id="ID">TEXT</warning> to log.xml (after the head). */
+int expdir_write_warning(struct expdir *e, const char *id, const char *text);
 
 /* Append <exit>, <rusage>, <end> and </experiment> to log.xml and </map>
  * to map.xml, then close them. */

@@ -20,13 +20,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/compress.h"
+#include "collect/finish.h"
 #include "experiment/format.h"
 #include "collect/expdir.h"
 #include "collect/launch.h"
 #include "collect/options.h"
 #include "collect/probe.h"
+#include "common/exeprobe.h"
 #include "experiment/expname.h"
+#include "experiment/loghead.h"
 #include "experiment/sysinfo.h"
 
 #ifndef PA_PREFIX
@@ -37,7 +39,7 @@
 #define EXIT_NOEXEC 126
 #define EXIT_NOTFOUND 127
 #define NAME_RETRIES 100
-#define ENV_ADDED 4 /* PA_EXPERIMENT, PA_PARAMS, PA_TARGET_PID, LD_PRELOAD */
+#define ENV_ADDED 5 /* PA_EXPERIMENT, PA_PARAMS, PA_TARGET_PID, LD_PRELOAD, PA_FOLLOW */
 
 extern char **environ;
 
@@ -60,6 +62,12 @@ static const char usage_text[] =
 	"  -H on|off                 heap tracing: record every malloc, calloc, realloc,\n"
 	"                            free, memalign-family call and anonymous mmap and\n"
 	"                            munmap with its call stack (default off)\n"
+	"  -F on|off|all|=REGEX      follow descendant processes (fork, vfork, clone,\n"
+	"                            exec, posix_spawn, system, popen): on (default) and\n"
+	"                            all record each one in a subexperiment NAME.er/_f1.er,\n"
+	"                            _f1_x1.er, ...; =REGEX only those whose lineage\n"
+	"                            (_f1_x1), program path or name, or argv[0] matches\n"
+	"                            REGEX entirely (extended regular expression)\n"
 	"  -o NAME.er                experiment name (default test.1.er; a name\n"
 	"                            STEM.N.er in use becomes STEM.M.er, M = highest + 1)\n"
 	"  -d DIR                    create the experiment in directory DIR\n"
@@ -71,7 +79,7 @@ static const char usage_text[] =
 	"  --help                    print this help and exit\n"
 	"  --                        end of options\n"
 	"\n"
-	"Not supported yet: -h COUNTERS, -s, -i, -M, -m, -F, -j, -J, -l, -y, -A, -a,\n"
+	"Not supported yet: -h COUNTERS, -s, -i, -M, -m, -j, -J, -l, -y, -A, -a,\n"
 	"-L, -O, -P, -c, -I, -N, -r, -x, -g, -R.\n"
 	"\n"
 	"Environment: PA_MAX_CALL_STACK_DEPTH=N sets the call stack depth limit\n"
@@ -213,61 +221,33 @@ static int find_heap_lib(const char *lib, char *ret, size_t room)
 	return 0;
 }
 
+static void warn_compress(const char *path, int err)
+{
+	fprintf(stderr, "collect: warning: could not compress %s (%s); it stays uncompressed\n", path,
+		strerror(-err));
+}
+
+/* One line on the descendants, and one per program the collector could not enter. */
+static void report_descendants(const char *exp, const char *display)
+{
+	struct finish_summary s;
+	if (finish_descendants(exp, &s) < 0 || s.processes == 0)
+		return;
+	fprintf(stderr, "collect: %u descendant process%s: %u recorded in %s/_*.er", s.processes,
+		s.processes == 1 ? "" : "es", s.followed, display);
+	if (s.not_followed)
+		fprintf(stderr, ", %u not followed (-F)", s.not_followed);
+	if (s.unprofilable)
+		fprintf(stderr, ", %u not profilable", s.unprofilable);
+	if (s.running)
+		fprintf(stderr, ", %u still running", s.running);
+	fputs("\n", stderr);
+	for (unsigned i = 0; i < s.nnotes; i++)
+		fprintf(stderr, "collect: warning: not profiled: %s\n", s.notes[i]);
+}
+
 /* Run <bindir>/er_archive -q EXP (docs/man/er_archive.1) unless PA_ARCHIVE=off;
  * warn if it is missing or fails: the experiment is complete without it. */
-/*
- * If the target replaced itself with another program (a wrapper script or
- * shim that execs the real binary), say so: what ran after the exec was not
- * profiled, and an empty profile would otherwise be a mystery.
- */
-static void warn_exec(const char *exp)
-{
-	char path[PATH_MAX], last[PATH_MAX] = "";
-	if ((size_t)snprintf(path, sizeof path, "%s/log.xml", exp) >= sizeof path)
-		return;
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	char line[8192];
-	int n = 0;
-	while (fgets(line, sizeof line, f)) {
-		const char *p = strstr(line, "<exec ");
-		const char *q = p ? strstr(p, " path=\"") : NULL;
-		if (!q)
-			continue;
-		q += 7;
-		size_t len = strcspn(q, "\"");
-		snprintf(last, sizeof last, "%.*s", (int)len, q);
-		n++;
-	}
-	fclose(f);
-	if (n)
-		fprintf(stderr,
-			"collect: warning: the target exec'd another program (%s%s); following exec is not "
-			"implemented yet, so only the code run before the exec was profiled; run that program "
-			"directly to profile it\n",
-			last, n > 1 ? ", after other execs" : "");
-}
-
-/*
- * The collector writes raw 64 KiB blocks (it links only libc); a heap trace
- * is large and compresses well, so once the target has ended it is stored
- * as heaptrace.zst (the reader reads either).  PA_COMPRESS=off keeps it raw.
- */
-static void compress_experiment(const char *exp)
-{
-	const char *off = getenv("PA_COMPRESS");
-	if (off && strcmp(off, "off") == 0)
-		return;
-	char path[PATH_MAX];
-	if ((size_t)snprintf(path, sizeof path, "%s/%s", exp, EXP_FILE_NAME_HEAP) >= sizeof path)
-		return;
-	int r = compress_data_file(path);
-	if (r < 0 && r != -ENOENT)
-		fprintf(stderr, "collect: warning: could not compress %s (%s); it stays uncompressed\n", path,
-			strerror(-r));
-}
-
 static void archive_experiment(const char *exp)
 {
 	const char *env = getenv("PA_ARCHIVE");
@@ -406,9 +386,11 @@ static void free_env(char **env, size_t own_from)
  * plus PA_EXPERIMENT, PA_PARAMS, PA_TARGET_PID (filled in by the child) and
  * LD_PRELOAD with the collector first.  *RET_OWN_FROM = index of the first
  * allocated entry.  NULL on ENOMEM. */
-static char **build_env(const char *expdir, const char *params, const char *lib, size_t *ret_own_from)
+static char **build_env(const char *expdir, const char *params, const char *lib, const char *follow_regex,
+			size_t *ret_own_from)
 {
-	static const char *const drop[] = {"PA_EXPERIMENT=", "PA_PARAMS=", "PA_TARGET_PID=", "LD_PRELOAD="};
+	static const char *const drop[] = {"PA_EXPERIMENT=", "PA_PARAMS=", "PA_TARGET_PID=", "LD_PRELOAD=",
+					   "PA_FOLLOW=",     "PA_LINEAGE="};
 	const char *old_preload = getenv("LD_PRELOAD");
 	size_t n = 0, k = 0;
 	char **env;
@@ -432,6 +414,7 @@ static char **build_env(const char *expdir, const char *params, const char *lib,
 	env[k++] = concat("PA_TARGET_PID=", "", "", "");
 	env[k++] = concat("LD_PRELOAD=", lib, old_preload && *old_preload ? ":" : "",
 			  old_preload ? old_preload : "");
+	env[k++] = concat("PA_FOLLOW=", follow_regex ? follow_regex : "", "", "");
 	for (size_t i = *ret_own_from; i < k; i++) {
 		if (!env[i]) {
 			free_env(env, *ret_own_from);
@@ -475,6 +458,12 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 		printf("\tperiodic sampling, %s\n", o->sample);
 	if (o->heap_on)
 		printf("\theap tracing enabled\n");
+	if (o->follow == COLLECT_FOLLOW_OFF)
+		printf("\tdescendant processes will not be followed\n");
+	else if (o->follow == COLLECT_FOLLOW_REGEX)
+		printf("\tdescendant processes matching '%s' will be followed\n", o->follow_regex);
+	else
+		printf("\tdescendant processes will be followed\n");
 	for (int i = 0; i < o->comment_count; i++)
 		printf("\tcomment: %s\n", o->comments[i]);
 	printf("\tdata descriptor: \"%s\"\n", descriptor);
@@ -506,7 +495,7 @@ int main(int argc, char **argv)
 	char preload[2 * PATH_MAX + 2];
 	struct place pl;
 	struct expdir e;
-	struct expdir_head head;
+	struct loghead head;
 	struct expdir_tail tail;
 	struct sysinfo_host host;
 	struct launch l;
@@ -541,6 +530,17 @@ int main(int argc, char **argv)
 	if (!o.clock_on)
 		fprintf(stderr, "collect: warning: no function level data requested; "
 				"only statistics will be collected\n");
+	/* a program the loader will not preload into: say so now, and in the experiment */
+	struct exeprobe probe;
+	char unprofilable[PATH_MAX + 512] = "";
+	if (exeprobe_path(target_path, (unsigned)geteuid(), (unsigned)getegid(), &probe) == 0 &&
+	    probe.verdict == EXEPROBE_NOENTRY) {
+		snprintf(unprofilable, sizeof unprofilable,
+			 "%s%s is %s: the collector cannot enter it, so the experiment records no profile "
+			 "data, only the process's resource usage",
+			 target_path, probe.script ? "'s interpreter" : "", probe.reason);
+		fprintf(stderr, "collect: warning: %s\n", unprofilable);
+	}
 	place_choose(&pl, &o);
 
 	snprintf(descriptor, sizeof descriptor, "p=%ld;d=%d", o.clock_on ? o.clock_interval_us : 0,
@@ -554,6 +554,10 @@ int main(int argc, char **argv)
 	if (o.heap_on) {
 		size_t k = strlen(descriptor);
 		snprintf(descriptor + k, sizeof descriptor - k, ";H=1");
+	}
+	if (o.follow != COLLECT_FOLLOW_ON) {
+		size_t k = strlen(descriptor);
+		snprintf(descriptor + k, sizeof descriptor - k, ";F=%d", (int)o.follow);
 	}
 	rc = find_collector(lib, sizeof lib, lib_tried, sizeof lib_tried);
 	if (rc < 0)
@@ -621,18 +625,22 @@ int main(int argc, char **argv)
 	head.descriptor = descriptor;
 	head.sample = o.sample;
 	head.heap_on = o.heap_on;
+	head.follow = o.follow_spec;
 	head.comments = o.comments;
 	head.comment_count = o.comment_count;
 	head.start_ns = now_ns(CLOCK_MONOTONIC);
 	head.start_realtime_ns = now_ns(CLOCK_REALTIME);
 	rc = expdir_write_head(&e, &head);
+	if (rc == 0 && unprofilable[0])
+		rc = expdir_write_warning(&e, "unprofilable", unprofilable);
 	if (rc < 0)
 		fail_experiment(&e, -rc);
 	if (o.verbose)
 		fprintf(stderr, "collect: wrote %s/log.xml, map.xml%s\n", e.path,
 			o.comment_count ? ", notes" : "");
 
-	env = build_env(e.path, descriptor, preload, &env_own_from);
+	env = build_env(e.path, descriptor, preload, o.follow == COLLECT_FOLLOW_REGEX ? o.follow_regex : NULL,
+			&env_own_from);
 	if (!env)
 		fail_experiment(&e, ENOMEM);
 	if (o.verbose) {
@@ -674,10 +682,10 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e.failed, strerror(-rc));
 	else {
-		compress_experiment(e.path);
+		report_descendants(e.path, pl.display);
+		finish_compress(e.path, warn_compress);
 		archive_experiment(e.path);
 	}
-	warn_exec(e.path);
 	expdir_release(&e);
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);

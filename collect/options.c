@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 #include "experiment/expname.h"
 
 /* Oracle collect options that later work implements: with a value, and without. */
-static const char unsupported_with_value[] = "siMmFjJlyAaLOPcINrg";
+static const char unsupported_with_value[] = "siMmjJlyAaLOPcINrg";
 static const char unsupported_flags[] = "xR";
 
 static int fail(char *err, size_t room, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -190,6 +191,27 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 			return fail(err, room, "-H: invalid value '%s' (expected on or off)", val);
 		o->heap_on = strcmp(val, "on") == 0;
 		return 0;
+	case 'F':
+		if (!strcmp(val, "on") || !strcmp(val, "all")) {
+			o->follow = COLLECT_FOLLOW_ON;
+		} else if (!strcmp(val, "off")) {
+			o->follow = COLLECT_FOLLOW_OFF;
+		} else if (val[0] == '=' && val[1]) {
+			regex_t re;
+			char msg[128];
+			rc = regcomp(&re, val + 1, REG_EXTENDED | REG_NOSUB);
+			if (rc != 0) {
+				regerror(rc, &re, msg, sizeof msg);
+				return fail(err, room, "-F: invalid regular expression '%s': %s", val + 1, msg);
+			}
+			regfree(&re);
+			o->follow = COLLECT_FOLLOW_REGEX;
+			o->follow_regex = val + 1;
+		} else {
+			return fail(err, room, "-F: invalid value '%s' (expected on, off, all or =REGEX)", val);
+		}
+		o->follow_spec = val;
+		return 0;
 	case 'o':
 		rc = expname_validate(name_base(val));
 		if (rc == -ENAMETOOLONG)
@@ -220,6 +242,8 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 	o->mode = COLLECT_MODE_RUN;
 	o->clock_on = 1;
 	o->clock_interval_us = COLLECT_CLOCK_ON_US;
+	o->follow = COLLECT_FOLLOW_ON;
+	o->follow_spec = "on";
 	if (argc <= 1) {
 		o->mode = COLLECT_MODE_SUMMARY;
 		return 0;
@@ -261,7 +285,7 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 			}
 			if (strchr(unsupported_flags, c) || strchr(unsupported_with_value, c))
 				return fail(err, room, "option -%c is not supported yet", c);
-			if (!strchr("ptSHodC", c))
+			if (!strchr("ptSHFodC", c))
 				return fail(err, room, "unknown option -%c (see collect --help)", c);
 			if (p[1]) {
 				val = p + 1;

@@ -33,6 +33,8 @@ enum collect_mode {
 	COLLECT_MODE_HWC_LIST, /* -h or -h list */
 };
 
+enum collect_follow { COLLECT_FOLLOW_OFF = 0, COLLECT_FOLLOW_ON = 1, COLLECT_FOLLOW_REGEX = 2 };
+
 struct collect_options {
 	enum collect_mode mode;
 	int dry_run;            /* -n */
@@ -44,6 +46,9 @@ struct collect_options {
 	unsigned long duration_end_s; /* 0 = until the target exits */
 	const char *sample;           /* -S value (on, off or seconds), NULL if not given */
 	int heap_on;                  /* -H on (default off) */
+	enum collect_follow follow;   /* -F: descendants followed (default on; all = on) */
+	const char *follow_spec;      /* the -F value as given ("on" by default) */
+	const char *follow_regex;     /* -F =REGEX: REGEX (checked with regcomp) */
 	const char *name;             /* -o value, NULL = default; may hold a directory part */
 	const char *dir;              /* -d value, NULL = current directory */
 	const char *comments[COLLECT_COMMENTS_MAX];

@@ -71,6 +71,13 @@ void blockw_cursor_release(struct blockw_cursor *c)
 	c->pos = 0;
 }
 
+void blockw_cursor_forget(struct blockw_cursor *c)
+{
+	c->block = NULL;
+	c->pos = 0;
+	c->seq = 0;
+}
+
 /* Claim, extend, map and initialise a fresh block for the cursor. */
 static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns)
 {
@@ -89,6 +96,7 @@ static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, u
 	syscall(SYS_close, fd);
 	if (p == MAP_FAILED)
 		goto fail;
+	syscall(SYS_madvise, p, (size_t)EXP_BLOCK_BYTES, MADV_DONTFORK); /* a fork child never writes here */
 	le32_put(p + EXP_BH_TID, tid);
 	le32_put(p + EXP_BH_SEQ, seq);
 	le32_put(p + EXP_BH_USED, 0);

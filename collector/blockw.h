@@ -73,4 +73,11 @@ int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const str
 /* Unmap the cursor's block (the data stays in the file). SIGNAL_SAFE. */
 void blockw_cursor_release(struct blockw_cursor *c);
 
+/*
+ * In a fork child: drop the cursor without touching its block.  Blocks are
+ * mapped MADV_DONTFORK, so the child has no mapping of its parent's blocks
+ * and can never write into the parent's data.
+ */
+void blockw_cursor_forget(struct blockw_cursor *c);
+
 #endif

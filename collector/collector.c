@@ -3,10 +3,12 @@
  * constructor and from every interposer), the PA_* environment contract, the
  * data files, and the end of collection (atexit, destructor, _exit/_Exit).
  *
- * Invariant: only the process whose pid is PA_TARGET_PID and that created
- * the data files itself writes anything; a fork child or an exec'd image of
- * the same pid stays dormant.  Nothing here may take the target down: a
- * failing part is disabled, counted and noted in log.xml.
+ * Invariant: a process writes only into the experiment lineage.c gave it
+ * (the founder's, or its own subexperiment), and only while it is followed;
+ * a fork child starts over in its own subexperiment before fork returns in
+ * it (the atfork child handler), and never touches its parent's blocks.
+ * Nothing here may take the target down: a failing part is disabled,
+ * counted and noted in log.xml.
  */
 #include "collector/collector.h"
 
@@ -21,12 +23,15 @@
 #include <unistd.h>
 
 #include "collector/encode.h"
+#include "collector/lineage.h"
 #include "collector/loadmap.h"
 #include "collector/logxml.h"
+#include "collector/sampler.h"
 #include "collector/signals.h"
 #include "collector/stacktab.h"
 #include "collector/threads.h"
 #include "collector/trace_api.h"
+#include "experiment/loghead.h"
 #include "experiment/record.h"
 #include "experiment/xmlw.h"
 
@@ -116,6 +121,7 @@ static void resolve_reals(void)
 	r->pthread_sigmask =
 		(int (*)(int, const sigset_t *, sigset_t *))next_sym("pthread_sigmask", "GLIBC_2.32");
 	r->exit_ = (void (*)(int))next_sym("_exit", NULL);
+	r->exit = (void (*)(int))next_sym("exit", NULL);
 	r->Exit_ = (void (*)(int))next_sym("_Exit", NULL);
 	r->dlopen = (void *(*)(const char *, int))next_sym("dlopen", "GLIBC_2.34");
 	r->dlclose = (int (*)(void *))next_sym("dlclose", "GLIBC_2.34");
@@ -129,12 +135,17 @@ static uint64_t parse_u64(const char **s)
 	return v;
 }
 
-/* PA_PARAMS: ';'-separated p=<us>, d=<depth>, t=<start_s>:<end_s>, H=0|1; unknown keys ignored. */
+/*
+ * PA_PARAMS: ';'-separated p=<us>, d=<depth>, t=<start_s>:<end_s>, H=0|1,
+ * F=0|1|2 (follow descendants: off, on, by the regex in PA_FOLLOW; default
+ * on); unknown keys ignored.
+ */
 static void parse_params(const char *s, struct col_config *cfg)
 {
 	cfg->interval_us = 0;
 	cfg->depth_limit = DEPTH_DEFAULT;
 	cfg->heap_on = 0;
+	cfg->follow = LINEAGE_FOLLOW_ON;
 	while (s && *s) {
 		char key = *s;
 		if (s[1] == '=') {
@@ -147,6 +158,11 @@ static void parse_params(const char *s, struct col_config *cfg)
 				cfg->depth_limit = v < 1 ? 1 : v > DEPTH_MAX ? DEPTH_MAX : (uint32_t)v;
 			} else if (key == 'H') {
 				cfg->heap_on = parse_u64(&s) != 0;
+			} else if (key == 'F') {
+				uint64_t v = parse_u64(&s);
+				cfg->follow = v == 0 ? LINEAGE_FOLLOW_OFF
+					      : v == 2 ? LINEAGE_FOLLOW_REGEX
+						       : LINEAGE_FOLLOW_ON;
 			} else if (key == 't') {
 				cfg->window_start_ns = parse_u64(&s) * 1000000000u;
 				if (*s == ':') {
@@ -196,38 +212,31 @@ static void log_start(void)
 {
 	char buf[512];
 	struct xmlw w;
-	uint32_t eff = col_cfg.interval_us && col_cfg.interval_us < KERNEL_TICK_US ? KERNEL_TICK_US
-										   : col_cfg.interval_us;
+	int timer = sampler_kind() == SAMPLER_TIMER;
+	uint32_t eff = timer && col_cfg.interval_us < KERNEL_TICK_US ? KERNEL_TICK_US : col_cfg.interval_us;
 	xmlw_init(&w, buf, sizeof buf);
 	xmlw_raw(&w, "  <collector_start");
 	xmlw_attr_u64(&w, "pid", (uint64_t)getpid());
 	xmlw_attr_u64(&w, "ppid", (uint64_t)getppid());
 	xmlw_attr_u64(&w, "tstamp_ns", col_cfg.start_ns);
-	xmlw_attr(&w, "mechanism", col_cfg.interval_us ? "timer_create" : "none");
+	xmlw_attr(&w, "mechanism", sampler_mechanism());
 	xmlw_attr_u64(&w, "clock_interval_us", col_cfg.interval_us);
 	xmlw_attr_u64(&w, "effective_interval_us", eff);
 	xmlw_attr_u64(&w, "depth_limit", col_cfg.depth_limit);
 	xmlw_attr(&w, "heap", col_cfg.heap_on ? "on" : "off");
+	/* each thread's first expiry is at a uniform phase of the interval (sampler.h) */
+	xmlw_attr(&w, "first_expiry", "uniform");
 	xmlw_raw(&w, "/>\n");
 	logxml_append(&w);
-	if (col_cfg.interval_us && col_cfg.interval_us < KERNEL_TICK_US)
+	if (timer && col_cfg.interval_us < KERNEL_TICK_US)
 		logxml_note("warning", "timer_rate",
 			    "CPU timers are limited by the kernel tick (4000 us at HZ=250): each "
 			    "sample's weight is the thread's CPU time since its previous sample");
-}
-
-static void log_exec(void)
-{
-	char buf[PATH_MAX + 128], exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	struct xmlw w;
-	xmlw_init(&w, buf, sizeof buf);
-	xmlw_raw(&w, "  <exec");
-	xmlw_attr_u64(&w, "tstamp_ns", col_now_ns());
-	xmlw_attr(&w, "path", exe);
-	xmlw_raw(&w, "/>\n");
-	logxml_append(&w);
+	if (timer)
+		logxml_note("warning", "timer_tick",
+			    "sampling by POSIX CPU timers (perf events need perf_event_paranoid <= 1 or "
+			    "CAP_PERFMON): the kernel checks them only at its tick, so threads that run "
+			    "less than a few ticks are under-sampled");
 }
 
 static void col_atexit(void)
@@ -235,31 +244,32 @@ static void col_atexit(void)
 	col_finish();
 }
 
-static void col_atfork_child(void)
+static int tables_ready, atexit_ready;
+
+/* The exit status, when the collector sees it (exit, _exit, main's return). */
+static int exit_known, exit_status;
+
+static void note_exit(int status)
 {
-	/* the child never writes to its parent's experiment */
-	atomic_store(&col_active, 0);
+	exit_status = status;
+	exit_known = 1;
 }
 
-static void init_collection(void)
+/*
+ * Record into me->dir from now on: data files, tables, log start, map.xml
+ * and the calling thread.  in_child: a fork (or clone) child, whose tables
+ * and load map are copies of its parent's.
+ */
+static void start_recording(const struct lineage_self *me, int in_child)
 {
-	const char *dir = getenv("PA_EXPERIMENT");
-	const char *pid = getenv("PA_TARGET_PID");
-	if (!dir || !*dir || !pid || strtoul(pid, NULL, 10) != (unsigned long)getpid())
-		return;
+	const char *dir = me->dir;
 	if (strlen(dir) >= sizeof col_cfg.dir || logxml_init(dir) < 0)
 		return;
 	strcpy(col_cfg.dir, dir);
-	parse_params(getenv("PA_PARAMS"), &col_cfg);
-	col_cfg.owner_pid = (uint32_t)getpid();
+	col_cfg.owner_pid = me->pid;
 	col_cfg.start_ns = col_now_ns();
-	int r = blockw_file_create(&col_cfg.profile, dir, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE,
-				   col_cfg.owner_pid, col_cfg.start_ns);
-	if (r == -EEXIST) {
-		log_exec(); /* an exec'd image of the owner: its data stays as it is */
-		return;
-	}
-	if (r < 0 ||
+	if (blockw_file_create(&col_cfg.profile, dir, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE,
+			       col_cfg.owner_pid, col_cfg.start_ns) < 0 ||
 	    blockw_file_create(&col_cfg.stacks, dir, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, col_cfg.owner_pid,
 			       col_cfg.start_ns) < 0 ||
 	    blockw_file_create(&col_cfg.overview, dir, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW,
@@ -273,23 +283,102 @@ static void init_collection(void)
 			    "could not create the heaptrace file; heap tracing is off");
 		col_cfg.heap_on = 0;
 	}
-	if (stacktab_init(STACKTAB_LOG2) < 0 || threads_init() < 0) {
-		logxml_note("error", "memory", "could not map the collector's tables; collection is off");
-		return;
+	if (!tables_ready) {
+		if (stacktab_init(STACKTAB_LOG2) < 0 || threads_init() < 0) {
+			logxml_note("error", "memory",
+				    "could not map the collector's tables; collection is off");
+			return;
+		}
+		tables_ready = 1;
+	} else {
+		stacktab_reset();
 	}
-	if (signals_init() < 0) {
+	if (!col_signals_owned() && signals_init() < 0) {
 		logxml_note("error", "sigaction",
 			    "could not install the SIGPROF handler; clock profiling is off");
 		col_cfg.interval_us = 0;
 	}
+	if (in_child)
+		sampler_reseed();
+	else
+		sampler_init(col_cfg.interval_us);
+	atomic_store(&col_finished, 0);
 	atomic_store(&col_active, 1);
 	log_start();
 	write_sample(0);
-	if (loadmap_init(dir) < 0)
+	if ((in_child ? loadmap_fork_child(dir) : loadmap_init(dir)) < 0)
 		logxml_note("error", "map", "could not write map.xml");
-	threads_begin_initial();
-	atexit(col_atexit);
-	pthread_atfork(NULL, NULL, col_atfork_child);
+	if (in_child)
+		threads_fork_child(1);
+	else
+		threads_begin_initial();
+	if (!atexit_ready) {
+		atexit(col_atexit);
+		atexit_ready = 1;
+	}
+}
+
+/* A fork (letter 'f') or clone ('C') child, number n: start over as that descendant. */
+static void become_child(char letter, unsigned n)
+{
+	atomic_store(&col_active, 0);
+	exit_known = 0;
+	const struct lineage_self *me = lineage_fork_child(letter, n);
+	if (!me->followed) {
+		threads_fork_child(0);
+		return;
+	}
+	struct col_counters zero = {0};
+	col_count = zero;
+	atomic_store(&col_heap_seq, 0);
+	start_recording(me, 1);
+}
+
+static __thread unsigned tls_fork_index;
+
+static void col_atfork_prepare(void)
+{
+	tls_fork_index = lineage_next_index('f');
+	loadmap_lock_fork();
+	threads_lock();
+}
+
+static void col_atfork_parent(void)
+{
+	threads_unlock();
+	loadmap_unlock_fork();
+}
+
+static void col_atfork_child(void)
+{
+	threads_unlock();
+	loadmap_unlock_fork();
+	become_child('f', tls_fork_index);
+}
+
+void col_clone_child(void)
+{
+	become_child('C', lineage_next_index('C'));
+}
+
+static void init_collection(void)
+{
+	parse_params(getenv("PA_PARAMS"), &col_cfg);
+	struct lineage_params lp = {
+		.follow = col_cfg.follow,
+		.interval_us = col_cfg.interval_us,
+		.depth_limit = col_cfg.depth_limit,
+		.window_start_s = col_cfg.window_start_ns / 1000000000u,
+		.window_end_s = col_cfg.window_end_ns / 1000000000u,
+		.heap_on = col_cfg.heap_on,
+	};
+	const struct lineage_self *me = lineage_init(&lp);
+	if (!me->known)
+		return;
+	/* every process of the tree keeps its lineage, followed or not */
+	pthread_atfork(col_atfork_prepare, col_atfork_parent, col_atfork_child);
+	if (me->followed)
+		start_recording(me, 0);
 }
 
 void col_init(void)
@@ -312,7 +401,11 @@ void col_init(void)
 		sched_yield();
 }
 
-void col_finish(void)
+/*
+ * End collection.  exec_path: the process is about to exec that program
+ * (its new image records on its own), else NULL: the process is exiting.
+ */
+static void finish(const char *exec_path)
 {
 	if (!atomic_load(&col_active) || (uint32_t)getpid() != col_cfg.owner_pid)
 		return;
@@ -321,7 +414,7 @@ void col_finish(void)
 	int saved = errno;
 	int g = threads_guard_enter();
 	threads_finish();
-	char buf[256];
+	char buf[PATH_MAX * 6 + 1024];
 	struct xmlw w;
 	xmlw_init(&w, buf, sizeof buf);
 	xmlw_raw(&w, "  <collector_end");
@@ -341,10 +434,36 @@ void col_finish(void)
 		xmlw_attr_u64(&w, "heap_stackless", atomic_load(&col_count.heap_stackless));
 	}
 	xmlw_raw(&w, "/>\n");
-	logxml_append(&w);
+	if (exec_path) {
+		xmlw_raw(&w, "  <exec");
+		xmlw_attr_u64(&w, "tstamp_ns", col_now_ns());
+		xmlw_attr_utf8(&w, "path", exec_path);
+		xmlw_raw(&w, "/>\n");
+	}
+	if (lineage_self()->origin != LINEAGE_FOUNDER) {
+		/* a descendant closes its own experiment; collect closes the founder's */
+		if (exit_known && !exec_path)
+			loghead_exit(&w, col_now_ns(), (exit_status & 0xff) << 8);
+		loghead_end(&w, col_now_ns());
+	}
 	write_sample(1);
+	logxml_append(&w);
+	if (lineage_self()->origin != LINEAGE_FOUNDER)
+		loadmap_finish();
 	threads_guard_leave(g);
 	errno = saved;
+}
+
+void col_finish(void)
+{
+	finish(NULL);
+}
+
+void col_before_exec(const char *path)
+{
+	/* only an exec that can succeed ends the recording (a shell tries each PATH entry) */
+	if (path && col_collecting() && access(path, X_OK) == 0)
+		finish(path);
 }
 
 /*
@@ -385,6 +504,7 @@ __attribute__((destructor(101))) static void col_destructor(void)
 EXPORT void _exit(int status)
 {
 	col_init();
+	note_exit(status);
 	col_finish();
 	if (col_reals.exit_)
 		col_reals.exit_(status);
@@ -395,9 +515,48 @@ EXPORT void _exit(int status)
 EXPORT void _Exit(int status)
 {
 	col_init();
+	note_exit(status);
 	col_finish();
 	if (col_reals.Exit_)
 		col_reals.Exit_(status);
 	for (;;)
 		syscall(SYS_exit_group, status);
+}
+
+EXPORT void exit(int status)
+{
+	col_init();
+	note_exit(status);
+	if (col_reals.exit)
+		col_reals.exit(status);
+	for (;;)
+		syscall(SYS_exit_group, status);
+}
+
+/*
+ * main's return value is the process's exit status: glibc passes it to
+ * exit inside libc, where our exit is not called, so main is wrapped.  The
+ * one __libc_start_main implementation serves both symbol versions (a legacy
+ * program's init pointer is honoured by it).
+ */
+typedef int (*col_main_fn)(int, char **, char **);
+static col_main_fn col_real_main;
+
+static int col_main(int argc, char **argv, char **envp)
+{
+	int r = col_real_main(argc, argv, envp);
+	note_exit(r);
+	return r;
+}
+
+EXPORT int __libc_start_main(col_main_fn main_fn, int argc, char **argv, void (*init)(void), void (*fini)(void),
+			     void (*rtld_fini)(void), void *stack_end);
+EXPORT int __libc_start_main(col_main_fn main_fn, int argc, char **argv, void (*init)(void), void (*fini)(void),
+			     void (*rtld_fini)(void), void *stack_end)
+{
+	typedef int (*start_fn)(col_main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void),
+				void *);
+	start_fn real = (start_fn)next_sym("__libc_start_main", "GLIBC_2.34");
+	col_real_main = main_fn;
+	return real(col_main, argc, argv, init, fini, rtld_fini, stack_end);
 }

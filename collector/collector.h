@@ -5,7 +5,10 @@
  * Environment (set by `collect` for the target):
  *   PA_EXPERIMENT=/abs/dir.er   the experiment directory (unset: dormant)
  *   PA_TARGET_PID=<pid>         only this pid collects; others stay dormant
- *   PA_PARAMS=p=<us>;d=<depth>;t=<start_s>:<end_s>;H=1   (H=1: heap tracing)
+ *   PA_PARAMS=p=<us>;d=<depth>;t=<start_s>:<end_s>;H=1;F=<0|1|2>
+ *                               (H=1: heap tracing; F: follow descendants)
+ *   PA_FOLLOW=<regex>            (F=2: which descendants to follow)
+ *   PA_LINEAGE=<pid>:<lineage>   (kept by every process: lineage.h)
  * In a dormant process every interposer passes straight through.
  *
  * col_init may be called from any interposer and from the constructor; it is
@@ -28,6 +31,7 @@ struct col_real {
 	int (*sigprocmask)(int, const sigset_t *, sigset_t *);
 	int (*pthread_sigmask)(int, const sigset_t *, sigset_t *);
 	void (*exit_)(int);
+	void (*exit)(int);
 	void (*Exit_)(int);
 	void *(*dlopen)(const char *, int);
 	int (*dlclose)(void *);
@@ -42,6 +46,7 @@ struct col_config {
 	uint64_t window_start_ns; /* collect only in [start, end) after start_ns */
 	uint64_t window_end_ns;   /* 0: no end */
 	int heap_on;              /* H=1: heap tracing (libcollector-heap.so calls in) */
+	int follow;               /* F=: enum lineage_follow */
 	char dir[PATH_MAX - 64];
 	struct blockw_file profile, stacks, overview, heap;
 };
@@ -78,5 +83,15 @@ uint32_t col_gettid(void);
 
 /* End collection: stop sampling, thread ends, <collector_end>. Idempotent. */
 void col_finish(void);
+
+/*
+ * The process is about to exec path: end this image's recording (its
+ * experiment is closed; the new image records in a subexperiment of its
+ * own).  A path that cannot be executed changes nothing.
+ */
+void col_before_exec(const char *path);
+
+/* In the child of clone(2) without CLONE_VM: start over as a descendant (_C<n>). */
+void col_clone_child(void);
 
 #endif

@@ -24,6 +24,7 @@
 #include "collector/logxml.h"
 #include "collector/threads.h"
 #include "collector/unwtab.h"
+#include "experiment/loghead.h"
 #include "experiment/xmlw.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -34,6 +35,8 @@ struct loadmap_obj {
 	uint64_t name_hash;
 	uint32_t id; /* 0: free entry */
 	uint32_t seen;
+	char *text; /* its <load> element as written (mmap'd), for a fork child's map.xml */
+	size_t text_bytes;
 };
 
 static struct loadmap_obj *loadmap_objs;
@@ -85,7 +88,42 @@ static void dump_vdso(const struct dl_phdr_info *info)
 	close(fd);
 }
 
-static void write_load(const struct dl_phdr_info *info, uint32_t id, int first)
+static void keep_text(struct loadmap_obj *o, const struct xmlw *w)
+{
+	size_t bytes = (w->len + 4095) & ~(size_t)4095;
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	memcpy(p, w->buf, w->len);
+	o->text = p;
+	o->text_bytes = w->len;
+}
+
+static void drop_text(struct loadmap_obj *o)
+{
+	if (o->text)
+		munmap(o->text, (o->text_bytes + 4095) & ~(size_t)4095);
+	o->text = NULL;
+	o->text_bytes = 0;
+}
+
+/* The vDSO image again, from the auxiliary vector (a fork child: no dl_iterate_phdr). */
+static void dump_vdso_auxv(void)
+{
+	uintptr_t ehdr = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	if (!ehdr)
+		return;
+	const ElfW(Ehdr) *e = (const ElfW(Ehdr) *)ehdr;
+	struct dl_phdr_info info = {.dlpi_phdr = (const ElfW(Phdr) *)(ehdr + e->e_phoff), .dlpi_phnum = e->e_phnum};
+	for (int i = 0; i < info.dlpi_phnum; i++)
+		if (info.dlpi_phdr[i].p_type == PT_LOAD && info.dlpi_phdr[i].p_offset == 0) {
+			info.dlpi_addr = ehdr - info.dlpi_phdr[i].p_vaddr;
+			dump_vdso(&info);
+			return;
+		}
+}
+
+static void write_load(const struct dl_phdr_info *info, uint32_t id, int first, struct loadmap_obj *o)
 {
 	const char *kind = "lib", *path = info->dlpi_name;
 	if (is_vdso(info)) {
@@ -122,8 +160,11 @@ static void write_load(const struct dl_phdr_info *info, uint32_t id, int first)
 		xmlw_raw(&w, "/>\n");
 	}
 	xmlw_raw(&w, "  </load>\n");
-	if (xmlw_ok(&w))
+	if (xmlw_ok(&w)) {
 		logxml_append_to(loadmap_path, w.buf, w.len);
+		if (o)
+			keep_text(o, &w);
+	}
 }
 
 static int scan_one(struct dl_phdr_info *info, size_t size, void *ctx)
@@ -152,7 +193,7 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *ctx)
 		freeslot->id = id;
 		freeslot->seen = loadmap_scan_gen;
 	}
-	write_load(info, id, *first);
+	write_load(info, id, *first, freeslot);
 	*first = 0;
 	return 0;
 }
@@ -179,12 +220,13 @@ static void rescan(void)
 		xmlw_raw(&w, "/>\n");
 		if (xmlw_ok(&w))
 			logxml_append_to(loadmap_path, w.buf, w.len);
+		drop_text(o);
 		o->id = 0;
 	}
 	pthread_mutex_unlock(&loadmap_lock);
 }
 
-int loadmap_init(const char *dir)
+static int set_dir(const char *dir)
 {
 	size_t n = strlen(dir);
 	if (n + sizeof "/map.xml" > sizeof loadmap_path)
@@ -192,6 +234,47 @@ int loadmap_init(const char *dir)
 	memcpy(loadmap_dir, dir, n + 1);
 	memcpy(loadmap_path, dir, n);
 	memcpy(loadmap_path + n, "/map.xml", sizeof "/map.xml");
+	return 0;
+}
+
+void loadmap_lock_fork(void)
+{
+	pthread_mutex_lock(&loadmap_lock);
+}
+
+void loadmap_unlock_fork(void)
+{
+	pthread_mutex_unlock(&loadmap_lock);
+}
+
+int loadmap_fork_child(const char *dir)
+{
+	if (!loadmap_objs)
+		return loadmap_init(dir);
+	int r = set_dir(dir);
+	if (r < 0)
+		return r;
+	/* what the parent has loaded is loaded here: its <load> elements, unchanged */
+	for (int i = 0; i < OBJ_MAX; i++) {
+		struct loadmap_obj *o = &loadmap_objs[i];
+		if (o->id && o->text)
+			logxml_append_to(loadmap_path, o->text, o->text_bytes);
+	}
+	dump_vdso_auxv();
+	return 0;
+}
+
+void loadmap_finish(void)
+{
+	if (loadmap_path[0])
+		logxml_append_to(loadmap_path, loghead_map_tail, strlen(loghead_map_tail));
+}
+
+int loadmap_init(const char *dir)
+{
+	int r0 = set_dir(dir);
+	if (r0 < 0)
+		return r0;
 	ssize_t k = readlink("/proc/self/exe", loadmap_exe, sizeof loadmap_exe - 1);
 	loadmap_exe[k > 0 ? k : 0] = '\0';
 	void *p = mmap(NULL, sizeof(struct loadmap_obj) * OBJ_MAX, PROT_READ | PROT_WRITE,

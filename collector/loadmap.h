@@ -14,4 +14,18 @@
 /* Remember dir/map.xml, dump the vDSO and write the initial <load>s. 0 or -errno. */
 int loadmap_init(const char *dir);
 
+/*
+ * Fork: the table's lock is held from the prepare handler to the parent's
+ * and child's handlers, so the child gets a consistent table.  In the child,
+ * loadmap_fork_child writes dir/map.xml's <load>s from the elements the
+ * parent wrote (every object the parent has is the child's) and the vDSO,
+ * without dl_iterate_phdr, whose lock another thread may have held at fork.
+ */
+void loadmap_lock_fork(void);
+void loadmap_unlock_fork(void);
+int loadmap_fork_child(const char *dir);
+
+/* A descendant's end: close map.xml (</map>); collect closes the founder's. */
+void loadmap_finish(void);
+
 #endif

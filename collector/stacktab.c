@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define PROBE_LIMIT 64
@@ -27,6 +28,13 @@ int stacktab_init(unsigned log2_slots)
 	stacktab_named = (_Atomic uint8_t *)((char *)p + count * sizeof(uint64_t));
 	atomic_store_explicit(&stacktab_slots, p, memory_order_release);
 	return 0;
+}
+
+void stacktab_reset(void)
+{
+	_Atomic uint64_t *s = atomic_load(&stacktab_slots);
+	if (s)
+		memset((void *)s, 0, (size_t)(stacktab_mask + 1) * (sizeof(uint64_t) + 1));
 }
 
 int stacktab_contains(uint64_t id)

@@ -15,6 +15,9 @@
 /* Map the table (2^log2_slots ids).  Returns 0 or -errno.  Not signal-safe. */
 int stacktab_init(unsigned log2_slots);
 
+/* Forget every id (a fork child starts a stacks file of its own).  Single-threaded use only. */
+void stacktab_reset(void);
+
 /* 1 if id is in the table. SIGNAL_SAFE. */
 int stacktab_contains(uint64_t id);
 

@@ -21,6 +21,7 @@
 #include "collector/collector.h"
 #include "collector/encode.h"
 #include "collector/logxml.h"
+#include "collector/sampler.h"
 #include "collector/stacktab.h"
 #include "collector/unwind.h"
 #include "experiment/record.h"
@@ -37,11 +38,14 @@ struct col_thread {
 	void *(*start_fn)(void *);
 	void *start_arg;
 	struct unwind_thread uw;
-	timer_t timer; /* any value is valid, NULL included: see has_timer */
-	int has_timer;
+	struct sampler_thread smp;
+	int raw;                          /* made by clone(2) directly: shares its creator's TLS */
+	volatile sig_atomic_t raw_guard;  /* the reentrancy guard of a raw thread (tls_guard is not its own) */
+	int (*raw_fn)(void *);            /* a raw thread's start routine */
+	uint64_t raw_stack_hi;            /* ... and the top of the stack clone was given */
 	uint64_t cpu0_ns;     /* thread CPU clock at THREAD_START */
 	uint64_t last_cpu_ns; /* ... at the last recorded sample */
-	struct blockw_cursor prof, stk;
+	struct blockw_cursor prof, stk; /* clock samples, stacks: in the signal handler */
 	uint8_t *region; /* [guard page][altstack][pcs] */
 	size_t region_bytes;
 	uint64_t *pcs;
@@ -62,6 +66,34 @@ static __thread volatile sig_atomic_t tls_guard;
  */
 static __thread struct blockw_cursor tls_heap;
 static __thread int tls_heap_ended;
+
+/*
+ * Thread starts and ends of every thread go through one shared cursor (never
+ * used in a signal handler), so a thread that takes no sample claims no
+ * block: a pool of short threads costs a few bytes per thread.
+ */
+static struct blockw_cursor ctl_cursor;
+static atomic_flag ctl_lock = ATOMIC_FLAG_INIT;
+
+static void ctl_append(uint32_t tid, uint64_t now_ns, enum exp_record_kind kind, blockw_encode_fn encode,
+		       const void *rec)
+{
+	while (atomic_flag_test_and_set_explicit(&ctl_lock, memory_order_acquire))
+		sched_yield();
+	blockw_append(&col_config()->profile, &ctl_cursor, tid, now_ns, kind, encode, rec, 0);
+	atomic_flag_clear_explicit(&ctl_lock, memory_order_release);
+}
+
+void threads_lock(void)
+{
+	while (atomic_flag_test_and_set_explicit(&ctl_lock, memory_order_acquire))
+		sched_yield();
+}
+
+void threads_unlock(void)
+{
+	atomic_flag_clear_explicit(&ctl_lock, memory_order_release);
+}
 
 static void thread_key_destructor(void *p);
 
@@ -158,77 +190,58 @@ static void thread_region(struct col_thread *t)
 	}
 }
 
-static void thread_timer(struct col_thread *t)
+static void thread_sampler(struct col_thread *t)
 {
-	uint32_t us = col_config()->interval_us;
-	if (!us)
-		return;
-	struct sigevent sev;
-	memset(&sev, 0, sizeof sev);
-	sev.sigev_notify = SIGEV_THREAD_ID;
-	sev.sigev_signo = SIGPROF;
-	sev.sigev_value.sival_ptr = t; /* identifies our timer in the handler */
-	sev._sigev_un._tid = (pid_t)t->tid;
-	timer_t id;
-	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &id) != 0) {
-		int e = errno;
-		if (atomic_fetch_add(&col_counters()->timer_failures, 1) == 0) {
-			char msg[96] = "timer_create failed: ";
-			const char *s = strerror(e);
-			strncat(msg, s, sizeof msg - strlen(msg) - 1);
-			logxml_note("error", "timer_create", msg);
-		}
-		return;
-	}
-	t->timer = id;
-	t->has_timer = 1;
-	struct itimerspec its = {
-		.it_interval = {.tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000},
-	};
-	its.it_value = its.it_interval;
-	if (timer_settime(id, 0, &its, NULL) != 0) {
-		timer_delete(id);
-		t->has_timer = 0;
-		if (atomic_fetch_add(&col_counters()->timer_failures, 1) == 0)
-			logxml_note("error", "timer_settime", "timer_settime failed");
+	int r = sampler_start(&t->smp, t->tid, t, t->raw);
+	if (r < 0 && atomic_fetch_add(&col_counters()->timer_failures, 1) == 0) {
+		char msg[96] = "could not arm the thread's sampling: ";
+		const char *e = strerror(-r);
+		strncat(msg, e, sizeof msg - strlen(msg) - 1);
+		logxml_note("error", "sampler", msg);
 	}
 }
 
 /* Runs in the new thread (or the initial one at init), outside signal context. */
 static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_pc, uint64_t outer_fp)
 {
-	struct col_config *cfg = col_config();
-	sig_atomic_t guard = tls_guard;
-	tls_guard = 1;
+	volatile sig_atomic_t *g = t->raw ? &t->raw_guard : &tls_guard;
+	sig_atomic_t guard = *g;
+	*g = 1;
 	t->tid = col_gettid();
 	t->creator_tid = creator;
 	t->uw.outer_fp = outer_fp;
-	stack_bounds(t);
-	thread_region(t);
-	tls_thread = t;
-	if (thread_key_ok)
-		pthread_setspecific(thread_key, t);
+	if (t->raw) {
+		/* its stack is the one clone was given; reads stay in [sp, top) */
+		t->uw.stack_lo = 0;
+		t->uw.stack_hi = t->raw_stack_hi;
+	} else {
+		stack_bounds(t);
+	}
+	if (!t->region)
+		thread_region(t);
+	if (!t->raw) {
+		tls_thread = t;
+		if (thread_key_ok)
+			pthread_setspecific(thread_key, t);
+	}
 	t->cpu0_ns = t->last_cpu_ns = col_thread_cpu_ns();
 	struct exp_thread_start r = {
 		.tid = t->tid, .creator_tid = creator, .start_ns = col_now_ns(), .start_pc = start_pc};
-	blockw_append(&cfg->profile, &t->prof, t->tid, r.start_ns, EXP_REC_THREAD_START, encode_thread_start,
-		      &r, 0);
+	ctl_append(t->tid, r.start_ns, EXP_REC_THREAD_START, encode_thread_start, &r);
 	atomic_store(&t->state, SLOT_LIVE);
-	thread_timer(t);
-	tls_guard = guard;
+	thread_sampler(t);
+	*g = guard;
 }
 
-/* Write t's THREAD_END with the caller's cursor `c`; t is in state ENDING. */
-static void thread_write_end(struct col_thread *t, struct blockw_cursor *c, uint32_t writer_tid,
-			     uint64_t cpu_now_ns)
+/* Write t's THREAD_END; t is in state ENDING. */
+static void thread_write_end(struct col_thread *t, uint32_t writer_tid, uint64_t cpu_now_ns)
 {
 	struct exp_thread_end r = {
 		.tid = t->tid,
 		.end_ns = col_now_ns(),
 		.cpu_ns = cpu_now_ns > t->cpu0_ns ? cpu_now_ns - t->cpu0_ns : 0,
 	};
-	blockw_append(&col_config()->profile, c, writer_tid, r.end_ns, EXP_REC_THREAD_END, encode_thread_end,
-		      &r, 0);
+	ctl_append(writer_tid, r.end_ns, EXP_REC_THREAD_END, encode_thread_end, &r);
 }
 
 static void thread_release(struct col_thread *t)
@@ -236,7 +249,7 @@ static void thread_release(struct col_thread *t)
 	blockw_cursor_release(&t->prof);
 	blockw_cursor_release(&t->stk);
 	stack_t cur;
-	if (t->own_altstack && sigaltstack(NULL, &cur) == 0 && cur.ss_sp == t->region + PAGE_BYTES) {
+	if (t->own_altstack && sigaltstack(NULL, &cur) == 0 && (uint8_t *)cur.ss_sp == t->region + PAGE_BYTES) {
 		/* still ours (the target may have installed its own since) */
 		stack_t ss = {.ss_flags = SS_DISABLE};
 		sigaltstack(&ss, NULL);
@@ -256,10 +269,8 @@ static void thread_key_destructor(void *p)
 	if (!atomic_compare_exchange_strong(&t->state, &expect, SLOT_ENDING))
 		return; /* the process-end path has ended it */
 	tls_guard = 1;
-	if (t->has_timer)
-		timer_delete(t->timer);
-	t->has_timer = 0;
-	thread_write_end(t, &t->prof, t->tid, col_thread_cpu_ns());
+	sampler_stop(&t->smp);
+	thread_write_end(t, t->tid, col_thread_cpu_ns());
 	tls_thread = NULL;
 	thread_release(t);
 	blockw_cursor_release(&tls_heap);
@@ -273,6 +284,46 @@ void threads_begin_initial(void)
 	struct col_thread *t = slot_claim();
 	if (t)
 		thread_begin(t, 0, 0, 0);
+}
+
+void threads_fork_child(int followed)
+{
+	struct col_thread *self = tls_thread;
+	blockw_cursor_forget(&tls_heap);
+	tls_heap_ended = 0;
+	blockw_cursor_forget(&ctl_cursor);
+	atomic_flag_clear(&ctl_lock);
+	if (!thread_slots) {
+		if (followed)
+			threads_begin_initial();
+		return;
+	}
+	/* the other threads do not exist here: free their slots and private copies */
+	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
+		struct col_thread *t = &thread_slots[i];
+		if (t == self || atomic_load(&t->state) == SLOT_FREE)
+			continue;
+		sampler_forget(&t->smp);
+		if (t->region)
+			munmap(t->region, t->region_bytes);
+		t->region = NULL;
+		t->pcs = NULL;
+		atomic_store(&t->state, SLOT_FREE);
+	}
+	if (!self) {
+		if (followed)
+			threads_begin_initial();
+		return;
+	}
+	sampler_forget(&self->smp);
+	blockw_cursor_forget(&self->prof);
+	blockw_cursor_forget(&self->stk);
+	if (followed) {
+		thread_begin(self, 0, 0, self->uw.outer_fp); /* the child's only thread: its main thread */
+	} else {
+		tls_thread = NULL; /* its region stays: it may hold the signal stack in use */
+		atomic_store(&self->state, SLOT_FREE);
+	}
 }
 
 void threads_finish(void)
@@ -293,19 +344,15 @@ void threads_finish(void)
 		    !atomic_compare_exchange_strong(&t->state, &expect, SLOT_ENDING))
 			continue;
 		ended[i] = 1;
-		if (t->has_timer)
-			timer_delete(t->timer);
-		t->has_timer = 0;
+		sampler_stop(&t->smp);
 	}
-	static struct blockw_cursor spare;
-	struct blockw_cursor *c = self ? &self->prof : &spare;
 	if (self && ended[self - thread_slots])
-		thread_write_end(self, c, me, col_thread_cpu_ns());
+		thread_write_end(self, me, col_thread_cpu_ns());
 	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
 		struct col_thread *t = &thread_slots[i];
 		if (!ended[i] || t == self)
 			continue;
-		thread_write_end(t, c, me, clock_ns(tid_cpu_clock(t->tid)));
+		thread_write_end(t, me, clock_ns(tid_cpu_clock(t->tid)));
 	}
 	/* the calling thread's state stays ENDING: its key destructor does nothing */
 	tls_guard = guard;
@@ -326,17 +373,26 @@ static int stack_intern(struct col_thread *t, const struct exp_stack *s)
 
 int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
 {
-	if (si->si_code != SI_TIMER || !is_slot(si->si_value.sival_ptr))
-		return 0; /* not one of our timers: the application's signal */
 	struct col_thread *t = tls_thread;
+	if (si->si_code == SI_TIMER && is_slot(si->si_value.sival_ptr)) {
+		struct col_thread *named = si->si_value.sival_ptr;
+		if (named->raw)
+			t = named; /* a thread without TLS of its own: its timer names it */
+		else if (named != t)
+			return 1; /* stale signal of a deleted timer */
+	} else if (!t || !sampler_owns(&t->smp, si, t)) {
+		return 0; /* not our sampling signal: the application's */
+	}
 	struct col_counters *n = col_counters();
-	if (!t || si->si_value.sival_ptr != t || !t->pcs || !col_collecting())
-		return 1; /* stale signal of a deleted timer, or collection over */
-	if (tls_guard) {
+	if (!t || !t->pcs || atomic_load_explicit(&t->state, memory_order_relaxed) != SLOT_LIVE ||
+	    !col_collecting())
+		return 1; /* a thread ending, or collection over */
+	volatile sig_atomic_t *guard = t->raw ? &t->raw_guard : &tls_guard;
+	if (*guard) {
 		atomic_fetch_add(&n->dropped, 1);
 		return 1; /* the next sample's CPU delta covers this one */
 	}
-	tls_guard = 1;
+	*guard = 1;
 	struct col_config *cfg = col_config();
 	uint64_t cpu = col_thread_cpu_ns();
 	uint64_t now = col_now_ns();
@@ -369,7 +425,8 @@ int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
 	t->last_cpu_ns = cpu;
 	atomic_fetch_add(&n->samples, 1);
 out:
-	tls_guard = 0;
+	sampler_after_sample(&t->smp);
+	*guard = 0;
 	return 1;
 }
 
@@ -520,6 +577,59 @@ __attribute__((visibility("default"))) int pthread_create(pthread_t *th, const p
 	if (r != 0)
 		slot_free(t);
 	return r;
+}
+
+/* ------------------------------------------------------------ clone */
+
+/*
+ * A thread made by clone(CLONE_VM | CLONE_THREAD) directly: no pthread, and
+ * unless CLONE_SETTLS it shares its creator's TLS, so it is identified by its
+ * POSIX timer's value and guarded by its slot, never by TLS.
+ */
+static int raw_start_wrapper(void *p)
+{
+	struct col_thread *t = p;
+	int (*fn)(void *) = t->raw_fn;
+	void *arg = t->start_arg;
+	if (!col_collecting()) {
+		slot_free(t);
+		return fn(arg);
+	}
+	thread_begin(t, t->creator_tid, (uint64_t)(uintptr_t)fn,
+		     (uint64_t)(uintptr_t)__builtin_frame_address(0));
+	int r = fn(arg);
+	int expect = SLOT_LIVE;
+	if (atomic_compare_exchange_strong(&t->state, &expect, SLOT_ENDING)) {
+		t->raw_guard = 1;
+		sampler_stop(&t->smp);
+		thread_write_end(t, t->tid, col_thread_cpu_ns());
+		thread_release(t);
+		slot_free(t);
+	}
+	__asm__ volatile("" : "+r"(r)::"memory");
+	return r;
+}
+
+void *threads_raw_prepare(int (*fn)(void *), void *arg, void *stack_top, int (**ret_fn)(void *))
+{
+	if (!col_collecting())
+		return NULL;
+	struct col_thread *t = slot_claim();
+	if (!t)
+		return NULL;
+	t->raw = 1;
+	t->raw_fn = fn;
+	t->start_arg = arg;
+	t->raw_stack_hi = (uint64_t)(uintptr_t)stack_top;
+	t->creator_tid = col_gettid();
+	*ret_fn = raw_start_wrapper;
+	return t;
+}
+
+void threads_raw_cancel(void *slot)
+{
+	if (slot)
+		slot_free(slot);
 }
 
 void threads_scan_hazards(void (*fn)(const void *hazard, void *ctx), void *ctx)

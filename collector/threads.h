@@ -24,6 +24,30 @@ int threads_init(void);
 void threads_begin_initial(void);
 
 /*
+ * In a fork child (from the atfork child handler): forget every thread of
+ * the parent (their slots, timers, perf fds and block cursors; blocks are
+ * not mapped in the child) and, when the child is followed, start the
+ * calling thread again as the child's main thread in the new data files.
+ */
+void threads_fork_child(int followed);
+
+/*
+ * Held across fork (atfork prepare .. parent/child) so that the shared
+ * cursor of thread starts and ends is never copied half-updated.
+ */
+void threads_lock(void);
+void threads_unlock(void);
+
+/*
+ * clone(2) with CLONE_VM | CLONE_THREAD: claim a slot for the new thread and
+ * return it, with *ret_fn the routine to give clone instead of fn (pass the
+ * slot as its argument).  NULL when not collecting or no slot is free (call
+ * clone unchanged).  threads_raw_cancel gives the slot back if clone fails.
+ */
+void *threads_raw_prepare(int (*fn)(void *), void *arg, void *stack_top, int (**ret_fn)(void *));
+void threads_raw_cancel(void *slot);
+
+/*
  * The SIGPROF handler's first step: if the signal comes from one of our
  * timers, take (or drop) the sample and return 1; else return 0 and the
  * caller forwards the signal to the application.  SIGNAL_SAFE.

@@ -65,6 +65,10 @@ enum exp_file_kind {
 #define EXP_FILE_NAME_LOG "log.xml"
 #define EXP_FILE_NAME_MAP "map.xml"
 #define EXP_FILE_NAME_NOTES "notes"
+/* The founder's list of every process of the run, followed or not (XML lines, no root). */
+#define EXP_FILE_NAME_PROCESSES "processes.xml"
+/* A descendant's subexperiment: "_" LINEAGE ".er" inside the founder, e.g. "_f1_x1.er". */
+#define EXP_SUBEXP_PREFIX "_"
 
 enum exp_record_kind {
 	EXP_REC_END = 0, /* not a record: no more complete records in this block */

@@ -44,6 +44,61 @@ void xmlw_text(struct xmlw *w, const char *s)
 	}
 }
 
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xbf;
+	size_t len;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		lo = c == 0xe0 ? 0xa0 : lo;
+		hi = c == 0xed ? 0x9f : hi;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		lo = c == 0xf0 ? 0x90 : lo;
+		hi = c == 0xf4 ? 0x8f : hi;
+	} else {
+		return 0;
+	}
+	for (size_t k = 1; k < len; k++) /* a NUL ends the sequence early: invalid */
+		if (s[k] < (k == 1 ? lo : 0x80) || s[k] > (k == 1 ? hi : 0xbf))
+			return 0;
+	if (len == 3 && c == 0xef && s[1] == 0xbf && (s[2] & 0xfe) == 0xbe)
+		return 0; /* U+FFFE, U+FFFF */
+	return len;
+}
+
+void xmlw_text_utf8(struct xmlw *w, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	while (*u) {
+		size_t n = utf8_len(u);
+		if (n == 0) {
+			put(w, '?');
+			u++;
+		} else if (n == 1) {
+			char one[2] = {(char)*u++, 0};
+			xmlw_text(w, one);
+		} else {
+			while (n--)
+				put(w, (char)*u++);
+		}
+	}
+}
+
+void xmlw_attr_utf8(struct xmlw *w, const char *name, const char *value)
+{
+	put(w, ' ');
+	xmlw_raw(w, name);
+	xmlw_raw(w, "=\"");
+	xmlw_text_utf8(w, value ? value : "");
+	put(w, '"');
+}
+
 void xmlw_attr(struct xmlw *w, const char *name, const char *value)
 {
 	put(w, ' ');

@@ -25,6 +25,13 @@ void xmlw_raw(struct xmlw *w, const char *s);
 void xmlw_text(struct xmlw *w, const char *s);
 /* ` name="escaped value"` */
 void xmlw_attr(struct xmlw *w, const char *name, const char *value);
+/*
+ * As xmlw_text / xmlw_attr, for strings that may not be valid UTF-8 (paths,
+ * arguments, the environment): each byte of an invalid UTF-8 sequence, and of
+ * U+FFFE and U+FFFF, which XML forbids, becomes '?'.
+ */
+void xmlw_text_utf8(struct xmlw *w, const char *s);
+void xmlw_attr_utf8(struct xmlw *w, const char *name, const char *value);
 void xmlw_attr_u64(struct xmlw *w, const char *name, uint64_t v);
 void xmlw_attr_i64(struct xmlw *w, const char *name, int64_t v);
 void xmlw_attr_hex(struct xmlw *w, const char *name, uint64_t v); /* 0x... lower case */

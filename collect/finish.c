@@ -1,0 +1,244 @@
+/*
+ * finish.c - after the founder ended: subexperiments, compression, the
+ * process tree's summary (see finish.h).  Reads only what the collector
+ * wrote (log.xml, processes.xml), line by line, with bounded buffers.
+ */
+#include "collect/finish.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/compress.h"
+#include "experiment/format.h"
+#include "experiment/loghead.h"
+#include "experiment/xmlw.h"
+
+#define LINE_MAX_BYTES 65536
+
+/* The value of attribute name="..." in line, unescaped, into dst; 0 if absent. */
+static int attr_of(const char *line, const char *name, char *dst, size_t room)
+{
+	char key[64];
+	snprintf(key, sizeof key, " %s=\"", name);
+	const char *p = strstr(line, key);
+	if (!p || !room)
+		return 0;
+	p += strlen(key);
+	size_t n = 0;
+	while (*p && *p != '"' && n + 1 < room) {
+		static const struct {
+			const char *ent;
+			char c;
+		} ents[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+		size_t k, e = sizeof ents / sizeof ents[0];
+		for (k = 0; k < e; k++)
+			if (strncmp(p, ents[k].ent, strlen(ents[k].ent)) == 0)
+				break;
+		if (k < e) {
+			dst[n++] = ents[k].c;
+			p += strlen(ents[k].ent);
+		} else {
+			dst[n++] = *p++;
+		}
+	}
+	dst[n] = '\0';
+	return 1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int append(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t n = strlen(text);
+	ssize_t w = write(fd, text, n);
+	int r = w == (ssize_t)n ? 0 : -EIO;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+/* 1 if the file's last line is `last` (after trailing NULs and newlines). */
+static int ends_with(const char *path, const char *last)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	char tail[256];
+	long n = (long)sizeof tail - 1;
+	if (fseek(f, -n, SEEK_END) != 0)
+		rewind(f);
+	size_t got = fread(tail, 1, sizeof tail - 1, f);
+	fclose(f);
+	tail[got] = '\0';
+	size_t len = strlen(tail); /* stops at a NUL */
+	while (len && (tail[len - 1] == '\n' || tail[len - 1] == ' '))
+		len--;
+	size_t k = strlen(last);
+	return len >= k && strncmp(tail + len - k, last, k) == 0;
+}
+
+/*
+ * Is the process that writes log (an open subexperiment) still running?
+ * Its pid and program are in the log; a pid now running another program is
+ * not it.
+ */
+static int writer_alive(const char *log)
+{
+	FILE *f = fopen(log, "re");
+	if (!f)
+		return 0;
+	char *line = malloc(LINE_MAX_BYTES), pid[32] = "", target[PATH_MAX] = "";
+	while (line && fgets(line, LINE_MAX_BYTES, f)) {
+		if (strstr(line, "<target "))
+			attr_of(line, "path", target, sizeof target);
+		if (strstr(line, "<collector_start "))
+			attr_of(line, "pid", pid, sizeof pid);
+	}
+	free(line);
+	fclose(f);
+	long p = strtol(pid, NULL, 10);
+	if (p <= 0 || (kill((pid_t)p, 0) < 0 && errno == ESRCH))
+		return 0;
+	char link[64], exe[PATH_MAX];
+	snprintf(link, sizeof link, "/proc/%ld/exe", p);
+	ssize_t n = readlink(link, exe, sizeof exe - 1);
+	if (n < 0)
+		return 1; /* not ours to look at: assume it runs */
+	exe[n] = '\0';
+	return strcmp(exe, target) == 0;
+}
+
+/* Close sub's log.xml and map.xml for a process that ended without doing it. */
+static int close_unseen(const char *sub)
+{
+	char log[PATH_MAX + 16], map[PATH_MAX + 16], buf[1024];
+	snprintf(log, sizeof log, "%s/%s", sub, EXP_FILE_NAME_LOG);
+	snprintf(map, sizeof map, "%s/%s", sub, EXP_FILE_NAME_MAP);
+	struct xmlw w;
+	xmlw_init(&w, buf, sizeof buf);
+	xmlw_raw(&w, "  <warning id=\"ended_unseen\"");
+	xmlw_attr_u64(&w, "tstamp_ns", mono_ns());
+	xmlw_raw(&w, ">the process ended without its collector seeing the end (killed by a signal, or it "
+		     "crashed); its data up to then is complete</warning>\n");
+	loghead_end(&w, mono_ns());
+	int r = append(log, buf);
+	if (!ends_with(map, "</map>"))
+		append(map, loghead_map_tail);
+	return r;
+}
+
+/* Subexperiment directory names: "_" ... ".er". */
+static int is_subexp(const char *name)
+{
+	size_t n = strlen(name);
+	return name[0] == '_' && n > 4 && strcmp(name + n - 3, ".er") == 0;
+}
+
+static void summarize(const char *exp, struct finish_summary *s)
+{
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof path, "%s/%s", exp, EXP_FILE_NAME_PROCESSES);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	char *line = malloc(LINE_MAX_BYTES);
+	while (line && fgets(line, LINE_MAX_BYTES, f)) {
+		char followed[8] = "", reason[256] = "", prog[PATH_MAX] = "";
+		if (!strstr(line, "<process ") || !attr_of(line, "followed", followed, sizeof followed))
+			continue;
+		s->processes++;
+		if (strcmp(followed, "1") == 0) {
+			s->followed++;
+			continue;
+		}
+		attr_of(line, "reason", reason, sizeof reason);
+		if (strncmp(reason, "not followed", 12) == 0) {
+			s->not_followed++;
+			continue;
+		}
+		s->unprofilable++;
+		if (s->nnotes < FINISH_NOTES_MAX) {
+			attr_of(line, "path", prog, sizeof prog);
+			snprintf(s->notes[s->nnotes++], sizeof s->notes[0], "%.300s (%.200s)", prog, reason);
+		}
+	}
+	free(line);
+	fclose(f);
+}
+
+int finish_descendants(const char *exp, struct finish_summary *ret)
+{
+	memset(ret, 0, sizeof *ret);
+	DIR *d = opendir(exp);
+	if (!d)
+		return -errno;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char sub[PATH_MAX], log[PATH_MAX + 16];
+		if (!is_subexp(de->d_name) ||
+		    (size_t)snprintf(sub, sizeof sub, "%s/%s", exp, de->d_name) >= sizeof sub)
+			continue;
+		snprintf(log, sizeof log, "%s/%s", sub, EXP_FILE_NAME_LOG);
+		if (access(log, F_OK) < 0 || ends_with(log, "</experiment>"))
+			continue;
+		if (writer_alive(log))
+			ret->running++;
+		else if (close_unseen(sub) == 0)
+			ret->closed++;
+	}
+	closedir(d);
+	summarize(exp, ret);
+	return 0;
+}
+
+static void compress_dir(const char *dir, void (*warn)(const char *, int))
+{
+	static const char *const files[] = {EXP_FILE_NAME_PROFILE, EXP_FILE_NAME_STACKS, EXP_FILE_NAME_OVERVIEW,
+					    EXP_FILE_NAME_HEAP};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char path[PATH_MAX + 32];
+		if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, files[i]) >= sizeof path)
+			continue;
+		int r = compress_data_file(path);
+		if (r < 0 && r != -ENOENT && warn)
+			warn(path, r);
+	}
+}
+
+void finish_compress(const char *exp, void (*warn)(const char *path, int err))
+{
+	const char *off = getenv("PA_COMPRESS");
+	if (off && strcmp(off, "off") == 0)
+		return;
+	compress_dir(exp, warn);
+	DIR *d = opendir(exp);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char sub[PATH_MAX], log[PATH_MAX + 16];
+		if (!is_subexp(de->d_name) ||
+		    (size_t)snprintf(sub, sizeof sub, "%s/%s", exp, de->d_name) >= sizeof sub)
+			continue;
+		snprintf(log, sizeof log, "%s/%s", sub, EXP_FILE_NAME_LOG);
+		if (ends_with(log, "</experiment>")) /* its process has ended */
+			compress_dir(sub, warn);
+	}
+	closedir(d);
+}

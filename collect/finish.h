@@ -1,0 +1,43 @@
+/*
+ * finish.h - what collect does to an experiment once its founder process has
+ * ended: close the subexperiments of descendants that ended without closing
+ * their own (killed, crashed), compress the data files of every experiment
+ * whose process has ended, and sum up the process tree for one line of
+ * output.  A descendant still running (a daemon that outlived the founder)
+ * is left as it is: it goes on writing, and readers accept an open experiment.
+ *
+ * Library-style: returns -errno, prints nothing.  Not thread-safe.
+ */
+#ifndef COLLECT_FINISH_H
+#define COLLECT_FINISH_H
+
+#include <stddef.h>
+
+#define FINISH_NOTES_MAX 8
+
+struct finish_summary {
+	unsigned processes;    /* <process> lines in processes.xml (descendants) */
+	unsigned followed;     /* ... with a subexperiment */
+	unsigned not_followed; /* ... -F off or no match */
+	unsigned unprofilable; /* ... programs the collector cannot enter */
+	unsigned closed;       /* subexperiments collect closed (their process ended unseen) */
+	unsigned running;      /* subexperiments whose process still runs */
+	/* the first unprofilable programs: "path (reason)" */
+	char notes[FINISH_NOTES_MAX][512];
+	unsigned nnotes;
+};
+
+/*
+ * Close what ended unseen, and fill *ret from EXP/processes.xml.  0 or -errno
+ * (an unreadable experiment directory).
+ */
+int finish_descendants(const char *exp, struct finish_summary *ret);
+
+/*
+ * Compress the binary data files (profile, stacks, overview, heaptrace) of
+ * EXP and of every closed subexperiment in it (collect/compress.h), unless
+ * PA_COMPRESS=off.  Calls warn(path, -errno) for each file that stays raw.
+ */
+void finish_compress(const char *exp, void (*warn)(const char *path, int err));
+
+#endif

@@ -1,0 +1,358 @@
+/*
+ * descend.c - the interposers through which descendants are made: vfork,
+ * clone, the exec family and posix_spawn (see lineage.h for what a new
+ * process does with what they pass on).  fork itself needs none: the
+ * pthread_atfork handlers of collector.c run in every fork glibc makes.
+ *
+ * - vfork runs fork instead: a vfork child shares its parent's memory and
+ *   cannot record without corrupting the parent's collector state (the
+ *   program sees the same results, as POSIX allows vfork to be fork).
+ * - clone without CLONE_VM is a fork: the child starts over as _C<n> before
+ *   the program's function runs; clone with CLONE_VM | CLONE_THREAD is a
+ *   thread of the process, profiled like a pthread; other CLONE_VM children
+ *   are left alone (they exec or exit).
+ * - exec and posix_spawn get an environment with the collector's variables
+ *   (lineage_exec_env), and a program the collector cannot enter (static,
+ *   secure-execution) is noted in the founder's processes.xml first.
+ *
+ * The exec interposers may run in a vfork-like child (clone CLONE_VM): no
+ * malloc, only the stack or mmap.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <sched.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "collector/collector.h"
+#include "collector/lineage.h"
+#include "collector/threads.h"
+#include "common/exeprobe.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define STACK_ENV_BYTES (32u * 1024)
+#define MAX_EXECL_ARGS 4096
+
+extern char **environ;
+
+static void *next_fn(const char *name)
+{
+	void *p = dlsym(RTLD_NEXT, name);
+	return p;
+}
+
+/* ------------------------------------------------------------ environment */
+
+/* The environment to pass: built on the stack when small, else in an mmap'd block. */
+struct newenv {
+	char **envp;
+	void *map;
+	size_t map_bytes;
+	char stack[STACK_ENV_BYTES];
+};
+
+static char *const *env_for(struct newenv *ne, char *const *envp)
+{
+	ne->map = NULL;
+	ne->envp = NULL;
+	size_t need = lineage_exec_env_bytes(envp);
+	if (need <= sizeof ne->stack) {
+		ne->envp = lineage_exec_env(envp, ne->stack, sizeof ne->stack);
+	} else {
+		void *m = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED) {
+			ne->map = m;
+			ne->map_bytes = need;
+			ne->envp = lineage_exec_env(envp, m, need);
+		}
+	}
+	return ne->envp ? ne->envp : (envp ? envp : environ);
+}
+
+/* After a failed exec (the process goes on): give back what env_for mapped. */
+static void env_done(struct newenv *ne)
+{
+	if (ne->map)
+		munmap(ne->map, ne->map_bytes);
+	ne->map = NULL;
+}
+
+/* ------------------------------------------------------------ programs the collector cannot enter */
+
+/* Resolve file as execvp would (first executable regular file on PATH). */
+static const char *find_in_path(const char *file, const char *path_env, char *buf, size_t room)
+{
+	if (strchr(file, '/'))
+		return file;
+	const char *p = path_env ? path_env : "/bin:/usr/bin";
+	for (;;) {
+		const char *end = strchr(p, ':');
+		size_t dn = end ? (size_t)(end - p) : strlen(p);
+		if ((size_t)snprintf(buf, room, "%.*s%s%s", (int)dn, p, dn ? "/" : "", file) < room &&
+		    access(buf, X_OK) == 0)
+			return buf;
+		if (!end)
+			return NULL;
+		p = end + 1;
+	}
+}
+
+static void check_target(const char *path, char *const argv[], int is_exec)
+{
+	if (!path || !lineage_self()->known)
+		return;
+	struct exeprobe pr;
+	if (exeprobe_path(path, (unsigned)geteuid(), (unsigned)getegid(), &pr) == 0 &&
+	    pr.verdict == EXEPROBE_NOENTRY)
+		lineage_note_unprofilable(path, argv, is_exec ? (uint32_t)getpid() : 0, is_exec, pr.reason);
+}
+
+/* ------------------------------------------------------------ exec */
+
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+
+EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	static execve_fn real;
+	if (!real)
+		real = (execve_fn)next_fn("execve");
+	check_target(path, argv, 1);
+	col_before_exec(path);
+	struct newenv ne;
+	int r = real(path, argv, env_for(&ne, envp));
+	int e = errno;
+	env_done(&ne);
+	errno = e;
+	return r;
+}
+
+EXPORT int execv(const char *path, char *const argv[])
+{
+	return execve(path, argv, environ);
+}
+
+EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	static execve_fn real;
+	if (!real)
+		real = (execve_fn)next_fn("execvpe");
+	char buf[4096];
+	const char *path = find_in_path(file, getenv("PATH"), buf, sizeof buf);
+	check_target(path, argv, 1);
+	col_before_exec(path);
+	struct newenv ne;
+	int r = real(file, argv, env_for(&ne, envp));
+	int e = errno;
+	env_done(&ne);
+	errno = e;
+	return r;
+}
+
+EXPORT int execvp(const char *file, char *const argv[])
+{
+	return execvpe(file, argv, environ);
+}
+
+EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+	static fexecve_fn real;
+	if (!real)
+		real = (fexecve_fn)next_fn("fexecve");
+	char self[64];
+	snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+	check_target(self, argv, 1);
+	col_before_exec(self);
+	struct newenv ne;
+	int r = real(fd, argv, env_for(&ne, envp));
+	int e = errno;
+	env_done(&ne);
+	errno = e;
+	return r;
+}
+
+/* execl, execle, execlp: collect the variadic arguments into an array. */
+static int gather(const char *arg0, va_list ap, char **argv, size_t max, char *const **ret_envp, int with_env)
+{
+	size_t n = 0;
+	argv[n++] = (char *)arg0;
+	while (arg0) {
+		char *a = va_arg(ap, char *);
+		if (n + 1 >= max) {
+			errno = E2BIG;
+			return -1;
+		}
+		argv[n++] = a;
+		if (!a)
+			break;
+	}
+	if (!arg0)
+		argv[0] = NULL;
+	if (with_env)
+		*ret_envp = va_arg(ap, char *const *);
+	return 0;
+}
+
+/* Room for execl's argument array: on the stack for the usual few, else mmap'd. */
+struct argbuf {
+	char *stack[256];
+	char **v;
+	size_t max;
+	void *map;
+};
+
+static void argbuf_init(struct argbuf *b)
+{
+	b->v = b->stack;
+	b->max = sizeof b->stack / sizeof b->stack[0];
+	b->map = NULL;
+}
+
+static void argbuf_big(struct argbuf *b)
+{
+	void *m = mmap(NULL, MAX_EXECL_ARGS * sizeof(char *), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m != MAP_FAILED) {
+		b->v = m;
+		b->max = MAX_EXECL_ARGS;
+		b->map = m;
+	}
+}
+
+static void argbuf_done(struct argbuf *b)
+{
+	if (b->map)
+		munmap(b->map, MAX_EXECL_ARGS * sizeof(char *));
+}
+
+#define EXECL_BODY(call, with_env)                                                                \
+	struct argbuf b;                                                                          \
+	char *const *envp = environ;                                                              \
+	argbuf_init(&b);                                                                          \
+	va_list ap;                                                                               \
+	va_start(ap, arg);                                                                        \
+	int ok = gather(arg, ap, b.v, b.max, &envp, with_env);                                    \
+	va_end(ap);                                                                               \
+	if (ok < 0) {                                                                             \
+		argbuf_big(&b);                                                                   \
+		va_start(ap, arg);                                                                \
+		ok = gather(arg, ap, b.v, b.max, &envp, with_env);                                \
+		va_end(ap);                                                                       \
+	}                                                                                         \
+	int r = ok < 0 ? -1 : (call);                                                             \
+	int e = errno;                                                                            \
+	argbuf_done(&b);                                                                          \
+	errno = e;                                                                                \
+	return r
+
+EXPORT int execl(const char *path, const char *arg, ...)
+{
+	EXECL_BODY(execve(path, b.v, envp), 0);
+}
+
+EXPORT int execle(const char *path, const char *arg, ...)
+{
+	EXECL_BODY(execve(path, b.v, envp), 1);
+}
+
+EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	EXECL_BODY(execvpe(file, b.v, envp), 0);
+}
+
+/* ------------------------------------------------------------ posix_spawn */
+
+typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *, const posix_spawnattr_t *,
+			char *const[], char *const[]);
+
+static int spawn(spawn_fn real, pid_t *pid, const char *path, const char *resolved,
+		 const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr, char *const argv[],
+		 char *const envp[])
+{
+	check_target(resolved, argv, 0);
+	struct newenv ne;
+	int r = real(pid, path, fa, attr, argv, env_for(&ne, envp));
+	env_done(&ne);
+	return r;
+}
+
+EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+		       const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	static spawn_fn real;
+	if (!real)
+		real = (spawn_fn)dlvsym(RTLD_NEXT, "posix_spawn", "GLIBC_2.15");
+	if (!real)
+		real = (spawn_fn)next_fn("posix_spawn");
+	return spawn(real, pid, path, path, fa, attr, argv, envp);
+}
+
+EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+			const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	static spawn_fn real;
+	if (!real)
+		real = (spawn_fn)dlvsym(RTLD_NEXT, "posix_spawnp", "GLIBC_2.15");
+	if (!real)
+		real = (spawn_fn)next_fn("posix_spawnp");
+	char buf[4096]; /* posix_spawnp searches the caller's PATH, not envp's */
+	return spawn(real, pid, file, find_in_path(file, getenv("PATH"), buf, sizeof buf), fa, attr, argv,
+		     envp);
+}
+
+/* ------------------------------------------------------------ vfork, clone */
+
+EXPORT pid_t vfork(void)
+{
+	return fork();
+}
+
+struct clone_child {
+	int (*fn)(void *);
+	void *arg;
+};
+
+/* The first function of a clone child without CLONE_VM (a copy of this memory). */
+static int clone_child_start(void *p)
+{
+	struct clone_child c = *(struct clone_child *)p;
+	col_clone_child();
+	return c.fn(c.arg);
+}
+
+EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	typedef int (*clone_fn)(int (*)(void *), void *, int, void *, ...);
+	static clone_fn real;
+	if (!real)
+		real = (clone_fn)next_fn("clone");
+	va_list ap;
+	va_start(ap, arg);
+	pid_t *ptid = va_arg(ap, pid_t *);
+	void *tls = va_arg(ap, void *);
+	pid_t *ctid = va_arg(ap, pid_t *);
+	va_end(ap);
+	col_init();
+	if ((flags & (CLONE_VM | CLONE_THREAD)) == (CLONE_VM | CLONE_THREAD)) {
+		int (*wrap)(void *) = NULL;
+		void *slot = threads_raw_prepare(fn, arg, stack, &wrap);
+		if (!slot)
+			return real(fn, stack, flags, arg, ptid, tls, ctid);
+		int r = real(wrap, stack, flags, slot, ptid, tls, ctid);
+		if (r < 0)
+			threads_raw_cancel(slot);
+		return r;
+	}
+	if (!(flags & CLONE_VM) && lineage_self()->known) {
+		/* the child gets a copy of this frame's memory: c stays valid in it */
+		struct clone_child c = {fn, arg};
+		return real(clone_child_start, stack, flags, &c, ptid, tls, ctid);
+	}
+	return real(fn, stack, flags, arg, ptid, tls, ctid);
+}

@@ -1,0 +1,82 @@
+/*
+ * sampler.h - what makes a thread take a clock-profiling sample: a signal
+ * (SIGPROF) each time the thread has used another interval of CPU time.
+ *
+ * Two mechanisms, chosen once per process (sampler_init):
+ *  - perf: a software task-clock perf event per thread, counting the thread's
+ *    CPU time in user and kernel mode, whose overflow is an hrtimer that fires
+ *    exactly when the thread has run the period, and sends SIGPROF to the
+ *    thread itself (fcntl F_SETSIG, F_SETOWN_EX).  Needs perf_event_paranoid
+ *    <= 1 or CAP_PERFMON (counting kernel time is what makes a sample taken
+ *    during a system call land on the code that made it);
+ *  - timer: a POSIX timer on the thread's CPU clock (timer_create with
+ *    SIGEV_THREAD_ID), which the kernel checks only at its tick (HZ=250: every
+ *    4 ms of a thread's running), so a thread that ends within a tick of its
+ *    next expiry misses it.
+ * PA_SAMPLER=timer|perf in the environment forces one (for tests).
+ *
+ * The first expiry of each thread is at a random phase of the interval: the
+ * k-th thread of the process gets 1 + frac(s + k * golden ratio) * (I - 1) ns,
+ * s uniform at process start.  Every thread's phase is uniform, so a thread
+ * that runs c < I gets a sample with probability c / I exactly (perf), and the
+ * sequence spreads the phases of a pool of threads evenly, so the number of
+ * short threads sampled hardly varies from run to run.  The reader charges a
+ * sampled thread that ran less than I with I (docs/architecture.md): exact in
+ * expectation.  Later expiries follow every I.
+ *
+ * An fd of the perf mechanism is kept only until the thread's first sample
+ * (the period is changed from the phase to I then); a one-page mapping keeps
+ * the event alive without it, so long-lived threads hold no descriptor.
+ */
+#ifndef COLLECTOR_SAMPLER_H
+#define COLLECTOR_SAMPLER_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <time.h>
+
+enum sampler_kind { SAMPLER_NONE, SAMPLER_PERF, SAMPLER_TIMER };
+
+struct sampler_thread {
+	enum sampler_kind kind; /* SAMPLER_NONE: not armed */
+	timer_t timer;          /* SAMPLER_TIMER; any value is valid, NULL included */
+	_Atomic int fd;         /* SAMPLER_PERF: the event's fd until the first sample, else -1 */
+	int fd_num;             /* the number signals carry in si_fd */
+	void *page;             /* SAMPLER_PERF: the mapping that keeps the event */
+};
+
+/*
+ * Choose the mechanism for interval_us (0: clock profiling off) and seed the
+ * phases.  Not signal-safe.
+ */
+void sampler_init(uint32_t interval_us);
+
+/* Re-seed the phases in a fork child. */
+void sampler_reseed(void);
+
+enum sampler_kind sampler_kind(void);
+
+/* "perf_task_clock", "timer_create" or "none", as log.xml says. */
+const char *sampler_mechanism(void);
+
+/*
+ * Arm sampling of the calling thread tid; cookie identifies the thread's
+ * timer in the handler (si_value).  force_timer: use a POSIX timer even when
+ * perf is the mechanism (threads that share another thread's TLS).  Returns 0
+ * or -errno (the thread then takes no samples).
+ */
+int sampler_start(struct sampler_thread *s, uint32_t tid, void *cookie, int force_timer);
+
+/* 1 if si is this thread's sampling signal. SIGNAL_SAFE. */
+int sampler_owns(const struct sampler_thread *s, const siginfo_t *si, const void *cookie);
+
+/* After a sample of the thread: the first one sets the period to the interval. SIGNAL_SAFE. */
+void sampler_after_sample(struct sampler_thread *s);
+
+/* Stop and release (from any thread of the process). */
+void sampler_stop(struct sampler_thread *s);
+
+/* In a fork child: let go of an inherited thread's sampler (its fd) without touching its event. */
+void sampler_forget(struct sampler_thread *s);
+
+#endif
