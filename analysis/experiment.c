@@ -6,6 +6,7 @@
 #include "analysis/experiment.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <expat.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -166,12 +167,15 @@ static void log_start(void *ud, const XML_Char *name, const XML_Char **a)
 	} else if (strcmp(name, "process") == 0) {
 		set_dup(&l->cwd, a, "cwd");
 		l->wordsize = (uint32_t)attr_u64(a, "wordsize");
+		set_dup(&l->lineage, a, "lineage");
+		set_dup(&l->origin, a, "origin");
 	} else if (strcmp(name, "params") == 0) {
 		set_dup(&l->clock_mode, a, "clock");
 		l->clock_interval_us = attr_u64(a, "clock_interval_us");
 		set_dup(&l->duration, a, "duration");
 		l->depth_limit = (uint32_t)attr_u64(a, "depth_limit");
 		set_dup(&l->descriptor, a, "descriptor");
+		set_dup(&l->follow, a, "follow");
 	} else if (strcmp(name, "comment") == 0) {
 		lp->elem = "comment";
 	} else if (strcmp(name, "start") == 0) {
@@ -182,9 +186,12 @@ static void log_start(void *ud, const XML_Char *name, const XML_Char **a)
 		l->ppid = (uint32_t)attr_u64(a, "ppid");
 		set_dup(&l->mechanism, a, "mechanism");
 		l->effective_interval_us = attr_u64(a, "effective_interval_us");
+		set_dup(&l->first_expiry, a, "first_expiry");
 	} else if (strcmp(name, "warning") == 0 || strcmp(name, "error") == 0) {
 		lp->elem = name[0] == 'w' ? "warning" : "error";
 		set_dup(&lp->elem_id, a, "id");
+		if (lp->elem_id && strcmp(lp->elem_id, "ended_unseen") == 0)
+			l->ended_unseen = 1;
 	} else if (strcmp(name, "exec") == 0) {
 		add_str(&l->exec_paths, &l->nexecs, attr(a, "path"));
 	} else if (strcmp(name, "collector_end") == 0) {
@@ -384,6 +391,112 @@ static void map_end(void *ud, const XML_Char *name)
 	struct map_parse *mp = ud;
 	if (strcmp(name, "load") == 0)
 		mp->cur = NULL;
+}
+
+/* ------------------------------------------------------------------ processes.xml */
+
+struct procs_parse {
+	struct experiment *exp;
+	VEC(struct exp_process) v;
+	struct strbuf cmd, text;
+	int in_proc, in_arg;
+};
+
+static void procs_start(void *ud, const XML_Char *name, const XML_Char **a)
+{
+	struct procs_parse *pp = ud;
+	if (strcmp(name, "process") == 0 && pp->v.n < MAX_LIST) {
+		struct exp_process pr = {
+			.pid = (uint32_t)attr_u64(a, "pid"),
+			.ppid = (uint32_t)attr_u64(a, "ppid"),
+			.lineage = xstrdup(attr(a, "lineage")),
+			.origin = xstrdup(attr(a, "origin")),
+			.followed = attr_u64(a, "followed") != 0,
+			.reason = attr_dup(a, "reason"),
+			.path = xstrdup(attr(a, "path")),
+			.tstamp_ns = attr_u64(a, "tstamp_ns"),
+		};
+		if (VEC_PUSH(&pp->v, pr) < 0) {
+			free(pr.lineage);
+			free(pr.origin);
+			free(pr.reason);
+			free(pr.path);
+			return;
+		}
+		pp->in_proc = 1;
+		strbuf_reset(&pp->cmd);
+	} else if (strcmp(name, "arg") == 0 && pp->in_proc) {
+		pp->in_arg = 1;
+		strbuf_reset(&pp->text);
+	}
+}
+
+static void procs_end(void *ud, const XML_Char *name)
+{
+	struct procs_parse *pp = ud;
+	if (strcmp(name, "arg") == 0 && pp->in_arg) {
+		if (pp->cmd.len)
+			strbuf_adds(&pp->cmd, " ");
+		strbuf_adds(&pp->cmd, strbuf_str(&pp->text));
+		pp->in_arg = 0;
+	} else if (strcmp(name, "process") == 0 && pp->in_proc) {
+		pp->v.v[pp->v.n - 1].command = strdup(strbuf_str(&pp->cmd));
+		pp->in_proc = 0;
+	}
+}
+
+static void procs_text(void *ud, const XML_Char *s, int len)
+{
+	struct procs_parse *pp = ud;
+	if (pp->in_arg && len > 0)
+		strbuf_add(&pp->text, s, (size_t)len);
+}
+
+/*
+ * processes.xml: <process> lines appended by every process, no root element
+ * (it is never closed): parsed inside a made-up one.  A torn last line is
+ * what a process still writing, or killed while writing, leaves: ignored.
+ */
+static void read_processes(struct experiment *exp)
+{
+	struct strbuf path;
+	strbuf_init(&path, 0);
+	strbuf_addf(&path, "%s/%s", exp->path, EXP_FILE_NAME_PROCESSES);
+	char *buf;
+	size_t len;
+	int r = read_file(strbuf_str(&path), &buf, &len, MAX_XML_BYTES);
+	strbuf_release(&path);
+	if (r < 0)
+		return;
+	len = strnlen(buf, len);
+	while (len && buf[len - 1] != '\n') /* keep whole lines only */
+		len--;
+	struct procs_parse pp = {.exp = exp};
+	strbuf_init(&pp.cmd, 1 << 20);
+	strbuf_init(&pp.text, 1 << 20);
+	XML_Parser p = XML_ParserCreate("UTF-8");
+	if (p) {
+		XML_SetUserData(p, &pp);
+		XML_SetElementHandler(p, procs_start, procs_end);
+		XML_SetCharacterDataHandler(p, procs_text);
+		static const char open[] = "<processes>", close[] = "</processes>";
+		if (XML_Parse(p, open, (int)strlen(open), 0) != XML_STATUS_OK ||
+		    XML_Parse(p, buf, (int)len, 0) != XML_STATUS_OK ||
+		    XML_Parse(p, close, (int)strlen(close), 1) != XML_STATUS_OK)
+			warnf(exp, "%s: malformed at line %lu (%s); the process list may be incomplete",
+			      EXP_FILE_NAME_PROCESSES, (unsigned long)XML_GetCurrentLineNumber(p),
+			      XML_ErrorString(XML_GetErrorCode(p)));
+		XML_ParserFree(p);
+	}
+	/* an element cut at its end (the parse stopped inside it) has no command */
+	for (size_t i = 0; i < pp.v.n; i++)
+		if (!pp.v.v[i].command)
+			pp.v.v[i].command = strdup("");
+	exp->procs = pp.v.v;
+	exp->nprocs = pp.v.n;
+	strbuf_release(&pp.cmd);
+	strbuf_release(&pp.text);
+	free(buf);
 }
 
 /* ------------------------------------------------------------------ data files */
@@ -844,13 +957,22 @@ static int read_data(struct experiment *exp)
 		last[i] = UINT32_MAX;
 	for (size_t i = 0; i < nev; i++)
 		last[pw.events.v[i].thread] = (uint32_t)i;
+	/*
+	 * With each thread's first expiry at a uniform phase of the interval I,
+	 * a thread that ran c < I was sampled with probability c / I: charging
+	 * such a thread I (not c) makes its expected charge c exactly.
+	 */
+	uint64_t short_ns = exp->log.first_expiry && strcmp(exp->log.first_expiry, "uniform") == 0
+				    ? exp->log.clock_interval_us * 1000u
+				    : 0;
 	for (size_t t = 0; t < nt; t++) {
 		struct exp_thread *th = &sorted[t];
-		if (!th->has_end || last[t] == UINT32_MAX || th->cpu_ns <= th->sampled_ns)
+		uint64_t charge = th->cpu_ns < short_ns ? short_ns : th->cpu_ns;
+		if (!th->has_end || last[t] == UINT32_MAX || charge <= th->sampled_ns)
 			continue;
 		struct exp_event tail = pw.events.v[last[t]];
 		tail.kind = EXP_EV_TAIL;
-		tail.weight_ns = th->cpu_ns - th->sampled_ns;
+		tail.weight_ns = charge - th->sampled_ns;
 		tail.ts_ns = th->end_ns > tail.ts_ns ? th->end_ns : tail.ts_ns;
 		if (VEC_PUSH(&pw.events, tail) < 0) {
 			free(last);
@@ -952,6 +1074,8 @@ int experiment_open(const char *path, struct experiment **ret, char **ret_err)
 	if (r < 0)
 		goto fail;
 
+	read_processes(exp);
+
 	char *notes;
 	size_t nlen;
 	struct strbuf np;
@@ -1007,6 +1131,18 @@ void experiment_free(struct experiment *exp)
 	free(l->release);
 	free(l->arch);
 	free(l->cwd);
+	free(l->lineage);
+	free(l->origin);
+	free(l->follow);
+	free(l->first_expiry);
+	for (size_t i = 0; i < exp->nprocs; i++) {
+		free(exp->procs[i].lineage);
+		free(exp->procs[i].origin);
+		free(exp->procs[i].reason);
+		free(exp->procs[i].path);
+		free(exp->procs[i].command);
+	}
+	free(exp->procs);
 	free(l->clock_mode);
 	free(l->duration);
 	free(l->descriptor);
@@ -1053,4 +1189,71 @@ const struct exp_loadobj *experiment_find_object(const struct experiment *exp, u
 		}
 	}
 	return best;
+}
+
+int experiment_is_subexp_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (n < 5 || name[0] != '_' || strcmp(name + n - 3, ".er") != 0)
+		return 0;
+	for (size_t i = 0; i < n - 3; i++)
+		if (!(name[i] == '_' || (name[i] >= '0' && name[i] <= '9') || strchr("fxcC", name[i])))
+			return 0;
+	return 1;
+}
+
+void experiment_parent_lineage(const char *lineage, char *ret, size_t room)
+{
+	const char *last = strrchr(lineage, '_');
+	size_t n = last ? (size_t)(last - lineage) : 0;
+	snprintf(ret, room, "%.*s", (int)n, lineage);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int experiment_descendants(const char *path, char ***ret)
+{
+	*ret = NULL;
+	const char *base = strrchr(path, '/');
+	base = base && base[1] ? base + 1 : path;
+	if (experiment_is_subexp_name(base))
+		return 0; /* a subexperiment has none of its own */
+	DIR *d = opendir(path);
+	if (!d)
+		return -errno;
+	VEC(char *) v = {0};
+	struct dirent *de;
+	int r = 0;
+	while ((de = readdir(d)) && v.n < MAX_LIST) {
+		if (!experiment_is_subexp_name(de->d_name))
+			continue;
+		struct strbuf b;
+		strbuf_init(&b, 0);
+		strbuf_addf(&b, "%s/%s/%s", path, de->d_name, EXP_FILE_NAME_LOG);
+		int has_log = access(strbuf_str(&b), F_OK) == 0;
+		strbuf_reset(&b);
+		strbuf_addf(&b, "%s/%s", path, de->d_name);
+		char *s = strbuf_detach(&b);
+		if (!has_log || !s || VEC_PUSH(&v, s) < 0) {
+			free(s);
+			if (has_log) {
+				r = -ENOMEM;
+				break;
+			}
+		}
+	}
+	closedir(d);
+	if (r < 0) {
+		for (size_t i = 0; i < v.n; i++)
+			free(v.v[i]);
+		free(v.v);
+		return r;
+	}
+	if (v.n)
+		qsort(v.v, v.n, sizeof *v.v, cmp_str);
+	*ret = v.v;
+	return (int)v.n;
 }

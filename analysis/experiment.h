@@ -98,6 +98,18 @@ struct exp_rusage {
 	uint64_t utime_ns, stime_ns, maxrss_kb, minflt, majflt, inblock, oublock, nvcsw, nivcsw;
 };
 
+/* A line of the founder's processes.xml: one process of the run. */
+struct exp_process {
+	uint32_t pid, ppid;
+	char *lineage; /* "" for the founder, "_f1_x1", ... ("_x?" when not known) */
+	char *origin;  /* fork, exec, clone, spawn */
+	int followed;  /* 1: it has a subexperiment */
+	char *reason;  /* why not, or NULL */
+	char *path;    /* its program */
+	char *command; /* its arguments joined by spaces (cut when long) */
+	uint64_t tstamp_ns;
+};
+
 struct exp_log {
 	char *collector_version;
 	char *target_path;
@@ -108,6 +120,10 @@ struct exp_log {
 	uint64_t pagesize, pages;
 	char *cwd;
 	uint32_t wordsize;
+	char *lineage;      /* <process lineage>: NULL for a founder, "_f1_x1" for a descendant */
+	char *origin;       /* how a descendant began: fork, exec, clone, spawn */
+	char *follow;       /* <params follow>: -F as given, NULL when not recorded */
+	char *first_expiry; /* <collector_start first_expiry>: "uniform", or NULL (older collectors) */
 	char *clock_mode; /* "on", "off", "hi", "lo", "5", ... */
 	uint64_t clock_interval_us;
 	uint64_t effective_interval_us;
@@ -127,8 +143,9 @@ struct exp_log {
 	int core_dumped;
 	uint64_t exit_ns, end_ns;
 	struct exp_rusage rusage;
-	char **exec_paths;
+	char **exec_paths; /* <exec path>: the program this image exec'd into */
 	size_t nexecs;
+	int ended_unseen; /* collect closed it: the process ended without its collector seeing it */
 	int complete; /* </experiment> was seen */
 };
 
@@ -153,6 +170,8 @@ struct experiment {
 	size_t nstacks;
 	struct exp_sample_point *samples;
 	size_t nsamples;
+	struct exp_process *procs; /* the founder's processes.xml (none in a subexperiment) */
+	size_t nprocs;
 	int has_heap;                /* a heaptrace file was present (collect -H on) */
 	struct exp_heap_event *heap; /* sorted by seq (the order the calls were made in) */
 	size_t nheap;
@@ -164,6 +183,20 @@ struct experiment {
  * if ret_err is not NULL, a malloc'd message naming the file and the problem.
  */
 int experiment_open(const char *path, struct experiment **ret, char **ret_err);
+
+/*
+ * The subexperiments of descendant processes inside the founder experiment
+ * at `path` (its "_*.er" directories that hold a log.xml), as malloc'd paths
+ * in *ret (free each and the array); sorted by name.  Returns their count
+ * (0 for an experiment that is itself a subexperiment) or -errno.
+ */
+int experiment_descendants(const char *path, char ***ret);
+
+/* 1 if the directory name is a subexperiment's ("_" LINEAGE ".er"). */
+int experiment_is_subexp_name(const char *name);
+
+/* The lineage of a subexperiment's parent process: "_f1" for "_f1_x1", "" for "_f1". */
+void experiment_parent_lineage(const char *lineage, char *ret, size_t room);
 void experiment_free(struct experiment *exp);
 
 /* The load object covering run-time address pc, or NULL. */

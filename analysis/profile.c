@@ -84,7 +84,7 @@ int profile_new(struct profile **ret)
 	if (profile_add_func(p, PFUNC_TOTAL, "<Total>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
 	    profile_add_func(p, PFUNC_UNKNOWN, "<Unknown>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
 	    profile_add_func(p, PFUNC_TRUNCATED, "<Truncated-stack>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
-	    !(p->selection_text = strdup("all"))) {
+	    !(p->selection_text = strdup("all")) || !(p->exp_selection_text = strdup("all"))) {
 		profile_free(p);
 		return -ENOMEM;
 	}
@@ -137,6 +137,7 @@ void profile_free(struct profile *p)
 	u64map_release(&p->line_index);
 	u64map_release(&p->inline_index);
 	free(p->selection_text);
+	free(p->exp_selection_text);
 	metrics_free(p->fm);
 	metrics_free(p->om);
 	metrics_free(p->pm);
@@ -165,7 +166,9 @@ static int object_id(struct profile *p, const char *exp_dir, const struct exp_lo
 {
 	for (size_t i = 0; i < p->objs.n; i++) {
 		struct object_slot *o = &p->objs.v[i];
-		if (strcmp(o->path, lo->path) == 0 &&
+		/* every process of a run has its own vdso.so: one object when the build-ids agree */
+		int same_vdso = o->vdso && lo->kind == EXP_OBJ_VDSO && o->build_id && lo->build_id;
+		if ((same_vdso || strcmp(o->path, lo->path) == 0) &&
 		    (!o->build_id || !lo->build_id || strcmp(o->build_id, lo->build_id) == 0)) {
 			*ret = (uint32_t)i;
 			return 0;
@@ -179,6 +182,7 @@ static int object_id(struct profile *p, const char *exp_dir, const struct exp_lo
 	o.path = strdup(lo->path);
 	o.read_path = strdup(rp);
 	o.build_id = lo->build_id ? strdup(lo->build_id) : NULL;
+	o.vdso = lo->kind == EXP_OBJ_VDSO;
 	if (archive_debug_root(exp_dir, lo->build_id, dr, sizeof dr) == 1)
 		o.debug_root = strdup(dr);
 	if (!o.name || !o.path || !o.read_path || (lo->build_id && !o.build_id) ||
@@ -195,9 +199,10 @@ static int object_id(struct profile *p, const char *exp_dir, const struct exp_lo
 	return 0;
 }
 
-int profile_add_experiment(struct profile *p, const char *path, char **ret_err)
+/* Read one experiment into a new slot. */
+static int add_one(struct profile *p, const char *path, size_t founder, char **ret_err)
 {
-	struct exp_slot e = {0};
+	struct exp_slot e = {.exp_selected = 1, .founder = founder, .parent = -1};
 	int r = experiment_open(path, &e.exp, ret_err);
 	if (r < 0)
 		return r;
@@ -219,6 +224,82 @@ int profile_add_experiment(struct profile *p, const char *path, char **ret_err)
 nomem:
 	exp_slot_release(&e);
 	return -ENOMEM;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct exp_slot *x = a, *y = b;
+	uint64_t s = x->exp->log.start_ns, t = y->exp->log.start_ns;
+	return s < t ? -1 : s > t;
+}
+
+static const char *lineage_of(const struct experiment *x)
+{
+	return x->log.lineage ? x->log.lineage : "";
+}
+
+int profile_add_experiment(struct profile *p, const char *path, char **ret_err)
+{
+	size_t founder = p->exps.n;
+	int r = add_one(p, path, founder, ret_err);
+	if (r < 0)
+		return r;
+	char **subs = NULL;
+	int n = experiment_descendants(path, &subs);
+	for (int i = 0; i < n; i++) {
+		char *err = NULL;
+		r = add_one(p, subs[i], founder, &err);
+		if (r == -ENOMEM) {
+			free(err);
+			break;
+		}
+		if (r < 0) {
+			struct experiment *f = p->exps.v[founder].exp;
+			char **v = realloc(f->problems, (f->nproblems + 1) * sizeof *v);
+			if (v) {
+				f->problems = v;
+				struct strbuf m;
+				strbuf_init(&m, 0);
+				strbuf_addf(&m, "descendant not read: %s", err ? err : strerror(-r));
+				v[f->nproblems] = strbuf_detach(&m);
+				if (v[f->nproblems])
+					f->nproblems++;
+			}
+		}
+		free(err);
+	}
+	for (int i = 0; i < n; i++)
+		free(subs[i]);
+	free(subs);
+	if (r == -ENOMEM)
+		return r;
+	/* descendants in the order their processes started; then each one's parent */
+	size_t nd = p->exps.n - founder - 1;
+	if (nd > 1)
+		qsort(p->exps.v + founder + 1, nd, sizeof *p->exps.v, cmp_start);
+	for (size_t i = founder + 1; i < p->exps.n; i++) {
+		char want[256];
+		snprintf(want, sizeof want, "%s", lineage_of(p->exps.v[i].exp));
+		while (p->exps.v[i].parent < 0) {
+			experiment_parent_lineage(want, want, sizeof want);
+			for (size_t j = founder; j < p->exps.n; j++)
+				if (j != i && strcmp(lineage_of(p->exps.v[j].exp), want) == 0)
+					p->exps.v[i].parent = (long)j;
+			if (!want[0])
+				break; /* the founder's own lineage is "" and was tried */
+		}
+	}
+	return 0;
+}
+
+size_t profile_experiment_founder(const struct profile *p, size_t i)
+{
+	return i < p->exps.n ? p->exps.v[i].founder : 0;
+}
+
+long profile_experiment_parent(const struct profile *p, size_t i)
+{
+	return i < p->exps.n ? p->exps.v[i].parent : -1;
 }
 
 size_t profile_experiment_count(const struct profile *p)
@@ -337,7 +418,64 @@ int profile_select_threads(struct profile *p, const char *spec, char **ret_err)
 
 int profile_thread_selected(const struct profile *p, size_t exp, size_t t)
 {
-	return exp < p->exps.n && t < p->exps.v[exp].exp->nthreads && p->exps.v[exp].selected[t];
+	return exp < p->exps.n && t < p->exps.v[exp].exp->nthreads && p->exps.v[exp].exp_selected &&
+	       p->exps.v[exp].selected[t];
+}
+
+int profile_select_experiments(struct profile *p, const char *spec, char **ret_err)
+{
+	*ret_err = NULL;
+	while (*spec == ' ')
+		spec++;
+	size_t len = strlen(spec);
+	while (len && spec[len - 1] == ' ')
+		len--;
+	size_t n = p->exps.n;
+	uint8_t *set = malloc(n ? n : 1);
+	if (!set)
+		return -ENOMEM;
+	int r = len ? parse_ranges(spec, spec + len, set, n, ret_err) : -EINVAL;
+	if (r == -EINVAL && !*ret_err) {
+		struct strbuf m;
+		strbuf_init(&m, 0);
+		strbuf_adds(&m, "empty experiment selection");
+		*ret_err = strbuf_detach(&m);
+	}
+	for (size_t i = 0; r == 0 && i < len; i++) /* a number past the last experiment */
+		if (spec[i] >= '0' && spec[i] <= '9') {
+			char *end;
+			unsigned long k = strtoul(spec + i, &end, 10);
+			if (k > n) {
+				struct strbuf m;
+				strbuf_init(&m, 0);
+				strbuf_addf(&m, "no experiment %lu (experiments are numbered 1 to %zu)", k, n);
+				*ret_err = strbuf_detach(&m);
+				r = -EINVAL;
+			}
+			i = (size_t)(end - spec);
+		}
+	if (r == 0) {
+		for (size_t i = 0; i < n; i++)
+			p->exps.v[i].exp_selected = set[i];
+		char *t = strndup(spec, len);
+		if (t) {
+			free(p->exp_selection_text);
+			p->exp_selection_text = t;
+		}
+		p->dirty = 1;
+	}
+	free(set);
+	return r;
+}
+
+int profile_experiment_selected(const struct profile *p, size_t i)
+{
+	return i < p->exps.n && p->exps.v[i].exp_selected;
+}
+
+const char *profile_experiment_selection(const struct profile *p)
+{
+	return p->exp_selection_text;
 }
 
 const char *profile_thread_selection(const struct profile *p)
@@ -390,7 +528,7 @@ int profile_compute(struct profile *p)
 			free(buf);
 			return -ENOMEM;
 		}
-		for (size_t i = 0; i < exp->nevents; i++) {
+		for (size_t i = 0; e->exp_selected && i < exp->nevents; i++) {
 			const struct exp_event *ev = &exp->events[i];
 			if (!e->selected[ev->thread])
 				continue;

@@ -110,10 +110,31 @@ struct profile;
 int profile_new(struct profile **ret);
 void profile_free(struct profile *p);
 
-/* Read and add an experiment; -errno and *ret_err (malloc'd) on failure. */
+/*
+ * Read and add an experiment and, for a founder, the subexperiments of its
+ * descendant processes (collect -F), each an experiment of its own, after
+ * it in the order the processes started.  -errno and *ret_err (malloc'd)
+ * when the experiment itself cannot be read; a descendant that cannot be
+ * read becomes a problem of the founder (its header says so).
+ */
 int profile_add_experiment(struct profile *p, const char *path, char **ret_err);
 size_t profile_experiment_count(const struct profile *p);
 const struct experiment *profile_experiment(const struct profile *p, size_t i);
+
+/* The index of experiment i's founder (i itself for a founder). */
+size_t profile_experiment_founder(const struct profile *p, size_t i);
+/* The index of the experiment of i's parent process, or -1 (a founder, or a parent not recorded). */
+long profile_experiment_parent(const struct profile *p, size_t i);
+
+/*
+ * Experiment selection in the Oracle list syntax ("all", "1,3-5"), as
+ * experiment_select: only the events of selected experiments count.
+ * Returns 0, or -EINVAL with a message.
+ */
+int profile_select_experiments(struct profile *p, const char *spec, char **ret_err);
+int profile_experiment_selected(const struct profile *p, size_t i);
+/* The current experiment selection as text, "all" when everything is selected. */
+const char *profile_experiment_selection(const struct profile *p);
 
 /*
  * Thread selection in the Oracle syntax: "all", or a list of thread numbers
@@ -121,6 +142,7 @@ const struct experiment *profile_experiment(const struct profile *p, size_t i);
  * ("2:1-3", "1-2:4").  Returns 0, or -EINVAL with a message.
  */
 int profile_select_threads(struct profile *p, const char *spec, char **ret_err);
+/* 1 if the thread is selected and so is its experiment. */
 int profile_thread_selected(const struct profile *p, size_t exp, size_t thread_index);
 /* The current selection as text, "all" when everything is selected. */
 const char *profile_thread_selection(const struct profile *p);

@@ -405,7 +405,7 @@ int profile_heap_compute(struct profile *p, size_t x)
 	struct heap_summary *sum = &p->heap_sum;
 	free(e->heap);
 	e->heap = NULL;
-	if (!exp->has_heap)
+	if (!exp->has_heap || !e->exp_selected)
 		return 0;
 	sum->has_heap = 1;
 	e->heap = calloc(exp->nstacks ? exp->nstacks : 1, sizeof *e->heap);

@@ -23,6 +23,7 @@ struct object_slot {
 	struct lines *ln;
 	int ln_tried;
 	int hidden; /* object_hide: its code is one function named after the object */
+	int vdso;   /* the vDSO image of some experiment */
 };
 
 /* What one (adjusted) PC resolves to. */
@@ -48,6 +49,9 @@ struct exp_slot {
 	VEC(uint32_t) chains;
 	struct stack_res *stacks;     /* per stack */
 	uint8_t *selected;            /* per thread */
+	int exp_selected;             /* experiment_select */
+	size_t founder;               /* index of its founder (itself for a founder) */
+	long parent;                  /* index of its parent process's experiment, or -1 */
 	struct heap_stack_stat *heap; /* per stack, NULL without heap data */
 };
 
@@ -60,6 +64,7 @@ struct profile {
 	VEC(char *) strings; /* owned names */
 	struct u64map func_index, pc_index, line_index, inline_index;
 	char *selection_text;
+	char *exp_selection_text;
 	int dirty;
 	int inline_mode; /* 1: inlined functions are functions of their own */
 	struct metrics *fm, *om, *pm, *lm;

@@ -82,6 +82,16 @@ static void dump_vdso(const struct dl_phdr_info *info)
 			continue;
 		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
 		size_t left = ph->p_filesz;
+		/*
+		 * The section headers (and so .dynsym's names for readers) lie
+		 * after p_filesz in the kernel's image; the mapping is whole
+		 * pages, so take what they need when it is inside them.
+		 */
+		const ElfW(Ehdr) *e = (const ElfW(Ehdr) *)(info->dlpi_addr);
+		size_t pages = (ph->p_memsz + 4095) & ~(size_t)4095;
+		size_t sh_end = e->e_shoff + (size_t)e->e_shnum * e->e_shentsize;
+		if (ph->p_offset == 0 && sh_end > left && sh_end <= pages)
+			left = sh_end;
 		if (pwrite(fd, p, left, (off_t)ph->p_offset) != (ssize_t)left)
 			logxml_note("error", "vdso_dump", "could not write vdso.so");
 	}

@@ -87,6 +87,7 @@ static int cmd_name(struct erp *e, const char *arg);
 static int cmd_outfile(struct erp *e, const char *arg);
 static int cmd_appendfile(struct erp *e, const char *arg);
 static int cmd_thread_select(struct erp *e, const char *arg);
+static int cmd_experiment_select(struct erp *e, const char *arg);
 static int cmd_filters(struct erp *e, const char *arg);
 static int cmd_script(struct erp *e, const char *arg);
 static int cmd_help(struct erp *e, const char *arg);
@@ -152,7 +153,10 @@ static const struct command commands[] = {
 	{"header", NULL, ARG_OPT, report_header, "[exp_id]",
 	 "experiment header: target, host, parameters, errors"},
 	{"statistics", NULL, ARG_OPT, report_statistics, "[exp_id]", "execution statistics"},
-	{"experiment_list", "exp_list", ARG_NONE, report_experiment_list, "", "the loaded experiments"},
+	{"experiment_list", "exp_list", ARG_NONE, report_experiment_list, "",
+	 "the loaded experiments (with descendants: pid, parent, lineage, command)"},
+	{"experiment_select", NULL, ARG_ONE, cmd_experiment_select, "spec",
+	 "select experiments: all, 1, 1-3, 1,3 (see experiment_list)"},
 	{"thread_list", NULL, ARG_NONE, report_thread_list, "", "threads and which are selected"},
 	{"thread_select", NULL, ARG_ONE, cmd_thread_select, "spec",
 	 "select threads: all, 1, 1-3, 1,3, or exp:spec (e.g. 2:1-3)"},
@@ -378,6 +382,17 @@ static int cmd_thread_select(struct erp *e, const char *arg)
 	char *err = NULL;
 	if (profile_select_threads(e->prof, arg, &err) < 0) {
 		erp_error(e, "thread_select: %s", err ? err : "out of memory");
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_experiment_select(struct erp *e, const char *arg)
+{
+	char *err = NULL;
+	if (profile_select_experiments(e->prof, arg, &err) < 0) {
+		erp_error(e, "experiment_select: %s", err ? err : "out of memory");
 		free(err);
 		return -1;
 	}

@@ -11,6 +11,7 @@
 #include "er_print/erp.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,116 @@ static void print_lines(FILE *o, const char *text)
 
 /* ------------------------------------------------------------ header */
 
+/* The loaded experiment of founder f whose lineage is `lineage`, or -1. */
+static long exp_of_lineage(struct erp *e, size_t f, const char *lineage)
+{
+	for (size_t j = f; j < profile_experiment_count(e->prof); j++) {
+		const struct experiment *y = profile_experiment(e->prof, j);
+		if (profile_experiment_founder(e->prof, j) == f &&
+		    strcmp(y->log.lineage ? y->log.lineage : "", lineage) == 0)
+			return (long)j;
+	}
+	return -1;
+}
+
+/* How experiment y's process (image) ended, in a few words. */
+static void ending_of(const struct experiment *y, char *buf, size_t room)
+{
+	const struct exp_log *l = &y->log;
+	if (l->has_exit && l->exit_signal)
+		snprintf(buf, room, "killed by signal %d%s%s", l->exit_signal, l->exit_signame ? " " : "",
+			 l->exit_signame ? l->exit_signame : "");
+	else if (l->has_exit)
+		snprintf(buf, room, "exit %d", l->exit_status);
+	else if (l->nexecs)
+		snprintf(buf, room, "exec %s", l->exec_paths[l->nexecs - 1]);
+	else if (l->ended_unseen)
+		snprintf(buf, room, "ended unseen (killed or crashed)");
+	else if (l->complete)
+		snprintf(buf, room, "ended");
+	else
+		snprintf(buf, room, "did not finish");
+}
+
+static uint64_t recorded_ns(const struct experiment *y)
+{
+	uint64_t t = 0;
+	for (size_t i = 0; i < y->nevents; i++)
+		t += y->events[i].weight_ns;
+	return t;
+}
+
+static int cmp_proc_time(const void *a, const void *b)
+{
+	const struct exp_process *x = *(const struct exp_process *const *)a,
+				 *y = *(const struct exp_process *const *)b;
+	return x->tstamp_ns < y->tstamp_ns ? -1 : x->tstamp_ns > y->tstamp_ns;
+}
+
+/* Print the processes whose parent is `parent` (by lineage), then theirs, at depth d. */
+static void tree_level(struct erp *e, size_t xi, const struct exp_process **v, size_t n, const char *parent,
+		       int d)
+{
+	FILE *o = e->out;
+	char end[PATH_MAX + 64], up[512];
+	for (size_t i = 0; i < n; i++) {
+		const struct exp_process *pr = v[i];
+		experiment_parent_lineage(pr->lineage, up, sizeof up);
+		if (strcmp(up, parent) != 0 || d > 64)
+			continue;
+		char name[300];
+		long j = pr->followed ? exp_of_lineage(e, xi, pr->lineage) : -1;
+		snprintf(name, sizeof name, "%s%s", pr->lineage, j >= 0 ? ".er" : "");
+		fprintf(o, "%*s%-*s pid %-7" PRIu32 " ", 2 + 2 * d, "", 24 - 2 * d > 1 ? 24 - 2 * d : 1, name,
+			pr->pid);
+		if (j >= 0) {
+			const struct experiment *y = profile_experiment(e->prof, (size_t)j);
+			ending_of(y, end, sizeof end);
+			fprintf(o, "%.3f s  %s", sec(recorded_ns(y)), end);
+		} else if (pr->followed) {
+			fprintf(o, "(its subexperiment was not read)");
+		} else {
+			fprintf(o, "not profiled: %s", pr->reason ? pr->reason : "unknown reason");
+		}
+		fprintf(o, "  %s '%s'\n", pr->origin, pr->command[0] ? pr->command : pr->path);
+		if (strchr(pr->lineage, '?') == NULL)
+			tree_level(e, xi, v, n, pr->lineage, d + 1);
+	}
+}
+
+/*
+ * The founder's process tree, from processes.xml: one line per process,
+ * indented by generation (children in the order they started), with its
+ * subexperiment, how it ended and the CPU time recorded for it, its origin
+ * and command.
+ */
+static void process_tree(struct erp *e, size_t xi, const struct experiment *x)
+{
+	FILE *o = e->out;
+	if (!x->nprocs)
+		return;
+	const struct exp_process **v = calloc(x->nprocs, sizeof *v);
+	if (!v)
+		return;
+	size_t followed = 0;
+	for (size_t i = 0; i < x->nprocs; i++) {
+		v[i] = &x->procs[i];
+		followed += v[i]->followed != 0;
+	}
+	qsort(v, x->nprocs, sizeof *v, cmp_proc_time);
+	fprintf(o, "Process tree: the founder and %zu descendant process%s, %zu recorded in subexperiments\n",
+		x->nprocs, x->nprocs == 1 ? "" : "es", followed);
+	char end[PATH_MAX + 64];
+	ending_of(x, end, sizeof end);
+	fprintf(o, "  %-24s pid %-7" PRIu32 " %.3f s  %s  founder '", x->name, x->log.pid, sec(recorded_ns(x)),
+		end);
+	for (size_t i = 0; i < x->log.argc; i++)
+		fprintf(o, "%s%s", i ? " " : "", x->log.argv[i]);
+	fprintf(o, "'\n");
+	tree_level(e, xi, v, x->nprocs, "", 1);
+	free(v);
+}
+
 static void header_one(struct erp *e, const struct experiment *x)
 {
 	FILE *o = e->out;
@@ -125,15 +236,24 @@ static void header_one(struct erp *e, const struct experiment *x)
 	for (size_t i = 0; i < x->nerrors; i++)
 		fprintf(o, "*** Collector Error: %s\n", x->errors[i]);
 
-	if (x->nwarnings == 0 && x->nproblems == 0 && l->nexecs == 0)
+	size_t unprofiled = 0;
+	for (size_t i = 0; i < x->nprocs; i++)
+		unprofiled += !x->procs[i].followed;
+	/* an exec not followed by a subexperiment: -F off, or an older experiment */
+	int exec_lost = l->nexecs && (!l->follow || strcmp(l->follow, "off") == 0);
+	if (x->nwarnings == 0 && x->nproblems == 0 && !exec_lost && unprofiled == 0)
 		fprintf(o, "No warnings\n");
 	for (size_t i = 0; i < x->nwarnings; i++)
 		fprintf(o, "*** Collector Warning: %s\n", x->warnings[i]);
-	for (size_t i = 0; i < l->nexecs; i++)
+	for (size_t i = 0; exec_lost && i < l->nexecs; i++)
 		fprintf(o,
 			"*** Warning: the target exec'd %s; what ran after the exec was not profiled "
-			"(following exec is not implemented yet)\n",
+			"(descendants were not followed)\n",
 			l->exec_paths[i]);
+	for (size_t i = 0; i < x->nprocs; i++)
+		if (!x->procs[i].followed)
+			fprintf(o, "*** Warning: process %" PRIu32 " (%s) ran unprofiled: %s\n", x->procs[i].pid,
+				x->procs[i].path, x->procs[i].reason ? x->procs[i].reason : "unknown reason");
 	for (size_t i = 0; i < x->nproblems; i++)
 		fprintf(o, "*** Warning: %s\n", x->problems[i]);
 	fprintf(o, "\n");
@@ -226,14 +346,19 @@ int report_header(struct erp *e, const char *arg)
 	for (size_t i = lo; i < hi; i++) {
 		if (i != lo)
 			fprintf(e->out, "----------------------------------------------------------------\n");
-		header_one(e, profile_experiment(e->prof, i));
+		const struct experiment *x = profile_experiment(e->prof, i);
+		header_one(e, x);
+		if (x->nprocs) {
+			fprintf(e->out, "\n");
+			process_tree(e, i, x);
+		}
 	}
 	return 0;
 }
 
 /* ------------------------------------------------------------ statistics */
 
-enum usage_source { USAGE_NONE, USAGE_RUSAGE, USAGE_SAMPLE };
+enum usage_source { USAGE_NONE, USAGE_RUSAGE, USAGE_SAMPLE, USAGE_OWN };
 
 struct stats {
 	uint64_t duration_ns, thread_ns, user_ns, sys_ns;
@@ -243,6 +368,7 @@ struct stats {
 	int samples_counted; /* the collector did not report: counted in the data */
 	int finished;        /* an exit was recorded */
 	enum usage_source usage;
+	char note[256]; /* why the recorded CPU falls short of the process times, or "" */
 };
 
 static void stats_of(struct erp *e, size_t xi, const struct experiment *x, struct stats *s)
@@ -263,17 +389,30 @@ static void stats_of(struct erp *e, size_t xi, const struct experiment *x, struc
 	if (x->nthreads == 0)
 		s->thread_ns = x->duration_ns;
 
-	const struct exp_sample_point *last = NULL;
-	for (size_t i = 0; i < x->nsamples; i++)
+	const struct exp_sample_point *last = NULL, *first = NULL;
+	for (size_t i = 0; i < x->nsamples; i++) {
 		if (!last || x->samples[i].ts_ns >= last->ts_ns)
 			last = &x->samples[i];
+		if (!first || x->samples[i].ts_ns < first->ts_ns)
+			first = &x->samples[i];
+	}
+	/*
+	 * The founder's resource usage (wait4) includes its descendants; with
+	 * their own experiments loaded, each process shows only its own, from the
+	 * collector's samples, so that the sum counts each once.  An exec'd image
+	 * starts with the usage of the images before it: only the difference is its.
+	 */
+	int descendants = 0;
+	for (size_t j = 0; j < profile_experiment_count(e->prof); j++)
+		descendants |= j != xi && profile_experiment_founder(e->prof, j) == xi;
+	int delta = (l->origin && strcmp(l->origin, "exec") == 0) || (descendants && last);
 	if (last) {
 		s->nswap = last->nswap;
 		s->msgsnd = last->msgsnd;
 		s->msgrcv = last->msgrcv;
 		s->nsignals = last->nsignals;
 	}
-	if (l->rusage.valid) {
+	if (l->rusage.valid && !(descendants && last)) {
 		const struct exp_rusage *r = &l->rusage;
 		s->usage = USAGE_RUSAGE;
 		s->user_ns = r->utime_ns;
@@ -285,15 +424,16 @@ static void stats_of(struct erp *e, size_t xi, const struct experiment *x, struc
 		s->nvcsw = r->nvcsw;
 		s->nivcsw = r->nivcsw;
 	} else if (last) {
-		s->usage = USAGE_SAMPLE;
-		s->user_ns = last->utime_ns;
-		s->sys_ns = last->stime_ns;
-		s->minflt = last->minflt;
-		s->majflt = last->majflt;
-		s->inblock = last->inblock;
-		s->oublock = last->oublock;
-		s->nvcsw = last->nvcsw;
-		s->nivcsw = last->nivcsw;
+		const struct exp_sample_point z = {0}, *b = delta && first != last ? first : &z;
+		s->usage = descendants ? USAGE_OWN : USAGE_SAMPLE;
+		s->user_ns = last->utime_ns - b->utime_ns;
+		s->sys_ns = last->stime_ns - b->stime_ns;
+		s->minflt = last->minflt - b->minflt;
+		s->majflt = last->majflt - b->majflt;
+		s->inblock = last->inblock - b->inblock;
+		s->oublock = last->oublock - b->oublock;
+		s->nvcsw = last->nvcsw - b->nvcsw;
+		s->nivcsw = last->nivcsw - b->nivcsw;
 	}
 
 	uint64_t clock_events = 0;
@@ -309,6 +449,30 @@ static void stats_of(struct erp *e, size_t xi, const struct experiment *x, struc
 	if (!l->samples_recorded && !l->samples_dropped && clock_events) {
 		s->samples_recorded = clock_events;
 		s->samples_counted = 1;
+	}
+	/* never CPU time next to nothing recorded without a word */
+	uint64_t cpu = s->user_ns + s->sys_ns;
+	size_t unprofiled = 0;
+	for (size_t i = 0; i < x->nprocs; i++)
+		unprofiled += !x->procs[i].followed;
+	if (cpu >= 50000000u && s->cpu_recorded_ns * 2 < cpu) {
+		if (!l->pid && l->has_exit)
+			snprintf(s->note, sizeof s->note,
+				 "the collector never ran in this process (see the header's warnings): no CPU "
+				 "time could be recorded");
+		else if (s->usage == USAGE_RUSAGE && unprofiled)
+			snprintf(s->note, sizeof s->note,
+				 "the process times include %zu descendant process%s that ran unprofiled (see "
+				 "the header)",
+				 unprofiled, unprofiled == 1 ? "" : "es");
+		else if (s->usage == USAGE_RUSAGE && x->nprocs)
+			snprintf(s->note, sizeof s->note,
+				 "the process times include the descendant processes, recorded in "
+				 "subexperiments not loaded here");
+		else if (profile_experiment_selected(e->prof, xi))
+			snprintf(s->note, sizeof s->note,
+				 "clock profiling recorded %.0f%% of the process times",
+				 100.0 * (double)s->cpu_recorded_ns / (double)cpu);
 	}
 }
 
@@ -434,9 +598,12 @@ static void stats_print(struct erp *e, const char *title, const struct stats *s,
 		: per_experiment    ? " (counted in the data: the collector did not report)"
 				    : " (partly counted in the data: a collector did not report)");
 	fprintf(o, "%*s: %*" PRIu64 "\n", LABEL_WIDTH, "Samples dropped", w, s->samples_dropped);
+	if (per_experiment && s->note[0])
+		fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Note", s->note);
 	if (per_experiment)
 		fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Process times and counters from",
 			s->usage == USAGE_RUSAGE   ? "resource usage at exit"
+			: s->usage == USAGE_OWN    ? "this process's own overview samples (its descendants are separate)"
 			: s->usage == USAGE_SAMPLE ? "the last overview sample (no resource usage at exit)"
 			: s->finished              ? "nothing (no resource usage or overview sample recorded)"
 						   : "nothing (not recorded: the target did not finish)");
@@ -461,7 +628,8 @@ int report_statistics(struct erp *e, const char *arg)
 	struct stats sum = {0};
 	for (size_t i = 0; i < n; i++) {
 		stats_of(e, lo + i, profile_experiment(e->prof, lo + i), &st[i]);
-		stats_add(&sum, &st[i]);
+		if (profile_experiment_selected(e->prof, lo + i))
+			stats_add(&sum, &st[i]);
 	}
 	/* Over all experiments the profile's own total is the authority. */
 	if (n == profile_experiment_count(e->prof)) {
@@ -492,28 +660,59 @@ int report_statistics(struct erp *e, const char *arg)
 
 /* ------------------------------------------------------------ lists */
 
+/*
+ * gprofng's `ID Sel PID Experiment` table; with descendants (collect -F) also
+ * each process's parent, lineage and command line.
+ */
 int report_experiment_list(struct erp *e, const char *arg)
 {
 	FILE *o = e->out;
 	(void)arg;
 	size_t n = profile_experiment_count(e->prof);
-	int wid = count_digits(n) > 2 ? count_digits(n) : 2, wpid = 3, wname = 10;
+	int wid = count_digits(n) > 2 ? count_digits(n) : 2, wpid = 3, wname = 10, wlin = 7, tree = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct experiment *x = profile_experiment(e->prof, i);
 		if (count_digits(x->log.pid) > wpid)
 			wpid = count_digits(x->log.pid);
 		if ((int)strlen(x->path) > wname)
 			wname = (int)strlen(x->path);
+		if (x->log.lineage && (int)strlen(x->log.lineage) > wlin)
+			wlin = (int)strlen(x->log.lineage);
+		tree |= x->log.lineage != NULL || x->nprocs != 0;
 	}
-	fprintf(o, "%*s Sel %*s %-*s \n", wid, "ID", wpid, "PID", wname, "Experiment");
+	if (!tree) {
+		fprintf(o, "%*s Sel %*s %-*s \n", wid, "ID", wpid, "PID", wname, "Experiment");
+		put_rule(o, wid);
+		put_rule(o, 3);
+		put_rule(o, wpid);
+		put_rule(o, wname);
+		fputc('\n', o);
+		for (size_t i = 0; i < n; i++) {
+			const struct experiment *x = profile_experiment(e->prof, i);
+			fprintf(o, "%*zu %-3s %*" PRIu32 " %s \n", wid, i + 1,
+				profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid, x->log.pid, x->path);
+		}
+		return 0;
+	}
+	fprintf(o, "%*s Sel %*s %*s %-*s %-*s Command\n", wid, "ID", wpid, "PID", wpid, "PPID", wlin, "Lineage",
+		wname, "Experiment");
 	put_rule(o, wid);
 	put_rule(o, 3);
 	put_rule(o, wpid);
+	put_rule(o, wpid);
+	put_rule(o, wlin);
 	put_rule(o, wname);
+	put_rule(o, 7);
 	fputc('\n', o);
 	for (size_t i = 0; i < n; i++) {
 		const struct experiment *x = profile_experiment(e->prof, i);
-		fprintf(o, "%*zu yes %*" PRIu32 " %s \n", wid, i + 1, wpid, x->log.pid, x->path);
+		const char *lin = x->log.lineage ? x->log.lineage : "founder";
+		fprintf(o, "%*zu %-3s %*" PRIu32 " %*" PRIu32 " %-*s %-*s ", wid, i + 1,
+			profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid, x->log.pid, wpid, x->log.ppid,
+			wlin, lin, wname, x->path);
+		for (size_t a = 0; a < x->log.argc; a++)
+			fprintf(o, "%s%s", a ? " " : "", x->log.argv[a]);
+		fputc('\n', o);
 	}
 	return 0;
 }
