@@ -124,7 +124,7 @@ struct exp_log {
 	char *origin;       /* how a descendant began: fork, exec, clone, spawn */
 	char *follow;       /* <params follow>: -F as given, NULL when not recorded */
 	char *first_expiry; /* <collector_start first_expiry>: "uniform", or NULL (older collectors) */
-	char *clock_mode; /* "on", "off", "hi", "lo", "5", ... */
+	char *clock_mode;   /* "on", "off", "hi", "lo", "5", ... */
 	uint64_t clock_interval_us;
 	uint64_t effective_interval_us;
 	char *duration;
@@ -146,7 +146,7 @@ struct exp_log {
 	char **exec_paths; /* <exec path>: the program this image exec'd into */
 	size_t nexecs;
 	int ended_unseen; /* collect closed it: the process ended without its collector seeing it */
-	int complete; /* </experiment> was seen */
+	int complete;     /* </experiment> was seen */
 };
 
 struct experiment {

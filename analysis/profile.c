@@ -448,7 +448,8 @@ int profile_select_experiments(struct profile *p, const char *spec, char **ret_e
 			if (k > n) {
 				struct strbuf m;
 				strbuf_init(&m, 0);
-				strbuf_addf(&m, "no experiment %lu (experiments are numbered 1 to %zu)", k, n);
+				strbuf_addf(&m, "no experiment %lu (experiments are numbered 1 to %zu)", k,
+					    n);
 				*ret_err = strbuf_detach(&m);
 				r = -EINVAL;
 			}

@@ -389,8 +389,8 @@ static void free_env(char **env, size_t own_from)
 static char **build_env(const char *expdir, const char *params, const char *lib, const char *follow_regex,
 			size_t *ret_own_from)
 {
-	static const char *const drop[] = {"PA_EXPERIMENT=", "PA_PARAMS=", "PA_TARGET_PID=", "LD_PRELOAD=",
-					   "PA_FOLLOW=",     "PA_LINEAGE="};
+	static const char *const drop[] = {
+		"PA_EXPERIMENT=", "PA_PARAMS=", "PA_TARGET_PID=", "LD_PRELOAD=", "PA_FOLLOW=", "PA_LINEAGE="};
 	const char *old_preload = getenv("LD_PRELOAD");
 	size_t n = 0, k = 0;
 	char **env;

@@ -202,13 +202,15 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 			rc = regcomp(&re, val + 1, REG_EXTENDED | REG_NOSUB);
 			if (rc != 0) {
 				regerror(rc, &re, msg, sizeof msg);
-				return fail(err, room, "-F: invalid regular expression '%s': %s", val + 1, msg);
+				return fail(err, room, "-F: invalid regular expression '%s': %s", val + 1,
+					    msg);
 			}
 			regfree(&re);
 			o->follow = COLLECT_FOLLOW_REGEX;
 			o->follow_regex = val + 1;
 		} else {
-			return fail(err, room, "-F: invalid value '%s' (expected on, off, all or =REGEX)", val);
+			return fail(err, room, "-F: invalid value '%s' (expected on, off, all or =REGEX)",
+				    val);
 		}
 		o->follow_spec = val;
 		return 0;

@@ -160,7 +160,7 @@ static void parse_params(const char *s, struct col_config *cfg)
 				cfg->heap_on = parse_u64(&s) != 0;
 			} else if (key == 'F') {
 				uint64_t v = parse_u64(&s);
-				cfg->follow = v == 0 ? LINEAGE_FOLLOW_OFF
+				cfg->follow = v == 0   ? LINEAGE_FOLLOW_OFF
 					      : v == 2 ? LINEAGE_FOLLOW_REGEX
 						       : LINEAGE_FOLLOW_ON;
 			} else if (key == 't') {
@@ -549,10 +549,10 @@ static int col_main(int argc, char **argv, char **envp)
 	return r;
 }
 
-EXPORT int __libc_start_main(col_main_fn main_fn, int argc, char **argv, void (*init)(void), void (*fini)(void),
-			     void (*rtld_fini)(void), void *stack_end);
-EXPORT int __libc_start_main(col_main_fn main_fn, int argc, char **argv, void (*init)(void), void (*fini)(void),
-			     void (*rtld_fini)(void), void *stack_end)
+EXPORT int __libc_start_main(col_main_fn main_fn, int argc, char **argv, void (*init)(void),
+			     void (*fini)(void), void (*rtld_fini)(void), void *stack_end);
+EXPORT int __libc_start_main(col_main_fn main_fn, int argc, char **argv, void (*init)(void),
+			     void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
 {
 	typedef int (*start_fn)(col_main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void),
 				void *);

@@ -231,24 +231,24 @@ static void argbuf_done(struct argbuf *b)
 		munmap(b->map, MAX_EXECL_ARGS * sizeof(char *));
 }
 
-#define EXECL_BODY(call, with_env)                                                                \
-	struct argbuf b;                                                                          \
-	char *const *envp = environ;                                                              \
-	argbuf_init(&b);                                                                          \
-	va_list ap;                                                                               \
-	va_start(ap, arg);                                                                        \
-	int ok = gather(arg, ap, b.v, b.max, &envp, with_env);                                    \
-	va_end(ap);                                                                               \
-	if (ok < 0) {                                                                             \
-		argbuf_big(&b);                                                                   \
-		va_start(ap, arg);                                                                \
-		ok = gather(arg, ap, b.v, b.max, &envp, with_env);                                \
-		va_end(ap);                                                                       \
-	}                                                                                         \
-	int r = ok < 0 ? -1 : (call);                                                             \
-	int e = errno;                                                                            \
-	argbuf_done(&b);                                                                          \
-	errno = e;                                                                                \
+#define EXECL_BODY(call, with_env)                                 \
+	struct argbuf b;                                           \
+	char *const *envp = environ;                               \
+	argbuf_init(&b);                                           \
+	va_list ap;                                                \
+	va_start(ap, arg);                                         \
+	int ok = gather(arg, ap, b.v, b.max, &envp, with_env);     \
+	va_end(ap);                                                \
+	if (ok < 0) {                                              \
+		argbuf_big(&b);                                    \
+		va_start(ap, arg);                                 \
+		ok = gather(arg, ap, b.v, b.max, &envp, with_env); \
+		va_end(ap);                                        \
+	}                                                          \
+	int r = ok < 0 ? -1 : (call);                              \
+	int e = errno;                                             \
+	argbuf_done(&b);                                           \
+	errno = e;                                                 \
 	return r
 
 EXPORT int execl(const char *path, const char *arg, ...)

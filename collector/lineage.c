@@ -267,7 +267,7 @@ static void journal(const char *name, enum lineage_origin origin, uint32_t pid, 
 	}
 	xmlw_raw(&w, "</process>\n");
 	if (!xmlw_ok(&w) || (size_t)snprintf(path, sizeof path, "%s/%s", env_experiment,
-					       EXP_FILE_NAME_PROCESSES) >= sizeof path)
+					     EXP_FILE_NAME_PROCESSES) >= sizeof path)
 		return;
 	append_file(path, buf, w.len);
 }
@@ -392,20 +392,11 @@ const struct lineage_self *lineage_init(const struct lineage_params *p)
 	params = *p;
 	self.pid = (uint32_t)getpid();
 	if (!save_env("PA_EXPERIMENT", env_experiment, sizeof env_experiment) || !env_experiment[0] ||
-	    env_experiment[0] != '/' ||
-	    !save_env("PA_TARGET_PID", env_target_pid, sizeof env_target_pid) ||
+	    env_experiment[0] != '/' || !save_env("PA_TARGET_PID", env_target_pid, sizeof env_target_pid) ||
 	    !save_env("PA_PARAMS", env_params, sizeof env_params) ||
 	    !save_env("PA_FOLLOW", env_follow, sizeof env_follow) ||
 	    !save_env("LD_PRELOAD", env_preload, sizeof env_preload))
 		return &self; /* not known: dormant */
-	if (params.follow == LINEAGE_FOLLOW_REGEX) {
-		char re[sizeof env_follow + 4];
-		snprintf(re, sizeof re, "^(%s)$", env_follow);
-		follow_re_ok = regcomp(&follow_re, re, REG_EXTENDED | REG_NOSUB) == 0;
-	}
-	sysinfo_host_read(&host);
-	self.known = 1;
-
 	const char *v = getenv("PA_LINEAGE");
 	char parent[LINEAGE_NAME_MAX + 1] = "";
 	unsigned long ppid = 0;
@@ -418,6 +409,17 @@ const struct lineage_self *lineage_init(const struct lineage_params *p)
 			have = 1;
 		}
 	}
+	/* neither the founder nor a descendant of it (a launcher before the founder): dormant */
+	if (!have && strtoul(env_target_pid, NULL, 10) != self.pid)
+		return &self;
+	if (params.follow == LINEAGE_FOLLOW_REGEX) {
+		char re[sizeof env_follow + 4];
+		snprintf(re, sizeof re, "^(%s)$", env_follow);
+		follow_re_ok = regcomp(&follow_re, re, REG_EXTENDED | REG_NOSUB) == 0;
+	}
+	sysinfo_host_read(&host);
+	self.known = 1;
+
 	struct program pg;
 	program_read(&pg);
 	if (!have && strtoul(env_target_pid, NULL, 10) == self.pid) {
@@ -433,7 +435,7 @@ const struct lineage_self *lineage_init(const struct lineage_params *p)
 	} else {
 		/* a descendant made inside libc (posix_spawn, system, popen) */
 		self.origin = LINEAGE_SPAWN;
-		become(have ? parent : "", 'c', 0, &pg);
+		become(parent, 'c', 0, &pg);
 		journal(self.name, self.origin, self.pid, (uint32_t)getppid(), self.followed, self.why_not,
 			pg.exe, pg.argv);
 	}
@@ -471,14 +473,14 @@ void lineage_note_unprofilable(const char *path, char *const *argv, uint32_t pid
 	char name[LINEAGE_NAME_MAX + 32];
 	/* the number the new image would claim is not known here: "?" */
 	snprintf(name, sizeof name, "%s_%c?", self.name, is_exec ? 'x' : 'c');
-	journal(name, is_exec ? LINEAGE_EXEC : LINEAGE_SPAWN, pid, is_exec ? (uint32_t)getppid() : self.pid, 0,
-		reason, path, argv);
+	journal(name, is_exec ? LINEAGE_EXEC : LINEAGE_SPAWN, pid, is_exec ? (uint32_t)getppid() : self.pid,
+		0, reason, path, argv);
 }
 
 /* ------------------------------------------------------------ exec environment */
 
-static const char *const our_keys[] = {"PA_EXPERIMENT=", "PA_TARGET_PID=", "PA_PARAMS=",
-				       "PA_FOLLOW=",     "PA_LINEAGE=",    "LD_PRELOAD="};
+static const char *const our_keys[] = {
+	"PA_EXPERIMENT=", "PA_TARGET_PID=", "PA_PARAMS=", "PA_FOLLOW=", "PA_LINEAGE=", "LD_PRELOAD="};
 #define NKEYS (sizeof our_keys / sizeof our_keys[0])
 
 static int is_ours(const char *e)

@@ -46,8 +46,8 @@ enum lineage_follow { LINEAGE_FOLLOW_OFF = 0, LINEAGE_FOLLOW_ON = 1, LINEAGE_FOL
 
 /* This process, as decided at start (and again in a fork or clone child). */
 struct lineage_self {
-	int known;      /* 0: no experiment in the environment: everything stays dormant */
-	int followed;   /* 1: this process records (into dir) */
+	int known;    /* 0: no experiment in the environment: everything stays dormant */
+	int followed; /* 1: this process records (into dir) */
 	uint32_t pid;
 	enum lineage_origin origin;
 	char name[LINEAGE_NAME_MAX + 1]; /* "" for the founder */

@@ -124,7 +124,8 @@ static void dump_vdso_auxv(void)
 	if (!ehdr)
 		return;
 	const ElfW(Ehdr) *e = (const ElfW(Ehdr) *)ehdr;
-	struct dl_phdr_info info = {.dlpi_phdr = (const ElfW(Phdr) *)(ehdr + e->e_phoff), .dlpi_phnum = e->e_phnum};
+	struct dl_phdr_info info = {.dlpi_phdr = (const ElfW(Phdr) *)(ehdr + e->e_phoff),
+				    .dlpi_phnum = e->e_phnum};
 	for (int i = 0; i < info.dlpi_phnum; i++)
 		if (info.dlpi_phdr[i].p_type == PT_LOAD && info.dlpi_phdr[i].p_offset == 0) {
 			info.dlpi_addr = ehdr - info.dlpi_phdr[i].p_vaddr;

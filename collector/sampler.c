@@ -96,7 +96,7 @@ enum sampler_kind sampler_kind(void)
 
 const char *sampler_mechanism(void)
 {
-	return sampler_mode == SAMPLER_PERF ? "perf_task_clock"
+	return sampler_mode == SAMPLER_PERF    ? "perf_task_clock"
 	       : sampler_mode == SAMPLER_TIMER ? "timer_create"
 					       : "none";
 }

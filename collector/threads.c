@@ -39,14 +39,14 @@ struct col_thread {
 	void *start_arg;
 	struct unwind_thread uw;
 	struct sampler_thread smp;
-	int raw;                          /* made by clone(2) directly: shares its creator's TLS */
-	volatile sig_atomic_t raw_guard;  /* the reentrancy guard of a raw thread (tls_guard is not its own) */
-	int (*raw_fn)(void *);            /* a raw thread's start routine */
-	uint64_t raw_stack_hi;            /* ... and the top of the stack clone was given */
-	uint64_t cpu0_ns;     /* thread CPU clock at THREAD_START */
-	uint64_t last_cpu_ns; /* ... at the last recorded sample */
-	struct blockw_cursor prof, stk; /* clock samples, stacks: in the signal handler */
-	uint8_t *region; /* [guard page][altstack][pcs] */
+	int raw;                         /* made by clone(2) directly: shares its creator's TLS */
+	volatile sig_atomic_t raw_guard; /* the reentrancy guard of a raw thread (tls_guard is not its own) */
+	int (*raw_fn)(void *);           /* a raw thread's start routine */
+	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
+	uint64_t cpu0_ns;                /* thread CPU clock at THREAD_START */
+	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
+	struct blockw_cursor prof, stk;  /* clock samples, stacks: in the signal handler */
+	uint8_t *region;                 /* [guard page][altstack][pcs] */
 	size_t region_bytes;
 	uint64_t *pcs;
 	int own_altstack;
@@ -249,7 +249,8 @@ static void thread_release(struct col_thread *t)
 	blockw_cursor_release(&t->prof);
 	blockw_cursor_release(&t->stk);
 	stack_t cur;
-	if (t->own_altstack && sigaltstack(NULL, &cur) == 0 && (uint8_t *)cur.ss_sp == t->region + PAGE_BYTES) {
+	if (t->own_altstack && sigaltstack(NULL, &cur) == 0 &&
+	    (uint8_t *)cur.ss_sp == t->region + PAGE_BYTES) {
 		/* still ours (the target may have installed its own since) */
 		stack_t ss = {.ss_flags = SS_DISABLE};
 		sigaltstack(&ss, NULL);

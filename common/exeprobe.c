@@ -33,7 +33,7 @@ static void probe_elf(int fd, const unsigned char *h, size_t n, const char *path
 	if (n < sizeof(Elf64_Ehdr) || h[EI_CLASS] != ELFCLASS64) {
 		set(r, n >= EI_NIDENT && h[EI_CLASS] == ELFCLASS32 ? EXEPROBE_NOENTRY : EXEPROBE_UNKNOWN,
 		    n >= EI_NIDENT && h[EI_CLASS] == ELFCLASS32 ? "a 32-bit program (the collector is 64-bit)"
-								 : "");
+								: "");
 		return;
 	}
 	Elf64_Ehdr e;
@@ -70,11 +70,13 @@ static int probe(const char *path, unsigned euid, unsigned egid, struct exeprobe
 	if (stat(path, &st) < 0)
 		return -errno;
 	if ((st.st_mode & S_ISUID) && st.st_uid != euid) {
-		set(r, EXEPROBE_NOENTRY, "a set-user-ID program of another user (the loader ignores LD_PRELOAD)");
+		set(r, EXEPROBE_NOENTRY,
+		    "a set-user-ID program of another user (the loader ignores LD_PRELOAD)");
 		return 0;
 	}
 	if ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) && st.st_gid != egid) {
-		set(r, EXEPROBE_NOENTRY, "a set-group-ID program of another group (the loader ignores LD_PRELOAD)");
+		set(r, EXEPROBE_NOENTRY,
+		    "a set-group-ID program of another group (the loader ignores LD_PRELOAD)");
 		return 0;
 	}
 	if (getxattr(path, "security.capability", NULL, 0) > 0) {

@@ -209,8 +209,8 @@ static void process_tree(struct erp *e, size_t xi, const struct experiment *x)
 		x->nprocs, x->nprocs == 1 ? "" : "es", followed);
 	char end[PATH_MAX + 64];
 	ending_of(x, end, sizeof end);
-	fprintf(o, "  %-24s pid %-7" PRIu32 " %.3f s  %s  founder '", x->name, x->log.pid, sec(recorded_ns(x)),
-		end);
+	fprintf(o, "  %-24s pid %-7" PRIu32 " %.3f s  %s  founder '", x->name, x->log.pid,
+		sec(recorded_ns(x)), end);
 	for (size_t i = 0; i < x->log.argc; i++)
 		fprintf(o, "%s%s", i ? " " : "", x->log.argv[i]);
 	fprintf(o, "'\n");
@@ -252,8 +252,9 @@ static void header_one(struct erp *e, const struct experiment *x)
 			l->exec_paths[i]);
 	for (size_t i = 0; i < x->nprocs; i++)
 		if (!x->procs[i].followed)
-			fprintf(o, "*** Warning: process %" PRIu32 " (%s) ran unprofiled: %s\n", x->procs[i].pid,
-				x->procs[i].path, x->procs[i].reason ? x->procs[i].reason : "unknown reason");
+			fprintf(o, "*** Warning: process %" PRIu32 " (%s) ran unprofiled: %s\n",
+				x->procs[i].pid, x->procs[i].path,
+				x->procs[i].reason ? x->procs[i].reason : "unknown reason");
 	for (size_t i = 0; i < x->nproblems; i++)
 		fprintf(o, "*** Warning: %s\n", x->problems[i]);
 	fprintf(o, "\n");
@@ -457,14 +458,16 @@ static void stats_of(struct erp *e, size_t xi, const struct experiment *x, struc
 		unprofiled += !x->procs[i].followed;
 	if (cpu >= 50000000u && s->cpu_recorded_ns * 2 < cpu) {
 		if (!l->pid && l->has_exit)
-			snprintf(s->note, sizeof s->note,
-				 "the collector never ran in this process (see the header's warnings): no CPU "
-				 "time could be recorded");
+			snprintf(
+				s->note, sizeof s->note,
+				"the collector never ran in this process (see the header's warnings): no CPU "
+				"time could be recorded");
 		else if (s->usage == USAGE_RUSAGE && unprofiled)
-			snprintf(s->note, sizeof s->note,
-				 "the process times include %zu descendant process%s that ran unprofiled (see "
-				 "the header)",
-				 unprofiled, unprofiled == 1 ? "" : "es");
+			snprintf(
+				s->note, sizeof s->note,
+				"the process times include %zu descendant process%s that ran unprofiled (see "
+				"the header)",
+				unprofiled, unprofiled == 1 ? "" : "es");
 		else if (s->usage == USAGE_RUSAGE && x->nprocs)
 			snprintf(s->note, sizeof s->note,
 				 "the process times include the descendant processes, recorded in "
@@ -602,8 +605,9 @@ static void stats_print(struct erp *e, const char *title, const struct stats *s,
 		fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Note", s->note);
 	if (per_experiment)
 		fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Process times and counters from",
-			s->usage == USAGE_RUSAGE   ? "resource usage at exit"
-			: s->usage == USAGE_OWN    ? "this process's own overview samples (its descendants are separate)"
+			s->usage == USAGE_RUSAGE ? "resource usage at exit"
+			: s->usage == USAGE_OWN
+				? "this process's own overview samples (its descendants are separate)"
 			: s->usage == USAGE_SAMPLE ? "the last overview sample (no resource usage at exit)"
 			: s->finished              ? "nothing (no resource usage or overview sample recorded)"
 						   : "nothing (not recorded: the target did not finish)");
@@ -690,12 +694,13 @@ int report_experiment_list(struct erp *e, const char *arg)
 		for (size_t i = 0; i < n; i++) {
 			const struct experiment *x = profile_experiment(e->prof, i);
 			fprintf(o, "%*zu %-3s %*" PRIu32 " %s \n", wid, i + 1,
-				profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid, x->log.pid, x->path);
+				profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid, x->log.pid,
+				x->path);
 		}
 		return 0;
 	}
-	fprintf(o, "%*s Sel %*s %*s %-*s %-*s Command\n", wid, "ID", wpid, "PID", wpid, "PPID", wlin, "Lineage",
-		wname, "Experiment");
+	fprintf(o, "%*s Sel %*s %*s %-*s %-*s Command\n", wid, "ID", wpid, "PID", wpid, "PPID", wlin,
+		"Lineage", wname, "Experiment");
 	put_rule(o, wid);
 	put_rule(o, 3);
 	put_rule(o, wpid);
@@ -708,8 +713,8 @@ int report_experiment_list(struct erp *e, const char *arg)
 		const struct experiment *x = profile_experiment(e->prof, i);
 		const char *lin = x->log.lineage ? x->log.lineage : "founder";
 		fprintf(o, "%*zu %-3s %*" PRIu32 " %*" PRIu32 " %-*s %-*s ", wid, i + 1,
-			profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid, x->log.pid, wpid, x->log.ppid,
-			wlin, lin, wname, x->path);
+			profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid, x->log.pid, wpid,
+			x->log.ppid, wlin, lin, wname, x->path);
 		for (size_t a = 0; a < x->log.argc; a++)
 			fprintf(o, "%s%s", a ? " " : "", x->log.argv[a]);
 		fputc('\n', o);

@@ -78,9 +78,15 @@ check "-n creates nothing" test -z "$(ls -A | grep -vxE 'out|err')"
 check "-n target" grep -q 'target = true' out
 check "-n expt_name" grep -q 'expt_name = test.1.er' out
 check "-n interval in ms" grep -q 'clock profiling enabled, 0.997 millisec.' out
+check "-n follows descendants by default" grep -q 'descendant processes will be followed' out
 check "-n duration" grep -q 'data-collection duration, 1-5 secs.' out
 check "-n depth" grep -q 'call stack depth limit, 4096 frames' out
 check "-n descriptor" grep -q 'data descriptor: "p=997;d=4096;t=1:5"' out
+expect_rc 0 "-n -F off" "$collect" -n -F off true
+check "-n -F off" grep -q 'descendant processes will not be followed' out
+check "-n -F off descriptor" grep -q 'data descriptor: "p=10007;d=4096;F=0"' out
+expect_rc 0 "-n -F =regex" "$collect" -n -F '=cc1|as' true
+check "-n -F =regex" grep -qF "descendant processes matching 'cc1|as' will be followed" out
 check "-n host" grep -Eq "host: .*ncpus = [0-9]+, clock frequency [0-9]+ MHz" out
 check "-n memory" grep -Eq "memory: +[0-9]+ pages @ [0-9]+ bytes" out
 expect_rc 0 "-n -p 2.5" "$collect" -n -p 2.5 true
@@ -112,7 +118,7 @@ expect_rc 2 "-S bad" "$collect" -S sometimes true
 expect_rc 2 "unknown option" "$collect" -Z true
 check "unknown option message" grep -q 'collect: unknown option -Z' err
 expect_rc 2 "unknown long option" "$collect" --frobnicate true
-for o in s i M m F j J l y A a L O P c I N r g; do
+for o in s i M m j J l y A a L O P c I N r g; do
 	expect_rc 2 "-$o" "$collect" -$o on true
 	check "-$o message" grep -q "collect: option -$o is not supported yet" err
 done
@@ -120,6 +126,11 @@ for o in x R; do
 	expect_rc 2 "-$o" "$collect" -$o true
 	check "-$o message" grep -q "collect: option -$o is not supported yet" err
 done
+expect_rc 2 "-F bad value" "$collect" -F sometimes true
+check "-F message" grep -qF "collect: -F: invalid value 'sometimes' (expected on, off, all or =REGEX)" err
+expect_rc 2 "-F bad regex" "$collect" -F '=(' true
+check "-F regex message" grep -q "collect: -F: invalid regular expression '(': " err
+expect_rc 2 "-F empty regex" "$collect" -F = true
 expect_rc 2 "-o without .er" "$collect" -o abc true
 check "-o message" grep -q "collect: -o: experiment name 'abc' must end in .er" err
 expect_rc 2 "-d missing" "$collect" -d nosuchdir true
@@ -209,7 +220,7 @@ check "log.xml target path absolute" grep -Eq '<target path="/[^"]*/true">' $log
 check "log.xml args" grep -qF '<arg>true</arg><arg>a b</arg><arg>?</arg><arg>&lt;&amp;&gt;</arg></target>' $log
 check "log.xml host" grep -Eq '<host name="[^"]*" os="Linux" release="[^"]+" arch="[^"]+" cpus="[0-9]+" pagesize="[0-9]+" pages="[0-9]+" clock_mhz="[0-9]+"/>' $log
 check "log.xml process" grep -qF "<process cwd=\"$PWD\" wordsize=\"64\"/>" $log
-check "log.xml params" grep -qF '<params clock="on" clock_interval_us="10007" duration="1:0" depth_limit="4096" descriptor="p=10007;d=4096;t=1:0" sample="on"/>' $log
+check "log.xml params" grep -qF '<params clock="on" clock_interval_us="10007" duration="1:0" depth_limit="4096" descriptor="p=10007;d=4096;t=1:0" sample="on" follow="on"/>' $log
 check "log.xml start" grep -Eq '<start tstamp_ns="[0-9]+" realtime_ns="[0-9]+"/>' $log
 check "log.xml exit" grep -Eq '<exit tstamp_ns="[0-9]+" status="0"/>' $log
 check "log.xml rusage" grep -Eq '<rusage utime_ns="[0-9]+" stime_ns="[0-9]+" maxrss_kb="[0-9]+" minflt="[0-9]+" majflt="[0-9]+" inblock="[0-9]+" oublock="[0-9]+" nvcsw="[0-9]+" nivcsw="[0-9]+"/>' $log

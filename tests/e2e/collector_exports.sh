@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# libcollector.so exports exactly the interposed names (nm -D), the version
+# libcollector.so exports exactly the interposed names (nm -D): threads,
+# signals, dlopen, the process lifetime and every way of making a descendant
+# (collector/descend.c), and the version
 # script lists the same names, and they are unversioned (so they bind every
 # version of the libc symbol).  A dormant collector changes nothing: without
 # PA_EXPERIMENT, or with PA_TARGET_PID naming another process, the target's
 # output and exit status are untouched and no data file is created.
 source "$(dirname "$0")/collector_lib.sh"
 col_setup
-want="_Exit _exit dlclose dlopen pa_collector_trace_api pthread_create pthread_sigmask sigaction signal sigprocmask"
+want="_Exit __libc_start_main _exit clone dlclose dlopen execl execle execlp execv execve execvp execvpe exit"
+want+=" fexecve pa_collector_trace_api posix_spawn posix_spawnp pthread_create pthread_sigmask sigaction signal"
+want+=" sigprocmask vfork"
 got=$(nm -D --defined-only "$COL_SO" | awk '{print $3}' | grep -vx -e _init -e _fini | sort | tr '\n' ' ')
 [[ ${got% } == "$want" ]] || col_fail "exports: '$got', want '$want'"
 map=$(sed -n '/global:/,/local:/p' "$PA_TOP/collector/libcollector.map" | grep -o '^ *[A-Za-z_][A-Za-z_0-9]*;' |
 	tr -d ' ;' | sort | tr '\n' ' ')
 [[ ${map% } == "$want" ]] || col_fail "version script: '$map', want '$want'"
-objdump -T "$COL_SO" | awk '$NF == "pthread_create" || $NF == "sigaction"' | grep -q GLIBC &&
+objdump -T "$COL_SO" | awk '$NF == "pthread_create" || $NF == "sigaction" || $NF == "__libc_start_main" || $NF == "posix_spawn"' | grep -q GLIBC &&
 	col_fail "interposers carry a symbol version"
 col_note "exports: $want"
 
