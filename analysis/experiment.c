@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/exp_timemap.h"
 #include "analysis/zdata.h"
 #include "common/strbuf.h"
 #include "common/u64map.h"
@@ -1086,6 +1087,8 @@ int experiment_open(const char *path, struct experiment **ret, char **ret_err)
 	strbuf_release(&np);
 
 	r = read_data(exp);
+	if (r == 0)
+		r = exp_timemap_apply(exp);
 	if (r < 0) {
 		if (ret_err && !*ret_err) {
 			struct strbuf m;
@@ -1163,32 +1166,16 @@ void experiment_free(struct experiment *exp)
 	free(exp->objs);
 	free(exp->threads);
 	free(exp->events);
-	for (size_t i = 0; i < exp->nstacks; i++)
+	for (size_t i = 0; i < exp->nstacks; i++) {
 		free(exp->stacks[i].pcs);
+		free(exp->stacks[i].objs);
+	}
 	free(exp->stacks);
 	free(exp->samples);
 	free(exp->heap);
 	free(exp->path);
 	free(exp->name);
 	free(exp);
-}
-
-const struct exp_loadobj *experiment_find_object(const struct experiment *exp, uint64_t pc)
-{
-	const struct exp_loadobj *best = NULL;
-	for (size_t i = 0; i < exp->nobjs; i++) {
-		const struct exp_loadobj *o = &exp->objs[i];
-		for (size_t s = 0; s < o->nsegs; s++) {
-			const struct exp_segment *g = &o->segs[s];
-			if (pc >= g->vaddr && pc - g->vaddr < g->memsz) {
-				/* address reuse after dlclose: prefer the latest load */
-				if (!best || o->load_ns >= best->load_ns)
-					best = o;
-				break;
-			}
-		}
-	}
-	return best;
 }
 
 int experiment_is_subexp_name(const char *name)

@@ -85,7 +85,18 @@ struct exp_callstack {
 	uint32_t flags; /* EXP_STACK_* */
 	uint32_t nframes;
 	uint64_t *pcs; /* leaf first */
+	/*
+	 * Per frame, the load object (index into objs) in force at the time of
+	 * the events that use this stack, for frames whose address more than one
+	 * object covered during the run (one unloaded, another loaded there);
+	 * EXP_OBJ_BY_PC elsewhere.  NULL when no frame needs it.  Events of the
+	 * same recorded stack at times when different objects were mapped use
+	 * different copies of the stack (same id).
+	 */
+	uint32_t *objs;
 };
+
+#define EXP_OBJ_BY_PC UINT32_MAX
 
 struct exp_sample_point {
 	uint64_t ts_ns, number;
@@ -199,7 +210,19 @@ int experiment_is_subexp_name(const char *name);
 void experiment_parent_lineage(const char *lineage, char *ret, size_t room);
 void experiment_free(struct experiment *exp);
 
-/* The load object covering run-time address pc, or NULL. */
+/*
+ * The load object covering run-time address pc, or NULL; where objects
+ * loaded one after the other covered it, the latest.  Prefer
+ * experiment_frame_object for a frame of a stack.
+ */
 const struct exp_loadobj *experiment_find_object(const struct experiment *exp, uint64_t pc);
+
+/* The load object covering pc at time ts_ns (the one in force then, else the nearest in time), or NULL. */
+const struct exp_loadobj *experiment_find_object_at(const struct experiment *exp, uint64_t pc,
+						    uint64_t ts_ns);
+
+/* The load object of frame i of stack cs at address pc (pc or pc - 1 of cs->pcs[i]), or NULL. */
+const struct exp_loadobj *experiment_frame_object(const struct experiment *exp,
+						  const struct exp_callstack *cs, size_t i, uint64_t pc);
 
 #endif

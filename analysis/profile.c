@@ -715,10 +715,11 @@ size_t profile_find_funcs(const struct profile *p, const char *name, uint32_t *r
 	return n;
 }
 
-const struct pfunc *profile_func_at(struct profile *p, size_t exp, uint64_t pc)
+const struct pfunc *profile_func_at(struct profile *p, size_t exp, uint64_t pc, uint64_t ts_ns)
 {
 	uint32_t id;
-	if (exp >= p->exps.n || profile_resolve_func(p, &p->exps.v[exp], pc, &id) < 0 || id == UINT32_MAX)
+	if (exp >= p->exps.n || profile_resolve_func(p, &p->exps.v[exp], pc, ts_ns, &id) < 0 ||
+	    id == UINT32_MAX)
 		return NULL;
 	return &p->funcs.v[id];
 }

@@ -196,11 +196,11 @@ const struct pobject *profile_object(const struct profile *p, uint32_t id);
 size_t profile_find_funcs(const struct profile *p, const char *name, uint32_t *ret_ids, size_t max);
 
 /*
- * The function at run-time address pc of experiment `exp` (e.g. a thread's
- * start routine), resolved like a leaf PC; NULL if the address is in no
- * load object or memory ran out.
+ * The function at run-time address pc of experiment `exp` at time ts_ns
+ * (with the mapping in force then; e.g. a thread's start routine), resolved
+ * like a leaf PC; NULL if the address is in no load object or memory ran out.
  */
-const struct pfunc *profile_func_at(struct profile *p, size_t exp, uint64_t pc);
+const struct pfunc *profile_func_at(struct profile *p, size_t exp, uint64_t pc, uint64_t ts_ns);
 
 /* 1 if some experiment traced the heap (has a heaptrace file). */
 int profile_has_heap(const struct profile *p);

@@ -88,7 +88,7 @@ struct lines *profile_resolve_lines(struct profile *p, uint32_t obj);
 int profile_resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s);
 /* Forget every resolved PC and stack (after the inline mode changed). */
 void profile_resolve_reset(struct exp_slot *e, size_t nstacks);
-/* The function at run-time pc, as a leaf (no inline expansion), or UINT32_MAX. */
-int profile_resolve_func(struct profile *p, struct exp_slot *e, uint64_t pc, uint32_t *ret);
+/* The function at run-time pc at time ts_ns, as a leaf (no inline expansion), or UINT32_MAX. */
+int profile_resolve_func(struct profile *p, struct exp_slot *e, uint64_t pc, uint64_t ts_ns, uint32_t *ret);
 
 #endif

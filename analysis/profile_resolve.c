@@ -189,16 +189,29 @@ static int pc_id(struct profile *p, uint32_t obj, uint64_t addr, uint32_t func, 
 	return 0;
 }
 
-/* Resolve an adjusted PC: function chain and line.  Returns the pc_res index. */
-static int resolve_pc(struct profile *p, struct exp_slot *e, uint64_t pc, uint32_t *ret)
+/*
+ * The pcmemo key of adjusted pc in frame i of cs: the pc itself, or, for a
+ * frame pinned to one of several objects that covered it over time
+ * (exp_callstack.objs), the pc tagged with that object above bit 48 (user
+ * addresses are below 2^47, kernel ones above 2^63).
+ */
+static uint64_t memo_key(const struct experiment *exp, const struct exp_callstack *cs, size_t i, uint64_t pc)
 {
-	int64_t hit = u64map_get(&e->pcmemo, pc);
+	if (cs->objs && cs->objs[i] < exp->nobjs && cs->objs[i] < 0x7fff)
+		return (pc & ((UINT64_C(1) << 48) - 1)) | ((uint64_t)(cs->objs[i] + 1) << 48);
+	return pc;
+}
+
+/* Resolve adjusted PC pc of object lo (memo key `key`): function chain and line.  Returns the pc_res index. */
+static int resolve_pc(struct profile *p, struct exp_slot *e, const struct exp_loadobj *lo, uint64_t pc,
+		      uint64_t key, uint32_t *ret)
+{
+	int64_t hit = u64map_get(&e->pcmemo, key);
 	if (hit >= 0) {
 		*ret = (uint32_t)hit;
 		return 0;
 	}
 	struct pc_res r = {.chain = (uint32_t)e->chains.n};
-	const struct exp_loadobj *lo = experiment_find_object(e->exp, pc);
 	uint32_t real = PROFILE_FUNC_UNKNOWN;
 	if (lo && is_collector_object(lo)) {
 		r.nchain = 0; /* the collector's own frame: dropped */
@@ -238,15 +251,15 @@ static int resolve_pc(struct profile *p, struct exp_slot *e, uint64_t pc, uint32
 			    &r.line) < 0)
 			return -ENOMEM;
 	}
-	if (VEC_PUSH(&e->res, r) < 0 || u64map_put(&e->pcmemo, pc, (uint32_t)(e->res.n - 1)) < 0)
+	if (VEC_PUSH(&e->res, r) < 0 || u64map_put(&e->pcmemo, key, (uint32_t)(e->res.n - 1)) < 0)
 		return -ENOMEM;
 	*ret = (uint32_t)(e->res.n - 1);
 	return 0;
 }
 
-int profile_resolve_func(struct profile *p, struct exp_slot *e, uint64_t pc, uint32_t *ret)
+int profile_resolve_func(struct profile *p, struct exp_slot *e, uint64_t pc, uint64_t ts_ns, uint32_t *ret)
 {
-	const struct exp_loadobj *lo = experiment_find_object(e->exp, pc);
+	const struct exp_loadobj *lo = experiment_find_object_at(e->exp, pc, ts_ns);
 	if (!lo || is_collector_object(lo)) {
 		*ret = UINT32_MAX;
 		return 0;
@@ -288,7 +301,7 @@ static int plt_rules(struct profile *p, struct exp_slot *e, const struct exp_cal
 	*ret_plt = UINT32_MAX;
 	if (cs->nframes < 2)
 		return 0;
-	const struct exp_loadobj *lo = experiment_find_object(e->exp, cs->pcs[0]);
+	const struct exp_loadobj *lo = experiment_frame_object(e->exp, cs, 0, cs->pcs[0]);
 	if (!lo || is_collector_object(lo))
 		return 0;
 	struct symtab *st = profile_resolve_symtab(p, e->objmap[lo - e->exp->objs]);
@@ -299,7 +312,7 @@ static int plt_rules(struct profile *p, struct exp_slot *e, const struct exp_cal
 	if (!is_loader(lo))
 		return 0;
 	size_t j = 1;
-	while (j < cs->nframes && experiment_find_object(e->exp, cs->pcs[j] - 1) == lo)
+	while (j < cs->nframes && experiment_frame_object(e->exp, cs, j, cs->pcs[j] - 1) == lo)
 		j++;
 	if (j >= cs->nframes || !st)
 		return 0;
@@ -308,7 +321,7 @@ static int plt_rules(struct profile *p, struct exp_slot *e, const struct exp_cal
 	const struct symtab_func *sf = symtab_lookup(st, pc - lo->base);
 	if (!sf || strncmp(sf->name, "_dl_runtime_resolve", 19) != 0)
 		return 0;
-	const struct exp_loadobj *caller = experiment_find_object(e->exp, cs->pcs[j] - 1);
+	const struct exp_loadobj *caller = experiment_frame_object(e->exp, cs, j, cs->pcs[j] - 1);
 	if (!caller || is_collector_object(caller))
 		return 0;
 	*ret_skip = j;
@@ -343,7 +356,9 @@ int profile_resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s)
 	size_t nf = 2, np = 1;
 	for (size_t i = skip; i < n; i++) {
 		uint32_t ri;
-		if (resolve_pc(p, e, i == 0 ? cs->pcs[i] : cs->pcs[i] - 1, &ri) < 0)
+		uint64_t adj = i == 0 ? cs->pcs[i] : cs->pcs[i] - 1;
+		if (resolve_pc(p, e, experiment_frame_object(e->exp, cs, i, adj), adj,
+			       memo_key(e->exp, cs, i, adj), &ri) < 0)
 			return -ENOMEM;
 		nf += e->res.v[ri].nchain;
 		np++;
@@ -357,13 +372,13 @@ int profile_resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s)
 		sr->funcs[sr->nfuncs++] = plt;
 	for (size_t i = skip; i < n; i++) {
 		uint64_t raw = cs->pcs[i], adj = i == 0 ? raw : raw - 1;
-		uint32_t ri = (uint32_t)u64map_get(&e->pcmemo, adj);
+		uint32_t ri = (uint32_t)u64map_get(&e->pcmemo, memo_key(e->exp, cs, i, adj));
 		const struct pc_res *r = &e->res.v[ri];
 		if (!r->nchain)
 			continue; /* the collector's own frame */
 		for (uint32_t k = 0; k < r->nchain; k++)
 			sr->funcs[sr->nfuncs++] = e->chains.v[r->chain + k];
-		const struct exp_loadobj *lo = experiment_find_object(e->exp, adj);
+		const struct exp_loadobj *lo = experiment_frame_object(e->exp, cs, i, adj);
 		uint32_t obj = lo ? e->objmap[lo - e->exp->objs] : PROFILE_NO_OBJECT;
 		uint32_t id;
 		if (pc_id(p, obj, lo ? raw - lo->base : raw, e->chains.v[r->chain + r->nchain - 1], r->line,

@@ -792,7 +792,7 @@ static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 			snprintf(routine, sizeof routine, "(start not recorded)");
 		else if (th->creator_tid == 0 && th->start_pc == 0)
 			snprintf(routine, sizeof routine, "main thread");
-		else if ((f = profile_func_at(e->prof, xi, th->start_pc)) &&
+		else if ((f = profile_func_at(e->prof, xi, th->start_pc, th->start_ns)) &&
 			 (f->kind == PFUNC_SYMBOL || f->kind == PFUNC_SYNTH))
 			snprintf(routine, sizeof routine, "%s", f->name);
 		else
