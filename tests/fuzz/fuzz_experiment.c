@@ -1,12 +1,16 @@
 /*
  * fuzz_experiment - an arbitrary byte string as an experiment directory: the
- * input is split at the first two "\n@@\n" separators into log.xml, map.xml
- * and profile; the experiment is read and its metrics computed.
+ * input is split at the first three "\n@@\n" separators into log.xml, map.xml,
+ * profile and processes.xml (the founder's list of descendants); the last
+ * part is also the log.xml of a subexperiment _f1.er, so the reading of
+ * descendants is fuzzed too; the experiments are read, their metrics
+ * computed and the process tree's lineages parsed.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/profile.h"
@@ -45,19 +49,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *log_end = s1 ? s1 : end;
 	put("log.xml", data, (size_t)(log_end - data));
 	put("map.xml", s1 ? s1 + 4 : data, s1 ? (size_t)((s2 ? s2 : end) - (s1 + 4)) : 0);
+	const uint8_t *s3 = s2 ? find_sep(s2 + 4, end) : NULL;
+	char path[128];
 	if (s2)
-		put("profile", s2 + 4, (size_t)(end - (s2 + 4)));
+		put("profile", s2 + 4, (size_t)((s3 ? s3 : end) - (s2 + 4)));
 	else {
-		char path[128];
 		snprintf(path, sizeof path, "%s/profile", dir);
 		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/_f1.er", dir);
+	if (s3) {
+		put("processes.xml", s3 + 4, (size_t)(end - (s3 + 4)));
+		mkdir(path, 0755);
+		put("_f1.er/log.xml", s3 + 4, (size_t)(end - (s3 + 4)));
+		put("_f1.er/map.xml", s1 + 4, (size_t)(s2 - (s1 + 4)));
+	} else {
+		char f[160];
+		snprintf(f, sizeof f, "%s/processes.xml", dir);
+		unlink(f);
+		snprintf(f, sizeof f, "%s/_f1.er/log.xml", dir);
+		unlink(f);
+		snprintf(f, sizeof f, "%s/_f1.er/map.xml", dir);
+		unlink(f);
+		rmdir(path);
 	}
 	struct profile *p;
 	if (profile_new(&p) < 0)
 		return 0;
 	char *err = NULL;
-	if (profile_add_experiment(p, dir, &err) == 0)
+	if (profile_add_experiment(p, dir, &err) == 0) {
 		profile_compute(p);
+		char up[256];
+		for (size_t i = 0; i < profile_experiment_count(p); i++) {
+			const struct experiment *x = profile_experiment(p, i);
+			for (size_t k = 0; k < x->nprocs; k++)
+				experiment_parent_lineage(x->procs[k].lineage, up, sizeof up);
+			profile_experiment_parent(p, i);
+		}
+		char *e2 = NULL;
+		profile_select_experiments(p, "1,2-3", &e2);
+		free(e2);
+		profile_compute(p);
+	}
 	free(err);
 	profile_free(p);
 	return 0;
