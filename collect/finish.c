@@ -182,9 +182,9 @@ static void summarize(const char *exp, struct finish_summary *s)
 	fclose(f);
 }
 
-int finish_descendants(const char *exp, struct finish_summary *ret)
+/* Call fn(subexperiment dir, its log.xml, ctx) for each subexperiment of exp.  0 or -errno. */
+static int each_subexp(const char *exp, void (*fn)(const char *sub, const char *log, void *ctx), void *ctx)
 {
-	memset(ret, 0, sizeof *ret);
 	DIR *d = opendir(exp);
 	if (!d)
 		return -errno;
@@ -195,14 +195,29 @@ int finish_descendants(const char *exp, struct finish_summary *ret)
 		    (size_t)snprintf(sub, sizeof sub, "%s/%s", exp, de->d_name) >= sizeof sub)
 			continue;
 		snprintf(log, sizeof log, "%s/%s", sub, EXP_FILE_NAME_LOG);
-		if (access(log, F_OK) < 0 || ends_with(log, "</experiment>"))
-			continue;
-		if (writer_alive(log))
-			ret->running++;
-		else if (close_unseen(sub) == 0)
-			ret->closed++;
+		fn(sub, log, ctx);
 	}
 	closedir(d);
+	return 0;
+}
+
+static void close_if_unseen(const char *sub, const char *log, void *ctx)
+{
+	struct finish_summary *s = ctx;
+	if (access(log, F_OK) < 0 || ends_with(log, "</experiment>"))
+		return;
+	if (writer_alive(log))
+		s->running++;
+	else if (close_unseen(sub) == 0)
+		s->closed++;
+}
+
+int finish_descendants(const char *exp, struct finish_summary *ret)
+{
+	memset(ret, 0, sizeof *ret);
+	int r = each_subexp(exp, close_if_unseen, ret);
+	if (r < 0)
+		return r;
 	summarize(exp, ret);
 	return 0;
 }
@@ -221,24 +236,18 @@ static void compress_dir(const char *dir, void (*warn)(const char *, int))
 	}
 }
 
+static void compress_if_ended(const char *sub, const char *log, void *ctx)
+{
+	void (**warn)(const char *, int) = ctx;
+	if (ends_with(log, "</experiment>")) /* its process has ended */
+		compress_dir(sub, *warn);
+}
+
 void finish_compress(const char *exp, void (*warn)(const char *path, int err))
 {
 	const char *off = getenv("PA_COMPRESS");
 	if (off && strcmp(off, "off") == 0)
 		return;
 	compress_dir(exp, warn);
-	DIR *d = opendir(exp);
-	if (!d)
-		return;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		char sub[PATH_MAX], log[PATH_MAX + 16];
-		if (!is_subexp(de->d_name) ||
-		    (size_t)snprintf(sub, sizeof sub, "%s/%s", exp, de->d_name) >= sizeof sub)
-			continue;
-		snprintf(log, sizeof log, "%s/%s", sub, EXP_FILE_NAME_LOG);
-		if (ends_with(log, "</experiment>")) /* its process has ended */
-			compress_dir(sub, warn);
-	}
-	closedir(d);
+	each_subexp(exp, compress_if_ended, &warn);
 }

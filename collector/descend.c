@@ -113,6 +113,27 @@ static void check_target(const char *path, char *const argv[], int is_exec)
 		lineage_note_unprofilable(path, argv, is_exec ? (uint32_t)getpid() : 0, is_exec, pr.reason);
 }
 
+/*
+ * Around every exec: note a program the collector cannot enter, close this
+ * image's experiment, and give the environment for the real call (ours
+ * restored in it).  exec_done gives back what that took, if the exec failed,
+ * and returns its result with its errno.
+ */
+static char *const *exec_prepare(const char *path, char *const argv[], struct newenv *ne, char *const *envp)
+{
+	check_target(path, argv, 1);
+	col_before_exec(path);
+	return env_for(ne, envp);
+}
+
+static int exec_done(struct newenv *ne, int r)
+{
+	int e = errno;
+	env_done(ne);
+	errno = e;
+	return r;
+}
+
 /* ------------------------------------------------------------ exec */
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
@@ -122,14 +143,9 @@ EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 	static execve_fn real;
 	if (!real)
 		real = (execve_fn)next_fn("execve");
-	check_target(path, argv, 1);
-	col_before_exec(path);
 	struct newenv ne;
-	int r = real(path, argv, env_for(&ne, envp));
-	int e = errno;
-	env_done(&ne);
-	errno = e;
-	return r;
+	char *const *env = exec_prepare(path, argv, &ne, envp);
+	return exec_done(&ne, real(path, argv, env));
 }
 
 EXPORT int execv(const char *path, char *const argv[])
@@ -144,14 +160,9 @@ EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 		real = (execve_fn)next_fn("execvpe");
 	char buf[4096];
 	const char *path = find_in_path(file, getenv("PATH"), buf, sizeof buf);
-	check_target(path, argv, 1);
-	col_before_exec(path);
 	struct newenv ne;
-	int r = real(file, argv, env_for(&ne, envp));
-	int e = errno;
-	env_done(&ne);
-	errno = e;
-	return r;
+	char *const *env = exec_prepare(path, argv, &ne, envp);
+	return exec_done(&ne, real(file, argv, env));
 }
 
 EXPORT int execvp(const char *file, char *const argv[])
@@ -167,14 +178,9 @@ EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 		real = (fexecve_fn)next_fn("fexecve");
 	char self[64];
 	snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-	check_target(self, argv, 1);
-	col_before_exec(self);
 	struct newenv ne;
-	int r = real(fd, argv, env_for(&ne, envp));
-	int e = errno;
-	env_done(&ne);
-	errno = e;
-	return r;
+	char *const *env = exec_prepare(self, argv, &ne, envp);
+	return exec_done(&ne, real(fd, argv, env));
 }
 
 /* execl, execle, execlp: collect the variadic arguments into an array. */
