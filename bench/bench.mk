@@ -57,3 +57,13 @@ bench-heap: all
 bench: bench-lines bench-heap
 
 .PHONY: bench-heap
+
+# bench-tree: CPU coverage of a process tree (gcc -O2 -c: driver, cc1, as):
+# recorded CPU / the tree's wait4 user+sys, ours vs perf record and gprofng
+# (bench/tree/coverage.py).  BENCH_TREE_FUNCS=N sizes the compiled file.
+bench-tree: all
+	python3 bench/tree/coverage.py --build $(BUILD) --funcs $(or $(BENCH_TREE_FUNCS),700)
+
+bench: bench-tree
+
+.PHONY: bench-tree
