@@ -22,7 +22,8 @@ static enum sampler_kind sampler_mode;
 static uint64_t sampler_interval_ns;
 static double sampler_seed;
 static _Atomic uint64_t sampler_count;
-static int sampler_fd_floor; /* perf fds are moved to numbers >= this, away from the program's */
+static int sampler_fd_floor;          /* perf fds are moved to numbers >= this, away from the program's */
+static uint64_t sampler_forced_first; /* PA_SAMPLER_FIRST_NS (tests): every thread's first period */
 
 static uint64_t mono_ns(void)
 {
@@ -46,6 +47,8 @@ void sampler_reseed(void)
 /* The next thread's first expiry: a phase in [1, I] ns. */
 static uint64_t first_ns(void)
 {
+	if (sampler_forced_first)
+		return sampler_forced_first;
 	uint64_t k = atomic_fetch_add(&sampler_count, 1);
 	double f = sampler_seed + (double)k * GOLDEN;
 	f -= (double)(uint64_t)f;
@@ -75,6 +78,10 @@ void sampler_init(uint32_t interval_us)
 	if (!interval_us)
 		return;
 	sampler_mode = SAMPLER_TIMER;
+	const char *first = getenv("PA_SAMPLER_FIRST_NS");
+	sampler_forced_first = first ? strtoull(first, NULL, 10) : 0;
+	if (sampler_forced_first > sampler_interval_ns)
+		sampler_forced_first = sampler_interval_ns;
 	const char *force = getenv("PA_SAMPLER");
 	if (force && strcmp(force, "timer") == 0)
 		return;
@@ -149,7 +156,14 @@ static int start_perf(struct sampler_thread *s, uint32_t tid)
 	s->fd_num = high;
 	s->page = page;
 	s->kind = SAMPLER_PERF;
-	if (ioctl(high, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+	/*
+	 * Enabled for one overflow only: the first period can be as short as
+	 * the kernel allows (10 us), and if the thread has SIGPROF blocked then
+	 * (around a fork, say) an event that kept overflowing at that rate would
+	 * keep the CPU in interrupts and the thread in the kernel for good.  The
+	 * handler sets the real period and enables it again.
+	 */
+	if (ioctl(high, PERF_EVENT_IOC_REFRESH, 1) != 0) {
 		sampler_stop(s);
 		return -EINVAL;
 	}
@@ -172,8 +186,8 @@ int sampler_owns(const struct sampler_thread *s, const siginfo_t *si, const void
 {
 	if (s->kind == SAMPLER_TIMER)
 		return si->si_code == SI_TIMER && si->si_value.sival_ptr == cookie;
-	if (s->kind == SAMPLER_PERF)
-		return si->si_code == POLL_IN && si->si_fd == s->fd_num;
+	if (s->kind == SAMPLER_PERF) /* POLL_HUP: the overflow that used up the refresh count */
+		return (si->si_code == POLL_IN || si->si_code == POLL_HUP) && si->si_fd == s->fd_num;
 	return 0;
 }
 
@@ -186,7 +200,8 @@ void sampler_after_sample(struct sampler_thread *s)
 		return;
 	uint64_t period = sampler_interval_ns;
 	syscall(SYS_ioctl, fd, PERF_EVENT_IOC_PERIOD, &period);
-	syscall(SYS_close, fd); /* the mapping keeps the event */
+	syscall(SYS_ioctl, fd, PERF_EVENT_IOC_ENABLE, 0); /* no overflow limit from now on */
+	syscall(SYS_close, fd);                           /* the mapping keeps the event */
 }
 
 void sampler_stop(struct sampler_thread *s)

@@ -70,7 +70,11 @@ int sampler_start(struct sampler_thread *s, uint32_t tid, void *cookie, int forc
 /* 1 if si is this thread's sampling signal. SIGNAL_SAFE. */
 int sampler_owns(const struct sampler_thread *s, const siginfo_t *si, const void *cookie);
 
-/* After a sample of the thread: the first one sets the period to the interval. SIGNAL_SAFE. */
+/*
+ * After each sampling signal of the thread, taken or dropped: the first one
+ * (the event stopped itself after it) sets the period to the interval and
+ * enables the event again.  SIGNAL_SAFE.
+ */
 void sampler_after_sample(struct sampler_thread *s);
 
 /* Stop and release (from any thread of the process). */

@@ -391,7 +391,8 @@ int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
 	volatile sig_atomic_t *guard = t->raw ? &t->raw_guard : &tls_guard;
 	if (*guard) {
 		atomic_fetch_add(&n->dropped, 1);
-		return 1; /* the next sample's CPU delta covers this one */
+		sampler_after_sample(&t->smp); /* a first overflow disabled the event: enable it */
+		return 1;                      /* the next sample's CPU delta covers this one */
 	}
 	*guard = 1;
 	struct col_config *cfg = col_config();
