@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -237,6 +238,32 @@ static int file_matches(const char *path, const char *want)
 	return archive_read_build_id(path, have, sizeof have) == 1 && strcmp(have, want) == 0;
 }
 
+int archive_cache_root(char *ret, size_t room)
+{
+	if (!ret)
+		return -EINVAL;
+	const char *v = getenv("PA_CACHE_DIR");
+	if (v && v[0])
+		return fit(snprintf(ret, room, "%s", v), room);
+	v = getenv("XDG_CACHE_HOME");
+	if (v && v[0] == '/')
+		return fit(snprintf(ret, room, "%s/pa-analyzer", v), room);
+	v = getenv("HOME");
+	if (!v || v[0] != '/')
+		return -ENOENT;
+	return fit(snprintf(ret, room, "%s/.cache/pa-analyzer", v), room);
+}
+
+/* The copy of the object in the per-user cache, if it is there with build_id. */
+static int cached_copy(const char *recorded_path, const char *build_id, char *ret, size_t room)
+{
+	char root[4096];
+	if (!build_id || !build_id[0] || archive_cache_root(root, sizeof root) < 0)
+		return 0;
+	return archive_object_path(root, recorded_path, build_id, ret, room) == 0 &&
+	       file_matches(ret, build_id);
+}
+
 int archive_resolve(const char *exp_dir, const char *recorded_path, const char *build_id, char *ret_path,
 		    size_t room, int *ret_from_archive)
 {
@@ -249,7 +276,10 @@ int archive_resolve(const char *exp_dir, const char *recorded_path, const char *
 	if (!file_matches(recorded_path, build_id)) {
 		char arch[4096];
 		if (archive_object_path(exp_dir, recorded_path, build_id, arch, sizeof arch) == 0 &&
-		    strlen(arch) < room && file_matches(arch, build_id)) {
+		    strlen(arch) < room &&
+		    (file_matches(arch, build_id) ||
+		     cached_copy(recorded_path, build_id, arch, sizeof arch))) {
+			/* the experiment's copy, or the cache's when its link to it dangles */
 			memcpy(ret_path, arch, strlen(arch) + 1);
 			if (ret_from_archive)
 				*ret_from_archive = 1;
@@ -286,8 +316,16 @@ int archive_debug_root(const char *exp_dir, const char *build_id, char *ret, siz
 	int r = archive_debug_link_path(exp_dir, build_id, link, sizeof link);
 	if (r < 0)
 		return r;
-	if (stat(link, &st) < 0 || !S_ISREG(st.st_mode))
+	if (stat(link, &st) == 0 && S_ISREG(st.st_mode)) {
+		r = fit(snprintf(ret, room, "%s/%s", exp_dir, ARCHIVE_DIR_NAME), room);
+		return r < 0 ? r : 1;
+	}
+	/* moved to another machine or user: the current user's cache may have it */
+	char root[4096];
+	if (archive_cache_root(root, sizeof root) < 0 ||
+	    archive_debug_link_path(root, build_id, link, sizeof link) < 0 || stat(link, &st) < 0 ||
+	    !S_ISREG(st.st_mode))
 		return 0;
-	r = fit(snprintf(ret, room, "%s/%s", exp_dir, ARCHIVE_DIR_NAME), room);
+	r = fit(snprintf(ret, room, "%s/%s", root, ARCHIVE_DIR_NAME), room);
 	return r < 0 ? r : 1;
 }

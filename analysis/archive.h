@@ -15,6 +15,15 @@
  *   index.xml              what er_archive recorded (for people and tools; the
  *                          functions here do not need it)
  *
+ * The per-user cache (archive_cache_root) has the same layout under
+ * CACHE/archives/, holding objects that have a build-id; by default
+ * er_archive puts each object there once and makes the experiment's
+ * KEY/BASENAME (and .debug) a symlink into it, so an experiment holds a few
+ * KiB of links instead of megabytes of libraries.  Lookups follow the links;
+ * when one dangles (the experiment moved to another machine or user) the
+ * current user's cache is tried.  `er_archive -A copy` puts real copies in
+ * the experiment instead.
+ *
  * Invariant: a file appears under its final name only complete (er_archive
  * copies to a temporary name and renames).  Inputs are untrusted: a build-id
  * that is not hex or a basename such as ".." is refused (-EINVAL), never
@@ -61,12 +70,21 @@ int archive_object_path(const char *exp_dir, const char *recorded_path, const ch
 			size_t room);
 
 /*
+ * The per-user cache directory (used like an experiment directory: its
+ * objects are under ROOT/archives/): $PA_CACHE_DIR, else
+ * $XDG_CACHE_HOME/pa-analyzer, else $HOME/.cache/pa-analyzer.  Returns 0,
+ * -ENOENT (no usable HOME), -ENAMETOOLONG.  It may not exist yet.
+ */
+int archive_cache_root(char *ret, size_t room);
+
+/*
  * Which file analysis should read for the load object that map.xml recorded
  * as (recorded_path, build_id); build_id may be NULL or "" (none recorded).
  *   - the recorded path, if the file there has the expected build-id (or no
  *     build-id was recorded and the file exists): *ret_from_archive = 0;
  *   - else the archived copy, if it exists (and, when a build-id was
- *     recorded, has it): *ret_from_archive = 1;
+ *     recorded, has it), or when the archive's link dangles the per-user
+ *     cache's copy with that build-id: *ret_from_archive = 1;
  *   - else the recorded path (*ret_from_archive = 0): the caller then fails to
  *     read it, or finds the build-id mismatch, and reports that as before.
  * ret_from_archive may be NULL.  Returns 0 with ret_path set, or -EINVAL
@@ -80,7 +98,8 @@ int archive_resolve(const char *exp_dir, const char *recorded_path, const char *
  * If the archive holds a separate debug file for build_id:
  * ret = "EXP/archives" (to use as symtab_options.debug_root and
  * lines_options.debug_root, which then find EXP/archives/.build-id/xx/rest.debug)
- * and returns 1.  Returns 0 (none archived; leave debug_root NULL so the
+ * and returns 1; or, when the archive's link dangles, "CACHE/archives" if
+ * the per-user cache has it.  Returns 0 (none archived; leave debug_root NULL so the
  * system's /usr/lib/debug is searched), -EINVAL (bad build_id), or
  * -ENAMETOOLONG.
  */

@@ -1023,7 +1023,7 @@ out:
 	return r;
 }
 
-int experiment_open(const char *path, struct experiment **ret, char **ret_err)
+static int open_impl(const char *path, int with_data, struct experiment **ret, char **ret_err)
 {
 	if (ret_err)
 		*ret_err = NULL;
@@ -1086,8 +1086,8 @@ int experiment_open(const char *path, struct experiment **ret, char **ret_err)
 		exp->notes = notes;
 	strbuf_release(&np);
 
-	r = read_data(exp);
-	if (r == 0)
+	r = with_data ? read_data(exp) : 0;
+	if (r == 0 && with_data)
 		r = exp_timemap_apply(exp);
 	if (r < 0) {
 		if (ret_err && !*ret_err) {
@@ -1112,6 +1112,16 @@ int experiment_open(const char *path, struct experiment **ret, char **ret_err)
 fail:
 	experiment_free(exp);
 	return r;
+}
+
+int experiment_open(const char *path, struct experiment **ret, char **ret_err)
+{
+	return open_impl(path, 1, ret, ret_err);
+}
+
+int experiment_open_maps(const char *path, struct experiment **ret, char **ret_err)
+{
+	return open_impl(path, 0, ret, ret_err);
 }
 
 static void free_strs(char **v, size_t n)

@@ -196,6 +196,13 @@ struct experiment {
 int experiment_open(const char *path, struct experiment **ret, char **ret_err);
 
 /*
+ * As experiment_open, reading log.xml, map.xml and processes.xml only (no
+ * threads, events, stacks or heap calls): what er_archive needs, in
+ * milliseconds even for an experiment of millions of heap calls.
+ */
+int experiment_open_maps(const char *path, struct experiment **ret, char **ret_err);
+
+/*
  * The subexperiments of descendant processes inside the founder experiment
  * at `path` (its "_*.er" directories that hold a log.xml), as malloc'd paths
  * in *ret (free each and the array); sorted by name.  Returns their count

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/archive.h"
 #include "analysis/profile_internal.h"
@@ -152,6 +153,7 @@ void profile_refresh_object_views(struct profile *p)
 		o->pub.id = (uint32_t)i;
 		o->pub.name = o->name;
 		o->pub.path = o->path;
+		o->pub.read_path = o->read_path;
 		o->pub.error = o->error;
 		o->pub.symbol_file = o->st ? symtab_symbol_file(o->st) : NULL;
 	}
@@ -199,6 +201,24 @@ static int object_id(struct profile *p, const char *exp_dir, const struct exp_lo
 	return 0;
 }
 
+/*
+ * The experiment whose archives/ holds path's load objects: itself, or for
+ * a descendant's subexperiment (FOUNDER.er/_f1.er), which has none of its
+ * own, the founder that holds it.  ret has room PATH_MAX.
+ */
+static void archive_home(const char *path, char *ret)
+{
+	char buf[PATH_MAX + 32];
+	snprintf(ret, PATH_MAX, "%s", path);
+	const char *slash = strrchr(path, '/');
+	snprintf(buf, sizeof buf, "%s/%s", path, ARCHIVE_DIR_NAME);
+	if (!slash || !experiment_is_subexp_name(slash + 1) || access(buf, F_OK) == 0)
+		return;
+	snprintf(buf, sizeof buf, "%.*s/%s", (int)(slash - path), path, EXP_FILE_NAME_LOG);
+	if (access(buf, F_OK) == 0)
+		snprintf(ret, PATH_MAX, "%.*s", (int)(slash - path), path);
+}
+
 /* Read one experiment into a new slot. */
 static int add_one(struct profile *p, const char *path, size_t founder, char **ret_err)
 {
@@ -214,8 +234,10 @@ static int add_one(struct profile *p, const char *path, size_t founder, char **r
 	if (!e.objmap || !e.stacks || !e.selected)
 		goto nomem;
 	memset(e.selected, 1, nt ? nt : 1);
+	char home[PATH_MAX];
+	archive_home(e.exp->path, home);
 	for (size_t i = 0; i < no; i++)
-		if (object_id(p, e.exp->path, &e.exp->objs[i], &e.objmap[i]) < 0)
+		if (object_id(p, home, &e.exp->objs[i], &e.objmap[i]) < 0)
 			goto nomem;
 	if (VEC_PUSH(&p->exps, e) < 0)
 		goto nomem;

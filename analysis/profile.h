@@ -99,8 +99,9 @@ struct pline {
 
 struct pobject {
 	uint32_t id;
-	const char *name; /* basename, "[vdso]" */
-	const char *path;
+	const char *name;        /* basename, "[vdso]" */
+	const char *path;        /* as recorded */
+	const char *read_path;   /* the file its code is read from: path, or its copy in an archive */
 	const char *symbol_file; /* where symbols came from, or NULL */
 	const char *error;       /* why symbols could not be read, or NULL */
 };

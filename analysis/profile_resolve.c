@@ -29,10 +29,16 @@ struct symtab *profile_resolve_symtab(struct profile *p, uint32_t obj)
 		if (r < 0) {
 			struct strbuf m;
 			strbuf_init(&m, 0);
-			strbuf_addf(&m, "cannot read symbols of %s: %s", o->path,
-				    r == -ENOEXEC   ? "not an ELF file"
-				    : r == -EBADMSG ? "corrupt ELF file"
-						    : strerror(-r));
+			strbuf_addf(
+				&m, "cannot read symbols of %s: %s%s", o->path,
+				r == -ENOEXEC   ? "not an ELF file"
+				: r == -EBADMSG ? "corrupt ELF file"
+						: strerror(-r),
+				r == -ENOENT
+					? " (and no archived copy can be read: er_archive archives "
+					  "objects while they exist; er_archive -A copy makes an experiment "
+					  "portable)"
+					: "");
 			o->error = strbuf_detach(&m);
 			o->st = NULL;
 		} else if (symtab_build_id_mismatch(o->st)) {

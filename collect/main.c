@@ -68,6 +68,10 @@ static const char usage_text[] =
 	"                            _f1_x1.er, ...; =REGEX only those whose lineage\n"
 	"                            (_f1_x1), program path or name, or argv[0] matches\n"
 	"                            REGEX entirely (extended regular expression)\n"
+	"  -A on|off|copy            archive the load objects at the end (er_archive):\n"
+	"                            on (default) links them from the per-user cache,\n"
+	"                            copy puts copies in the experiment (portable to\n"
+	"                            another machine), off archives nothing\n"
 	"  -o NAME.er                experiment name (default test.1.er; a name\n"
 	"                            STEM.N.er in use becomes STEM.M.er, M = highest + 1)\n"
 	"  -d DIR                    create the experiment in directory DIR\n"
@@ -79,7 +83,7 @@ static const char usage_text[] =
 	"  --help                    print this help and exit\n"
 	"  --                        end of options\n"
 	"\n"
-	"Not supported yet: -h COUNTERS, -s, -i, -M, -m, -j, -J, -l, -y, -A, -a,\n"
+	"Not supported yet: -h COUNTERS, -s, -i, -M, -m, -j, -J, -l, -y, -a,\n"
 	"-L, -O, -P, -c, -I, -N, -r, -x, -g, -R.\n"
 	"\n"
 	"Environment: PA_MAX_CALL_STACK_DEPTH=N sets the call stack depth limit\n"
@@ -246,15 +250,15 @@ static void report_descendants(const char *exp, const char *display)
 		fprintf(stderr, "collect: warning: not profiled: %s\n", s.notes[i]);
 }
 
-/* Run <bindir>/er_archive -q EXP (docs/man/er_archive.1) unless PA_ARCHIVE=off;
- * warn if it is missing or fails: the experiment is complete without it. */
-static void archive_experiment(const char *exp)
+/* Run <bindir>/er_archive -q -A MODE EXP (docs/man/er_archive.1) unless -A off or
+ * PA_ARCHIVE=off; warn if it is missing or fails: the experiment is complete without it. */
+static void archive_experiment(const char *exp, const char *mode)
 {
 	const char *env = getenv("PA_ARCHIVE");
 	char tool[PATH_MAX];
 	int status = -1;
 
-	if (env && strcmp(env, "off") == 0)
+	if ((env && strcmp(env, "off") == 0) || strcmp(mode, "off") == 0)
 		return;
 	ssize_t n = readlink("/proc/self/exe", tool, sizeof tool - sizeof "/er_archive");
 	char *slash = n > 0 ? memrchr(tool, '/', (size_t)n) : NULL;
@@ -271,7 +275,7 @@ static void archive_experiment(const char *exp)
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
-		execl(tool, "er_archive", "-q", exp, (char *)NULL);
+		execl(tool, "er_archive", "-q", "-A", mode, exp, (char *)NULL);
 		_exit(127);
 	}
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -684,7 +688,7 @@ int main(int argc, char **argv)
 	else {
 		report_descendants(e.path, pl.display);
 		finish_compress(e.path, warn_compress);
-		archive_experiment(e.path);
+		archive_experiment(e.path, o.archive);
 	}
 	expdir_release(&e);
 	if (WIFSIGNALED(status)) {

@@ -16,7 +16,7 @@
 #include "experiment/expname.h"
 
 /* Oracle collect options that later work implements: with a value, and without. */
-static const char unsupported_with_value[] = "siMmjJlyAaLOPcINrg";
+static const char unsupported_with_value[] = "siMmjJlyaLOPcINrg";
 static const char unsupported_flags[] = "xR";
 
 static int fail(char *err, size_t room, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -214,6 +214,11 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 		}
 		o->follow_spec = val;
 		return 0;
+	case 'A':
+		if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0 && strcmp(val, "copy") != 0)
+			return fail(err, room, "-A: invalid value '%s' (expected on, off or copy)", val);
+		o->archive = val;
+		return 0;
 	case 'o':
 		rc = expname_validate(name_base(val));
 		if (rc == -ENAMETOOLONG)
@@ -246,6 +251,7 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 	o->clock_interval_us = COLLECT_CLOCK_ON_US;
 	o->follow = COLLECT_FOLLOW_ON;
 	o->follow_spec = "on";
+	o->archive = "on";
 	if (argc <= 1) {
 		o->mode = COLLECT_MODE_SUMMARY;
 		return 0;
@@ -287,7 +293,7 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 			}
 			if (strchr(unsupported_flags, c) || strchr(unsupported_with_value, c))
 				return fail(err, room, "option -%c is not supported yet", c);
-			if (!strchr("ptSHFodC", c))
+			if (!strchr("ptSHFAodC", c))
 				return fail(err, room, "unknown option -%c (see collect --help)", c);
 			if (p[1]) {
 				val = p + 1;

@@ -49,6 +49,7 @@ struct collect_options {
 	enum collect_follow follow;   /* -F: descendants followed (default on; all = on) */
 	const char *follow_spec;      /* the -F value as given ("on" by default) */
 	const char *follow_regex;     /* -F =REGEX: REGEX (checked with regcomp) */
+	const char *archive;          /* -A on (default), off, copy: how er_archive runs at the end */
 	const char *name;             /* -o value, NULL = default; may hold a directory part */
 	const char *dir;              /* -d value, NULL = current directory */
 	const char *comments[COLLECT_COMMENTS_MAX];

@@ -33,7 +33,7 @@
 
 #define EXIT_USAGE 2
 
-enum archive_mode { MODE_OFF, MODE_ON, MODE_SRC };
+enum archive_mode { MODE_OFF, MODE_ON, MODE_COPY, MODE_SRC };
 
 struct options {
 	int dry_run, quiet, force;
@@ -46,17 +46,23 @@ static const char usage_text[] =
 	"       er_archive -V\n"
 	"       er_archive --help\n"
 	"\n"
-	"Record the build-id of each load object of the experiment and copy the\n"
-	"objects (and their separate debug files) into experiment/archives/, so\n"
-	"that er_print can read them after the program is rebuilt or deleted.\n"
+	"Record the build-id of each load object of the experiment (and of the\n"
+	"subexperiments of its descendant processes) and archive the objects and\n"
+	"their separate debug files in experiment/archives/, so that er_print can\n"
+	"read them after the program is rebuilt or deleted.  By default each object\n"
+	"with a build-id is kept once in the per-user cache ($PA_CACHE_DIR, else\n"
+	"$XDG_CACHE_HOME/pa-analyzer, else ~/.cache/pa-analyzer) and the archive\n"
+	"links to it; -A copy puts the copies in the experiment itself.\n"
 	"\n"
 	"  -n          dry run: print what would be archived; change nothing\n"
 	"  -q          quiet: no warnings (they are kept in archives/index.xml)\n"
 	"  -F          force: rewrite objects already archived, and archive objects\n"
 	"              that have no build-id (keyed by their path)\n"
-	"  -A on|copy  copy the load objects (the default)\n"
+	"  -A on       keep the objects in the per-user cache and link them (default)\n"
+	"  -A copy     copy the objects into the experiment (portable to another\n"
+	"              machine; turns links made by -A on into copies)\n"
 	"  -A off      record the build-ids only; copy nothing\n"
-	"  -A src      as on, plus the source files named in the objects' DWARF\n"
+	"  -A src      as on, plus copies of the source files named in the DWARF\n"
 	"  -V          print the version and exit\n"
 	"  --help      print this help and exit\n"
 	"\n"
@@ -70,12 +76,15 @@ struct entry {
 	char key[ARCHIVE_BUILD_ID_HEX_MAX + 8];
 	const char *base;
 	int has_file, has_debug;
+	int linked; /* the archive's file is a link into the per-user cache */
 	uint64_t size_bytes;
 	char *note; /* why it is not archived, or NULL */
 };
 
 static struct options opt;
-static int io_error; /* an error writing into the experiment: exit 1 */
+static int io_error;              /* an error writing into the experiment: exit 1 */
+static int errors_muted;          /* writing into the cache: a failure is not an error */
+static char cache_root[PATH_MAX]; /* the per-user cache, "" when not used */
 
 static void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void warnx_(const char *fmt, ...)
@@ -93,6 +102,10 @@ static void warnx_(const char *fmt, ...)
 static void errorx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void errorx(const char *fmt, ...)
 {
+	if (errors_muted) {
+		errors_muted++; /* counted, not reported: the caller falls back */
+		return;
+	}
 	va_list ap;
 	va_start(ap, fmt);
 	fputs("er_archive: ", stderr);
@@ -146,8 +159,10 @@ static void parse_options(int argc, char **argv)
 		case 'q': opt.quiet = 1; break;
 		case 'F': opt.force = 1; break;
 		case 'A':
-			if (strcmp(optarg, "on") == 0 || strcmp(optarg, "copy") == 0)
+			if (strcmp(optarg, "on") == 0)
 				opt.mode = MODE_ON;
+			else if (strcmp(optarg, "copy") == 0)
+				opt.mode = MODE_COPY;
 			else if (strcmp(optarg, "off") == 0)
 				opt.mode = MODE_OFF;
 			else if (strcmp(optarg, "src") == 0)
@@ -345,12 +360,30 @@ static void plan(const char *what, const char *from, const char *to)
 	printf("%s %s -> %s\n", what, from, to);
 }
 
+/* exp's archives/.build-id/xx/rest.debug -> ../../KEY/BASENAME.debug */
+static void debug_link(const char *exp, const struct entry *en)
+{
+	char link[PATH_MAX], target[PATH_MAX], root[PATH_MAX];
+	const struct exp_loadobj *lo = en->lo;
+	if (!lo->build_id || !lo->build_id[0] ||
+	    archive_debug_link_path(exp, lo->build_id, link, sizeof link) < 0)
+		return;
+	char *slash = strrchr(link, '/');
+	*slash = '\0';
+	snprintf(root, sizeof root, "%s/%s", exp, ARCHIVE_DIR_NAME);
+	int r = make_dirs(root, link);
+	*slash = '/';
+	snprintf(target, sizeof target, "../../%s/%s.debug", en->key, en->base);
+	if (r == 0)
+		symlink_atomic(target, link);
+}
+
 /* The separate debug file symbols come from, if any: copy it and link it. */
 static void archive_debug(const char *exp, struct entry *en, const char *objpath)
 {
 	const struct exp_loadobj *lo = en->lo;
 	struct symtab *st = NULL;
-	char dst[PATH_MAX + 8], link[PATH_MAX], target[PATH_MAX];
+	char dst[PATH_MAX + 8];
 
 	if (symtab_open(lo->path, lo->build_id, NULL, &st) < 0)
 		return;
@@ -377,18 +410,102 @@ static void archive_debug(const char *exp, struct entry *en, const char *objpath
 	en->has_debug = 1;
 	if (!opt.quiet)
 		printf("archived %s (%" PRIu64 " bytes) as %s\n", dbg, bytes, dst);
-	if (!lo->build_id || !lo->build_id[0] ||
-	    archive_debug_link_path(exp, lo->build_id, link, sizeof link) < 0)
+	debug_link(exp, en);
+}
+
+/* Copy the object, and its debug file, into root's archive as objpath.  0 or -1. */
+static int store(const char *root, struct entry *en, const char *objpath)
+{
+	const struct exp_loadobj *lo = en->lo;
+	char dir[PATH_MAX + 160], top[PATH_MAX];
+	snprintf(top, sizeof top, "%s/%s", root, ARCHIVE_DIR_NAME);
+	snprintf(dir, sizeof dir, "%s/%s", top, en->key);
+	if (make_dirs(top, dir) < 0)
+		return -1;
+	int src_failed;
+	int r = copy_atomic(lo->path, objpath, lo->build_id, &en->size_bytes, &src_failed);
+	if (r < 0) {
+		if (src_failed)
+			note_set(en, "cannot read %s: %s; not archived", lo->path,
+				 r == -ESTALE ? "it changed while it was copied" : strerror(-r));
+		return -1;
+	}
+	archive_debug(root, en, objpath);
+	return 0;
+}
+
+static int is_link(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+/*
+ * Put the object (and its debug file) in the per-user cache unless it is
+ * there already, and make the experiment's objpath (and .debug) links to it.
+ * 0, or -1 when the cache cannot be written (then the caller copies; said once).
+ */
+static int archive_linked(const char *exp, struct entry *en, const char *objpath)
+{
+	static int warned;
+	const struct exp_loadobj *lo = en->lo;
+	char cached[PATH_MAX], cdbg[PATH_MAX + 8], dbgpath[PATH_MAX + 8], dir[PATH_MAX + 160], top[PATH_MAX];
+	if (archive_object_path(cache_root, lo->path, lo->build_id, cached, sizeof cached) < 0)
+		return -1;
+	snprintf(cdbg, sizeof cdbg, "%s.debug", cached);
+	char id[ARCHIVE_BUILD_ID_HEX_MAX + 1];
+	int in_cache = !opt.force && archive_read_build_id(cached, id, sizeof id) == 1 &&
+		       strcmp(id, lo->build_id) == 0;
+	errors_muted = 1;
+	int r = 0;
+	if (!in_cache) {
+		r = store(cache_root, en, cached);
+	} else if (!is_file(cdbg, NULL)) {
+		archive_debug(cache_root, en, cached); /* a debug file installed since */
+	}
+	int failed = errors_muted > 1;
+	errors_muted = 0;
+	if (r < 0 && !failed)
+		return -2; /* the object could not be read: noted, nothing to copy either */
+	if (failed || !is_file(cached, &en->size_bytes)) {
+		if (!warned++)
+			warnx_("cannot write the per-user cache %s; copying the objects into the experiment",
+			       cache_root);
+		return -1;
+	}
+	snprintf(top, sizeof top, "%s/%s", exp, ARCHIVE_DIR_NAME);
+	snprintf(dir, sizeof dir, "%s/%s", top, en->key);
+	if (make_dirs(top, dir) < 0 || symlink_atomic(cached, objpath) < 0)
+		return -1;
+	en->has_file = en->linked = 1;
+	snprintf(dbgpath, sizeof dbgpath, "%s.debug", objpath);
+	if (is_file(cdbg, NULL) && symlink_atomic(cdbg, dbgpath) == 0) {
+		en->has_debug = 1;
+		debug_link(exp, en);
+	}
+	if (!opt.quiet)
+		printf("archived %s as %s -> %s\n", lo->path, objpath, cached);
+	return 0;
+}
+
+/* -A copy on an archive that links into the cache: each link becomes a copy of its target. */
+static void materialize(struct entry *en, const char *objpath)
+{
+	char dbgpath[PATH_MAX + 8];
+	int src_failed;
+	snprintf(dbgpath, sizeof dbgpath, "%s.debug", objpath);
+	if (is_link(dbgpath) && is_file(dbgpath, NULL) &&
+	    copy_atomic(dbgpath, dbgpath, NULL, NULL, &src_failed) == 0 && !opt.quiet)
+		printf("copied %s into the experiment\n", dbgpath);
+	if (copy_atomic(objpath, objpath, en->lo->build_id, &en->size_bytes, &src_failed) < 0) {
+		if (src_failed)
+			note_set(en, "cannot read %s: not copied", objpath);
 		return;
-	char *slash = strrchr(link, '/');
-	*slash = '\0';
-	char root[PATH_MAX];
-	snprintf(root, sizeof root, "%s/%s", exp, ARCHIVE_DIR_NAME);
-	r = make_dirs(root, link);
-	*slash = '/';
-	snprintf(target, sizeof target, "../../%s/%s.debug", en->key, en->base);
-	if (r == 0)
-		symlink_atomic(target, link);
+	}
+	en->has_file = 1;
+	en->has_debug = is_file(dbgpath, NULL);
+	if (!opt.quiet)
+		printf("copied %s into the experiment\n", objpath);
 }
 
 static void archive_one(const char *exp, struct entry *en, struct entry *done, size_t ndone)
@@ -406,6 +523,15 @@ static void archive_one(const char *exp, struct entry *en, struct entry *done, s
 	snprintf(dbgpath, sizeof dbgpath, "%s.debug", objpath);
 	int exists = is_file(objpath, &en->size_bytes);
 	en->has_debug = is_file(dbgpath, NULL);
+	en->linked = is_link(objpath);
+	if (exists && en->linked && opt.mode == MODE_COPY) {
+		if (opt.dry_run)
+			plan("would copy", objpath, objpath);
+		else
+			materialize(en, objpath);
+		en->linked = 0;
+		return;
+	}
 	if (exists && !opt.force) {
 		en->has_file = 1;
 		if (opt.dry_run || !opt.quiet)
@@ -454,28 +580,22 @@ static void archive_one(const char *exp, struct entry *en, struct entry *done, s
 		break; /* copy it instead */
 	}
 	if (opt.dry_run) {
-		plan("would copy", lo->path, objpath);
+		plan(cache_root[0] && lo->build_id && lo->build_id[0] ? "would link (per-user cache)"
+								      : "would copy",
+		     lo->path, objpath);
 		en->has_file = 1;
 		archive_debug(exp, en, objpath);
 		return;
 	}
-	char root[PATH_MAX];
-	snprintf(root, sizeof root, "%s/%s", exp, ARCHIVE_DIR_NAME);
-	if (make_dirs(root, dir) < 0)
+	if (cache_root[0] && lo->build_id && lo->build_id[0] && archive_linked(exp, en, objpath) == 0)
 		return;
-	int src_failed;
-	r = copy_atomic(lo->path, objpath, lo->build_id, &en->size_bytes, &src_failed);
-	if (r < 0) {
-		if (src_failed)
-			note_set(en, "cannot read %s: %s; not archived", lo->path,
-				 r == -ESTALE ? "it changed while it was copied" : strerror(-r));
+	if (store(exp, en, objpath) < 0) {
 		en->has_file = exists;
 		return;
 	}
 	en->has_file = 1;
 	if (!opt.quiet)
 		printf("archived %s (%" PRIu64 " bytes) as %s\n", lo->path, en->size_bytes, objpath);
-	archive_debug(exp, en, objpath);
 }
 
 /* ------------------------------------------------------------ index.xml */
@@ -516,6 +636,8 @@ static int write_index(const char *exp, const struct entry *v, size_t n)
 		if (v[i].has_file) {
 			snprintf(rel, sizeof rel, "%s/%s", v[i].key, v[i].base);
 			xml_attr(&b, "file", rel);
+			if (v[i].linked) /* a link into the per-user cache */
+				xml_attr(&b, "cache", cache_root[0] ? cache_root : "yes");
 			if (v[i].has_debug) {
 				snprintf(rel, sizeof rel, "%s/%s.debug", v[i].key, v[i].base);
 				xml_attr(&b, "debug", rel);
@@ -629,70 +751,136 @@ static void archive_sources(const char *exp, const struct exp_loadobj *lo)
 	lines_free(l);
 }
 
+/* mkdir -p path (mode 0700 for what it creates): 0 or -errno. */
+static int mkdir_p(const char *path)
+{
+	char p[PATH_MAX];
+	if ((size_t)snprintf(p, sizeof p, "%s", path) >= sizeof p)
+		return -ENAMETOOLONG;
+	for (char *c = p + 1;; c++) {
+		if (*c != '/' && *c != '\0')
+			continue;
+		char save = *c;
+		*c = '\0';
+		if (mkdir(p, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*c = save;
+		if (!save)
+			return 0;
+	}
+}
+
+/* The per-user cache to link objects from (-A on, src), or "" to copy them. */
+static void choose_cache(void)
+{
+	char root[PATH_MAX];
+	cache_root[0] = '\0';
+	if (opt.mode != MODE_ON && opt.mode != MODE_SRC)
+		return;
+	int r = archive_cache_root(root, sizeof root);
+	if (r == 0 && !opt.dry_run) {
+		char objs[PATH_MAX + 16];
+		snprintf(objs, sizeof objs, "%s/%s", root, ARCHIVE_DIR_NAME);
+		r = mkdir_p(objs);
+	}
+	if (r < 0) {
+		warnx_("cannot use the per-user cache %s: %s; copying the objects into the experiment",
+		       r == -ENOENT ? "(no HOME)" : root, strerror(-r));
+		return;
+	}
+	snprintf(cache_root, sizeof cache_root, "%s", root);
+}
+
 int main(int argc, char **argv)
 {
-	struct experiment *exp = NULL;
+	struct experiment **exps = NULL;
+	size_t nexps = 0;
 	struct entry *v = NULL;
-	size_t n = 0;
+	size_t n = 0, nobjs = 0;
 	char *err = NULL, root[PATH_MAX];
+	char **subs = NULL;
 
 	parse_options(argc, argv);
-	int r = experiment_open(opt.exp, &exp, &err);
-	if (r < 0) {
-		fprintf(stderr, "er_archive: cannot read experiment %s\n", err ? err : strerror(-r));
-		free(err);
+	/* the founder and the subexperiments of its descendants: one archive covers all */
+	int nsubs = experiment_descendants(opt.exp, &subs);
+	if (nsubs < 0)
+		nsubs = 0;
+	exps = calloc((size_t)nsubs + 1, sizeof *exps);
+	if (!exps) {
+		fprintf(stderr, "er_archive: out of memory\n");
 		return 1;
 	}
-	const char *ep = exp->path;
+	for (int k = -1; k < nsubs; k++) {
+		const char *path = k < 0 ? opt.exp : subs[k];
+		int r = experiment_open_maps(path, &exps[nexps], &err);
+		if (r < 0) {
+			fprintf(stderr, "er_archive: cannot read experiment %s\n", err ? err : strerror(-r));
+			free(err);
+			err = NULL;
+			if (k < 0)
+				return 1;
+			io_error = 1; /* a damaged subexperiment: archive the rest, exit 1 */
+			continue;
+		}
+		nobjs += exps[nexps++]->nobjs;
+	}
+	for (int k = 0; k < nsubs; k++)
+		free(subs[k]);
+	free(subs);
+	const char *ep = exps[0]->path;
 	if ((size_t)snprintf(root, sizeof root, "%s/%s", ep, ARCHIVE_DIR_NAME) >= sizeof root) {
 		fprintf(stderr, "er_archive: %s: path too long\n", ep);
-		experiment_free(exp);
 		return 1;
 	}
 	if (!opt.dry_run && mkdir(root, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "er_archive: cannot create %s: %s\n", root, strerror(errno));
-		experiment_free(exp);
 		return 1;
 	}
+	choose_cache();
 
-	v = calloc(exp->nobjs ? exp->nobjs : 1, sizeof *v);
+	v = calloc(nobjs ? nobjs : 1, sizeof *v);
 	if (!v) {
 		fprintf(stderr, "er_archive: out of memory\n");
-		experiment_free(exp);
 		return 1;
 	}
-	for (size_t i = 0; i < exp->nobjs && !io_error; i++) {
-		const struct exp_loadobj *lo = &exp->objs[i];
-		if (lo->kind == EXP_OBJ_VDSO || !lo->path || !lo->path[0])
-			continue;
-		struct entry en = {.lo = lo};
-		const char *s = strrchr(lo->path, '/');
-		en.base = s ? s + 1 : lo->path;
-		int dup = 0;
-		if (archive_key(lo->path, lo->build_id, en.key, sizeof en.key) < 0) {
-			snprintf(en.key, sizeof en.key, "invalid");
-			v[n++] = en;
-			note_set(&v[n - 1], "%s: the build-id in map.xml is not valid hex; not archived",
-				 lo->path);
-			continue;
+	for (size_t x = 0; x < nexps; x++) {
+		const struct experiment *exp = exps[x];
+		for (size_t i = 0; i < exp->nobjs && !io_error; i++) {
+			const struct exp_loadobj *lo = &exp->objs[i];
+			if (lo->kind == EXP_OBJ_VDSO || !lo->path || !lo->path[0])
+				continue;
+			struct entry en = {.lo = lo};
+			const char *s = strrchr(lo->path, '/');
+			en.base = s ? s + 1 : lo->path;
+			int dup = 0;
+			if (archive_key(lo->path, lo->build_id, en.key, sizeof en.key) < 0) {
+				snprintf(en.key, sizeof en.key, "invalid");
+				v[n++] = en;
+				note_set(&v[n - 1],
+					 "%s: the build-id in map.xml is not valid hex; not archived",
+					 lo->path);
+				continue;
+			}
+			for (size_t j = 0; j < n && !dup; j++)
+				dup = strcmp(v[j].key, en.key) == 0 && strcmp(v[j].lo->path, lo->path) == 0;
+			if (dup)
+				continue;
+			v[n] = en;
+			archive_one(ep, &v[n], v, n);
+			n++;
 		}
-		for (size_t j = 0; j < n && !dup; j++)
-			dup = strcmp(v[j].key, en.key) == 0 && strcmp(v[j].lo->path, lo->path) == 0;
-		if (dup)
-			continue;
-		v[n] = en;
-		archive_one(ep, &v[n], v, n);
-		n++;
+		if (opt.mode == MODE_SRC)
+			for (size_t i = 0; i < exp->nobjs && !io_error; i++)
+				if (exp->objs[i].kind != EXP_OBJ_VDSO)
+					archive_sources(ep, &exp->objs[i]);
 	}
-	if (opt.mode == MODE_SRC)
-		for (size_t i = 0; i < exp->nobjs && !io_error; i++)
-			if (exp->objs[i].kind != EXP_OBJ_VDSO)
-				archive_sources(ep, &exp->objs[i]);
 	if (!opt.dry_run && !io_error)
 		write_index(ep, v, n);
 	for (size_t i = 0; i < n; i++)
 		free(v[i].note);
 	free(v);
-	experiment_free(exp);
+	for (size_t x = 0; x < nexps; x++)
+		experiment_free(exps[x]);
+	free(exps);
 	return io_error ? 1 : 0;
 }

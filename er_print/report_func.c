@@ -170,6 +170,16 @@ void report_row(struct erp *e, const struct mspec_item *items, size_t ncols, uin
 	}
 }
 
+/* "Warning:" for each load object whose code or symbols could not be read. */
+static void object_warnings(struct erp *e)
+{
+	for (uint32_t o = 0; o < profile_object_count(e->prof); o++) {
+		const struct pobject *po = profile_object(e->prof, o);
+		if (po->error)
+			fprintf(e->out, "Warning: %s\n", po->error);
+	}
+}
+
 int report_functions(struct erp *e, const char *arg)
 {
 	(void)arg;
@@ -205,6 +215,7 @@ int report_functions(struct erp *e, const char *arg)
 	}
 	table_print(t, e->out);
 	fputc('\n', e->out);
+	object_warnings(e);
 	table_free(t);
 	free(ids);
 	report_free_names(e, names);
@@ -391,12 +402,7 @@ int report_objects(struct erp *e, const char *arg)
 	}
 	table_print(t, e->out);
 	fputc('\n', e->out);
-	/* objects whose symbols could not be read */
-	for (uint32_t o = 0; o < no; o++) {
-		const struct pobject *po = profile_object(e->prof, o);
-		if (po->error)
-			fprintf(e->out, "Warning: %s\n", po->error);
-	}
+	object_warnings(e); /* objects whose symbols could not be read */
 	table_free(t);
 	free(ids);
 	free(key);

@@ -344,10 +344,10 @@ static int disasm_one(struct erp *e, const struct pfunc *f)
 	const struct pobject *o = profile_object(e->prof, f->obj);
 	size_t size = f->size > (1u << 20) ? (1u << 20) : (size_t)f->size;
 	uint8_t *code = malloc(size);
-	long got = code ? disasm_read_code(o->path, f->addr, code, size) : -ENOMEM;
+	long got = code ? disasm_read_code(o->read_path, f->addr, code, size) : -ENOMEM;
 	if (got <= 0) {
 		erp_error(e, "disasm: cannot read the code of %s from %s: %s",
-			  erp_func_name(e, f, nbuf, sizeof nbuf), o->path,
+			  erp_func_name(e, f, nbuf, sizeof nbuf), o->read_path,
 			  got == 0 ? "address not in the file" : strerror((int)-got));
 		free(code);
 		return -1;

@@ -10,6 +10,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export PA_TOP=$top PA_BUILD=$top/$build PA_BIN=$top/$build/bin PA_LIB=$top/$build/lib
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# er_archive links objects from a per-user cache: tests get one of their own
+if [[ -z ${PA_CACHE_DIR:-} ]]; then
+	PA_CACHE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/pa-test-cache.XXXXXX") || exit 1
+	trap 'rm -rf "$PA_CACHE_DIR"' EXIT
+fi
+export PA_CACHE_DIR
 logdir=$top/$build/test-logs
 mkdir -p "$logdir"
 pass=0 fail=0 skip=0 failed=()

@@ -115,7 +115,7 @@ expect_rc 0 "collect with PA_ARCHIVE=off" env PA_ARCHIVE=off "$collect" -o b.er 
 check "PA_ARCHIVE=off: no archives" test ! -e b.er/archives
 expect_rc 0 "-n" "$archive" -n b.er
 check "-n creates nothing" test ! -e b.er/archives
-check "-n says what it would copy" grep -qF "would copy $tmp/prog -> b.er/archives/$id/prog" out
+check "-n says what it would link" grep -qF "would link (per-user cache) $tmp/prog -> b.er/archives/$id/prog" out
 expect_rc 0 "-A off" "$archive" -A off b.er
 check "-A off writes the index" well_formed b.er/archives/index.xml
 check "-A off records the build-id" test "$(index_attr b.er/archives/index.xml "$tmp/prog" build_id)" = "$id"
@@ -163,7 +163,7 @@ mkdir full
 if mount -t tmpfs -o size=1m tmpfs full 2>/dev/null; then
 	# the experiment (~0.5 MB) fits; libc (~2 MB) does not
 	mkdir full/f.er && find b.er -maxdepth 1 -type f -exec cp {} full/f.er/ \;
-	expect_rc 1 "full disk" "$archive" full/f.er
+	expect_rc 1 "full disk" "$archive" -A copy full/f.er
 	check "full disk message" grep -q 'No space left on device' err
 	check "full disk: no temporary files left" test -z "$(find full/f.er -name '.*.tmp*')"
 	check "full disk: no partial libc" test -z "$(find full/f.er/archives -name libc.so.6 -size -1000k)"

@@ -69,6 +69,16 @@ check "collect archived the program" grep -q "path=\"$tmp/prog\"[^>]* file=" old
 "$erprint" -functions old.er >before.txt 2>before.err
 check "baseline names old_busy_alpha" grep -q 'old_busy_alpha' before.txt
 check "baseline names old_busy_beta" grep -q 'old_busy_beta' before.txt
+"$erprint" -disasm old_busy_alpha old.er >before_dis.txt 2>&1
+"$erprint" -pcs old.er >before_pcs.txt 2>&1
+# instruction rows: "[line]  address:  mnemonic ..."
+ninsn=$(grep -cE '^ .*\[ *[0-9?]+\] +[0-9a-f]+:  ' before_dis.txt)
+check "baseline -disasm old_busy_alpha shows its instructions ($ninsn)" test "${ninsn:-0}" -ge 5
+excl=$(awk '$NF == "old_busy_alpha" { print $1; exit }' before.txt)
+dsum=$(awk '/\[ *[0-9?]+\] +[0-9a-f]+:  / { sub(/^##/, ""); s += $1 } END { printf "%.3f", s }' before_dis.txt)
+check "baseline -disasm: instruction times add up to old_busy_alpha's ($dsum of $excl s)" \
+	python3 -c "import sys; sys.exit(0 if abs($dsum - ${excl:-0}) <= 0.011 else 1)"
+check "baseline -pcs names old_busy_alpha" grep -q 'old_busy_alpha + 0x' before_pcs.txt
 lines=0
 if "$erprint" -lines old.er >before_lines.txt 2>&1 && ! grep -q "unknown command" before_lines.txt &&
 	grep -q 'old_busy_alpha' before_lines.txt; then
@@ -89,6 +99,14 @@ if ((lines)); then
 		diff before_lines.txt rebuilt_lines.txt | head -20
 fi
 
+# the instructions and their figures (the "Object file:" line names the archived copy)
+insns() { grep -E '\[ *[0-9?]+\] +[0-9a-f]+:  ' "$1"; }
+insns before_dis.txt >before_insns.txt
+"$erprint" -disasm old_busy_alpha old.er >rebuilt_dis.txt 2>&1
+insns rebuilt_dis.txt >rebuilt_insns.txt
+check "after a rebuild: same -disasm (read from the archive)" cmp -s before_insns.txt rebuilt_insns.txt ||
+	diff before_dis.txt rebuilt_dis.txt | head -20
+
 # --- deleted
 rm -f prog
 "$erprint" -functions old.er >deleted.txt 2>deleted.err
@@ -104,7 +122,14 @@ fi
 
 # --- without the archive the same experiment cannot be symbolized: the checks above are not vacuous
 mv old.er/archives old.er/archives.away
-"$erprint" -functions old.er >noarchive.txt 2>/dev/null
+PA_CACHE_DIR=$tmp/no-cache "$erprint" -functions old.er >noarchive.txt 2>/dev/null
+"$erprint" -disasm old_busy_alpha old.er >deleted_dis.txt 2>&1
+insns deleted_dis.txt >deleted_insns.txt
+check "after deletion: same -disasm (read from the archive)" cmp -s before_insns.txt deleted_insns.txt ||
+	diff before_dis.txt deleted_dis.txt | head -20
+"$erprint" -pcs old.er >deleted_pcs.txt 2>&1
+check "after deletion: same -pcs" cmp -s before_pcs.txt deleted_pcs.txt || diff before_pcs.txt deleted_pcs.txt | head
+
 check "without archives/ the old names are gone" test -z "$(grep 'old_busy_alpha' noarchive.txt)"
 
 echo "$checks checks, $failures failed"

@@ -118,7 +118,7 @@ expect_rc 2 "-S bad" "$collect" -S sometimes true
 expect_rc 2 "unknown option" "$collect" -Z true
 check "unknown option message" grep -q 'collect: unknown option -Z' err
 expect_rc 2 "unknown long option" "$collect" --frobnicate true
-for o in s i M m j J l y A a L O P c I N r g; do
+for o in s i M m j J l y a L O P c I N r g; do
 	expect_rc 2 "-$o" "$collect" -$o on true
 	check "-$o message" grep -q "collect: option -$o is not supported yet" err
 done
@@ -126,6 +126,8 @@ for o in x R; do
 	expect_rc 2 "-$o" "$collect" -$o true
 	check "-$o message" grep -q "collect: option -$o is not supported yet" err
 done
+expect_rc 2 "-A bad value" "$collect" -A sometimes true
+check "-A message" grep -qF "collect: -A: invalid value 'sometimes' (expected on, off or copy)" err
 expect_rc 2 "-F bad value" "$collect" -F sometimes true
 check "-F message" grep -qF "collect: -F: invalid value 'sometimes' (expected on, off, all or =REGEX)" err
 expect_rc 2 "-F bad regex" "$collect" -F '=(' true
