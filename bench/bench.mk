@@ -67,3 +67,12 @@ bench-tree: all
 bench: bench-tree
 
 .PHONY: bench-tree
+
+# bench-archive: experiment size (ours linked, ours -A copy, gprofng, perf)
+# and er_archive time on a clock and a heap experiment (bench/archive/size.sh).
+bench-archive: all
+	bash bench/archive/size.sh $(BUILD)
+
+bench: bench-archive
+
+.PHONY: bench-archive
