@@ -51,5 +51,5 @@ for x in c.er h.er; do
 	"$bin/er_archive" -q "$x"
 	e=$(date +%s.%N)
 	printf '%-34s %10.3f s  (experiment %s KiB)\n' "er_archive $([[ $x == h.er ]] && echo 'heap (4M calls)' || echo clock)" \
-		"$(echo "$e - $s" | bc)" "$(kib "$x")"
+		"$(python3 -c "print($e - $s)")" "$(kib "$x")"
 done
