@@ -61,7 +61,11 @@ for c in clocks:
     w = where(stacks[c][0])
     leaf[w] = leaf.get(w, 0) + 1
 print("# %d samples, %d distinct stacks; leaf PCs by object: %s" % (len(clocks), len(stacks), leaf))
-assert leaf.get("exe", 0) >= 0.5 * len(clocks), "leaf PCs mostly outside the executable"
+# col_spin's time is leaf() and the clock_gettime system call it makes between
+# calls (the sampler counts system time too, charged to the vDSO's syscall site)
+exe, vdso = leaf.get("exe", 0), leaf.get("vdso", 0)
+assert exe >= 0.25 * len(clocks), "leaf PCs mostly outside the executable"
+assert exe + vdso >= 0.9 * len(clocks), "leaf PCs outside the executable and the vDSO"
 assert sum(v for k, v in leaf.items() if k is None) == 0, "leaf PC outside every text segment"
 PY
 
