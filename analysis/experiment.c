@@ -193,11 +193,30 @@ static void log_start(void *ud, const XML_Char *name, const XML_Char **a)
 		set_dup(&lp->elem_id, a, "id");
 		if (lp->elem_id && strcmp(lp->elem_id, "ended_unseen") == 0)
 			l->ended_unseen = 1;
+		if (lp->elem_id && strcmp(lp->elem_id, "data_lost") == 0 && !l->lost.stopped) {
+			/* reported as one line with the counts (loss_line), not as its text */
+			lp->elem = NULL;
+			l->lost.stopped = 1;
+			l->lost.since_ns = attr_u64(a, "tstamp_ns");
+			set_dup(&l->lost.errno_name, a, "errno");
+		}
 	} else if (strcmp(name, "exec") == 0) {
 		add_str(&l->exec_paths, &l->nexecs, attr(a, "path"));
 	} else if (strcmp(name, "collector_end") == 0) {
 		l->samples_recorded = attr_u64(a, "samples");
 		l->samples_dropped = attr_u64(a, "dropped");
+		l->signals = attr_u64(a, "signals");
+		if (attr(a, "lost_since_ns")) {
+			struct exp_loss *x = &l->lost;
+			x->stopped = x->counted = 1;
+			x->since_ns = attr_u64(a, "lost_since_ns");
+			if (!x->errno_name)
+				set_dup(&x->errno_name, a, "lost_errno");
+			x->samples = attr_u64(a, "lost_samples");
+			x->sample_ns = attr_u64(a, "lost_sample_ns");
+			x->heap = attr_u64(a, "lost_heap");
+			x->records = attr_u64(a, "lost_records");
+		}
 	} else if (strcmp(name, "exit") == 0) {
 		l->has_exit = 1;
 		l->exit_ns = attr_u64(a, "tstamp_ns");
@@ -250,6 +269,58 @@ static void log_text(void *ud, const XML_Char *s, int len)
 	struct log_parse *lp = ud;
 	if (lp->elem && len > 0)
 		strbuf_add(&lp->text, s, (size_t)len);
+}
+
+static const char *errno_text(const char *name)
+{
+	static const struct {
+		const char *name, *text;
+	} t[] = {
+		{"ENOSPC", "no space left on device"}, {"EDQUOT", "disk quota exceeded"},
+		{"EFBIG", "file too large"},           {"EIO", "input/output error"},
+		{"ENOMEM", "out of memory"},           {"EROFS", "read-only file system"},
+	};
+	for (size_t i = 0; name && i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(name, t[i].name) == 0)
+			return t[i].text;
+	return "a write failed";
+}
+
+int experiment_loss_line(const struct experiment *exp, char *buf, size_t room)
+{
+	const struct exp_loss *x = &exp->log.lost;
+	if (!x->stopped)
+		return 0;
+	double at = x->since_ns > exp->log.start_ns ? (double)(x->since_ns - exp->log.start_ns) / 1e9 : 0;
+	const char *name = x->errno_name ? x->errno_name : "error";
+	int n;
+	if (!x->counted)
+		n = snprintf(buf, room,
+			     "data lost: recording stopped at %.3f s (%s, %s); the data before is complete, "
+			     "what came after was not counted (the process ended unseen)",
+			     at, errno_text(name), name);
+	else
+		n = snprintf(buf, room,
+			     "data lost: recording stopped at %.3f s (%s, %s); not recorded: %" PRIu64
+			     " clock samples (%.3f s of CPU), %" PRIu64
+			     " heap calls; the data before is complete",
+			     at, errno_text(name), name, x->samples, (double)x->sample_ns / 1e9, x->heap);
+	return n < 0 ? 0 : 1;
+}
+
+/* Losses and drops a report must not hide: one line each in the problems. */
+static void loss_problems(struct experiment *exp)
+{
+	char line[512];
+	if (experiment_loss_line(exp, line, sizeof line))
+		warnf(exp, "%s", line);
+	const struct exp_log *l = &exp->log;
+	uint64_t all = l->samples_recorded + l->samples_dropped;
+	if (l->samples_dropped && l->samples_dropped * 1000 > all)
+		warnf(exp,
+		      "%" PRIu64 " of %" PRIu64 " clock samples (%.2f%%) were dropped by the collector "
+		      "(see -statistics); their CPU time went to the next sample of the same thread",
+		      l->samples_dropped, all, 100.0 * (double)l->samples_dropped / (double)all);
 }
 
 /*
@@ -1068,6 +1139,8 @@ static int open_impl(const char *path, int with_data, struct experiment **ret, c
 	if (r < 0)
 		goto fail;
 
+	loss_problems(exp);
+
 	struct map_parse mp = {.exp = exp};
 	r = parse_xml(exp, EXP_FILE_NAME_MAP, "map", map_start, map_end, NULL, &mp, ret_err);
 	exp->objs = mp.objs.v;
@@ -1160,6 +1233,7 @@ void experiment_free(struct experiment *exp)
 	free(l->duration);
 	free(l->descriptor);
 	free(l->mechanism);
+	free(l->lost.errno_name);
 	free_strs(l->comments, l->ncomments);
 	free(l->exit_signame);
 	free_strs(l->exec_paths, l->nexecs);

@@ -147,6 +147,18 @@ struct exp_log {
 	uint64_t start_ns, realtime_ns; /* <start> */
 	uint32_t pid, ppid;
 	uint64_t samples_recorded, samples_dropped;
+	uint64_t signals; /* sampling signals the collector handled (0: not reported) */
+	/* The data files stopped (disk full, quota, ...): <warning id="data_lost">, <collector_end lost_*> */
+	struct exp_loss {
+		int stopped;        /* recording stopped at since_ns */
+		int counted;        /* the counts below are known (the collector ended normally) */
+		uint64_t since_ns;  /* CLOCK_MONOTONIC, as start_ns */
+		char *errno_name;   /* "ENOSPC", "EDQUOT", ... */
+		uint64_t samples;   /* clock samples not recorded */
+		uint64_t sample_ns; /* ... and the CPU time they stood for */
+		uint64_t heap;      /* heap calls not recorded */
+		uint64_t records;   /* thread and sample-point records not recorded */
+	} lost;
 	int has_exit;
 	int exit_status; /* valid if has_exit and exit_signal == 0 */
 	int exit_signal; /* 0 = exited normally */
@@ -209,6 +221,13 @@ int experiment_open_maps(const char *path, struct experiment **ret, char **ret_e
  * (0 for an experiment that is itself a subexperiment) or -errno.
  */
 int experiment_descendants(const char *path, char ***ret);
+
+/*
+ * When exp's data files stopped early (disk full, quota, ...): write one
+ * line saying when, why and what was not recorded into buf and return 1;
+ * else return 0.
+ */
+int experiment_loss_line(const struct experiment *exp, char *buf, size_t room);
 
 /* 1 if the directory name is a subexperiment's ("_" LINEAGE ".er"). */
 int experiment_is_subexp_name(const char *name);

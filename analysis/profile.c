@@ -85,6 +85,8 @@ int profile_new(struct profile **ret)
 	if (profile_add_func(p, PFUNC_TOTAL, "<Total>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
 	    profile_add_func(p, PFUNC_UNKNOWN, "<Unknown>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
 	    profile_add_func(p, PFUNC_TRUNCATED, "<Truncated-stack>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
+	    profile_add_func(p, PFUNC_COLLECTOR, "<Collector-overhead>", "", PROFILE_NO_OBJECT, 0, 0, &id) <
+		    0 ||
 	    !(p->selection_text = strdup("all")) || !(p->exp_selection_text = strdup("all"))) {
 		profile_free(p);
 		return -ENOMEM;
@@ -295,6 +297,23 @@ int profile_add_experiment(struct profile *p, const char *path, char **ret_err)
 	free(subs);
 	if (r == -ENOMEM)
 		return r;
+	/* a descendant's lost data is the run's: say so in the founder's header too */
+	for (size_t i = founder + 1; i < p->exps.n; i++) {
+		struct experiment *x = p->exps.v[i].exp, *f = p->exps.v[founder].exp;
+		char line[512];
+		if (!experiment_loss_line(x, line, sizeof line))
+			continue;
+		char **v = realloc(f->problems, (f->nproblems + 1) * sizeof *v);
+		if (!v)
+			return -ENOMEM;
+		f->problems = v;
+		struct strbuf m;
+		strbuf_init(&m, 0);
+		strbuf_addf(&m, "%s: %s", x->name, line);
+		v[f->nproblems] = strbuf_detach(&m);
+		if (v[f->nproblems])
+			f->nproblems++;
+	}
 	/* descendants in the order their processes started; then each one's parent */
 	size_t nd = p->exps.n - founder - 1;
 	if (nd > 1)

@@ -58,6 +58,7 @@ enum pfunc_kind {
 	PFUNC_TOTAL,
 	PFUNC_UNKNOWN,
 	PFUNC_TRUNCATED,
+	PFUNC_COLLECTOR, /* "<Collector-overhead>": samples taken as the collector's own code returned */
 	PFUNC_SYMBOL,
 	PFUNC_SYNTH,
 	PFUNC_NOSYM,
@@ -69,6 +70,7 @@ enum pfunc_kind {
 #define PROFILE_FUNC_TOTAL 0u
 #define PROFILE_FUNC_UNKNOWN 1u
 #define PROFILE_FUNC_TRUNCATED 2u
+#define PROFILE_FUNC_COLLECTOR 3u
 #define PROFILE_NO_OBJECT UINT32_MAX
 
 struct pfunc {

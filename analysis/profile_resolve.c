@@ -359,7 +359,7 @@ int profile_resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s)
 	if (plt_rules(p, e, cs, &skip, &plt) < 0)
 		return -ENOMEM;
 	/* pass 1: resolve every kept frame, sizing the arrays */
-	size_t nf = 2, np = 1;
+	size_t nf = 3, np = 1;
 	for (size_t i = skip; i < n; i++) {
 		uint32_t ri;
 		uint64_t adj = i == 0 ? cs->pcs[i] : cs->pcs[i] - 1;
@@ -374,6 +374,9 @@ int profile_resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s)
 	sr->lines = malloc(np * sizeof *sr->lines);
 	if (!sr->funcs || !sr->pcs || !sr->lines)
 		goto nomem;
+	if (cs->flags & EXP_STACK_COLLECTOR)
+		sr->funcs[sr->nfuncs++] =
+			PROFILE_FUNC_COLLECTOR; /* the collector's time, under the program's stack */
 	if (plt != UINT32_MAX)
 		sr->funcs[sr->nfuncs++] = plt;
 	for (size_t i = skip; i < n; i++) {

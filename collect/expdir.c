@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "experiment/format.h"
 #include "experiment/loghead.h"
 
 void expdir_init(struct expdir *e)
@@ -51,6 +52,68 @@ static int write_all(int fd, const char *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+/*
+ * Append n bytes with one write, all or nothing: a part that a full disk
+ * took is cut off again, so the file keeps whole elements.
+ */
+static int append_whole(int fd, const char *p, size_t n)
+{
+	off_t start = lseek(fd, 0, SEEK_END);
+	ssize_t w;
+	do
+		w = write(fd, p, n);
+	while (w < 0 && errno == EINTR);
+	if (w == (ssize_t)n)
+		return 0;
+	int err = w < 0 ? errno : ENOSPC;
+	if (w > 0 && start >= 0)
+		(void)!ftruncate(fd, start);
+	return -err;
+}
+
+static int reserve_path(const struct expdir *e, char *dst, size_t room)
+{
+	int n = snprintf(dst, room, "%s/%s", e->path, EXP_FILE_NAME_RESERVE);
+	return n > 0 && (size_t)n < room ? 0 : -ENAMETOOLONG;
+}
+
+int expdir_reserve(struct expdir *e)
+{
+	char p[PATH_MAX + 32];
+	if (reserve_path(e, p, sizeof p) < 0)
+		return -ENAMETOOLONG;
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	int r = posix_fallocate(fd, 0, EXP_RESERVE_BYTES);
+	close(fd);
+	if (r != 0) {
+		unlink(p);
+		return -r;
+	}
+	e->reserved = 1;
+	return 0;
+}
+
+void expdir_unreserve(struct expdir *e)
+{
+	char p[PATH_MAX + 32];
+	if (e->reserved && reserve_path(e, p, sizeof p) == 0)
+		unlink(p);
+	e->reserved = 0;
+}
+
+/* Append a tail; on a full disk, give the reserve back and try once more. */
+static int append_tail(struct expdir *e, int fd, const char *p, size_t n)
+{
+	int rc = append_whole(fd, p, n);
+	if ((rc == -ENOSPC || rc == -EDQUOT) && e->reserved) {
+		expdir_unreserve(e);
+		rc = append_whole(fd, p, n);
+	}
+	return rc;
 }
 
 static int open_in(struct expdir *e, const char *file)
@@ -173,11 +236,11 @@ int expdir_write_tail(struct expdir *e, const struct expdir_tail *t)
 	loghead_end(&w, t->end_ns);
 	if (!xmlw_ok(&w))
 		return set_failed(e, "log.xml", ENOBUFS);
-	rc = write_all(e->log_fd, buf, w.len);
+	rc = append_tail(e, e->log_fd, buf, w.len);
 	if (close(e->log_fd) < 0 && rc == 0)
 		rc = -errno;
 	e->log_fd = -1;
-	rc2 = write_all(e->map_fd, loghead_map_tail, strlen(loghead_map_tail));
+	rc2 = append_tail(e, e->map_fd, loghead_map_tail, strlen(loghead_map_tail));
 	if (close(e->map_fd) < 0 && rc2 == 0)
 		rc2 = -errno;
 	e->map_fd = -1;

@@ -22,6 +22,7 @@ struct expdir {
 	int log_fd;                 /* log.xml, -1 when closed */
 	int map_fd;                 /* map.xml, -1 when closed */
 	int created;                /* 1 once the directory exists and is ours to remove */
+	int reserved;               /* 1 while EXP_FILE_NAME_RESERVE holds space for the logs' tails */
 	char failed[PATH_MAX + 32]; /* the path of the last failure */
 };
 
@@ -32,6 +33,17 @@ struct expdir_tail {
 	struct rusage rusage;
 	uint64_t end_ns;
 };
+
+/*
+ * Set EXP_RESERVE_BYTES aside in the experiment (EXP_FILE_NAME_RESERVE, with
+ * fallocate): the collectors stop their data files once it is gone, and it
+ * gives the logs' last lines room on a full disk.  0 or -errno (no reserve:
+ * the run goes on without one).
+ */
+int expdir_reserve(struct expdir *e);
+
+/* Give the reserved space back (delete the file). */
+void expdir_unreserve(struct expdir *e);
 
 /* Prepare E (no files). */
 void expdir_init(struct expdir *e);

@@ -66,8 +66,11 @@ static int append(const char *path, const char *text)
 	if (fd < 0)
 		return -errno;
 	size_t n = strlen(text);
+	off_t start = lseek(fd, 0, SEEK_END);
 	ssize_t w = write(fd, text, n);
-	int r = w == (ssize_t)n ? 0 : -EIO;
+	int r = w == (ssize_t)n ? 0 : w < 0 ? -errno : -ENOSPC;
+	if (w > 0 && r < 0 && start >= 0)
+		(void)!ftruncate(fd, start); /* whole elements only */
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
 	return r;
@@ -220,6 +223,58 @@ int finish_descendants(const char *exp, struct finish_summary *ret)
 		return r;
 	summarize(exp, ret);
 	return 0;
+}
+
+/* Add what log says was lost (data_lost warning, collector_end lost_*) to ctx. */
+static void add_losses(const char *sub, const char *log, void *ctx)
+{
+	(void)sub;
+	struct finish_losses *x = ctx;
+	FILE *f = fopen(log, "re");
+	if (!f)
+		return;
+	char *line = malloc(LINE_MAX_BYTES), v[64];
+	int stopped = 0, counted = 0;
+	uint64_t since = 0;
+	while (line && fgets(line, LINE_MAX_BYTES, f)) {
+		if (strstr(line, "<warning id=\"data_lost\"") && !stopped) {
+			stopped = 1;
+			if (attr_of(line, "tstamp_ns", v, sizeof v))
+				since = strtoull(v, NULL, 10);
+			if (attr_of(line, "errno", v, sizeof v) && !x->errno_name[0])
+				snprintf(x->errno_name, sizeof x->errno_name, "%.15s", v);
+		} else if (strstr(line, "<collector_end ") && attr_of(line, "lost_since_ns", v, sizeof v)) {
+			stopped = counted = 1;
+			since = strtoull(v, NULL, 10);
+			if (attr_of(line, "lost_errno", v, sizeof v) && !x->errno_name[0])
+				snprintf(x->errno_name, sizeof x->errno_name, "%.15s", v);
+			if (attr_of(line, "lost_samples", v, sizeof v))
+				x->samples += strtoull(v, NULL, 10);
+			if (attr_of(line, "lost_sample_ns", v, sizeof v))
+				x->sample_ns += strtoull(v, NULL, 10);
+			if (attr_of(line, "lost_heap", v, sizeof v))
+				x->heap += strtoull(v, NULL, 10);
+			if (attr_of(line, "lost_records", v, sizeof v))
+				x->records += strtoull(v, NULL, 10);
+		}
+	}
+	free(line);
+	fclose(f);
+	if (!stopped)
+		return;
+	x->processes++;
+	x->uncounted += !counted;
+	if (!x->first_ns || since < x->first_ns)
+		x->first_ns = since;
+}
+
+int finish_losses(const char *exp, struct finish_losses *ret)
+{
+	memset(ret, 0, sizeof *ret);
+	char log[PATH_MAX + 16];
+	snprintf(log, sizeof log, "%s/%s", exp, EXP_FILE_NAME_LOG);
+	add_losses(exp, log, ret);
+	return each_subexp(exp, add_losses, ret);
 }
 
 static void compress_dir(const char *dir, void (*warn)(const char *, int))

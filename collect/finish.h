@@ -12,6 +12,7 @@
 #define COLLECT_FINISH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define FINISH_NOTES_MAX 8
 
@@ -32,6 +33,18 @@ struct finish_summary {
  * (an unreadable experiment directory).
  */
 int finish_descendants(const char *exp, struct finish_summary *ret);
+
+/* What the processes of the run could not record once their data files stopped. */
+struct finish_losses {
+	unsigned processes;  /* processes whose recording stopped (disk full, quota, ...) */
+	unsigned uncounted;  /* ... of which ended unseen: what they lost is not known */
+	uint64_t first_ns;   /* the earliest stop, CLOCK_MONOTONIC */
+	char errno_name[16]; /* why: "ENOSPC", "EDQUOT", ... */
+	uint64_t samples, sample_ns, heap, records;
+};
+
+/* Sum the losses in EXP's log.xml and its subexperiments'.  0 or -errno. */
+int finish_losses(const char *exp, struct finish_losses *ret);
 
 /*
  * Compress the binary data files (profile, stacks, overview, heaptrace) of

@@ -11,6 +11,7 @@
  * error, 126/127 when the target cannot be executed / is not found.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,12 +232,32 @@ static void warn_compress(const char *path, int err)
 		strerror(-err));
 }
 
-/* One line on the descendants, and one per program the collector could not enter. */
-static void report_descendants(const char *exp, const char *display)
+/* One line when data was lost: the disk filled up (or a quota, an I/O error). */
+static void report_losses(const char *exp, const char *display, uint64_t start_ns)
+{
+	struct finish_losses x;
+	if (finish_losses(exp, &x) < 0 || x.processes == 0)
+		return;
+	const char *name = x.errno_name[0] ? x.errno_name : "error";
+	const char *why = strcmp(name, "ENOSPC") == 0   ? "no space left on device"
+			  : strcmp(name, "EDQUOT") == 0 ? "disk quota exceeded"
+			  : strcmp(name, "ENOMEM") == 0 ? "out of memory"
+							: "a write failed";
+	fprintf(stderr,
+		"collect: warning: %s: recording stopped at %.3f s (%s, %s) in %u process%s; not recorded: "
+		"%" PRIu64 " clock samples (%.3f s of CPU), %" PRIu64 " heap calls%s; the data before is "
+		"complete\n",
+		display, x.first_ns > start_ns ? (double)(x.first_ns - start_ns) / 1e9 : 0.0, why, name,
+		x.processes, x.processes == 1 ? "" : "es", x.samples, (double)x.sample_ns / 1e9, x.heap,
+		x.uncounted ? " and what processes that ended unseen lost" : "");
+}
+
+/* One line on the descendants, and one per program the collector could not enter; 1 if some still run. */
+static int report_descendants(const char *exp, const char *display)
 {
 	struct finish_summary s;
 	if (finish_descendants(exp, &s) < 0 || s.processes == 0)
-		return;
+		return 0;
 	fprintf(stderr, "collect: %u descendant process%s: %u recorded in %s/_*.er", s.processes,
 		s.processes == 1 ? "" : "es", s.followed, display);
 	if (s.not_followed)
@@ -248,6 +269,7 @@ static void report_descendants(const char *exp, const char *display)
 	fputs("\n", stderr);
 	for (unsigned i = 0; i < s.nnotes; i++)
 		fprintf(stderr, "collect: warning: not profiled: %s\n", s.notes[i]);
+	return s.running > 0;
 }
 
 /* Run <bindir>/er_archive -q -A MODE EXP (docs/man/er_archive.1) unless -A off or
@@ -639,6 +661,8 @@ int main(int argc, char **argv)
 		rc = expdir_write_warning(&e, "unprofilable", unprofilable);
 	if (rc < 0)
 		fail_experiment(&e, -rc);
+	/* room for the logs' last lines if the disk fills up (none: the run goes on without) */
+	(void)expdir_reserve(&e);
 	if (o.verbose)
 		fprintf(stderr, "collect: wrote %s/log.xml, map.xml%s\n", e.path,
 			o.comment_count ? ", notes" : "");
@@ -686,7 +710,10 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e.failed, strerror(-rc));
 	else {
-		report_descendants(e.path, pl.display);
+		int running = report_descendants(e.path, pl.display);
+		report_losses(e.path, pl.display, head.start_ns);
+		if (!running)
+			expdir_unreserve(&e); /* a descendant still running keeps watching it */
 		finish_compress(e.path, warn_compress);
 		archive_experiment(e.path, o.archive);
 	}

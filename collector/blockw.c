@@ -30,12 +30,25 @@ static size_t path_join(char *dst, size_t room, const char *dir, const char *nam
 	return a + 1 + b;
 }
 
-int blockw_file_create(struct blockw_file *f, const char *dir, const char *name, enum exp_file_kind kind,
-		       uint32_t pid, uint64_t start_ns)
+void blockw_health_init(struct blockw_health *h, int64_t fault_blocks, const char *stop_path,
+			void (*on_fail)(int err, uint64_t now_ns))
+{
+	atomic_store(&h->err, 0);
+	atomic_store(&h->since_ns, 0);
+	atomic_store(&h->fault_left, fault_blocks);
+	h->stop_path[0] = 0;
+	if (stop_path && strlen(stop_path) < sizeof h->stop_path)
+		strcpy(h->stop_path, stop_path);
+	h->on_fail = on_fail;
+}
+
+int blockw_file_create(struct blockw_file *f, struct blockw_health *hl, const char *dir, const char *name,
+		       enum exp_file_kind kind, uint32_t pid, uint64_t start_ns)
 {
 	if (!path_join(f->path, sizeof f->path, dir, name))
 		return -ENAMETOOLONG;
 	f->kind = kind;
+	f->health = hl;
 	atomic_store(&f->next_block, 1);
 	atomic_store(&f->failure_count, 0);
 	int fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -78,21 +91,80 @@ void blockw_cursor_forget(struct blockw_cursor *c)
 	c->seq = 0;
 }
 
-/* Claim, extend, map and initialise a fresh block for the cursor. */
+static const uint8_t zeros[4096];
+
+/*
+ * Give the block at off its disk space, so that storing into its mapping
+ * can never fault for want of space.  0 or -errno.
+ */
+static int reserve(int fd, off_t off)
+{
+	if (syscall(SYS_fallocate, fd, 0, off, (off_t)EXP_BLOCK_BYTES) == 0)
+		return 0;
+	int e = errno;
+	if (e != EOPNOTSUPP && e != ENOSYS)
+		return -e;
+	/* a filesystem without fallocate: write the zeros */
+	for (off_t o = 0; o < (off_t)EXP_BLOCK_BYTES; o += (off_t)sizeof zeros) {
+		long n = syscall(SYS_pwrite64, fd, zeros, sizeof zeros, off + o);
+		if (n != (long)sizeof zeros)
+			return n < 0 ? -errno : -ENOSPC;
+	}
+	return 0;
+}
+
+/* Stop every file under h with error e (the first caller reports it). */
+static int fail_health(struct blockw_health *h, int e, uint64_t now_ns)
+{
+	int expect = 0;
+	if (atomic_compare_exchange_strong(&h->err, &expect, e)) {
+		atomic_store(&h->since_ns, now_ns);
+		if (h->on_fail)
+			h->on_fail(e, now_ns);
+	}
+	return -atomic_load(&h->err);
+}
+
+/* 0, or the errno that forbids claiming a block under h now. */
+static int health_check(struct blockw_health *h)
+{
+	int e = atomic_load_explicit(&h->err, memory_order_relaxed);
+	if (e)
+		return e;
+	if (atomic_load_explicit(&h->fault_left, memory_order_relaxed) >= 0 &&
+	    atomic_fetch_sub(&h->fault_left, 1) <= 0)
+		return ENOSPC; /* injected */
+	if (h->stop_path[0] && syscall(SYS_faccessat, AT_FDCWD, h->stop_path, F_OK) != 0 && errno == ENOENT)
+		return ENOSPC; /* another process of the tree ran out of space */
+	return 0;
+}
+
+/* Claim, reserve, map and initialise a fresh block for the cursor. */
 static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns)
 {
 	uint32_t seq = c->block ? c->seq + 1 : c->seq;
 	blockw_cursor_release(c);
+	struct blockw_health *h = f->health;
+	int e = health_check(h);
+	if (e) {
+		c->seq = seq;
+		return h->err ? -e : fail_health(h, e, now_ns);
+	}
 	uint32_t b = atomic_fetch_add(&f->next_block, 1);
 	off_t off = (off_t)b * EXP_BLOCK_BYTES;
 	int fd = (int)syscall(SYS_openat, AT_FDCWD, f->path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		e = errno;
 		goto fail;
-	if (syscall(SYS_pwrite64, fd, "", 1, off + EXP_BLOCK_BYTES - 1) != 1) {
+	}
+	int r = reserve(fd, off);
+	if (r < 0) {
 		syscall(SYS_close, fd);
+		e = -r;
 		goto fail;
 	}
 	uint8_t *p = sys_mmap(NULL, EXP_BLOCK_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	e = errno;
 	syscall(SYS_close, fd);
 	if (p == MAP_FAILED)
 		goto fail;
@@ -112,7 +184,7 @@ static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, u
 fail:
 	atomic_fetch_add(&f->failure_count, 1);
 	c->seq = seq;
-	return -ENOSPC;
+	return fail_health(h, e ? e : EIO, now_ns);
 }
 
 int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns,
@@ -126,8 +198,9 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 				memset(c->block + c->pos, 0, EXP_BLOCK_BYTES - c->pos);
 				return -E2BIG;
 			}
-			if (claim(f, c, tid, now_ns) < 0)
-				return -ENOSPC;
+			int r = claim(f, c, tid, now_ns);
+			if (r < 0)
+				return r;
 		}
 		uint8_t *p = c->block + c->pos;
 		size_t room = EXP_BLOCK_BYTES - c->pos;
@@ -159,8 +232,11 @@ int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const str
 {
 	uint8_t tmp[2 * EXP_HEAP_EVENT_MAX_BYTES];
 	for (int attempt = 0; attempt < 2; attempt++) {
-		if ((!c->block || attempt == 1) && claim(f, c, h->tid, now_ns) < 0)
-			return -ENOSPC;
+		if (!c->block || attempt == 1) {
+			int r = claim(f, c, h->tid, now_ns);
+			if (r < 0)
+				return r;
+		}
 		struct heapstream_state s = c->heap;
 		size_t n = 0;
 		if (heapstream_time_due(&s, now_ns))

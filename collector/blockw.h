@@ -4,13 +4,20 @@
  *
  * A data file is a sequence of EXP_BLOCK_BYTES blocks.  A writer (one cursor,
  * owned by one thread) claims the next block number with an atomic counter,
- * extends the file by pwrite()ing one zero byte at the block's last offset
- * (never ftruncate: racing extensions must never shrink the file), maps the
- * block MAP_SHARED with raw syscalls, writes the block header with its magic
- * last, then appends records whose kind byte is stored last.  MAP_SHARED data
- * survives _exit, abort and SIGKILL, so nothing is ever flushed.  The file is
- * reopened by path for each block, so the target closing our fds (close_range)
- * cannot redirect writes into its own files.
+ * reserves the block's disk space with fallocate (or by writing zeros where
+ * the filesystem cannot; never ftruncate: racing extensions must never
+ * shrink the file), maps the block MAP_SHARED with raw syscalls, writes the
+ * block header with its magic last, then appends records whose kind byte is
+ * stored last.  MAP_SHARED data survives _exit, abort and SIGKILL, so nothing
+ * is ever flushed.  Because the space is reserved before the block is mapped,
+ * a full disk or quota is an error of the claim, never a SIGBUS in the
+ * target.  The file is reopened by path for each block, so the target closing
+ * our fds (close_range) cannot redirect writes into its own files.
+ *
+ * The first claim that fails (no space, quota, I/O error, no address space)
+ * stops every file of the process that share one struct blockw_health: the
+ * stacks and the records naming them stop together, and later appends fail
+ * at once, without a system call.
  *
  * Every function here is SIGNAL_SAFE (open, pwrite, mmap, munmap, close only),
  * except blockw_file_create.  A cursor must not be used by two contexts at
@@ -26,9 +33,32 @@
 #include "experiment/format.h"
 #include "experiment/heapstream.h"
 
+/* The write state shared by the data files of one process. */
+struct blockw_health {
+	_Atomic int err;            /* 0, or the errno of the first failed claim */
+	_Atomic uint64_t since_ns;  /* its time (the now_ns of that claim) */
+	_Atomic int64_t fault_left; /* fault injection: claims that may succeed; < 0 no limit */
+	/*
+	 * When set: a file that exists while the experiment tree has room; once
+	 * it is gone (a process of the tree ran out of space and deleted it to
+	 * free room for the logs), every claim fails with ENOSPC.
+	 */
+	char stop_path[PATH_MAX];
+	/* Called once, by the thread whose claim failed first. SIGNAL_SAFE. */
+	void (*on_fail)(int err, uint64_t now_ns);
+};
+
+/*
+ * Reset h: no failure, no injected fault (fault_blocks < 0) or fault_blocks
+ * claims before an injected ENOSPC, no stop file, on_fail called on failure.
+ */
+void blockw_health_init(struct blockw_health *h, int64_t fault_blocks, const char *stop_path,
+			void (*on_fail)(int err, uint64_t now_ns));
+
 struct blockw_file {
 	char path[PATH_MAX];
 	enum exp_file_kind kind;
+	struct blockw_health *health;   /* shared by the process's files */
 	_Atomic uint32_t next_block;    /* next block number to claim (1..) */
 	_Atomic uint64_t failure_count; /* blocks that could not be extended or mapped */
 };
@@ -43,19 +73,20 @@ struct blockw_cursor {
 
 /*
  * Create `dir`/`name` with O_CREAT|O_EXCL|O_CLOEXEC and write its file header
- * (block 0).  Returns 0, -EEXIST if it exists, or another -errno.
+ * (block 0); its blocks are claimed under health h.  Returns 0, -EEXIST if it
+ * exists, or another -errno.
  */
-int blockw_file_create(struct blockw_file *f, const char *dir, const char *name, enum exp_file_kind kind,
-		       uint32_t pid, uint64_t start_ns);
+int blockw_file_create(struct blockw_file *f, struct blockw_health *h, const char *dir, const char *name,
+		       enum exp_file_kind kind, uint32_t pid, uint64_t start_ns);
 
 /*
  * Encode one record with `encode` (an experiment/record.h encoder adapter
  * that returns 0 when the record does not fit in `room`) into the cursor's
  * block, claiming a new block (header tid, base now_ns) when it does not fit,
  * then publish it as `kind`.  For EXP_REC_CLOCK records pass `clock_ts_ns`
- * (it becomes the cursor's running timestamp), else 0.  Returns 0, -ENOSPC
- * if a block could not be claimed, -E2BIG if the record fits in no block.
- * SIGNAL_SAFE.
+ * (it becomes the cursor's running timestamp), else 0.  Returns 0, -E2BIG if
+ * the record fits in no block, or the -errno of the failed claim (the file's
+ * health: -ENOSPC, -EDQUOT, -EIO, -ENOMEM, ...).  SIGNAL_SAFE.
  */
 typedef size_t (*blockw_encode_fn)(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec);
 int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns,

@@ -14,6 +14,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,9 +204,72 @@ static void write_sample(uint64_t number)
 		.nivcsw = (uint64_t)ru.ru_nivcsw,
 		.maxrss_kb = (uint64_t)ru.ru_maxrss,
 	};
-	blockw_append(&col_cfg.overview, &cursor, col_gettid(), s.ts_ns, EXP_REC_SAMPLE, encode_sample, &s,
-		      0);
+	if (blockw_append(&col_cfg.overview, &cursor, col_gettid(), s.ts_ns, EXP_REC_SAMPLE, encode_sample,
+			  &s, 0) < 0)
+		atomic_fetch_add(&col_count.lost_records, 1);
 	blockw_cursor_release(&cursor);
+}
+
+/* The errno names a failing claim can have (strerror is not SIGNAL_SAFE). */
+static const char *errno_name(int e)
+{
+	switch (e) {
+	case ENOSPC: return "ENOSPC";
+	case EDQUOT: return "EDQUOT";
+	case EFBIG: return "EFBIG";
+	case EIO: return "EIO";
+	case ENOMEM: return "ENOMEM";
+	case EMFILE: return "EMFILE";
+	case ENFILE: return "ENFILE";
+	case EACCES: return "EACCES";
+	case ENOENT: return "ENOENT";
+	case EROFS: return "EROFS";
+	default: return "error";
+	}
+}
+
+/*
+ * The first block of this process that could not be claimed: every data
+ * file has stopped.  Free the tree's reserve, so that this line and the
+ * logs' last lines have room, and say when and why.  SIGNAL_SAFE.
+ */
+static void data_stopped(int err, uint64_t now_ns)
+{
+	if (col_cfg.health.stop_path[0])
+		syscall(SYS_unlinkat, AT_FDCWD, col_cfg.health.stop_path, 0);
+	char buf[512];
+	struct xmlw w;
+	xmlw_init(&w, buf, sizeof buf);
+	xmlw_raw(&w, "  <warning id=\"data_lost\"");
+	xmlw_attr_u64(&w, "tstamp_ns", now_ns);
+	xmlw_attr(&w, "errno", errno_name(err));
+	xmlw_raw(&w, ">");
+	xmlw_text(&w, err == ENOSPC   ? "no space left on the experiment's filesystem"
+		      : err == EDQUOT ? "disk quota exceeded"
+		      : err == ENOMEM ? "no memory to map a data block"
+				      : "a data block could not be written");
+	xmlw_text(&w, ": recording stopped; the data up to then is complete");
+	xmlw_raw(&w, "</warning>\n");
+	logxml_append(&w);
+}
+
+/* Where the tree's space reserve lives: the founder's directory. */
+static void reserve_path(const struct lineage_self *me, char *dst, size_t room)
+{
+	dst[0] = 0;
+	size_t n = strlen(me->dir);
+	if (me->origin != LINEAGE_FOUNDER) { /* a subexperiment sits in the founder */
+		const char *slash = strrchr(me->dir, '/');
+		if (!slash)
+			return;
+		n = (size_t)(slash - me->dir);
+	}
+	if (n + sizeof "/" EXP_FILE_NAME_RESERVE > room)
+		return;
+	memcpy(dst, me->dir, n);
+	memcpy(dst + n, "/" EXP_FILE_NAME_RESERVE, sizeof "/" EXP_FILE_NAME_RESERVE);
+	if (access(dst, F_OK) != 0)
+		dst[0] = 0; /* collect could not set space aside: nothing to watch */
 }
 
 static void log_start(void)
@@ -268,16 +332,20 @@ static void start_recording(const struct lineage_self *me, int in_child)
 	strcpy(col_cfg.dir, dir);
 	col_cfg.owner_pid = me->pid;
 	col_cfg.start_ns = col_now_ns();
-	if (blockw_file_create(&col_cfg.profile, dir, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE,
+	char stop[PATH_MAX];
+	reserve_path(me, stop, sizeof stop);
+	struct blockw_health *h = &col_cfg.health;
+	blockw_health_init(h, col_cfg.fault_blocks, stop, data_stopped);
+	if (blockw_file_create(&col_cfg.profile, h, dir, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE,
 			       col_cfg.owner_pid, col_cfg.start_ns) < 0 ||
-	    blockw_file_create(&col_cfg.stacks, dir, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, col_cfg.owner_pid,
-			       col_cfg.start_ns) < 0 ||
-	    blockw_file_create(&col_cfg.overview, dir, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW,
+	    blockw_file_create(&col_cfg.stacks, h, dir, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS,
+			       col_cfg.owner_pid, col_cfg.start_ns) < 0 ||
+	    blockw_file_create(&col_cfg.overview, h, dir, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW,
 			       col_cfg.owner_pid, col_cfg.start_ns) < 0) {
 		logxml_note("error", "data_files", "could not create the data files; collection is off");
 		return;
 	}
-	if (col_cfg.heap_on && blockw_file_create(&col_cfg.heap, dir, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP,
+	if (col_cfg.heap_on && blockw_file_create(&col_cfg.heap, h, dir, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP,
 						  col_cfg.owner_pid, col_cfg.start_ns) < 0) {
 		logxml_note("error", "data_files",
 			    "could not create the heaptrace file; heap tracing is off");
@@ -364,6 +432,10 @@ void col_clone_child(void)
 static void init_collection(void)
 {
 	parse_params(getenv("PA_PARAMS"), &col_cfg);
+	col_cfg.fault_blocks = -1;
+	const char *fault = getenv("PA_FAULT_BLOCKS"); /* testing: fail the block writer after N blocks */
+	if (fault && *fault >= '0' && *fault <= '9')
+		col_cfg.fault_blocks = strtoll(fault, NULL, 10);
 	struct lineage_params lp = {
 		.follow = col_cfg.follow,
 		.interval_us = col_cfg.interval_us,
@@ -420,7 +492,22 @@ static void finish(const char *exec_path)
 	xmlw_raw(&w, "  <collector_end");
 	xmlw_attr_u64(&w, "tstamp_ns", col_now_ns());
 	xmlw_attr_u64(&w, "samples", atomic_load(&col_count.samples));
-	xmlw_attr_u64(&w, "dropped", atomic_load(&col_count.dropped));
+	xmlw_attr_u64(&w, "signals", atomic_load(&col_count.signals));
+	xmlw_attr_u64(&w, "deferred", atomic_load(&col_count.deferred));
+	uint64_t busy = atomic_load(&col_count.dropped_busy), other = atomic_load(&col_count.dropped_other);
+	xmlw_attr_u64(&w, "dropped", busy + other);
+	xmlw_attr_u64(&w, "dropped_busy", busy);
+	xmlw_attr_u64(&w, "dropped_other", other);
+	int err = atomic_load(&col_cfg.health.err);
+	if (err) {
+		xmlw_attr_u64(&w, "lost_since_ns", atomic_load(&col_cfg.health.since_ns));
+		xmlw_attr(&w, "lost_errno", errno_name(err));
+		xmlw_attr_u64(&w, "lost_samples", atomic_load(&col_count.lost_samples));
+		xmlw_attr_u64(&w, "lost_sample_ns", atomic_load(&col_count.lost_sample_ns));
+		xmlw_attr_u64(&w, "lost_records", atomic_load(&col_count.lost_records));
+		if (col_cfg.heap_on)
+			xmlw_attr_u64(&w, "lost_heap", atomic_load(&col_count.heap_dropped));
+	}
 	xmlw_attr_u64(&w, "timer_failures", atomic_load(&col_count.timer_failures));
 	xmlw_attr_u64(&w, "thread_slot_failures", atomic_load(&col_count.slot_failures));
 	xmlw_attr_u64(&w, "block_failures",

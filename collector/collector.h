@@ -48,17 +48,25 @@ struct col_config {
 	int heap_on;              /* H=1: heap tracing (libcollector-heap.so calls in) */
 	int follow;               /* F=: enum lineage_follow */
 	char dir[PATH_MAX - 64];
+	int64_t fault_blocks; /* PA_FAULT_BLOCKS: blocks a process may claim, then ENOSPC; < 0 no limit */
+	struct blockw_health health; /* shared by the four files below */
 	struct blockw_file profile, stacks, overview, heap;
 };
 
 /* Counters reported in <collector_end>. */
 struct col_counters {
 	_Atomic uint64_t samples;
-	_Atomic uint64_t dropped;        /* samples lost: reentrancy or no room */
+	_Atomic uint64_t signals;       /* sampling signals handled (samples + deferred + dropped + ...) */
+	_Atomic uint64_t deferred;      /* samples taken when the collector's own code returned */
+	_Atomic uint64_t dropped_busy;  /* samples lost: the thread was in collector code that cannot defer */
+	_Atomic uint64_t dropped_other; /* samples lost: a record too big for a block */
+	_Atomic uint64_t lost_samples;  /* samples lost after the data files stopped (health) */
+	_Atomic uint64_t lost_sample_ns; /* ... and the CPU time they stood for */
+	_Atomic uint64_t lost_records;   /* thread and sample-point records lost so */
 	_Atomic uint64_t timer_failures; /* threads left without a timer */
 	_Atomic uint64_t slot_failures;  /* threads not followed: slot table full */
 	_Atomic uint64_t heap_records;   /* heap calls recorded */
-	_Atomic uint64_t heap_dropped;   /* heap calls lost: no block */
+	_Atomic uint64_t heap_dropped;   /* heap calls lost: no block (the data files stopped) */
 	_Atomic uint64_t heap_stackless; /* heap calls recorded without their stack */
 };
 

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collector/logxml.h"
 #include "experiment/format.h"
 #include "experiment/loghead.h"
 #include "experiment/sysinfo.h"
@@ -209,14 +210,10 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* One whole element appended to path (one write(2), O_APPEND). */
+/* One whole element appended to path (one write(2), O_APPEND; never half of one). */
 static void append_file(const char *path, const char *text, size_t n)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return;
-	write_all(fd, text, n);
-	close(fd);
+	(void)logxml_append_whole(path, text, n, 1);
 }
 
 static const char *origin_word(enum lineage_origin o)

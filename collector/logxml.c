@@ -24,15 +24,37 @@ int logxml_init(const char *dir)
 	return 0;
 }
 
+int logxml_append_whole(const char *path, const char *text, size_t bytes, int create)
+{
+	int saved = errno, r = 0;
+	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT : 0);
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, path, flags, 0644);
+	if (fd < 0) {
+		r = -errno;
+		errno = saved;
+		return r;
+	}
+	long n = syscall(SYS_write, fd, text, bytes);
+	if (n < 0) {
+		r = -errno;
+	} else if ((size_t)n < bytes) {
+		/*
+		 * A full disk took part of it: take the part back, so that the
+		 * file keeps whole lines (the write ended at our offset).
+		 */
+		long end = syscall(SYS_lseek, fd, 0L, SEEK_CUR);
+		if (end >= n)
+			syscall(SYS_ftruncate, fd, end - n);
+		r = -ENOSPC;
+	}
+	syscall(SYS_close, fd);
+	errno = saved;
+	return r;
+}
+
 void logxml_append_to(const char *path, const char *text, size_t bytes)
 {
-	int saved = errno;
-	int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd >= 0) {
-		(void)syscall(SYS_write, fd, text, bytes);
-		syscall(SYS_close, fd);
-	}
-	errno = saved;
+	(void)logxml_append_whole(path, text, bytes, 0);
 }
 
 void logxml_append(const struct xmlw *w)

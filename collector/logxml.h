@@ -24,4 +24,11 @@ void logxml_note(const char *element, const char *id, const char *text);
 /* Append text to a file under the experiment with one write (map.xml too). */
 void logxml_append_to(const char *path, const char *text, size_t bytes);
 
+/*
+ * Append whole lines to path (O_CREAT when create) with one write(2): when
+ * the disk takes only part of them, the part is cut off again, so a reader
+ * never meets half an element.  0 or -errno.  SIGNAL_SAFE.
+ */
+int logxml_append_whole(const char *path, const char *text, size_t bytes, int create);
+
 #endif

@@ -45,6 +45,7 @@ struct col_thread {
 	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
 	uint64_t cpu0_ns;                /* thread CPU clock at THREAD_START */
 	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
+	volatile sig_atomic_t deferred;  /* a sample arrived inside the collector: take it on the way out */
 	struct blockw_cursor prof, stk;  /* clock samples, stacks: in the signal handler */
 	uint8_t *region;                 /* [guard page][altstack][pcs] */
 	size_t region_bytes;
@@ -80,7 +81,8 @@ static void ctl_append(uint32_t tid, uint64_t now_ns, enum exp_record_kind kind,
 {
 	while (atomic_flag_test_and_set_explicit(&ctl_lock, memory_order_acquire))
 		sched_yield();
-	blockw_append(&col_config()->profile, &ctl_cursor, tid, now_ns, kind, encode, rec, 0);
+	if (blockw_append(&col_config()->profile, &ctl_cursor, tid, now_ns, kind, encode, rec, 0) < 0)
+		atomic_fetch_add(&col_counters()->lost_records, 1);
 	atomic_flag_clear_explicit(&ctl_lock, memory_order_release);
 }
 
@@ -372,6 +374,58 @@ static int stack_intern(struct col_thread *t, const struct exp_stack *s)
 	return 0;
 }
 
+/*
+ * Record one clock sample of thread t with the stack unwound from uc (a
+ * signal context, or a context taken in the collector's own code, whose
+ * frames the reader hides).  The caller holds t's guard.  SIGNAL_SAFE.
+ */
+static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags)
+{
+	struct col_counters *n = col_counters();
+	struct col_config *cfg = col_config();
+	uint64_t cpu = col_thread_cpu_ns();
+	uint64_t now = col_now_ns();
+	uint64_t rel = now - cfg->start_ns;
+	uint64_t weight = cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0;
+	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns)) {
+		t->last_cpu_ns = cpu; /* outside the collection window: not attributed */
+		return;
+	}
+	if (atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
+		atomic_fetch_add(&n->lost_samples, 1); /* the data files have stopped */
+		atomic_fetch_add(&n->lost_sample_ns, weight);
+		t->last_cpu_ns = cpu;
+		return;
+	}
+	uint32_t flags;
+	struct exp_stack s = {.pcs = t->pcs};
+	s.nframes = unwind_from_context(uc, &t->uw, t->pcs, cfg->depth_limit, &flags);
+	s.flags = flags | extra_flags;
+	s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
+	int r = stack_intern(t, &s);
+	if (r == 0) {
+		int cpu_id = sched_getcpu();
+		struct exp_clock c = {
+			.ts_ns = now,
+			.tid = t->tid,
+			.cpu = cpu_id < 0 ? 0 : (uint32_t)cpu_id,
+			.stack_id = s.id,
+			.weight_ns = weight,
+		};
+		r = blockw_append(&cfg->profile, &t->prof, t->tid, now, EXP_REC_CLOCK, encode_clock, &c, now);
+	}
+	if (r == 0) {
+		atomic_fetch_add(&n->samples, 1);
+	} else if (r == -E2BIG) {
+		atomic_fetch_add(&n->dropped_other, 1);
+		return; /* the next sample's CPU delta covers this one */
+	} else {
+		atomic_fetch_add(&n->lost_samples, 1);
+		atomic_fetch_add(&n->lost_sample_ns, weight);
+	}
+	t->last_cpu_ns = cpu;
+}
+
 int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
 {
 	struct col_thread *t = tls_thread;
@@ -385,66 +439,32 @@ int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
 		return 0; /* not our sampling signal: the application's */
 	}
 	struct col_counters *n = col_counters();
+	atomic_fetch_add(&n->signals, 1);
 	if (!t || !t->pcs || atomic_load_explicit(&t->state, memory_order_relaxed) != SLOT_LIVE ||
 	    !col_collecting())
 		return 1; /* a thread ending, or collection over */
 	volatile sig_atomic_t *guard = t->raw ? &t->raw_guard : &tls_guard;
 	if (*guard) {
-		atomic_fetch_add(&n->dropped, 1);
+		/*
+		 * The thread is in the collector's own code (a heap record, a
+		 * dlopen's tables), which uses this thread's stack buffer and
+		 * cursors: take the sample when that code returns.
+		 */
+		if (t->raw)
+			atomic_fetch_add(&n->dropped_busy, 1); /* a raw thread's guard has no exit hook */
+		else
+			t->deferred = 1;
 		sampler_after_sample(&t->smp); /* a first overflow disabled the event: enable it */
-		return 1;                      /* the next sample's CPU delta covers this one */
+		return 1;
 	}
 	*guard = 1;
-	struct col_config *cfg = col_config();
-	uint64_t cpu = col_thread_cpu_ns();
-	uint64_t now = col_now_ns();
-	uint64_t rel = now - cfg->start_ns;
-	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns)) {
-		t->last_cpu_ns = cpu; /* outside the collection window: not attributed */
-		goto out;
-	}
-	uint32_t flags;
-	struct exp_stack s = {.pcs = t->pcs};
-	s.nframes = unwind_from_context(uc, &t->uw, t->pcs, cfg->depth_limit, &flags);
-	s.flags = flags;
-	s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
-	if (stack_intern(t, &s) < 0) {
-		atomic_fetch_add(&n->dropped, 1);
-		goto out;
-	}
-	int cpu_id = sched_getcpu();
-	struct exp_clock c = {
-		.ts_ns = now,
-		.tid = t->tid,
-		.cpu = cpu_id < 0 ? 0 : (uint32_t)cpu_id,
-		.stack_id = s.id,
-		.weight_ns = cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0,
-	};
-	if (blockw_append(&cfg->profile, &t->prof, t->tid, now, EXP_REC_CLOCK, encode_clock, &c, now) < 0) {
-		atomic_fetch_add(&n->dropped, 1);
-		goto out;
-	}
-	t->last_cpu_ns = cpu;
-	atomic_fetch_add(&n->samples, 1);
-out:
+	take_sample(t, uc, 0);
 	sampler_after_sample(&t->smp);
 	*guard = 0;
 	return 1;
 }
 
 /* ------------------------------------------------------------ heap tracing */
-
-int threads_guard_enter(void)
-{
-	int old = tls_guard;
-	tls_guard = 1;
-	return old;
-}
-
-void threads_guard_leave(int old)
-{
-	tls_guard = old;
-}
 
 /*
  * Name stack s for a heap record: by its table slot (writing the STACK
@@ -501,6 +521,52 @@ __attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint
 	return n;
 }
 
+/*
+ * Take the sample that arrived while this thread ran the collector's own
+ * code, now that the code is done with the thread's buffers.  Its stack is
+ * unwound from here: the collector's frames (hidden by the reader) over the
+ * program's, where the program called in.  The caller holds the guard.
+ */
+__attribute__((noinline)) static void take_deferred(struct col_thread *t)
+{
+	for (int round = 0; round < 2 && t->deferred; round++) {
+		t->deferred = 0;
+		if (!t->pcs || atomic_load(&t->state) != SLOT_LIVE || !col_collecting()) {
+			atomic_fetch_add(&col_counters()->dropped_busy, 1);
+			return;
+		}
+		ucontext_t uc;
+		uint64_t pc, sp, fp, bx;
+		__asm__ volatile("leaq 0(%%rip), %0\n\t"
+				 "movq %%rsp, %1\n\t"
+				 "movq %%rbp, %2\n\t"
+				 "movq %%rbx, %3"
+				 : "=&r"(pc), "=&r"(sp), "=&r"(fp), "=&r"(bx));
+		uc.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+		uc.uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
+		uc.uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
+		uc.uc_mcontext.gregs[REG_RBX] = (greg_t)bx;
+		take_sample(t, &uc, EXP_STACK_COLLECTOR);
+		atomic_fetch_add(&col_counters()->deferred, 1);
+	}
+	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
+}
+
+int threads_guard_enter(void)
+{
+	int old = tls_guard;
+	tls_guard = 1;
+	return old;
+}
+
+void threads_guard_leave(int old)
+{
+	struct col_thread *t = tls_thread;
+	if (!old && t && t->deferred)
+		take_deferred(t); /* still under the guard */
+	tls_guard = old;
+}
+
 void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t stamp)
 {
 	struct col_config *cfg = col_config();
@@ -534,6 +600,8 @@ void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old
 		atomic_fetch_add(&col_counters()->heap_records, 1);
 	if (tls_heap_ended)
 		blockw_cursor_release(&tls_heap); /* no key destructor will release it */
+	if (t && t->deferred)
+		take_deferred(t);
 	errno = saved_errno;
 	tls_guard = 0;
 }

@@ -67,6 +67,13 @@ enum exp_file_kind {
 #define EXP_FILE_NAME_NOTES "notes"
 /* The founder's list of every process of the run, followed or not (XML lines, no root). */
 #define EXP_FILE_NAME_PROCESSES "processes.xml"
+/*
+ * In the founder while the run lasts: space set aside (a few pages) for the
+ * logs' last lines.  The first process of the tree whose data runs out of
+ * room deletes it; its absence then stops every process's data files.
+ */
+#define EXP_FILE_NAME_RESERVE ".space_reserve"
+#define EXP_RESERVE_BYTES 16384u
 /* A descendant's subexperiment: "_" LINEAGE ".er" inside the founder, e.g. "_f1_x1.er". */
 #define EXP_SUBEXP_PREFIX "_"
 
@@ -89,6 +96,14 @@ enum exp_record_kind {
 /* Flags of a stack record. */
 #define EXP_STACK_TRUNCATED 0x1u /* stack was cut: depth limit or an unwalkable frame */
 #define EXP_STACK_FAILED 0x2u    /* not even the caller of the leaf could be found */
+/*
+ * A clock sample that arrived while the thread ran the collector's own code
+ * (a heap record, a dlopen's tables), taken when that code returned: its
+ * pcs start in the collector (frames readers hide) and its time is the
+ * collector's overhead (reported as <Collector-overhead> over the program's
+ * stack).
+ */
+#define EXP_STACK_COLLECTOR 0x4u
 
 /*
  * Heap events (heaptrace blocks, experiment/heapstream.h).  An event starts

@@ -16,6 +16,7 @@ Experiment: finished.er
 run 7: baseline
 No errors
 *** Collector Warning: Collection interval timer period was changed (10007 -> 10000)
+*** Warning: 1 of 6 clock samples (16.67%) were dropped by the collector (see -statistics); their CPU time went to the next sample of the same thread
 
 Target command (64-bit): './prog -n 3'
 Process pid 4242, ppid 4241
@@ -36,7 +37,7 @@ Experiment Ended: 2.100000000
 Data Collection Duration: 2.100000000
 WANT
 # er_print may print lines of its own around the report: compare the block.
-if ! grep -A21 -Fx 'Experiment: finished.er' fin.out | diff -u fin.want - ; then
+if ! grep -A22 -Fx 'Experiment: finished.er' fin.out | diff -u fin.want - ; then
 	echo "FAIL: header of finished.er differs"
 	fail=1
 fi
