@@ -21,10 +21,15 @@
  *  - A block (or the remaining bytes of a mapping) still live at the end of
  *    the experiment is a leak at its allocation's stack: count 1, bytes =
  *    its live size.
- *  - Temporary allocation (heaptrack's definition): a block released by the
- *    next heap call of its thread that releases anything, with no other
- *    allocation on that thread in between.  A realloc that moves or grows
- *    the block just allocated makes that block temporary, as in heaptrack.
+ *  - Temporary allocation: a block released by the next heap call of its
+ *    thread that releases anything, with no other allocation on that thread
+ *    in between: the block itself, by address (heaptrack's rule before its
+ *    file format 1).  A realloc that moves or grows the block just allocated
+ *    makes that block temporary.  heaptrack now compares the freed block's
+ *    size and stack with the last allocation's instead, so freeing an older
+ *    block of the same size and stack right after allocating a new one
+ *    (grow-by-copy) is temporary there and not here
+ *    (tests/e2e/heap_temporaries.sh).
  *  - Peak: the largest number of live bytes of a process (experiment) over
  *    time, first reached at peak_ns; the stacks holding memory at that
  *    moment are each stack's live blocks just after that call.
