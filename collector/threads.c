@@ -176,7 +176,8 @@ static void thread_region(struct col_thread *t)
 	int need_alt = sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE);
 	size_t pcs_bytes =
 		((size_t)col_config()->depth_limit * 8 + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
-	size_t bytes = pcs_bytes + (need_alt ? PAGE_BYTES + ALTSTACK_BYTES : 0);
+	size_t cache_bytes = (UNWIND_CACHE_BYTES + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
+	size_t bytes = cache_bytes + pcs_bytes + (need_alt ? PAGE_BYTES + ALTSTACK_BYTES : 0);
 	uint8_t *p =
 		mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
@@ -184,6 +185,8 @@ static void thread_region(struct col_thread *t)
 	t->region = p;
 	t->region_bytes = bytes;
 	t->pcs = (uint64_t *)(void *)(p + bytes - pcs_bytes);
+	t->uw.cache = (struct unwind_cache_entry *)(void *)(p + bytes - pcs_bytes - cache_bytes);
+	t->uw.cache_gen = 0; /* zeroed memory: every entry empty */
 	if (need_alt) {
 		mprotect(p, PAGE_BYTES, PROT_NONE); /* overflow guard below the altstack */
 		stack_t ss = {.ss_sp = p + PAGE_BYTES, .ss_size = ALTSTACK_BYTES, .ss_flags = 0};
@@ -261,6 +264,7 @@ static void thread_release(struct col_thread *t)
 		munmap(t->region, t->region_bytes);
 	t->region = NULL;
 	t->pcs = NULL;
+	t->uw.cache = NULL;
 }
 
 static void thread_key_destructor(void *p)
@@ -311,6 +315,7 @@ void threads_fork_child(int followed)
 			munmap(t->region, t->region_bytes);
 		t->region = NULL;
 		t->pcs = NULL;
+		t->uw.cache = NULL;
 		atomic_store(&t->state, SLOT_FREE);
 	}
 	if (!self) {
@@ -439,10 +444,10 @@ int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
 		return 0; /* not our sampling signal: the application's */
 	}
 	struct col_counters *n = col_counters();
-	atomic_fetch_add(&n->signals, 1);
 	if (!t || !t->pcs || atomic_load_explicit(&t->state, memory_order_relaxed) != SLOT_LIVE ||
 	    !col_collecting())
 		return 1; /* a thread ending, or collection over */
+	atomic_fetch_add(&n->signals, 1); /* each one is a sample, deferred, dropped or lost */
 	volatile sig_atomic_t *guard = t->raw ? &t->raw_guard : &tls_guard;
 	if (*guard) {
 		/*

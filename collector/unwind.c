@@ -44,15 +44,52 @@ static uint64_t load(uint64_t addr)
 enum step { STEP_OK, STEP_END, STEP_STOP };
 
 /*
+ * A heap trace unwinds the same few hundred PCs millions of times: each
+ * thread remembers the object and rule of the PCs it met (direct-mapped),
+ * which saves the two table searches and their cache misses.
+ */
+struct unwind_cache_entry {
+	uint64_t key; /* 0: empty */
+	const struct unwtab_obj *o;
+	const struct cfi_rule *rule;
+};
+_Static_assert(sizeof(struct unwind_cache_entry) * UNWIND_CACHE_ENTRIES == UNWIND_CACHE_BYTES,
+	       "UNWIND_CACHE_BYTES");
+
+static void find_rule(const struct unwtab_snap *snap, struct unwind_cache_entry *cache, uint64_t key,
+		      const struct unwtab_obj **ret_o, const struct cfi_rule **ret_rule)
+{
+	struct unwind_cache_entry *e = NULL;
+	if (cache) {
+		e = &cache[(key * 0x9e3779b97f4a7c15ull) >> 54];
+		if (e->key == key) {
+			*ret_o = e->o;
+			*ret_rule = e->rule;
+			return;
+		}
+	}
+	const struct unwtab_obj *o = snap ? unwtab_find(snap, key) : NULL;
+	const struct cfi_rule *rule = o && o->table ? cfi_lookup(o->table, key) : NULL;
+	if (e) {
+		e->key = key;
+		e->o = o;
+		e->rule = rule;
+	}
+	*ret_o = o;
+	*ret_rule = rule;
+}
+
+/*
  * One frame up from r.  `exact`: r.pc is not a return address.  Returns
  * STEP_END at the outermost frame, STEP_STOP when the walk cannot go on.
  */
-static enum step step(const struct unwtab_snap *snap, struct regs *r, int *exact, int frame0, uint64_t lo,
-		      uint64_t hi)
+static enum step step(const struct unwtab_snap *snap, struct unwind_cache_entry *cache, struct regs *r,
+		      int *exact, int frame0, uint64_t lo, uint64_t hi)
 {
 	uint64_t key = *exact ? r->pc : r->pc - 1;
-	const struct unwtab_obj *o = snap ? unwtab_find(snap, key) : NULL;
-	const struct cfi_rule *rule = o && o->table ? cfi_lookup(o->table, key) : NULL;
+	const struct unwtab_obj *o;
+	const struct cfi_rule *rule;
+	find_rule(snap, cache, key, &o, &rule);
 	int kind = rule ? rule->kind : CFI_NO_INFO;
 	uint64_t cfa;
 	int16_t fp_off = CFI_FP_SAME;
@@ -163,13 +200,20 @@ uint32_t unwind_from_context(const ucontext_t *uc, struct unwind_thread *t, uint
 #error "unwind.c: only x86-64 is supported"
 #endif
 	const struct unwtab_snap *snap = unwtab_acquire(&t->hazard);
+	struct unwind_cache_entry *cache = t->cache;
+	uint64_t gen = snap ? snap->gen : 0;
+	if (cache && t->cache_gen != gen) { /* new tables (dlopen, dlclose): forget */
+		for (uint32_t i = 0; i < UNWIND_CACHE_ENTRIES; i++)
+			cache[i].key = 0;
+		t->cache_gen = gen;
+	}
 	uint64_t lo = r.sp > t->stack_lo ? r.sp : t->stack_lo, hi = t->stack_hi;
 	uint32_t n = 0;
 	int exact = 1;
 	enum step s = STEP_OK;
 	pcs[n++] = r.pc;
 	while (n < max) {
-		s = step(snap, &r, &exact, n == 1, lo, hi);
+		s = step(snap, cache, &r, &exact, n == 1, lo, hi);
 		if (s != STEP_OK)
 			break;
 		pcs[n++] = r.pc;

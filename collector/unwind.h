@@ -21,7 +21,18 @@ struct unwind_thread {
 	uint64_t outer_fp;
 	/* The unwind-table snapshot this thread's handler is reading (unwtab.h). */
 	const void *_Atomic hazard;
+	/*
+	 * Optional: UNWIND_CACHE_BYTES of zeroed memory of this thread's own
+	 * (never used by two contexts at once) that remembers the unwind rule
+	 * of the PCs it has walked through, for the snapshot generation
+	 * cache_gen (0: none yet).
+	 */
+	struct unwind_cache_entry *cache;
+	uint64_t cache_gen;
 };
+
+#define UNWIND_CACHE_ENTRIES 1024u
+#define UNWIND_CACHE_BYTES (UNWIND_CACHE_ENTRIES * 24u)
 
 /*
  * Fill pcs[0..max) with the interrupted PC then the return addresses of its
