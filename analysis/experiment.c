@@ -702,6 +702,7 @@ struct heap_walk {
 	struct u64map slotmap; /* slot -> stack index */
 	VEC(struct exp_heap_event) events;
 	uint64_t bad, missing;
+	unsigned version_minor; /* the heaptrace file's */
 };
 
 static uint32_t stack_index(const struct exp_callstack *stacks, size_t ns, uint64_t id)
@@ -722,7 +723,7 @@ static int heap_block(void *ctx, uint32_t tid, uint64_t base_ns, const uint8_t *
 {
 	struct heap_walk *hw = ctx;
 	struct heapstream_state st;
-	heapstream_begin(&st, base_ns);
+	heapstream_begin(&st, base_ns, hw->version_minor);
 	const uint8_t *pos = events, *end = events + bytes;
 	struct exp_thread *t = NULL;
 	struct exp_heap h;
@@ -943,6 +944,7 @@ static int read_data(struct experiment *exp)
 				goto out;
 			}
 		}
+		hw.version_minor = datafile_info(hp)->version_minor;
 		if (datafile_info(hp)->version_minor < 1)
 			warnf(exp, "%s was written in format 1.0, which this version no longer reads",
 			      EXP_FILE_NAME_HEAP);

@@ -75,6 +75,12 @@ static int feed(struct zout *z, const void *p, size_t n, ZSTD_EndDirective mode)
 	return 0;
 }
 
+/*
+ * zstd's level: 9 takes 0.3 s for 33 MB of heap events (7.6M calls) on one
+ * core and stores 30% less than 3 did.
+ */
+#define COMPRESS_LEVEL 9
+
 /* The colxform unit of one piece into unit; -EIO unless it undoes to the piece exactly. */
 static int transform_piece(const uint8_t *piece, size_t n, uint8_t *unit, uint8_t *check, size_t *unit_bytes)
 {
@@ -95,6 +101,49 @@ static int is_heap_file(const uint8_t *blk, size_t n)
 	return n >= EXP_FILE_HEADER_BYTES &&
 	       memcmp(blk + EXP_FH_MAGIC, EXP_FILE_MAGIC, EXP_FILE_MAGIC_BYTES) == 0 &&
 	       le32_get(blk + EXP_FH_FILE_KIND) == EXP_FILE_HEAP;
+}
+
+/*
+ * Does the column transform pay for this heaptrace file?  It depends on the
+ * program: for a trace whose addresses are mostly recent ones (sqlite3) the
+ * events as they are compress better, for one with many distinct addresses
+ * (git) the columns do.  Both are tried on the first SAMPLE_BLOCKS blocks.
+ */
+#define SAMPLE_BLOCKS 48
+static int columns_pay(int fd, uint8_t *unit, uint8_t *check)
+{
+	size_t cap = (size_t)SAMPLE_BLOCKS * EXP_BLOCK_BYTES;
+	uint8_t *raw = malloc(cap), *cols = malloc(cap + (size_t)SAMPLE_BLOCKS * COLX_UNIT_MAX_BYTES);
+	size_t bound = ZSTD_compressBound(cap + (size_t)SAMPLE_BLOCKS * COLX_UNIT_MAX_BYTES);
+	uint8_t *zbuf = malloc(bound);
+	int pay = 1;
+	if (!raw || !cols || !zbuf)
+		goto out;
+	size_t nraw = 0, ncols = 0;
+	for (int b = 1; b <= SAMPLE_BLOCKS; b++) {
+		ssize_t got = pread(fd, raw + nraw, EXP_BLOCK_BYTES, (off_t)b * EXP_BLOCK_BYTES);
+		if (got <= 0)
+			break;
+		size_t n;
+		if (transform_piece(raw + nraw, (size_t)got, unit, check, &n) < 0)
+			goto out;
+		memcpy(cols + ncols, unit, n);
+		ncols += n;
+		nraw += (size_t)got;
+		if (got < EXP_BLOCK_BYTES)
+			break;
+	}
+	if (nraw < EXP_BLOCK_BYTES)
+		goto out; /* too little to tell: the columns, as before */
+	size_t zr = ZSTD_compress(zbuf, bound, raw, nraw, COMPRESS_LEVEL);
+	size_t zc = ZSTD_compress(zbuf, bound, cols, ncols, COMPRESS_LEVEL);
+	if (!ZSTD_isError(zr) && !ZSTD_isError(zc))
+		pay = zc <= zr;
+out:
+	free(raw);
+	free(cols);
+	free(zbuf);
+	return pay;
 }
 
 int compress_data_file(const char *path)
@@ -121,7 +170,7 @@ int compress_data_file(const char *path)
 		r = -ENOMEM;
 		goto out;
 	}
-	ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_compressionLevel, 3);
+	ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_compressionLevel, COMPRESS_LEVEL);
 	/* a second thread when libzstd has them: the target has ended, its CPUs are free */
 	ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_nbWorkers, 2);
 	int columns = -1; /* heaptrace: through the column transform; known after block 0 */
@@ -133,7 +182,7 @@ int compress_data_file(const char *path)
 			goto out;
 		}
 		if (columns < 0) {
-			columns = is_heap_file(blk, (size_t)got);
+			columns = is_heap_file(blk, (size_t)got) && columns_pay(in, unit, check);
 			if (columns &&
 			    (r = feed(&z, unit, (size_t)colx_forward_begin(unit), ZSTD_e_continue)) < 0)
 				goto out;

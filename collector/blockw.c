@@ -179,7 +179,7 @@ static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, u
 	c->pos = EXP_BLOCK_HEADER_BYTES;
 	c->seq = seq;
 	c->prev_ns = now_ns;
-	heapstream_begin(&c->heap, now_ns);
+	heapstream_begin(&c->heap, now_ns, EXP_FORMAT_VERSION_MINOR);
 	return 0;
 fail:
 	atomic_fetch_add(&f->failure_count, 1);
@@ -230,28 +230,25 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const struct exp_heap *h,
 		       uint64_t now_ns)
 {
-	uint8_t tmp[2 * EXP_HEAP_EVENT_MAX_BYTES];
-	for (int attempt = 0; attempt < 2; attempt++) {
-		if (!c->block || attempt == 1) {
-			int r = claim(f, c, h->tid, now_ns);
-			if (r < 0)
-				return r;
-		}
-		struct heapstream_state s = c->heap;
-		size_t n = 0;
-		if (heapstream_time_due(&s, now_ns))
-			n += heapstream_encode_time(tmp, &s, now_ns);
-		n += heapstream_encode(tmp + n, &s, h);
-		if (n > EXP_BLOCK_BYTES - c->pos)
-			continue; /* a fresh block always has room */
-		for (size_t i = 0; i < n; i++)
-			c->block[c->pos + i] = tmp[i];
-		c->pos += (uint32_t)n;
-		c->heap = s;
-		/* the bytes first, then the count that makes them visible */
-		atomic_store_explicit((_Atomic uint32_t *)(void *)(c->block + EXP_BH_USED),
-				      c->pos - EXP_BLOCK_HEADER_BYTES, memory_order_release);
-		return 0;
+	/*
+	 * Coded in place, with the running state advanced as it goes (no copy
+	 * of the state, no retry): a block with less room than the longest
+	 * mark and event is left for a fresh one.  The bytes become visible
+	 * only when EXP_BH_USED covers them.
+	 */
+	if (!c->block || EXP_BLOCK_BYTES - c->pos < 2 * EXP_HEAP_EVENT_MAX_BYTES) {
+		int r = claim(f, c, h->tid, now_ns);
+		if (r < 0)
+			return r;
 	}
-	return -E2BIG;
+	uint8_t *p = c->block + c->pos;
+	size_t n = 0;
+	if (heapstream_time_due(&c->heap, now_ns))
+		n += heapstream_encode_time(p, &c->heap, now_ns);
+	n += heapstream_encode(p + n, &c->heap, h);
+	c->pos += (uint32_t)n;
+	/* the bytes first, then the count that makes them visible */
+	atomic_store_explicit((_Atomic uint32_t *)(void *)(c->block + EXP_BH_USED),
+			      c->pos - EXP_BLOCK_HEADER_BYTES, memory_order_release);
+	return 0;
 }

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define EXP_FORMAT_VERSION_MAJOR 1
-#define EXP_FORMAT_VERSION_MINOR 1
+#define EXP_FORMAT_VERSION_MINOR 2
 
 /* File header (block 0). */
 #define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */
@@ -124,8 +124,16 @@ enum exp_heap_op {
 };
 #define EXP_HEAP_OP_BITS 3
 #define EXP_HEAP_SEQ_ESCAPE 31u
-/* The writer marks the time before an event when this much passed since the last mark. */
-#define EXP_HEAP_TIME_STEP_NS 100000u
+/*
+ * The writer marks the time before an event when this much passed since the
+ * last mark; a mark advances the time by whole quanta (an event's time is at
+ * most STEP + QUANTUM early).
+ */
+#define EXP_HEAP_TIME_STEP_NS 1000000u
+#define EXP_HEAP_TIME_QUANTUM_NS 10000u
+/* From format 1.2, heap event addresses are coded by rank among the block's recent ones. */
+#define EXP_HEAP_RECENT_MINOR 2u
+#define EXP_HEAP_RECENT_ADDRS 64u
 /* Longest encoded event (a time mark and an event are written together). */
 #define EXP_HEAP_EVENT_MAX_BYTES 64u
 

@@ -18,11 +18,76 @@ static int has_stack(unsigned op)
 	return op != EXP_HEAP_FREE && op != EXP_HEAP_MUNMAP;
 }
 
-void heapstream_begin(struct heapstream_state *s, uint64_t base_ns)
+void heapstream_begin(struct heapstream_state *s, uint64_t base_ns, unsigned version_minor)
 {
 	s->time_ns = base_ns;
 	s->seq = 0;
 	s->addr = 0;
+	s->recent_on = version_minor >= EXP_HEAP_RECENT_MINOR;
+	s->nrecent = 0;
+}
+
+/* Move the entry at rank to the front (rank == nrecent: a new address, the oldest drops out). */
+static void recent_front(struct heapstream_state *s, uint32_t rank, uint64_t addr)
+{
+	if (rank == s->nrecent && s->nrecent < EXP_HEAP_RECENT_ADDRS)
+		s->nrecent++;
+	if (rank >= s->nrecent)
+		rank = s->nrecent - 1;
+	for (uint32_t i = rank; i > 0; i--)
+		s->recent[i] = s->recent[i - 1];
+	s->recent[0] = addr;
+}
+
+/*
+ * Put the address field of an event at addr; returns its bytes.  With the
+ * recent addresses: 2 * rank + 1, or 2 * zigzag(delta) for a new address,
+ * or 0 and the address itself when that would not fit in 64 bits (a new
+ * address never has delta 0: the previous one is always recent).
+ */
+static size_t addr_put(uint8_t *buf, struct heapstream_state *s, uint64_t addr)
+{
+	uint64_t delta = zigzag_encode((int64_t)(addr - s->addr));
+	if (!s->recent_on)
+		return varint_put(buf, delta);
+	uint32_t rank = 0;
+	while (rank < s->nrecent && s->recent[rank] != addr)
+		rank++;
+	int found = rank < s->nrecent;
+	recent_front(s, rank, addr);
+	if (found)
+		return varint_put(buf, 2 * (uint64_t)rank + 1);
+	if (delta && delta < (1ull << 63))
+		return varint_put(buf, 2 * delta);
+	buf[0] = 0;
+	return 1 + varint_put(buf + 1, addr);
+}
+
+/* Read an address field into *ret; the position after it, or NULL if it is bad. */
+static const uint8_t *addr_get(const uint8_t *p, const uint8_t *end, struct heapstream_state *s,
+			       uint64_t *ret)
+{
+	uint64_t v;
+	if (!(p = varint_get(p, end, &v)))
+		return NULL;
+	if (!s->recent_on) {
+		*ret = s->addr + (uint64_t)zigzag_decode(v);
+		return p;
+	}
+	if (v & 1) {
+		uint64_t rank = v >> 1;
+		if (rank >= s->nrecent)
+			return NULL;
+		*ret = s->recent[rank];
+		recent_front(s, (uint32_t)rank, *ret);
+		return p;
+	}
+	if (v)
+		*ret = s->addr + (uint64_t)zigzag_decode(v >> 1);
+	else if (!(p = varint_get(p, end, ret)))
+		return NULL;
+	recent_front(s, s->nrecent, *ret);
+	return p;
 }
 
 int heapstream_time_due(const struct heapstream_state *s, uint64_t now_ns)
@@ -33,6 +98,8 @@ int heapstream_time_due(const struct heapstream_state *s, uint64_t now_ns)
 size_t heapstream_encode_time(uint8_t *buf, struct heapstream_state *s, uint64_t now_ns)
 {
 	uint64_t dt = now_ns > s->time_ns ? now_ns - s->time_ns : 0;
+	/* whole quanta: a few distinct values, which compress to almost nothing */
+	dt -= dt % EXP_HEAP_TIME_QUANTUM_NS;
 	buf[0] = EXP_HEAP_TIME;
 	size_t n = 1 + varint_put(buf + 1, dt);
 	s->time_ns += dt;
@@ -52,7 +119,7 @@ size_t heapstream_encode(uint8_t *buf, struct heapstream_state *s, const struct 
 	}
 	if (has_size(op))
 		n += varint_put(buf + n, h->size);
-	n += varint_put(buf + n, zigzag_encode((int64_t)(h->addr - s->addr)));
+	n += addr_put(buf + n, s, h->addr);
 	if (op == EXP_HEAP_REALLOC)
 		n += varint_put(buf + n,
 				h->old_addr ? zigzag_encode((int64_t)(h->old_addr - h->addr)) + 1 : 0);
@@ -102,9 +169,8 @@ int heapstream_next(const uint8_t **pos, const uint8_t *end, struct heapstream_s
 	h.seq = s->seq + 1 + (uint64_t)zigzag_decode(z);
 	if (has_size(op) && !(p = varint_get(p, end, &h.size)))
 		return -EBADMSG;
-	if (!(p = varint_get(p, end, &v)))
+	if (!(p = addr_get(p, end, s, &h.addr)))
 		return -EBADMSG;
-	h.addr = s->addr + (uint64_t)zigzag_decode(v);
 	if (op == EXP_HEAP_REALLOC) {
 		if (!(p = varint_get(p, end, &v)))
 			return -EBADMSG;

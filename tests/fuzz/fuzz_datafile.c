@@ -47,7 +47,7 @@ static int visit_heap(void *ctx, uint32_t tid, uint64_t base_ns, const uint8_t *
 {
 	uint64_t *count = ctx;
 	struct heapstream_state st;
-	heapstream_begin(&st, base_ns);
+	heapstream_begin(&st, base_ns, (base_ns & 1) ? 1 : EXP_FORMAT_VERSION_MINOR); /* both codings */
 	const uint8_t *pos = events, *end = events + bytes;
 	struct exp_heap h;
 	while (heapstream_next(&pos, end, &st, tid, &h) > 0) {

@@ -115,7 +115,7 @@ static int on_heap_block(void *ctx, uint32_t tid, uint64_t base_ns, const uint8_
 					  "memalign", "mmap",   "munmap"};
 	struct dump *d = ctx;
 	struct heapstream_state st;
-	heapstream_begin(&st, base_ns);
+	heapstream_begin(&st, base_ns, datafile_info(d->df)->version_minor);
 	const uint8_t *pos = events, *end = events + bytes;
 	struct exp_heap h;
 	int r;

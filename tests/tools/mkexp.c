@@ -172,7 +172,7 @@ static void heap_put(struct wfile *w, struct heapstream_state *hs, const struct 
 {
 	if (!w->open || w->tid != eh->tid || EXP_BLOCK_BYTES - w->used < 2 * EXP_HEAP_EVENT_MAX_BYTES) {
 		wfile_begin(w, eh->tid, t);
-		heapstream_begin(hs, t);
+		heapstream_begin(hs, t, EXP_FORMAT_VERSION_MINOR);
 	}
 	if (heapstream_time_due(hs, t))
 		w->used += heapstream_encode_time(w->block + w->used, hs, t);

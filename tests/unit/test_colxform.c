@@ -71,7 +71,7 @@ static uint32_t fill_heap_block(uint8_t *b, uint32_t tid, int varied, unsigned n
 {
 	struct heapstream_state s;
 	uint64_t now = 5000000, seq = 100, addr = 0x555500001000ull;
-	heapstream_begin(&s, now);
+	heapstream_begin(&s, now, EXP_FORMAT_VERSION_MINOR);
 	uint8_t *ev = b + EXP_BLOCK_HEADER_BYTES;
 	size_t used = 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -248,7 +248,7 @@ static void test_mixed_image(void)
 	/* the events of block 11 were split as the decoder reads them */
 	struct heapstream_state s;
 	const uint8_t *blk = im.data + 11 * (size_t)EXP_BLOCK_BYTES, *pos = blk + EXP_BLOCK_HEADER_BYTES;
-	heapstream_begin(&s, 0);
+	heapstream_begin(&s, 0, EXP_FORMAT_VERSION_MINOR);
 	struct exp_heap h;
 	CHECK(heapstream_next(&pos, pos + 16, &s, 1, &h) == 1);
 	CHECK(h.stack_kind == EXP_STACKREF_ID && h.stack_id == 0x0807060504030201ull && h.size == 16);
