@@ -54,9 +54,15 @@ BENCH_HEAP_N ?= 1000000
 bench-heap: all
 	python3 bench/heap/run.py $(BUILD) $(BENCH_HEAP_N)
 
-bench: bench-lines bench-heap
+# bench-heap-real: heap tracing on real programs, ours vs heaptrack: sqlite3 on
+# bench/heap/work.sql and git log -p of BENCH_GIT_REPO (default: this repository).
+BENCH_GIT_REPO ?= .
+bench-heap-real: all
+	python3 bench/heap/real.py $(BUILD) $(BENCH_GIT_REPO)
 
-.PHONY: bench-heap
+bench: bench-lines bench-heap bench-heap-real
+
+.PHONY: bench-heap bench-heap-real
 
 # bench-tree: CPU coverage of a process tree (gcc -O2 -c: driver, cc1, as):
 # recorded CPU / the tree's wait4 user+sys, ours vs perf record and gprofng
