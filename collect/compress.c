@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -183,6 +184,10 @@ int compress_data_file(const char *path)
 		}
 		if (columns < 0) {
 			columns = is_heap_file(blk, (size_t)got) && columns_pay(in, unit, check);
+			struct stat st;
+			/* the size known: zstd sizes its tables to it (level 9's would be 24 MB to clear) */
+			if (!columns && fstat(in, &st) == 0)
+				ZSTD_CCtx_setPledgedSrcSize(z.cctx, (unsigned long long)st.st_size);
 			if (columns &&
 			    (r = feed(&z, unit, (size_t)colx_forward_begin(unit), ZSTD_e_continue)) < 0)
 				goto out;

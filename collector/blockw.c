@@ -179,7 +179,6 @@ static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, u
 	c->pos = EXP_BLOCK_HEADER_BYTES;
 	c->seq = seq;
 	c->prev_ns = now_ns;
-	heapstream_begin(&c->heap, now_ns, EXP_FORMAT_VERSION_MINOR);
 	return 0;
 fail:
 	atomic_fetch_add(&f->failure_count, 1);
@@ -227,7 +226,7 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 	return -E2BIG;
 }
 
-int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const struct exp_heap *h,
+int blockw_append_heap(struct blockw_file *f, struct blockw_heap_cursor *hc, const struct exp_heap *h,
 		       uint64_t now_ns)
 {
 	/*
@@ -236,16 +235,18 @@ int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const str
 	 * mark and event is left for a fresh one.  The bytes become visible
 	 * only when EXP_BH_USED covers them.
 	 */
+	struct blockw_cursor *c = &hc->c;
 	if (!c->block || EXP_BLOCK_BYTES - c->pos < 2 * EXP_HEAP_EVENT_MAX_BYTES) {
 		int r = claim(f, c, h->tid, now_ns);
 		if (r < 0)
 			return r;
+		heapstream_begin(&hc->heap, now_ns, EXP_FORMAT_VERSION_MINOR);
 	}
 	uint8_t *p = c->block + c->pos;
 	size_t n = 0;
-	if (heapstream_time_due(&c->heap, now_ns))
-		n += heapstream_encode_time(p, &c->heap, now_ns);
-	n += heapstream_encode(p + n, &c->heap, h);
+	if (heapstream_time_due(&hc->heap, now_ns))
+		n += heapstream_encode_time(p, &hc->heap, now_ns);
+	n += heapstream_encode(p + n, &hc->heap, h);
 	c->pos += (uint32_t)n;
 	/* the bytes first, then the count that makes them visible */
 	atomic_store_explicit((_Atomic uint32_t *)(void *)(c->block + EXP_BH_USED),

@@ -64,11 +64,19 @@ struct blockw_file {
 };
 
 struct blockw_cursor {
-	uint8_t *block;               /* mapped block, NULL before the first claim */
-	uint32_t pos;                 /* offset of the next record in the block */
-	uint32_t seq;                 /* the owner's block sequence number of `block` */
-	uint64_t prev_ns;             /* clock records' running timestamp: block base or last ts */
-	struct heapstream_state heap; /* heaptrace blocks: what the next event is coded against */
+	uint8_t *block;   /* mapped block, NULL before the first claim */
+	uint32_t pos;     /* offset of the next record in the block */
+	uint32_t seq;     /* the owner's block sequence number of `block` */
+	uint64_t prev_ns; /* clock records' running timestamp: block base or last ts */
+};
+
+/*
+ * A heaptrace cursor: its block and what the next event is coded against
+ * (kept apart from blockw_cursor, which every thread slot holds two of).
+ */
+struct blockw_heap_cursor {
+	struct blockw_cursor c;
+	struct heapstream_state heap;
 };
 
 /*
@@ -98,7 +106,7 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
  * storing the block's EXP_BH_USED with release ordering.  Returns as
  * blockw_append.  SIGNAL_SAFE.
  */
-int blockw_append_heap(struct blockw_file *f, struct blockw_cursor *c, const struct exp_heap *h,
+int blockw_append_heap(struct blockw_file *f, struct blockw_heap_cursor *hc, const struct exp_heap *h,
 		       uint64_t now_ns);
 
 /* Unmap the cursor's block (the data stays in the file). SIGNAL_SAFE. */

@@ -65,7 +65,7 @@ static __thread volatile sig_atomic_t tls_guard;
  * allocates and frees before its slot is set up and after it is released
  * (other keys' destructors); after its end each record gets its own block.
  */
-static __thread struct blockw_cursor tls_heap;
+static __thread struct blockw_heap_cursor tls_heap;
 static __thread int tls_heap_ended;
 
 /*
@@ -280,7 +280,7 @@ static void thread_key_destructor(void *p)
 	thread_write_end(t, t->tid, col_thread_cpu_ns());
 	tls_thread = NULL;
 	thread_release(t);
-	blockw_cursor_release(&tls_heap);
+	blockw_cursor_release(&tls_heap.c);
 	tls_heap_ended = 1;
 	slot_free(t);
 	tls_guard = 0;
@@ -296,7 +296,7 @@ void threads_begin_initial(void)
 void threads_fork_child(int followed)
 {
 	struct col_thread *self = tls_thread;
-	blockw_cursor_forget(&tls_heap);
+	blockw_cursor_forget(&tls_heap.c);
 	tls_heap_ended = 0;
 	blockw_cursor_forget(&ctl_cursor);
 	atomic_flag_clear(&ctl_lock);
@@ -446,7 +446,7 @@ int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
 	struct col_counters *n = col_counters();
 	if (!t || !t->pcs || atomic_load_explicit(&t->state, memory_order_relaxed) != SLOT_LIVE ||
 	    !col_collecting())
-		return 1; /* a thread ending, or collection over */
+		return 1;                 /* a thread ending, or collection over */
 	atomic_fetch_add(&n->signals, 1); /* each one is a sample, deferred, dropped or lost */
 	volatile sig_atomic_t *guard = t->raw ? &t->raw_guard : &tls_guard;
 	if (*guard) {
@@ -604,7 +604,7 @@ void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old
 	else
 		atomic_fetch_add(&col_counters()->heap_records, 1);
 	if (tls_heap_ended)
-		blockw_cursor_release(&tls_heap); /* no key destructor will release it */
+		blockw_cursor_release(&tls_heap.c); /* no key destructor will release it */
 	if (t && t->deferred)
 		take_deferred(t);
 	errno = saved_errno;
