@@ -56,7 +56,8 @@ struct col_config {
 /* Counters reported in <collector_end>. */
 struct col_counters {
 	_Atomic uint64_t samples;
-	_Atomic uint64_t signals;       /* sampling signals of live threads while collecting: samples + dropped + lost */
+	_Atomic uint64_t
+		signals; /* sampling signals of live threads while collecting: samples + dropped + lost */
 	_Atomic uint64_t deferred;      /* samples taken when the collector's own code returned */
 	_Atomic uint64_t dropped_busy;  /* samples lost: the thread was in collector code that cannot defer */
 	_Atomic uint64_t dropped_other; /* samples lost: a record too big for a block */
