@@ -7,7 +7,8 @@
 # CPU time landed in whatever ran next.  Checked on a malloc/free loop and,
 # where sqlite3 is installed, on an in-memory SQL workload: every sampling
 # signal is recorded (dropped = 0, samples = signals), the recorded CPU is
-# the process's CPU within 5%, and the collector's share is visible.
+# the process's CPU within 5% (+ 0.1 s: the collector's start-up and the
+# process's exit are not sampled), and the collector's share is visible.
 set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
 W=$(mktemp -d /tmp/pa-e2e-heapsmp.XXXXXX)
@@ -36,7 +37,7 @@ check() { # NAME EXP
 	local total over
 	total=$(awk '$NF == "<Total>" { print $(NF - 2); exit }' fn.txt)
 	over=$(awk '$NF == "<Collector-overhead>" { print $(NF - 2); exit }' fn.txt)
-	python3 -c "import sys; t, c = float('${total:-0}'), ($ut + $st) / 1e9; sys.exit(0 if abs(t - c) <= 0.05 * c else 1)" &&
+	python3 -c "import sys; t, c = float('${total:-0}'), ($ut + $st) / 1e9; sys.exit(0 if abs(t - c) <= 0.05 * c + 0.1 else 1)" &&
 		ok "$name: recorded ${total} s of $(python3 -c "print(round(($ut + $st) / 1e9, 3))") s CPU" ||
 		bad "$name: recorded '${total:-none}' s, the process used $(((ut + st) / 1000000)) ms"
 	python3 -c "import sys; sys.exit(0 if float('${over:-0}') > 0 else 1)" &&
@@ -44,14 +45,14 @@ check() { # NAME EXP
 }
 
 cc -O1 -g "$PA_TOP/tests/fixtures/disk_fill.c" -o disk_fill || exit 1
-"$PA_BIN/collect" -H on -o loop.er ./disk_fill 0.2 3000000 >out 2>err
+"$PA_BIN/collect" -H on -o loop.er ./disk_fill 0.2 1500000 >out 2>err
 [[ $? == 3 ]] || bad "disk_fill under -H on: exit status not 3: $(cat err)"
 check "malloc/free loop" loop.er
 
 if command -v sqlite3 >/dev/null; then
 	cat >work.sql <<'SQL'
 CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER);
-WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM s WHERE i < 200000)
+WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM s WHERE i < 100000)
 INSERT INTO t(a, b) SELECT printf('name-%d-%s', i, hex(randomblob(8))), i % 1000 FROM s;
 CREATE INDEX t_a ON t(a);
 SELECT b, count(*), group_concat(substr(a, 1, 4)) FROM t GROUP BY b ORDER BY 2 DESC LIMIT 1;
