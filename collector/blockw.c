@@ -189,6 +189,10 @@ fail:
 int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, uint64_t now_ns,
 		  enum exp_record_kind kind, blockw_encode_fn encode, const void *rec, uint64_t clock_ts_ns)
 {
+	/* stopped: nothing more, not even into a block that still has room */
+	int e = atomic_load_explicit(&f->health->err, memory_order_relaxed);
+	if (e)
+		return -e;
 	for (int attempt = 0; attempt < 2; attempt++) {
 		if (!c->block || attempt == 1) {
 			/* a fresh block holds any record a smaller one cannot */
@@ -236,6 +240,9 @@ int blockw_append_heap(struct blockw_file *f, struct blockw_heap_cursor *hc, con
 	 * only when EXP_BH_USED covers them.
 	 */
 	struct blockw_cursor *c = &hc->c;
+	int e = atomic_load_explicit(&f->health->err, memory_order_relaxed);
+	if (e)
+		return -e;
 	if (!c->block || EXP_BLOCK_BYTES - c->pos < 2 * EXP_HEAP_EVENT_MAX_BYTES) {
 		int r = claim(f, c, h->tid, now_ns);
 		if (r < 0)

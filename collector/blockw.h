@@ -17,7 +17,9 @@
  * The first claim that fails (no space, quota, I/O error, no address space)
  * stops every file of the process that share one struct blockw_health: the
  * stacks and the records naming them stop together, and later appends fail
- * at once, without a system call.
+ * at once, without a system call, even into a block that still has room (a
+ * thread's end record after lost samples would charge their time to the
+ * last recorded sample).
  *
  * Every function here is SIGNAL_SAFE (open, pwrite, mmap, munmap, close only),
  * except blockw_file_create.  A cursor must not be used by two contexts at
