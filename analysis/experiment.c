@@ -198,6 +198,7 @@ static void log_start(void *ud, const XML_Char *name, const XML_Char **a)
 	} else if (strcmp(name, "collector_end") == 0) {
 		l->samples_recorded = attr_u64(a, "samples");
 		l->samples_dropped = attr_u64(a, "dropped");
+		l->signals = attr_u64(a, "signals");
 	} else if (strcmp(name, "exit") == 0) {
 		l->has_exit = 1;
 		l->exit_ns = attr_u64(a, "tstamp_ns");

@@ -147,6 +147,7 @@ struct exp_log {
 	uint64_t start_ns, realtime_ns; /* <start> */
 	uint32_t pid, ppid;
 	uint64_t samples_recorded, samples_dropped;
+	uint64_t signals; /* sampling signals the collector handled (0: not reported) */
 	int has_exit;
 	int exit_status; /* valid if has_exit and exit_signal == 0 */
 	int exit_signal; /* 0 = exited normally */

@@ -413,6 +413,13 @@ static void stats_of(struct erp *e, size_t xi, const struct experiment *x, struc
 		s->msgrcv = last->msgrcv;
 		s->nsignals = last->nsignals;
 	}
+	/*
+	 * The overview samples' nsignals is getrusage's ru_nsignals, which Linux
+	 * never counts (always 0); the collector's own count of the sampling
+	 * signals it handled (<collector_end signals>) is the real figure.
+	 */
+	if (l->signals)
+		s->nsignals = l->signals;
 	if (l->rusage.valid && !(descendants && last)) {
 		const struct exp_rusage *r = &l->rusage;
 		s->usage = USAGE_RUSAGE;
