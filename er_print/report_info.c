@@ -801,7 +801,7 @@ static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 			snprintf(routine, sizeof routine, "main thread");
 		else if ((f = profile_func_at(e->prof, xi, th->start_pc, th->start_ns)) &&
 			 (f->kind == PFUNC_SYMBOL || f->kind == PFUNC_SYNTH))
-			snprintf(routine, sizeof routine, "%s", f->name);
+			snprintf(routine, sizeof routine, "%s%s", f->name, f->show_version ? f->version : "");
 		else
 			snprintf(routine, sizeof routine, "0x%" PRIx64, th->start_pc);
 		fprintf(o, "%6s  %-7" PRIu32 "  %12s  %10s  %11s  %7" PRIu64 "  %s\n", num, th->tid, start,
