@@ -17,6 +17,7 @@
 #include "analysis/archive.h"
 #include "analysis/profile_internal.h"
 #include "analysis/symtab.h"
+#include "analysis/symver.h"
 #include "common/strbuf.h"
 #include "common/u64map.h"
 #include "common/vec.h"
@@ -61,7 +62,12 @@ char *profile_own(struct profile *p, char *s)
 int profile_add_func(struct profile *p, enum pfunc_kind kind, const char *name, const char *mangled,
 		     uint32_t obj, uint64_t addr, uint64_t size, uint32_t *ret_id)
 {
-	struct pfunc f = {.id = (uint32_t)p->funcs.n, .kind = kind, .obj = obj, .addr = addr, .size = size};
+	struct pfunc f = {.id = (uint32_t)p->funcs.n,
+			  .kind = kind,
+			  .version = "",
+			  .obj = obj,
+			  .addr = addr,
+			  .size = size};
 	f.name = profile_own(p, strdup(name));
 	f.mangled = profile_own(p, strdup(mangled ? mangled : ""));
 	if (!f.name || !f.mangled || VEC_PUSH(&p->funcs, f) < 0)
@@ -543,6 +549,36 @@ static int add_shifted(struct metrics *m, const uint32_t *ids, size_t n, const u
 	return metrics_add_stack(m, *buf, n, v);
 }
 
+/*
+ * pfunc.show_version over the functions with data: a version is shown only
+ * where two of them share a name (memcpy@GLIBC_2.2.5, memcpy@@GLIBC_2.14).
+ */
+static int mark_versions(struct profile *p)
+{
+	size_t nf = p->funcs.n, n = 0;
+	struct symver_name *v = malloc((nf ? nf : 1) * sizeof *v);
+	uint32_t *ids = malloc((nf ? nf : 1) * sizeof *ids);
+	uint8_t *show = malloc(nf ? nf : 1);
+	int r = -ENOMEM;
+	if (!v || !ids || !show)
+		goto out;
+	for (uint32_t f = 0; f < nf; f++) {
+		p->funcs.v[f].show_version = 0;
+		if (f == PROFILE_FUNC_TOTAL || !metrics_seen(p->fm, f))
+			continue;
+		v[n] = (struct symver_name){.base = p->funcs.v[f].name, .version = p->funcs.v[f].version};
+		ids[n++] = f;
+	}
+	r = symver_disambiguate(v, n, show);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		p->funcs.v[ids[i]].show_version = show[i];
+out:
+	free(v);
+	free(ids);
+	free(show);
+	return r;
+}
+
 int profile_compute(struct profile *p)
 {
 	if (!p->dirty)
@@ -628,6 +664,8 @@ nomem:
 		return -ENOMEM;
 	}
 	free(buf);
+	if (mark_versions(p) < 0)
+		return -ENOMEM;
 	p->dirty = 0;
 	return 0;
 }
@@ -738,15 +776,25 @@ const struct pobject *profile_object(const struct profile *p, uint32_t id)
 	return id < p->objs.n ? &p->objs.v[id].pub : NULL;
 }
 
+/* f's name, mangled name or name without parameters is name[0..len). */
+static int name_matches(const struct pfunc *f, const char *name, size_t len)
+{
+	const char *paren = strchr(f->name, '(');
+	return (strlen(f->name) == len && strncmp(f->name, name, len) == 0) ||
+	       (f->mangled[0] && strlen(f->mangled) == len && strncmp(f->mangled, name, len) == 0) ||
+	       (paren && paren != f->name && (size_t)(paren - f->name) == len &&
+		strncmp(f->name, name, len) == 0);
+}
+
 size_t profile_find_funcs(const struct profile *p, const char *name, uint32_t *ret_ids, size_t max)
 {
-	size_t n = 0, len = strlen(name);
+	size_t n = 0, len = strlen(name), base = symver_base_len(name);
 	for (size_t i = 0; i < p->funcs.n; i++) {
 		const struct pfunc *f = &p->funcs.v[i];
-		const char *paren = strchr(f->name, '(');
-		int match = strcmp(f->name, name) == 0 || strcmp(f->mangled, name) == 0 ||
-			    (paren && paren != f->name && (size_t)(paren - f->name) == len &&
-			     strncmp(f->name, name, len) == 0);
+		/* "memcpy@@GLIBC_2.14": that version of memcpy */
+		int match =
+			name_matches(f, name, len) ||
+			(base < len && strcmp(f->version, name + base) == 0 && name_matches(f, name, base));
 		if (match) {
 			if (n < max)
 				ret_ids[n] = (uint32_t)i;

@@ -78,6 +78,15 @@ struct pfunc {
 	enum pfunc_kind kind;
 	const char *name;    /* long display name, e.g. "ns::C::f(int)", "<static>@0x271c1 (<libc.so.6>)" */
 	const char *mangled; /* "" when none */
+	/*
+	 * The symbol version of a PFUNC_SYMBOL, "@@GLIBC_2.34" or "@GLIBC_2.2.5"
+	 * (analysis/symver.h), else "": name and mangled never carry it.
+	 * show_version: 1 when the last profile_compute found another function
+	 * with data of the same name but another version, so that reports must
+	 * show name + version to tell them apart.
+	 */
+	const char *version;
+	int show_version;
 	uint32_t obj;        /* PROFILE_NO_OBJECT for pseudo-functions */
 	uint64_t addr, size; /* ELF virtual address in obj */
 };
@@ -194,7 +203,9 @@ const struct pobject *profile_object(const struct profile *p, uint32_t id);
 
 /*
  * Functions whose long name, or name without the parameter list, or mangled
- * name equals `name`, in id order; returns the count (may exceed max).
+ * name equals `name`, in id order; returns the count (may exceed max).  A
+ * function is found by its name without the symbol version (every version
+ * of it), or by name + version ("memcpy@@GLIBC_2.14": that version only).
  */
 size_t profile_find_funcs(const struct profile *p, const char *name, uint32_t *ret_ids, size_t max);
 

@@ -106,6 +106,13 @@ static int symbol_func(struct profile *p, uint32_t obj, uint64_t vaddr, uint32_t
 			    : profile_add_func(p, kind, strbuf_str(&name), sf ? sf->mangled : "", obj,
 					       sf ? sf->addr : 0, sf ? sf->size : 0, ret);
 	strbuf_release(&name);
+	if (r == 0 && kind == PFUNC_SYMBOL && sf->version[0]) {
+		char *v = profile_own(p, strdup(sf->version));
+		if (v)
+			p->funcs.v[*ret].version = v;
+		else
+			r = -ENOMEM;
+	}
 	if (r == 0 && u64map_put(&p->func_index, key, *ret) < 0)
 		r = -ENOMEM;
 	return r;

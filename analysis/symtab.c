@@ -28,6 +28,7 @@
 #include <libelf.h>
 
 #include "analysis/symtab_elf.h"
+#include "analysis/symver.h"
 #include "common/arena.h"
 
 /* libstdc++'s demangler (cxxabi.h is C++ only). */
@@ -626,33 +627,23 @@ static bool has_symtab(struct elf_file *dbg)
 
 /* ------------------------------------------------------------------ open */
 
-/* The demangled display name of `raw` into *ret (a "@version" suffix is kept),
- * or NULL if it is not a C++ name. */
-static int display_name(struct arena_chunk **arena, const char *raw, size_t len, const char **ret)
+/* The demangled display name of `raw` (a name without its version) into
+ * *ret, or NULL if it is not a C++ name. */
+static int display_name(struct arena_chunk **arena, const char *raw, const char **ret)
 {
 	*ret = NULL;
+	size_t len = strlen(raw);
 	if (len < 2 || raw[0] != '_' || raw[1] != 'Z' || len > SYMTAB_DEMANGLE_MAX)
 		return 0;
-	const char *at = memchr(raw, '@', len);
-	size_t base = at ? (size_t)(at - raw) : len;
-	char buf[SYMTAB_DEMANGLE_MAX + 1];
-	memcpy(buf, raw, base);
-	buf[base] = '\0';
 	int status = -1;
-	char *d = __cxa_demangle(buf, NULL, NULL, &status);
+	char *d = __cxa_demangle(raw, NULL, NULL, &status);
 	if (!d || status != 0) {
 		free(d);
 		return status == -1 ? -ENOMEM : 0;
 	}
-	size_t dl = strnlen(d, SYMTAB_NAME_MAX), vl = len - base;
-	char *out = arena_alloc(arena, dl + vl + 1);
-	if (out) {
-		memcpy(out, d, dl);
-		memcpy(out + dl, raw + base, vl);
-		out[dl + vl] = '\0';
-		*ret = out;
-	}
+	char *out = arena_strndup(arena, d, strnlen(d, SYMTAB_NAME_MAX));
 	free(d);
+	*ret = out;
 	return out ? 0 : -ENOMEM;
 }
 
@@ -680,14 +671,18 @@ static int finish(struct symtab *st, struct builder *real, struct builder *fdes)
 	for (size_t i = 0; i < real->n; i++) {
 		const struct cand *c = &real->v[i];
 		struct symtab_func *fn = &st->funcs[i];
-		size_t len = strnlen(c->name, SYMTAB_NAME_MAX);
-		char *m = arena_strndup(&st->arena, c->name, len);
-		if (!m)
+		char raw[SYMTAB_NAME_MAX + 1];
+		snprintf(raw, sizeof raw, "%s", c->name);
+		size_t base = symver_base_len(raw);
+		char *m = arena_strndup(&st->arena, raw, base);
+		char *v = arena_strndup(&st->arena, raw + base, strlen(raw + base));
+		if (!m || !v)
 			return -ENOMEM;
 		const char *d;
-		if (display_name(&st->arena, m, len, &d))
+		if (display_name(&st->arena, m, &d))
 			return -ENOMEM;
-		*fn = (struct symtab_func){.addr = c->addr, .size = c->size, .name = d ? d : m, .mangled = m};
+		*fn = (struct symtab_func){
+			.addr = c->addr, .size = c->size, .name = d ? d : m, .mangled = m, .version = v};
 	}
 	st->count = real->n;
 	if (build_outer(st))
@@ -714,8 +709,12 @@ static int finish(struct symtab *st, struct builder *real, struct builder *fdes)
 		char *s = arena_strndup(&st->arena, name, (size_t)len);
 		if (!s)
 			return -ENOMEM;
-		st->funcs[n++] = (struct symtab_func){
-			.addr = e->addr, .size = size, .name = s, .mangled = "", .synthesized = 1};
+		st->funcs[n++] = (struct symtab_func){.addr = e->addr,
+						      .size = size,
+						      .name = s,
+						      .mangled = "",
+						      .version = "",
+						      .synthesized = 1};
 		prev_end = func_end(&st->funcs[n - 1]);
 	}
 	if (n == st->count)

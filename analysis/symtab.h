@@ -24,10 +24,13 @@ struct symtab;
 struct symtab_func {
 	uint64_t addr; /* ELF virtual address of the first byte */
 	uint64_t size; /* bytes covered by symtab_lookup; 0 if unknown */
-	/* Display name: demangled (a "@version" suffix is kept), or
+	/* Display name: demangled, without the symbol version, or
 	 * "<static>@0x<hex addr>" if synthesized. */
 	const char *name;
-	const char *mangled;      /* the raw symbol name; "" if synthesized */
+	const char *mangled; /* the raw symbol name without its version; "" if synthesized */
+	/* The symbol version as the name carried it, "@VER" or "@@VER"
+	 * (analysis/symver.h), or "": the raw name is mangled + version. */
+	const char *version;
 	unsigned synthesized : 1; /* no symbol: made from an .eh_frame FDE */
 };
 

@@ -37,7 +37,11 @@ struct erp {
 /* Print "er_print: <message>" to stderr (and to e->out if it is a file). */
 void erp_error(struct erp *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The display name of a function under the current name form. */
+/*
+ * The display name of a function under the current name form; with its
+ * symbol version only when another function with data has the same name
+ * (pfunc.show_version).
+ */
 const char *erp_func_name(struct erp *e, const struct pfunc *f, char *buf, size_t room);
 
 /* Information reports (er_print/report_info.c). `arg` may be NULL. */

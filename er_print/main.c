@@ -46,6 +46,10 @@ const char *erp_func_name(struct erp *e, const struct pfunc *f, char *buf, size_
 		if (paren && paren != buf)
 			*paren = '\0';
 	}
+	if (f->show_version) { /* another function of the listing has this name: which version */
+		size_t len = strlen(buf);
+		snprintf(buf + len, room - len, "%s", f->version);
+	}
 	if (e->name_soname && f->obj != PROFILE_NO_OBJECT && f->kind == PFUNC_SYMBOL) {
 		size_t len = strlen(buf);
 		snprintf(buf + len, room - len, " [<%s>]", profile_object(e->prof, f->obj)->name);

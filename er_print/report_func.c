@@ -312,7 +312,8 @@ int report_resolve_function(struct erp *e, const char *arg, uint32_t *ret)
 			const struct pfunc *f = profile_func(e->prof, ids[i]);
 			const struct pobject *o =
 				f->obj == PROFILE_NO_OBJECT ? NULL : profile_object(e->prof, f->obj);
-			fprintf(stderr, "  %zu) %s in %s\n", i + 1, f->name, o ? o->name : "<none>");
+			fprintf(stderr, "  %zu) %s%s in %s\n", i + 1, f->name, f->version,
+				o ? o->name : "<none>");
 		}
 		return -1;
 	}

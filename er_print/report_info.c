@@ -413,6 +413,13 @@ static void stats_of(struct erp *e, size_t xi, const struct experiment *x, struc
 		s->msgrcv = last->msgrcv;
 		s->nsignals = last->nsignals;
 	}
+	/*
+	 * The overview samples' nsignals is getrusage's ru_nsignals, which Linux
+	 * never counts (always 0); the collector's own count of the sampling
+	 * signals it handled (<collector_end signals>) is the real figure.
+	 */
+	if (l->signals)
+		s->nsignals = l->signals;
 	if (l->rusage.valid && !(descendants && last)) {
 		const struct exp_rusage *r = &l->rusage;
 		s->usage = USAGE_RUSAGE;
@@ -794,7 +801,7 @@ static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 			snprintf(routine, sizeof routine, "main thread");
 		else if ((f = profile_func_at(e->prof, xi, th->start_pc, th->start_ns)) &&
 			 (f->kind == PFUNC_SYMBOL || f->kind == PFUNC_SYNTH))
-			snprintf(routine, sizeof routine, "%s", f->name);
+			snprintf(routine, sizeof routine, "%s%s", f->name, f->show_version ? f->version : "");
 		else
 			snprintf(routine, sizeof routine, "0x%" PRIx64, th->start_pc);
 		fprintf(o, "%6s  %-7" PRIu32 "  %12s  %10s  %11s  %7" PRIu64 "  %s\n", num, th->tid, start,

@@ -69,6 +69,20 @@ stat_line two.out 'Total CPU time recorded by clock profiling (sec.)' '0.110'
 lacks one.out '^<Sum|unfinished'
 stat_line one.out 'Total CPU time recorded by clock profiling (sec.)' '0.060'
 
+# Signals handled: the collector's <collector_end signals> count (the overview's
+# nsignals is getrusage's ru_nsignals, which Linux leaves 0); without the attribute,
+# the overview's value as before; over a founder and its subexperiment, the sum.
+"$tools/info_mkexp" sig.er signals || exit 1
+"$tools/info_mkexp" sig.er/_f1.er finished || exit 1
+report statistics sig.er >sig.out 2>&1 || { echo "FAIL: statistics (signals) exited $?"; fail=1; }
+[[ $(head -n1 sig.out) == '<Sum across selected experiments>' ]] || { echo "FAIL: sig.er: no sum block"; fail=1; }
+sigs=$(awk -F': *' '/^ *Signals handled:/ { printf "%s ", $2 }' sig.out)
+[[ $sigs == '353 351 2 ' ]] ||
+	{ echo "FAIL: Signals handled (sum, founder, subexperiment) '$sigs', want '353 351 2 '"; fail=1; }
+"$tools/info_mkexp" sigalone.er signals || exit 1
+report statistics sigalone.er >sigalone.out 2>&1 || { echo "FAIL: statistics (sigalone) exited $?"; fail=1; }
+stat_line sigalone.out 'Signals handled' '  351'
+
 # A thread selection narrows the clock-profiling total (thread 2: 2 samples).
 "$tools/info_driver" -select 2 statistics -- finished.er >sel.out 2>&1 || { echo "FAIL: sel"; fail=1; }
 stat_line sel.out 'Total CPU time recorded by clock profiling (sec.)' '0.020'

@@ -2,7 +2,7 @@
  * info_mkexp - write a small synthetic experiment for the er_print
  * information-report tests (tests/component/info_*.sh), without a collector.
  *
- *   info_mkexp DIR.er finished|unfinished|empty|signal
+ *   info_mkexp DIR.er finished|unfinished|empty|signal|signals
  *
  * All variants: start tstamp_ns 1 s, realtime 1795313775 s (Sun Nov 22
  * 02:16:15 2026 UTC), target "/opt/t/prog" with argv "./prog -n 3",
@@ -22,6 +22,8 @@
  * empty      a finished log with no data files: no threads, no samples, no
  *            rusage, no notes file (the comment is in log.xml only).
  * signal     finished, but the target was killed by SIGSEGV with a core dump.
+ * signals    finished, and collector_end counts signals=351 (sampling signals
+ *            handled, which the overview's nsignals 2 does not know).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -157,13 +159,13 @@ static void write_text(const char *dir, const char *name, const char *text)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: info_mkexp DIR.er finished|unfinished|empty|signal\n");
+		fprintf(stderr, "usage: info_mkexp DIR.er finished|unfinished|empty|signal|signals\n");
 		return 2;
 	}
 	const char *dir = argv[1], *v = argv[2];
 	int unfinished = strcmp(v, "unfinished") == 0, empty = strcmp(v, "empty") == 0;
-	int killed = strcmp(v, "signal") == 0;
-	if (!unfinished && !empty && !killed && strcmp(v, "finished") != 0) {
+	int killed = strcmp(v, "signal") == 0, signals = strcmp(v, "signals") == 0;
+	if (!unfinished && !empty && !killed && !signals && strcmp(v, "finished") != 0) {
 		fprintf(stderr, "info_mkexp: unknown variant %s\n", v);
 		return 2;
 	}
@@ -203,8 +205,8 @@ int main(int argc, char **argv)
 				log + n, sizeof log - (size_t)n,
 				"  <warning id=\"timer_rate\" tstamp_ns=\"%llu\">Collection interval timer "
 				"period was changed (10007 -&gt; 10000)</warning>\n"
-				"  <collector_end tstamp_ns=\"%llu\" samples=\"5\" dropped=\"1\"/>\n",
-				T0 + 2 * MS, T0 + 2000 * MS);
+				"  <collector_end tstamp_ns=\"%llu\" samples=\"5\" dropped=\"1\"%s/>\n",
+				T0 + 2 * MS, T0 + 2000 * MS, signals ? " signals=\"351\"" : "");
 		if (killed)
 			n += snprintf(
 				log + n, sizeof log - (size_t)n,
