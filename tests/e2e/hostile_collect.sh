@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hostile targets (issue #10): collect itself is killed, or raced.  The
-# target runs before_work, creates a marker file, then two after_works;
-# each signal is sent once the marker exists.  What happens is what
+# target runs before_work, creates a marker file, then four after_works
+# (0.5 s); each signal is sent once the marker exists.  What happens is what
 # collect(1) says under SIGNALS:
 #  - SIGKILL to collect: the target is not touched; it runs on (its parent is
 #    no longer collect) to its normal end with its normal output, and its
@@ -47,17 +47,17 @@ target_pid() { # ERRFILE: the pid collect printed
 
 # collect and the target start with SIGINT at its default, as from a terminal
 # (a script's background job would ignore it, and collect passes that on)
-start() { # NAME SETSID: collect -o NAME.er ./hostile phases NAME.mark 80 2 in the background
+start() { # NAME SETSID: collect -o NAME.er ./hostile phases NAME.mark 80 4 in the background
 	local n=$1 pre=()
 	[[ $2 == setsid ]] && pre=(setsid)
-	"${pre[@]}" env --default-signal=INT "$PA_BIN/collect" -o $n.er ./hostile phases $n.mark 80 2 >$n.out 2>$n.err &
+	"${pre[@]}" env --default-signal=INT "$PA_BIN/collect" -o $n.er ./hostile phases $n.mark 80 4 >$n.out 2>$n.err &
 	cpid=$!
 	wait_for $n.mark || bad "$n: the target never reached its marker"
 	tpid=$(target_pid $n.err)
 }
 
-plain phases phases plain.mark 80 2
-grep -q '^phases: 2 done$' phases.plain.out || bad "plain run: $(cat phases.plain.out)"
+plain phases phases plain.mark 80 4
+grep -q '^phases: 4 done$' phases.plain.out || bad "plain run: $(cat phases.plain.out)"
 
 # ---- SIGKILL
 start kill no
@@ -98,7 +98,7 @@ opens int.er "Target exited with status 0"
 near int.er after_work "$(measured int.err after_work)" "after collect got SIGINT"
 
 # ---- SIGINT to the process group (^C)
-setsid env --default-signal=INT ./hostile phases pint.mark 80 2 >pgint.plain.out 2>pgint.plain.err &
+setsid env --default-signal=INT ./hostile phases pint.mark 80 4 >pgint.plain.out 2>pgint.plain.err &
 p=$!
 wait_for pint.mark
 kill -INT -- -$p
