@@ -19,6 +19,9 @@
 #include "experiment/colxform.h"
 #include "experiment/format.h"
 
+/* zstd's jobs are 8 MiB or more (4 windows): below that, one thread */
+#define MT_MIN_BYTES (8 * 1024 * 1024)
+
 static int write_all(int fd, const void *p, size_t n)
 {
 	const char *c = p;
@@ -147,6 +150,22 @@ out:
 	return pay;
 }
 
+/*
+ * One compression context for every file, reset between them: making one
+ * allocates megabytes (10 ms a file in the ASan test build), and a process
+ * tree has three files per process.  collect is single-threaded; the
+ * context lives until it exits.
+ */
+static ZSTD_CCtx *cctx_get(void)
+{
+	static ZSTD_CCtx *cctx;
+	if (cctx)
+		ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+	else
+		cctx = ZSTD_createCCtx();
+	return cctx;
+}
+
 int compress_data_file(const char *path)
 {
 	char dst[PATH_MAX], tmp[PATH_MAX];
@@ -162,7 +181,7 @@ int compress_data_file(const char *path)
 		close(in);
 		return e;
 	}
-	struct zout z = {ZSTD_createCCtx(), out, NULL, ZSTD_CStreamOutSize()};
+	struct zout z = {cctx_get(), out, NULL, ZSTD_CStreamOutSize()};
 	z.buf = malloc(z.bytes);
 	uint8_t *blk = malloc(EXP_BLOCK_BYTES), *unit = malloc(COLX_UNIT_MAX_BYTES),
 		*check = malloc(EXP_BLOCK_BYTES);
@@ -172,8 +191,16 @@ int compress_data_file(const char *path)
 		goto out;
 	}
 	ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_compressionLevel, COMPRESS_LEVEL);
-	/* a second thread when libzstd has them: the target has ended, its CPUs are free */
-	ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_nbWorkers, 2);
+	/*
+	 * A second thread when libzstd has them (the target has ended, its CPUs
+	 * are free), for a file big enough to be cut into several of its jobs:
+	 * for a smaller one the threads only cost their start, which for the
+	 * 600 small files of a 200-process tree was most of collect's ending.
+	 */
+	struct stat st;
+	int st_ok = fstat(in, &st) == 0;
+	if (st_ok && st.st_size >= MT_MIN_BYTES)
+		ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_nbWorkers, 2);
 	int columns = -1; /* heaptrace: through the column transform; known after block 0 */
 	uint64_t total = 0;
 	for (;;) {
@@ -184,9 +211,8 @@ int compress_data_file(const char *path)
 		}
 		if (columns < 0) {
 			columns = is_heap_file(blk, (size_t)got) && columns_pay(in, unit, check);
-			struct stat st;
 			/* the size known: zstd sizes its tables to it (level 9's would be 24 MB to clear) */
-			if (!columns && fstat(in, &st) == 0)
+			if (!columns && st_ok)
 				ZSTD_CCtx_setPledgedSrcSize(z.cctx, (unsigned long long)st.st_size);
 			if (columns &&
 			    (r = feed(&z, unit, (size_t)colx_forward_begin(unit), ZSTD_e_continue)) < 0)
@@ -213,7 +239,6 @@ int compress_data_file(const char *path)
 	if (fsync(out) < 0)
 		r = -errno;
 out:
-	ZSTD_freeCCtx(z.cctx);
 	free(z.buf);
 	free(blk);
 	free(unit);

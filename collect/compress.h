@@ -13,7 +13,8 @@
  * Write `path`.zst (through a temporary name, then rename) and remove `path`.
  * On any failure `path` stays as it was and nothing else is left behind.
  * Returns 0, -ENOENT if `path` does not exist, -EIO if the transform would
- * not give the file back, or another -errno.
+ * not give the file back, or another -errno.  Not thread-safe: calls share
+ * one compression context.
  */
 int compress_data_file(const char *path);
 

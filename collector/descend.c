@@ -20,6 +20,8 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -181,6 +183,36 @@ EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 	struct newenv ne;
 	char *const *env = exec_prepare(self, argv, &ne, envp);
 	return exec_done(&ne, real(fd, argv, env));
+}
+
+/*
+ * execveat (glibc 2.34): like execve, but the program is path relative to
+ * the directory dirfd, or dirfd itself (AT_EMPTY_PATH and "").  Not
+ * interposed, the exec would leave the samplers running through it (a
+ * SIGPROF then kills the new image, whose handler is the default) and drop
+ * the collector's variables from the program's environment.
+ */
+EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
+{
+	typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
+	static execveat_fn real;
+	if (!real)
+		real = (execveat_fn)next_fn("execveat");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	char where[PATH_MAX + 64];
+	const char *probe = where; /* the program, for the checks before the exec */
+	if (path[0] == '/' || (path[0] && dirfd == AT_FDCWD))
+		probe = path;
+	else if (!path[0] && (flags & AT_EMPTY_PATH))
+		snprintf(where, sizeof where, "/proc/self/fd/%d", dirfd);
+	else if ((size_t)snprintf(where, sizeof where, "/proc/self/fd/%d/%s", dirfd, path) >= sizeof where)
+		probe = NULL;
+	struct newenv ne;
+	char *const *env = exec_prepare(probe, argv, &ne, envp);
+	return exec_done(&ne, real(dirfd, path, argv, env, flags));
 }
 
 /* execl, execle, execlp: collect the variadic arguments into an array. */

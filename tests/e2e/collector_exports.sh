@@ -8,7 +8,7 @@
 # output and exit status are untouched and no data file is created.
 source "$(dirname "$0")/collector_lib.sh"
 col_setup
-want="_Exit __libc_start_main _exit clone dlclose dlopen execl execle execlp execv execve execvp execvpe exit"
+want="_Exit __libc_start_main _exit clone dlclose dlopen execl execle execlp execv execve execveat execvp execvpe exit"
 want+=" fexecve pa_collector_trace_api posix_spawn posix_spawnp pthread_create pthread_sigmask sigaction signal"
 want+=" sigprocmask vfork"
 got=$(nm -D --defined-only "$COL_SO" | awk '{print $3}' | grep -vx -e _init -e _fini | sort | tr '\n' ' ')
