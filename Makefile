@@ -117,6 +117,6 @@ layers-check:
 	@bash scripts/layers-check.sh
 
 clean:
-	rm -rf $(BUILD) build-test
+	rm -rf $(BUILD) build-test build-fuzz
 
 .PHONY: all deps demo check test clean format-check layers-check

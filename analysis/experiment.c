@@ -1,5 +1,6 @@
 /*
- * experiment.c - read log.xml and map.xml (expat), the data files
+ * experiment.c - read log.xml, map.xml and processes.xml (expat, through
+ * xmlsafe: no entities, nothing external), the data files
  * (experiment/datafile) and build struct experiment.  Every count and length
  * read from the experiment is capped; damage becomes a warning.
  */
@@ -7,7 +8,6 @@
 
 #include <errno.h>
 #include <dirent.h>
-#include <expat.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "analysis/exp_timemap.h"
+#include "analysis/xmlsafe.h"
 #include "analysis/zdata.h"
 #include "common/strbuf.h"
 #include "common/u64map.h"
@@ -326,9 +327,11 @@ static void loss_problems(struct experiment *exp)
 /*
  * Parse an XML file that may still be being written: NUL padding is cut off,
  * and an error at the very end (unclosed root, torn element) is a warning.
- * Returns 0, or -EBADMSG for damage before the end (with a message).
+ * Returns 0, -EBADMSG for damage before the end, or -EPERM for a document
+ * xmlsafe refuses (entity declarations, external DTDs), wherever they are;
+ * both with a message.
  */
-static int parse_xml(struct experiment *exp, const char *file, const char *root, XML_StartElementHandler st,
+static int parse_xml(struct experiment *exp, const char *file, XML_StartElementHandler st,
 		     XML_EndElementHandler en, XML_CharacterDataHandler tx, void *ud, char **ret_err)
 {
 	struct strbuf path;
@@ -349,21 +352,16 @@ static int parse_xml(struct experiment *exp, const char *file, const char *root,
 		return r;
 	}
 	len = strnlen(buf, len);
-	XML_Parser p = XML_ParserCreate("UTF-8");
-	if (!p) {
+	struct xmlsafe x;
+	if (xmlsafe_init(&x, ud, st, en, tx) < 0) {
 		free(buf);
 		strbuf_release(&path);
 		return -ENOMEM;
 	}
-	XML_SetUserData(p, ud);
-	XML_SetElementHandler(p, st, en);
-	if (tx)
-		XML_SetCharacterDataHandler(p, tx);
-	int ok = XML_Parse(p, buf, (int)len, 1) == XML_STATUS_OK;
-	r = 0;
-	if (!ok) {
-		enum XML_Error e = XML_GetErrorCode(p);
-		XML_Index at = XML_GetCurrentByteIndex(p);
+	r = xmlsafe_parse(&x, buf, len, 1);
+	if (r == -EBADMSG) {
+		enum XML_Error e = XML_GetErrorCode(x.parser);
+		XML_Index at = XML_GetCurrentByteIndex(x.parser);
 		/* An error at the end of the text is what a collection that did not
 		 * finish looks like: keep what was parsed. */
 		int at_end = e == XML_ERROR_NO_ELEMENTS || e == XML_ERROR_UNCLOSED_TOKEN ||
@@ -371,19 +369,21 @@ static int parse_xml(struct experiment *exp, const char *file, const char *root,
 		if (at_end && len > 0) {
 			warnf(exp, "%s: %s at the end of the file (the collection did not finish)", file,
 			      XML_ErrorString(e));
-		} else {
-			if (ret_err) {
-				struct strbuf m;
-				strbuf_init(&m, 0);
-				strbuf_addf(&m, "%s: malformed XML at line %lu: %s", strbuf_str(&path),
-					    (unsigned long)XML_GetCurrentLineNumber(p), XML_ErrorString(e));
-				*ret_err = strbuf_detach(&m);
-			}
-			r = -EBADMSG;
+			r = 0;
 		}
 	}
-	(void)root;
-	XML_ParserFree(p);
+	if (r < 0 && ret_err) {
+		struct strbuf m;
+		strbuf_init(&m, 0);
+		if (r == -EBADMSG)
+			strbuf_addf(&m, "%s: malformed XML at line %lu: %s", strbuf_str(&path),
+				    (unsigned long)XML_GetCurrentLineNumber(x.parser), xmlsafe_error(&x));
+		else
+			strbuf_addf(&m, "%s: %s", strbuf_str(&path),
+				    r == -EPERM ? xmlsafe_error(&x) : strerror(-r));
+		*ret_err = strbuf_detach(&m);
+	}
+	xmlsafe_release(&x);
 	free(buf);
 	strbuf_release(&path);
 	return r;
@@ -546,19 +546,15 @@ static void read_processes(struct experiment *exp)
 	struct procs_parse pp = {.exp = exp};
 	strbuf_init(&pp.cmd, 1 << 20);
 	strbuf_init(&pp.text, 1 << 20);
-	XML_Parser p = XML_ParserCreate("UTF-8");
-	if (p) {
-		XML_SetUserData(p, &pp);
-		XML_SetElementHandler(p, procs_start, procs_end);
-		XML_SetCharacterDataHandler(p, procs_text);
+	struct xmlsafe x;
+	if (xmlsafe_init(&x, &pp, procs_start, procs_end, procs_text) == 0) {
 		static const char open[] = "<processes>", close[] = "</processes>";
-		if (XML_Parse(p, open, (int)strlen(open), 0) != XML_STATUS_OK ||
-		    XML_Parse(p, buf, (int)len, 0) != XML_STATUS_OK ||
-		    XML_Parse(p, close, (int)strlen(close), 1) != XML_STATUS_OK)
+		if (xmlsafe_parse(&x, open, strlen(open), 0) < 0 || xmlsafe_parse(&x, buf, len, 0) < 0 ||
+		    xmlsafe_parse(&x, close, strlen(close), 1) < 0)
 			warnf(exp, "%s: malformed at line %lu (%s); the process list may be incomplete",
-			      EXP_FILE_NAME_PROCESSES, (unsigned long)XML_GetCurrentLineNumber(p),
-			      XML_ErrorString(XML_GetErrorCode(p)));
-		XML_ParserFree(p);
+			      EXP_FILE_NAME_PROCESSES, (unsigned long)XML_GetCurrentLineNumber(x.parser),
+			      xmlsafe_error(&x));
+		xmlsafe_release(&x);
 	}
 	/* an element cut at its end (the parse stopped inside it) has no command */
 	for (size_t i = 0; i < pp.v.n; i++)
@@ -1135,7 +1131,7 @@ static int open_impl(const char *path, int with_data, struct experiment **ret, c
 
 	struct log_parse lp = {.exp = exp};
 	strbuf_init(&lp.text, 1 << 20);
-	int r = parse_xml(exp, EXP_FILE_NAME_LOG, "experiment", log_start, log_end, log_text, &lp, ret_err);
+	int r = parse_xml(exp, EXP_FILE_NAME_LOG, log_start, log_end, log_text, &lp, ret_err);
 	strbuf_release(&lp.text);
 	free(lp.elem_id);
 	if (r < 0)
@@ -1144,7 +1140,7 @@ static int open_impl(const char *path, int with_data, struct experiment **ret, c
 	loss_problems(exp);
 
 	struct map_parse mp = {.exp = exp};
-	r = parse_xml(exp, EXP_FILE_NAME_MAP, "map", map_start, map_end, NULL, &mp, ret_err);
+	r = parse_xml(exp, EXP_FILE_NAME_MAP, map_start, map_end, NULL, &mp, ret_err);
 	exp->objs = mp.objs.v;
 	exp->nobjs = mp.objs.n;
 	if (r < 0)

@@ -3,7 +3,9 @@
  * map.xml and the binary data files say, checked and normalised.
  *
  * experiment_open never trusts its input: a missing or corrupt file gives a
- * negative errno and a message in *ret_err; damage that leaves the rest usable
+ * negative errno and a message in *ret_err (-EPERM for a log.xml or map.xml
+ * that declares entities or names an external DTD: see xmlsafe.h, which
+ * every XML file goes through); damage that leaves the rest usable
  * (unclosed XML of a collection that did not finish, torn or bad blocks,
  * malformed records, events naming unknown stacks) becomes a message in
  * exp->problems and the rest is used.  The returned structure is read-only

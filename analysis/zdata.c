@@ -15,7 +15,7 @@
 
 #include "experiment/colxform.h"
 
-static int decompress(int fd, uint8_t **ret, size_t *ret_bytes)
+static int decompress(int fd, uint64_t max_bytes, uint8_t **ret, size_t *ret_bytes)
 {
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
 	size_t ibytes = ZSTD_DStreamInSize();
@@ -41,7 +41,7 @@ static int decompress(int fd, uint8_t **ret, size_t *ret_bytes)
 		while (input.pos < input.size) {
 			if (cap - len < ZSTD_DStreamOutSize()) {
 				size_t ncap = cap ? cap * 2 : (size_t)4 << 20;
-				if (ncap > ZDATA_MAX_BYTES) {
+				if (ncap > max_bytes) {
 					r = -EFBIG;
 					goto out;
 				}
@@ -78,6 +78,12 @@ out:
 
 int zdata_open(const char *path, enum exp_file_kind kind, struct datafile **ret, void **ret_buf)
 {
+	return zdata_open_max(path, kind, ZDATA_MAX_BYTES, ret, ret_buf);
+}
+
+int zdata_open_max(const char *path, enum exp_file_kind kind, uint64_t max_bytes, struct datafile **ret,
+		   void **ret_buf)
+{
 	*ret_buf = NULL;
 	int r = datafile_open(path, kind, ret);
 	if (r != -ENOENT)
@@ -90,7 +96,7 @@ int zdata_open(const char *path, enum exp_file_kind kind, struct datafile **ret,
 		return errno == ENOENT ? -ENOENT : -errno;
 	uint8_t *buf;
 	size_t bytes;
-	r = decompress(fd, &buf, &bytes);
+	r = decompress(fd, max_bytes, &buf, &bytes);
 	close(fd);
 	if (r < 0)
 		return r;
@@ -98,7 +104,7 @@ int zdata_open(const char *path, enum exp_file_kind kind, struct datafile **ret,
 		/* the transformed stream and the image it gives are both held for a moment */
 		uint8_t *img;
 		size_t n;
-		r = colx_inverse(buf, bytes, ZDATA_MAX_BYTES, &img, &n);
+		r = colx_inverse(buf, bytes, max_bytes, &img, &n);
 		free(buf);
 		if (r < 0)
 			return r;

@@ -15,4 +15,11 @@
 /* *ret_buf receives the decompressed image (or NULL); free it after datafile_close. */
 int zdata_open(const char *path, enum exp_file_kind kind, struct datafile **ret, void **ret_buf);
 
+/*
+ * The same with another cap than ZDATA_MAX_BYTES on the decompressed image
+ * (tests and fuzzing: a few KiB of zstd can ask for gigabytes).
+ */
+int zdata_open_max(const char *path, enum exp_file_kind kind, uint64_t max_bytes, struct datafile **ret,
+		   void **ret_buf);
+
 #endif

@@ -818,8 +818,8 @@ int main(int argc, char **argv)
 			free(err);
 			err = NULL;
 			if (k < 0)
-				return 1;
-			io_error = 1; /* a damaged subexperiment: archive the rest, exit 1 */
+				break; /* the founder: nothing to archive */
+			io_error = 1;  /* a damaged subexperiment: archive the rest, exit 1 */
 			continue;
 		}
 		nobjs += exps[nexps++]->nobjs;
@@ -827,6 +827,10 @@ int main(int argc, char **argv)
 	for (int k = 0; k < nsubs; k++)
 		free(subs[k]);
 	free(subs);
+	if (nexps == 0) {
+		free(exps);
+		return 1;
+	}
 	const char *ep = exps[0]->path;
 	if ((size_t)snprintf(root, sizeof root, "%s/%s", ep, ARCHIVE_DIR_NAME) >= sizeof root) {
 		fprintf(stderr, "er_archive: %s: path too long\n", ep);

@@ -18,7 +18,11 @@
  *   MALLOC, CALLOC, MEMALIGN, MMAP   [esc] varint size, a, r
  *   REALLOC                          [esc] varint size, a, varint old, r
  *                                    (old: 0 = no old block, else
- *                                    zigzag(old_addr - addr) + 1)
+ *                                    zigzag(old_addr - addr) + 1; the
+ *                                    one difference it cannot hold,
+ *                                    2^63, reads back as no old block:
+ *                                    user-space addresses never differ
+ *                                    by that much)
  *   FREE                             [esc] a
  *   MUNMAP                           [esc] varint size, a
  *   TIME (z must be 0)               varint ns since the previous mark

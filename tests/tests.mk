@@ -27,15 +27,40 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOM
 
 test-bins: all $(UNIT_BIN) $(FUZZ_BIN) $(TOOLS_BIN)
 
+# libFuzzer build, into build-fuzz/ (clang): the libraries instrumented for coverage with
+# ASan+UBSan (any UBSan report aborts, so libFuzzer sees it), each target linked with
+# libFuzzer's main instead of replay_main.c.  tests/fuzz/campaign.sh runs them for a number
+# of executions each (docs/fuzzing.md); scripts/fuzz.sh grows the corpora.
+#   make fuzz-bins
+#   make fuzz-campaign [FUZZ_RUNS=N] [FUZZ_TARGETS="datafile heapstream ..."]
+FUZZ_BUILD   := build-fuzz
+FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=undefined
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
+FUZZ_RUNS    ?= 1000000
+LIBFUZZER_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/libfuzzer/%,$(FUZZ_SRC))
+
+$(BUILD)/libfuzzer/%: tests/fuzz/%.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter %.a,$^) $(ANALYSIS_LIBS) -lm
+
+libfuzzer-bins: $(LIBFUZZER_BIN)
+
+fuzz-bins:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" SAN="$(FUZZ_SAN)" libfuzzer-bins
+
+fuzz-campaign: fuzz-bins
+	@bash tests/fuzz/campaign.sh -b $(FUZZ_BUILD) -r $(FUZZ_RUNS) $(FUZZ_TARGETS)
+
 test:
 	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(TEST_SAN)" test-bins
 	@bash tests/run.sh $(TEST_BUILD)
 
-.PHONY: test test-bins
+.PHONY: test test-bins libfuzzer-bins fuzz-bins fuzz-campaign
 
 # info_driver compiles er_print/report_info.c into itself
 $(BUILD)/tests/tools/info_driver: er_print/report_info.c er_print/erp.h
 # every test binary is rebuilt when a header it may use changes
-$(UNIT_BIN) $(FUZZ_BIN) $(TOOLS_BIN): $(wildcard common/*.h experiment/*.h analysis/*.h) tests/unit/check.h
+$(UNIT_BIN) $(FUZZ_BIN) $(LIBFUZZER_BIN) $(TOOLS_BIN): $(wildcard common/*.h experiment/*.h analysis/*.h) tests/unit/check.h
 # unit tests of collector modules include their sources
 $(BUILD)/tests/unit/test_cfi: collector/cfi.c collector/cfi.h
