@@ -52,15 +52,26 @@ static int same(const struct exp_heap *a, const struct exp_heap *b)
 	       a->stack_kind == b->stack_kind && a->stack_id == b->stack_id && a->stack_slot == b->stack_slot;
 }
 
-/* Encode events[0..n) from base_ns, marking the time before each event whose time moved. */
+/* The coding of this input's addresses: format 1.1 (deltas) or the current one (recent ranks). */
+static unsigned minor;
+
+/*
+ * Encode events[0..n) from base_ns, marking the time before each event whose
+ * time moved.  The marks are written here, exactly: the writer's
+ * heapstream_encode_time rounds to whole quanta, which a decoded stream's
+ * arbitrary marks need not be.
+ */
 static size_t encode(size_t n, uint64_t base_ns)
 {
 	struct heapstream_state s;
-	heapstream_begin(&s, base_ns);
+	heapstream_begin(&s, base_ns, minor);
 	size_t len = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (events[i].ts_ns != s.time_ns)
-			len += heapstream_encode_time(stream + len, &s, events[i].ts_ns);
+		if (events[i].ts_ns != s.time_ns) {
+			stream[len++] = EXP_HEAP_TIME;
+			len += varint_put(stream + len, events[i].ts_ns - s.time_ns);
+			s.time_ns = events[i].ts_ns;
+		}
 		len += heapstream_encode(stream + len, &s, &events[i]);
 	}
 	return len;
@@ -70,7 +81,7 @@ static size_t encode(size_t n, uint64_t base_ns)
 static void decode_same(size_t len, size_t n, uint64_t base_ns)
 {
 	struct heapstream_state s;
-	heapstream_begin(&s, base_ns);
+	heapstream_begin(&s, base_ns, minor);
 	const uint8_t *pos = stream, *end = stream + len;
 	struct exp_heap h;
 	size_t i = 0;
@@ -89,7 +100,7 @@ static void as_stream(const uint8_t *data, size_t size)
 {
 	uint64_t base_ns = size >= 8 ? le64_get(data) : 1000;
 	struct heapstream_state s;
-	heapstream_begin(&s, base_ns);
+	heapstream_begin(&s, base_ns, minor);
 	const uint8_t *pos = data, *end = data + size, *prev = pos;
 	size_t n = 0;
 	int r;
@@ -130,6 +141,7 @@ static void as_fields(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	minor = size & 1 ? 1 : EXP_FORMAT_VERSION_MINOR;
 	as_stream(data, size);
 	as_fields(data, size);
 	return 0;
