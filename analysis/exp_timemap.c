@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/u64map.h"
 #include "common/vec.h"
 
 struct range {
@@ -252,4 +253,96 @@ out:
 	free(shared);
 	free(rs);
 	return r;
+}
+
+/* ------------------------------------------------------------ used objects */
+
+/* Segments sorted by start, with the largest end of each prefix, to find every cover of a PC. */
+struct seg_index {
+	struct seg_ref *v;
+	uint64_t *max_hi; /* max_hi[i] = the largest hi of v[0..i] */
+	size_t n;
+};
+
+static int seg_index_build(const struct experiment *exp, struct seg_index *ix)
+{
+	VEC(struct seg_ref) segs = {0};
+	for (size_t i = 0; i < exp->nobjs; i++)
+		for (size_t s = 0; s < exp->objs[i].nsegs; s++) {
+			const struct exp_segment *g = &exp->objs[i].segs[s];
+			if (!g->memsz || g->vaddr + g->memsz < g->vaddr)
+				continue;
+			struct seg_ref r = {.lo = g->vaddr, .hi = g->vaddr + g->memsz, .obj = (uint32_t)i};
+			if (VEC_PUSH(&segs, r) < 0) {
+				free(segs.v);
+				return -ENOMEM;
+			}
+		}
+	ix->v = segs.v;
+	ix->n = segs.n;
+	ix->max_hi = malloc((segs.n ? segs.n : 1) * sizeof *ix->max_hi);
+	if (!ix->max_hi)
+		return -ENOMEM;
+	if (segs.n)
+		qsort(segs.v, segs.n, sizeof *segs.v, cmp_seg);
+	for (size_t i = 0; i < segs.n; i++)
+		ix->max_hi[i] = i && ix->max_hi[i - 1] > segs.v[i].hi ? ix->max_hi[i - 1] : segs.v[i].hi;
+	return 0;
+}
+
+/* Mark every object with a segment covering pc; the count newly marked. */
+static long mark_covers(const struct seg_index *ix, uint64_t pc, uint8_t *used)
+{
+	size_t lo = 0, hi = ix->n; /* first segment with lo > pc */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->v[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	long n = 0;
+	for (size_t k = lo; k-- > 0 && ix->max_hi[k] > pc;)
+		if (pc < ix->v[k].hi && !used[ix->v[k].obj]) {
+			used[ix->v[k].obj] = 1;
+			n++;
+		}
+	return n;
+}
+
+long experiment_used_objects(const struct experiment *exp, uint8_t *ret_used)
+{
+	struct seg_index ix = {0};
+	struct u64map seen;
+	u64map_init(&seen);
+	long n = 0;
+	if (exp->nobjs)
+		memset(ret_used, 0, exp->nobjs);
+	if (seg_index_build(exp, &ix) < 0)
+		goto nomem;
+	for (size_t s = 0; s < exp->nstacks; s++) {
+		const struct exp_callstack *cs = &exp->stacks[s];
+		for (size_t i = 0; i < cs->nframes; i++) {
+			uint64_t pc = frame_pc(cs, i);
+			if (cs->objs && cs->objs[i] < exp->nobjs) {
+				n += !ret_used[cs->objs[i]];
+				ret_used[cs->objs[i]] = 1;
+				continue;
+			}
+			if (u64map_get(&seen, pc) >= 0)
+				continue; /* a PC many stacks share: looked up once */
+			if (u64map_put(&seen, pc, 0) < 0)
+				goto nomem;
+			n += mark_covers(&ix, pc, ret_used);
+		}
+	}
+	free(ix.v);
+	free(ix.max_hi);
+	u64map_release(&seen);
+	return n;
+nomem:
+	free(ix.v);
+	free(ix.max_hi);
+	u64map_release(&seen);
+	return -ENOMEM;
 }

@@ -280,6 +280,7 @@ static const char *errno_text(const char *name)
 		{"ENOSPC", "no space left on device"}, {"EDQUOT", "disk quota exceeded"},
 		{"EFBIG", "file too large"},           {"EIO", "input/output error"},
 		{"ENOMEM", "out of memory"},           {"EROFS", "read-only file system"},
+		{"EMFILE", "no file descriptor free"}, {"ENFILE", "the system's file table is full"},
 	};
 	for (size_t i = 0; name && i < sizeof t / sizeof t[0]; i++)
 		if (strcmp(name, t[i].name) == 0)
@@ -295,7 +296,14 @@ int experiment_loss_line(const struct experiment *exp, char *buf, size_t room)
 	double at = x->since_ns > exp->log.start_ns ? (double)(x->since_ns - exp->log.start_ns) / 1e9 : 0;
 	const char *name = x->errno_name ? x->errno_name : "error";
 	int n;
-	if (!x->counted)
+	if (x->counted && (strcmp(name, "EMFILE") == 0 || strcmp(name, "ENFILE") == 0))
+		/* recording went on wherever a descriptor could be had */
+		n = snprintf(buf, room,
+			     "data lost: from %.3f s the process had no file descriptor free for the collector "
+			     "(%s, %s); not recorded: %" PRIu64 " clock samples (%.3f s of CPU), %" PRIu64
+			     " heap calls",
+			     at, errno_text(name), name, x->samples, (double)x->sample_ns / 1e9, x->heap);
+	else if (!x->counted)
 		n = snprintf(buf, room,
 			     "data lost: recording stopped at %.3f s (%s, %s); the data before is complete, "
 			     "what came after was not counted (the process ended unseen)",
@@ -858,6 +866,61 @@ static int cmp_thread_start(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+/*
+ * The stacks file's records into sw (stk may be NULL: no file), the stacks
+ * sorted by id with one copy of each (a stack may be written twice).
+ * 0 or -ENOMEM; damage is a warning.
+ */
+static int walk_stacks(struct experiment *exp, struct datafile *stk, struct stack_walk *sw)
+{
+	if (stk) {
+		sw->scratch = malloc(EXP_MAX_FRAMES * sizeof *sw->scratch);
+		if (!sw->scratch)
+			return -ENOMEM;
+		int r = datafile_walk(stk, stack_record, sw);
+		if (r < 0)
+			return r;
+		report_damage(exp, EXP_FILE_NAME_STACKS, stk, sw->bad);
+	}
+	if (sw->stacks.n)
+		qsort(sw->stacks.v, sw->stacks.n, sizeof *sw->stacks.v, cmp_u64_idx);
+	size_t ns = 0;
+	for (size_t i = 0; i < sw->stacks.n; i++) {
+		if (ns && sw->stacks.v[ns - 1].id == sw->stacks.v[i].id) {
+			free(sw->stacks.v[i].pcs);
+			continue;
+		}
+		sw->stacks.v[ns++] = sw->stacks.v[i];
+	}
+	sw->stacks.n = ns;
+	return 0;
+}
+
+/* experiment_open_stacks: the stacks file only, into exp->stacks (no "unknown" stack). */
+static int read_stacks_only(struct experiment *exp)
+{
+	struct datafile *stk = NULL;
+	void *zbuf = NULL;
+	struct stack_walk sw = {.exp = exp};
+	int r = open_data(exp, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, &stk, &zbuf);
+	if (r == 0)
+		r = walk_stacks(exp, stk, &sw);
+	if (r == 0) {
+		exp->stacks = sw.stacks.v;
+		exp->nstacks = sw.stacks.n;
+		sw.stacks.v = NULL;
+		sw.stacks.n = 0;
+	}
+	for (size_t i = 0; i < sw.stacks.n; i++)
+		free(sw.stacks.v[i].pcs);
+	free(sw.stacks.v);
+	free(sw.slots.v);
+	free(sw.scratch);
+	datafile_close(stk);
+	free(zbuf);
+	return r;
+}
+
 static int read_data(struct experiment *exp)
 {
 	struct datafile *prof = NULL, *stk = NULL, *ovw = NULL, *hp = NULL;
@@ -888,29 +951,9 @@ static int read_data(struct experiment *exp)
 		if ((r = open_data(exp, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP, &hp, &zbuf[3])) < 0)
 			goto out;
 	}
-	if (stk) {
-		sw.scratch = malloc(EXP_MAX_FRAMES * sizeof *sw.scratch);
-		if (!sw.scratch) {
-			r = -ENOMEM;
-			goto out;
-		}
-		if ((r = datafile_walk(stk, stack_record, &sw)) < 0)
-			goto out;
-		report_damage(exp, EXP_FILE_NAME_STACKS, stk, sw.bad);
-	}
-
-	/* Stacks: sort by id, drop duplicates (a stack may be written twice). */
-	if (sw.stacks.n)
-		qsort(sw.stacks.v, sw.stacks.n, sizeof *sw.stacks.v, cmp_u64_idx);
-	size_t ns = 0;
-	for (size_t i = 0; i < sw.stacks.n; i++) {
-		if (ns && sw.stacks.v[ns - 1].id == sw.stacks.v[i].id) {
-			free(sw.stacks.v[i].pcs);
-			continue;
-		}
-		sw.stacks.v[ns++] = sw.stacks.v[i];
-	}
-	sw.stacks.n = ns;
+	if ((r = walk_stacks(exp, stk, &sw)) < 0)
+		goto out;
+	size_t ns = sw.stacks.n;
 	/* One extra stack at the end: "unknown" for events whose stack is missing. */
 	struct exp_callstack unknown = {.id = 0, .flags = EXP_STACK_FAILED, .nframes = 0, .pcs = malloc(8)};
 	if (!unknown.pcs || VEC_PUSH(&sw.stacks, unknown) < 0) {
@@ -1092,7 +1135,9 @@ out:
 	return r;
 }
 
-static int open_impl(const char *path, int with_data, struct experiment **ret, char **ret_err)
+enum open_what { OPEN_MAPS, OPEN_STACKS, OPEN_ALL };
+
+static int open_impl(const char *path, enum open_what what, struct experiment **ret, char **ret_err)
 {
 	if (ret_err)
 		*ret_err = NULL;
@@ -1157,8 +1202,8 @@ static int open_impl(const char *path, int with_data, struct experiment **ret, c
 		exp->notes = notes;
 	strbuf_release(&np);
 
-	r = with_data ? read_data(exp) : 0;
-	if (r == 0 && with_data)
+	r = what == OPEN_ALL ? read_data(exp) : what == OPEN_STACKS ? read_stacks_only(exp) : 0;
+	if (r == 0 && what == OPEN_ALL)
 		r = exp_timemap_apply(exp);
 	if (r < 0) {
 		if (ret_err && !*ret_err) {
@@ -1187,12 +1232,22 @@ fail:
 
 int experiment_open(const char *path, struct experiment **ret, char **ret_err)
 {
-	return open_impl(path, 1, ret, ret_err);
+	return open_impl(path, OPEN_ALL, ret, ret_err);
 }
 
 int experiment_open_maps(const char *path, struct experiment **ret, char **ret_err)
 {
-	return open_impl(path, 0, ret, ret_err);
+	return open_impl(path, OPEN_MAPS, ret, ret_err);
+}
+
+int experiment_open_stacks(const char *path, struct experiment **ret, char **ret_err)
+{
+	return open_impl(path, OPEN_STACKS, ret, ret_err);
+}
+
+int experiment_is_collector_object(const struct exp_loadobj *lo)
+{
+	return lo && lo->name && strncmp(lo->name, "libcollector", 12) == 0;
 }
 
 static void free_strs(char **v, size_t n)

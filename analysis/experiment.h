@@ -217,6 +217,30 @@ int experiment_open(const char *path, struct experiment **ret, char **ret_err);
 int experiment_open_maps(const char *path, struct experiment **ret, char **ret_err);
 
 /*
+ * As experiment_open_maps, plus the stacks file (exp->stacks: every call
+ * stack a clock sample or a heap call recorded, sorted by id, without the
+ * "unknown" stack experiment_open adds); no threads, events, samples or heap
+ * calls are read.  The stacks file holds each distinct stack once, so this
+ * stays cheap however many events there were: what er_archive needs to know
+ * which load objects the reports will read (experiment_used_objects).
+ */
+int experiment_open_stacks(const char *path, struct experiment **ret, char **ret_err);
+
+/*
+ * Mark in ret_used[0..exp->nobjs) every load object that a frame of one of
+ * exp's stacks lies in, as reports resolve frames: the leaf at its PC, a
+ * return address at PC - 1, in the object the frame is pinned to
+ * (exp_callstack.objs) or else in every object that covered the address
+ * during the run (one unless a library was unloaded and another loaded
+ * over it; after experiment_open_stacks, which reads no event times, a frame
+ * there marks each of them).  Returns the number of objects marked, or -ENOMEM.
+ */
+long experiment_used_objects(const struct experiment *exp, uint8_t *ret_used);
+
+/* 1 if lo is the collector's own library (libcollector*.so), whose frames reports drop. */
+int experiment_is_collector_object(const struct exp_loadobj *lo);
+
+/*
  * The subexperiments of descendant processes inside the founder experiment
  * at `path` (its "_*.er" directories that hold a log.xml), as malloc'd paths
  * in *ret (free each and the array); sorted by name.  Returns their count

@@ -69,7 +69,7 @@ struct lines *profile_resolve_lines(struct profile *p, uint32_t obj)
 
 static int is_collector_object(const struct exp_loadobj *lo)
 {
-	return strncmp(lo->name, "libcollector", 12) == 0;
+	return experiment_is_collector_object(lo);
 }
 
 static int is_loader(const struct exp_loadobj *lo)

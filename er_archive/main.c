@@ -1,10 +1,12 @@
 /*
- * er_archive - record the build-id of each load object of an experiment and
- * copy the objects (and their separate debug files) into the experiment's
+ * er_archive - record the build-id of each load object of an experiment that
+ * the reports will read (a frame of a recorded call stack lies in it) and
+ * copy those objects (and their separate debug files) into the experiment's
  * archives/ directory, so that er_print can still read the code that ran
- * after the program is rebuilt or deleted.  collect runs it (with -q) when
- * the target has ended.  Layout and lookup: analysis/archive.h; usage:
- * docs/man/er_archive.1.
+ * after the program is rebuilt or deleted; an experiment that recorded
+ * nothing gets nothing.  It reads log.xml, map.xml and the stacks file, never
+ * the event files.  collect runs it (with -q) when the target has ended.
+ * Layout and lookup: analysis/archive.h; usage: docs/man/er_archive.1.
  *
  * Invariant: nothing appears half-written.  Every file is copied to a hidden
  * temporary name in its final directory, checked (the copy must carry the
@@ -46,15 +48,17 @@ static const char usage_text[] =
 	"       er_archive -V\n"
 	"       er_archive --help\n"
 	"\n"
-	"Record the build-id of each load object of the experiment (and of the\n"
-	"subexperiments of its descendant processes) and archive the objects and\n"
-	"their separate debug files in experiment/archives/, so that er_print can\n"
-	"read them after the program is rebuilt or deleted.  By default each object\n"
-	"with a build-id is kept once in the per-user cache ($PA_CACHE_DIR, else\n"
-	"$XDG_CACHE_HOME/pa-analyzer, else ~/.cache/pa-analyzer) and the archive\n"
-	"links to it; -A copy puts the copies in the experiment itself.\n"
+	"Record the build-id of each load object that a recorded call stack of the\n"
+	"experiment (or of the subexperiments of its descendant processes) runs, and\n"
+	"archive those objects and their separate debug files in experiment/archives/,\n"
+	"so that er_print can read them after the program is rebuilt or deleted.\n"
+	"Objects only mapped are skipped; nothing is archived when nothing was\n"
+	"recorded.  By default each object with a build-id is kept once in the\n"
+	"per-user cache ($PA_CACHE_DIR, else $XDG_CACHE_HOME/pa-analyzer, else\n"
+	"~/.cache/pa-analyzer) and the archive links to it; -A copy puts the copies\n"
+	"in the experiment itself.\n"
 	"\n"
-	"  -n          dry run: print what would be archived; change nothing\n"
+	"  -n          dry run: print what would be archived or skipped; change nothing\n"
 	"  -q          quiet: no warnings (they are kept in archives/index.xml)\n"
 	"  -F          force: rewrite objects already archived, and archive objects\n"
 	"              that have no build-id (keyed by their path)\n"
@@ -791,14 +795,82 @@ static void choose_cache(void)
 	snprintf(cache_root, sizeof cache_root, "%s", root);
 }
 
+/*
+ * Which load objects of exps[x] the reports read: those a frame of a recorded
+ * call stack lies in (experiment_used_objects), but not the collector's own
+ * library (reports drop its frames) and not the vDSO (its image is in the
+ * experiment).  *ret_used[x] is per object; returns how many are used in
+ * all, with the stacks recorded in *ret_nstacks, or -ENOMEM.
+ */
+static long used_objects(struct experiment **exps, size_t nexps, uint8_t **ret_used, size_t *ret_nstacks)
+{
+	long total = 0;
+	*ret_nstacks = 0;
+	for (size_t x = 0; x < nexps; x++) {
+		const struct experiment *exp = exps[x];
+		ret_used[x] = calloc(exp->nobjs ? exp->nobjs : 1, 1);
+		if (!ret_used[x] || experiment_used_objects(exp, ret_used[x]) < 0)
+			return -ENOMEM;
+		*ret_nstacks += exp->nstacks;
+		for (size_t i = 0; i < exp->nobjs; i++) {
+			const struct exp_loadobj *lo = &exp->objs[i];
+			if (lo->kind == EXP_OBJ_VDSO || !lo->path || !lo->path[0] ||
+			    experiment_is_collector_object(lo))
+				ret_used[x][i] = 0;
+			total += ret_used[x][i];
+		}
+	}
+	return total;
+}
+
+static int same_object(const struct exp_loadobj *a, const struct exp_loadobj *b)
+{
+	return strcmp(a->path, b->path) == 0 &&
+	       strcmp(a->build_id ? a->build_id : "", b->build_id ? b->build_id : "") == 0;
+}
+
+/*
+ * The objects mapped but on no recorded call stack, each once (an object
+ * used in any process of the tree is archived): listed with -n, else counted
+ * in one line.
+ */
+static void report_unused(struct experiment **exps, size_t nexps, uint8_t **used, const struct entry *v,
+			  size_t n)
+{
+	size_t count = 0;
+	for (size_t x = 0; x < nexps; x++)
+		for (size_t i = 0; i < exps[x]->nobjs; i++) {
+			const struct exp_loadobj *lo = &exps[x]->objs[i];
+			if (used[x][i] || lo->kind == EXP_OBJ_VDSO || !lo->path || !lo->path[0] ||
+			    experiment_is_collector_object(lo))
+				continue;
+			int seen = 0;
+			for (size_t j = 0; j < n && !seen; j++)
+				seen = same_object(v[j].lo, lo);
+			for (size_t y = 0; y <= x && !seen; y++)
+				for (size_t k = 0; k < (y == x ? i : exps[y]->nobjs) && !seen; k++)
+					seen = !used[y][k] && same_object(&exps[y]->objs[k], lo);
+			if (seen)
+				continue;
+			count++;
+			if (opt.dry_run)
+				printf("would skip (on no recorded call stack) %s\n", lo->path);
+		}
+	if (count && !opt.dry_run && !opt.quiet)
+		printf("not archived: %zu mapped load object%s on no recorded call stack\n", count,
+		       count == 1 ? "" : "s");
+}
+
 int main(int argc, char **argv)
 {
 	struct experiment **exps = NULL;
 	size_t nexps = 0;
 	struct entry *v = NULL;
-	size_t n = 0, nobjs = 0;
+	uint8_t **used = NULL;
+	size_t n = 0, nobjs = 0, nstacks = 0;
 	char *err = NULL, root[PATH_MAX];
 	char **subs = NULL;
+	int rc = 1;
 
 	parse_options(argc, argv);
 	/* the founder and the subexperiments of its descendants: one archive covers all */
@@ -806,13 +878,15 @@ int main(int argc, char **argv)
 	if (nsubs < 0)
 		nsubs = 0;
 	exps = calloc((size_t)nsubs + 1, sizeof *exps);
-	if (!exps) {
+	used = calloc((size_t)nsubs + 1, sizeof *used);
+	if (!exps || !used) {
 		fprintf(stderr, "er_archive: out of memory\n");
 		return 1;
 	}
 	for (int k = -1; k < nsubs; k++) {
 		const char *path = k < 0 ? opt.exp : subs[k];
-		int r = experiment_open_maps(path, &exps[nexps], &err);
+		/* the maps and the call stacks, never the (large) event files */
+		int r = experiment_open_stacks(path, &exps[nexps], &err);
 		if (r < 0) {
 			fprintf(stderr, "er_archive: cannot read experiment %s\n", err ? err : strerror(-r));
 			free(err);
@@ -832,30 +906,44 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const char *ep = exps[0]->path;
+	long nused = used_objects(exps, nexps, used, &nstacks);
+	if (nused < 0) {
+		fprintf(stderr, "er_archive: out of memory\n");
+		goto out;
+	}
+	if (nused == 0) {
+		/* reports will read no object: nothing to archive, not even archives/ */
+		if (!opt.quiet)
+			printf("%s: %s; nothing archived\n", ep,
+			       nstacks ? "no load object is on a recorded call stack"
+				       : "nothing was recorded (no clock sample or heap call with a call stack)");
+		rc = io_error ? 1 : 0;
+		goto out;
+	}
 	if ((size_t)snprintf(root, sizeof root, "%s/%s", ep, ARCHIVE_DIR_NAME) >= sizeof root) {
 		fprintf(stderr, "er_archive: %s: path too long\n", ep);
-		return 1;
+		goto out;
 	}
 	if (!opt.dry_run && mkdir(root, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "er_archive: cannot create %s: %s\n", root, strerror(errno));
-		return 1;
+		goto out;
 	}
 	choose_cache();
 
 	v = calloc(nobjs ? nobjs : 1, sizeof *v);
 	if (!v) {
 		fprintf(stderr, "er_archive: out of memory\n");
-		return 1;
+		goto out;
 	}
 	for (size_t x = 0; x < nexps; x++) {
 		const struct experiment *exp = exps[x];
 		for (size_t i = 0; i < exp->nobjs && !io_error; i++) {
 			const struct exp_loadobj *lo = &exp->objs[i];
-			if (lo->kind == EXP_OBJ_VDSO || !lo->path || !lo->path[0])
-				continue;
+			if (!used[x][i])
+				continue; /* mapped, but no recorded stack runs its code */
 			struct entry en = {.lo = lo};
-			const char *s = strrchr(lo->path, '/');
-			en.base = s ? s + 1 : lo->path;
+			const char *sl = strrchr(lo->path, '/');
+			en.base = sl ? sl + 1 : lo->path;
 			int dup = 0;
 			if (archive_key(lo->path, lo->build_id, en.key, sizeof en.key) < 0) {
 				snprintf(en.key, sizeof en.key, "invalid");
@@ -875,16 +963,22 @@ int main(int argc, char **argv)
 		}
 		if (opt.mode == MODE_SRC)
 			for (size_t i = 0; i < exp->nobjs && !io_error; i++)
-				if (exp->objs[i].kind != EXP_OBJ_VDSO)
+				if (used[x][i])
 					archive_sources(ep, &exp->objs[i]);
 	}
+	report_unused(exps, nexps, used, v, n);
 	if (!opt.dry_run && !io_error)
 		write_index(ep, v, n);
+	rc = io_error ? 1 : 0;
+out:
 	for (size_t i = 0; i < n; i++)
 		free(v[i].note);
 	free(v);
-	for (size_t x = 0; x < nexps; x++)
+	for (size_t x = 0; x < nexps; x++) {
+		free(used[x]);
 		experiment_free(exps[x]);
+	}
+	free(used);
 	free(exps);
-	return io_error ? 1 : 0;
+	return rc;
 }

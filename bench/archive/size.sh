@@ -4,6 +4,7 @@
 #  - ours by default (er_archive links objects from a per-user cache, here a
 #    fresh one), ours with -A copy, gprofng collect app, perf record -g:
 #    the experiment's own size (du -s, links not followed) and the cache's;
+#  - an experiment of /bin/true (it records nothing: nothing is archived);
 #  - er_archive on a clock experiment and on a heap experiment of 4M
 #    malloc/free pairs (collect -H on), cache already filled.
 # Prints only (the machine is shared and noisy).
@@ -43,6 +44,11 @@ if command -v perf >/dev/null; then
 	perf record -q -g -o perf.data ./spin >/dev/null 2>&1
 	printf '%-34s %10s  %s\n' "perf record -g" "$(kib perf.data)" "plus ~/.debug (its build-id cache)"
 fi
+printf '\n== an experiment that recorded nothing (/bin/true): archived as nothing\n'
+PA_CACHE_DIR=$tmp/cache-empty "$bin/collect" -o empty.er /bin/true >/dev/null 2>&1
+PA_CACHE_DIR=$tmp/cache-empty "$bin/collect" -A copy -o emptyc.er /bin/true >/dev/null 2>&1
+printf '%-34s %10s  %s\n' "ours (default: links)" "$(kib empty.er)" "per-user cache: $(kib "$tmp/cache-empty" || echo 0) KiB"
+printf '%-34s %10s  %s\n' "ours -A copy" "$(kib emptyc.er)" ""
 printf '\n== er_archive time (cache filled)\n'
 PA_ARCHIVE=off "$bin/collect" -o c.er ./spin >/dev/null 2>&1
 PA_ARCHIVE=off "$bin/collect" -H on -o h.er ./heap >/dev/null 2>&1

@@ -5,7 +5,8 @@
  * constructor inside dlopen) and between an unload and the next load; and
  * how exp_timemap_apply pins stacks: one copy per distinct mapping, events
  * and heap calls pointing at the copy for their time, nothing done when no
- * address was shared.
+ * address was shared; and which objects a stack's frames use
+ * (experiment_used_objects), with and without the pins.
  */
 #include "analysis/exp_timemap.h"
 
@@ -54,8 +55,53 @@ static long obj_index(const struct experiment *x, const struct exp_loadobj *o)
 	return o ? (long)(o - x->objs) : -1;
 }
 
+/* experiment_used_objects as a string of 0/1 per object, and its count. */
+static const char *used_of(const struct experiment *x, long *ret_n)
+{
+	static char out[16];
+	uint8_t used[16];
+	*ret_n = experiment_used_objects(x, used);
+	for (size_t i = 0; i < x->nobjs; i++)
+		out[i] = used[i] ? '1' : '0';
+	out[x->nobjs] = '\0';
+	return out;
+}
+
+static void test_used(void)
+{
+	long n;
+	struct experiment *z = calloc(1, sizeof *z);
+	z->path = strdup("z.er");
+	z->name = strdup("z.er");
+	add_obj(z, 0x400000, 0x1000, 0, 0);       /* 0: the executable */
+	add_obj(z, 0x7f0000, 0x2000, 1000, 2000); /* 1: plugin a */
+	add_obj(z, 0x7f0000, 0x2000, 3000, 0);    /* 2: plugin b, same place, later */
+	add_obj(z, 0x900000, 0x1000, 500, 0);     /* 3: a library no frame is in */
+	add_obj(z, 0xa00000, 0x1000, 500, 0);     /* 4: a return address just past its end */
+	add_obj(z, 0xa01000, 0x1000, 500, 0);     /* 5: ... is in this one's first byte */
+	CHECK_EQ_STR(used_of(z, &n), "000000");
+	CHECK_EQ_U64(n, 0);
+	add_stack(z, 0x7f0100, 0x400020);
+	add_stack(z, 0x400030, 0xa01000); /* called from 4's last instruction */
+	/* no event times (experiment_open_stacks): a shared address marks every object there */
+	CHECK_EQ_STR(used_of(z, &n), "111010");
+	CHECK_EQ_U64(n, 4);
+	/* pinned by the events' times, only plugin a ran */
+	add_event(z, 1200, 0);
+	add_event(z, 1300, 1);
+	CHECK(exp_timemap_apply(z) == 0);
+	CHECK_EQ_STR(used_of(z, &n), "110010");
+	CHECK_EQ_U64(n, 3);
+	/* a leaf at an object's first byte is that object's */
+	add_stack(z, 0xa01000, 0x400020);
+	CHECK_EQ_STR(used_of(z, &n), "110011");
+	CHECK_EQ_U64(n, 4);
+	experiment_free(z);
+}
+
 int main(void)
 {
+	test_used();
 	struct experiment *x = calloc(1, sizeof *x);
 	x->path = strdup("t.er");
 	x->name = strdup("t.er");
