@@ -16,6 +16,7 @@
 
 #include "collector/collector.h"
 #include "collector/logxml.h"
+#include "collector/sampler.h"
 #include "collector/threads.h"
 
 #define DISP_RING 16
@@ -32,11 +33,31 @@ static void raw_sigmask(int how, const sigset_t *set, sigset_t *old)
 	syscall(SYS_rt_sigprocmask, how, set, old, 8);
 }
 
+/*
+ * A sampling signal of one of our perf events that no thread claimed: the
+ * overflow was queued for a thread just before another thread ended the
+ * collection and stopped that thread's event (exit or exec from another
+ * thread), and it arrived after.  The kernel gives a signal from a
+ * descriptor (F_SETSIG) POLL_IN or POLL_HUP; kill, sigqueue, tgkill, timers
+ * and itimers give other codes.
+ */
+static int late_perf_sample(const siginfo_t *si)
+{
+	return sampler_kind() == SAMPLER_PERF && (si->si_code == POLL_IN || si->si_code == POLL_HUP);
+}
+
 static void forward_to_app(int sig, siginfo_t *si, void *uc, int saved_errno)
 {
 	uint32_t cur = atomic_load_explicit(&app_disp_cur, memory_order_acquire);
 	struct sigaction a = app_disp[cur % DISP_RING];
 	if (a.sa_handler == SIG_IGN)
+		return;
+	/*
+	 * The program has no SIGPROF handler, so it set up no descriptor to
+	 * signal SIGPROF: a late sample of ours is dropped, not turned into
+	 * the default action that would kill the process.
+	 */
+	if (a.sa_handler == SIG_DFL && late_perf_sample(si))
 		return;
 	if (a.sa_handler == SIG_DFL) {
 		/* default action of SIGPROF: terminate by the signal */
