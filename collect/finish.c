@@ -268,6 +268,24 @@ static void add_losses(const char *sub, const char *log, void *ctx)
 		x->first_ns = since;
 }
 
+int finish_founder_unended(const char *exp)
+{
+	char log[PATH_MAX + 16];
+	snprintf(log, sizeof log, "%s/%s", exp, EXP_FILE_NAME_LOG);
+	FILE *f = fopen(log, "re");
+	if (!f)
+		return 0;
+	char *line = malloc(LINE_MAX_BYTES);
+	int started = 0, ended = 0;
+	while (line && fgets(line, LINE_MAX_BYTES, f)) {
+		started |= strstr(line, "<collector_start ") != NULL;
+		ended |= strstr(line, "<collector_end ") != NULL;
+	}
+	free(line);
+	fclose(f);
+	return started && !ended;
+}
+
 int finish_losses(const char *exp, struct finish_losses *ret)
 {
 	memset(ret, 0, sizeof *ret);

@@ -47,6 +47,13 @@ struct finish_losses {
 int finish_losses(const char *exp, struct finish_losses *ret);
 
 /*
+ * 1 if EXP's own log.xml shows the collector started in the founder process
+ * but never wrote its <collector_end> (the process left it no descriptor, or
+ * replaced itself through a raw execve), else 0.
+ */
+int finish_founder_unended(const char *exp);
+
+/*
  * Compress the binary data files (profile, stacks, overview, heaptrace) of
  * EXP and of every closed subexperiment in it (collect/compress.h), unless
  * PA_COMPRESS=off.  Calls warn(path, -errno) for each file that stays raw.

@@ -232,13 +232,23 @@ static void warn_compress(const char *path, int err)
 		strerror(-err));
 }
 
-/* One line when data was lost: the disk filled up (or a quota, an I/O error). */
+/* One line when data was lost: the disk filled up (or a quota, an I/O error, no descriptor). */
 static void report_losses(const char *exp, const char *display, uint64_t start_ns)
 {
 	struct finish_losses x;
 	if (finish_losses(exp, &x) < 0 || x.processes == 0)
 		return;
 	const char *name = x.errno_name[0] ? x.errno_name : "error";
+	if (strcmp(name, "EMFILE") == 0 || strcmp(name, "ENFILE") == 0) {
+		/* nothing stopped: records were lost while no descriptor was free */
+		fprintf(stderr,
+			"collect: warning: %s: from %.3f s the program left no file descriptor free for the "
+			"collector (%s) in %u process%s; not recorded: %" PRIu64
+			" clock samples (%.3f s of CPU), %" PRIu64 " heap calls\n",
+			display, x.first_ns > start_ns ? (double)(x.first_ns - start_ns) / 1e9 : 0.0, name,
+			x.processes, x.processes == 1 ? "" : "es", x.samples, (double)x.sample_ns / 1e9, x.heap);
+		return;
+	}
 	const char *why = strcmp(name, "ENOSPC") == 0   ? "no space left on device"
 			  : strcmp(name, "EDQUOT") == 0 ? "disk quota exceeded"
 			  : strcmp(name, "ENOMEM") == 0 ? "out of memory"
@@ -706,6 +716,12 @@ int main(int argc, char **argv)
 	}
 	tail.wait_status = status;
 	tail.end_ns = now_ns(CLOCK_MONOTONIC);
+	if (WIFEXITED(status) && finish_founder_unended(e.path))
+		(void)expdir_write_warning(
+			&e, "end_unrecorded",
+			"the collector could not record the end of the process (it left the collector no file "
+			"descriptor, or ran another program through a raw execve system call): data lost "
+			"after its last record, if any, is not counted");
 	rc = expdir_write_tail(&e, &tail);
 	if (rc < 0)
 		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e.failed, strerror(-rc));

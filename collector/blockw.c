@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "collector/fdkeep.h"
 #include "common/varint.h"
 #include "experiment/heapstream.h"
 #include "experiment/record.h"
@@ -36,6 +37,8 @@ void blockw_health_init(struct blockw_health *h, int64_t fault_blocks, const cha
 	atomic_store(&h->err, 0);
 	atomic_store(&h->since_ns, 0);
 	atomic_store(&h->fault_left, fault_blocks);
+	atomic_store(&h->transient_err, 0);
+	atomic_store(&h->transient_since_ns, 0);
 	h->stop_path[0] = 0;
 	if (stop_path && strlen(stop_path) < sizeof h->stop_path)
 		strcpy(h->stop_path, stop_path);
@@ -150,22 +153,23 @@ static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, u
 		c->seq = seq;
 		return h->err ? -e : fail_health(h, e, now_ns);
 	}
-	uint32_t b = atomic_fetch_add(&f->next_block, 1);
-	off_t off = (off_t)b * EXP_BLOCK_BYTES;
-	int fd = (int)syscall(SYS_openat, AT_FDCWD, f->path, O_RDWR | O_CLOEXEC);
+	int kept;
+	int fd = fdkeep_open(f->path, O_RDWR, &kept);
 	if (fd < 0) {
-		e = errno;
+		e = -fd;
 		goto fail;
 	}
+	uint32_t b = atomic_fetch_add(&f->next_block, 1);
+	off_t off = (off_t)b * EXP_BLOCK_BYTES;
 	int r = reserve(fd, off);
 	if (r < 0) {
-		syscall(SYS_close, fd);
+		fdkeep_done(fd, kept);
 		e = -r;
 		goto fail;
 	}
 	uint8_t *p = sys_mmap(NULL, EXP_BLOCK_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
 	e = errno;
-	syscall(SYS_close, fd);
+	fdkeep_done(fd, kept);
 	if (p == MAP_FAILED)
 		goto fail;
 	syscall(SYS_madvise, p, (size_t)EXP_BLOCK_BYTES, MADV_DONTFORK); /* a fork child never writes here */
@@ -183,6 +187,16 @@ static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, u
 fail:
 	atomic_fetch_add(&f->failure_count, 1);
 	c->seq = seq;
+	if (e == EMFILE || e == ENFILE) {
+		/*
+		 * No descriptor free, and none kept that still works: this
+		 * record is lost, the next claim tries again; nothing stops.
+		 */
+		uint64_t zero = 0;
+		if (atomic_compare_exchange_strong(&h->transient_since_ns, &zero, now_ns))
+			atomic_store(&h->transient_err, e);
+		return -e;
+	}
 	return fail_health(h, e ? e : EIO, now_ns);
 }
 

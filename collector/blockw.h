@@ -14,7 +14,10 @@
  * target.  The file is reopened by path for each block, so the target closing
  * our fds (close_range) cannot redirect writes into its own files.
  *
- * The first claim that fails (no space, quota, I/O error, no address space)
+ * A claim reopens the file by path (collector/fdkeep.h: or uses a descriptor
+ * kept for when the program leaves none free).  A claim that finds no
+ * descriptor at all loses its block and is counted; the next one tries again.
+ * The first claim that fails otherwise (no space, quota, I/O error, no address space)
  * stops every file of the process that share one struct blockw_health: the
  * stacks and the records naming them stop together, and later appends fail
  * at once, without a system call, even into a block that still has room (a
@@ -40,6 +43,13 @@ struct blockw_health {
 	_Atomic int err;            /* 0, or the errno of the first failed claim */
 	_Atomic uint64_t since_ns;  /* its time (the now_ns of that claim) */
 	_Atomic int64_t fault_left; /* fault injection: claims that may succeed; < 0 no limit */
+	/*
+	 * The first claim that failed for want of a descriptor (EMFILE,
+	 * ENFILE; collector/fdkeep.h had none that still worked) and its time:
+	 * that block is lost, but nothing stops.
+	 */
+	_Atomic int transient_err;
+	_Atomic uint64_t transient_since_ns;
 	/*
 	 * When set: a file that exists while the experiment tree has room; once
 	 * it is gone (a process of the tree ran out of space and deleted it to

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "collector/encode.h"
+#include "collector/fdkeep.h"
 #include "collector/lineage.h"
 #include "collector/loadmap.h"
 #include "collector/logxml.h"
@@ -320,6 +321,31 @@ static void note_exit(int status)
 }
 
 /*
+ * Keep a descriptor of each file the collector writes, for when the program
+ * leaves none free (collector/fdkeep.h).  Without one, such a file's writes
+ * are lost and counted while the program is at its limit.
+ */
+static void keep_descriptors(const char *dir)
+{
+	fdkeep_reset();
+	const struct blockw_file *data[] = {&col_cfg.profile, &col_cfg.stacks, &col_cfg.overview, &col_cfg.heap};
+	for (size_t i = 0; i < sizeof data / sizeof data[0]; i++)
+		if (data[i] != &col_cfg.heap || col_cfg.heap_on)
+			(void)fdkeep_add(data[i]->path, O_RDWR);
+	static const char *const logs[] = {EXP_FILE_NAME_LOG, EXP_FILE_NAME_MAP};
+	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+		char path[PATH_MAX + 16];
+		size_t a = strlen(dir), b = strlen(logs[i]);
+		if (a + 1 + b >= sizeof path)
+			continue;
+		memcpy(path, dir, a);
+		path[a] = '/';
+		memcpy(path + a + 1, logs[i], b + 1);
+		(void)fdkeep_add(path, O_WRONLY | O_APPEND);
+	}
+}
+
+/*
  * Record into me->dir from now on: data files, tables, log start, map.xml
  * and the calling thread.  in_child: a fork (or clone) child, whose tables
  * and load map are copies of its parent's.
@@ -376,6 +402,7 @@ static void start_recording(const struct lineage_self *me, int in_child)
 	write_sample(0);
 	if ((in_child ? loadmap_fork_child(dir) : loadmap_init(dir)) < 0)
 		logxml_note("error", "map", "could not write map.xml");
+	keep_descriptors(dir);
 	if (in_child)
 		threads_fork_child(1);
 	else
@@ -391,6 +418,7 @@ static void become_child(char letter, unsigned n)
 {
 	atomic_store(&col_active, 0);
 	exit_known = 0;
+	fdkeep_reset(); /* the parent's files */
 	const struct lineage_self *me = lineage_fork_child(letter, n);
 	if (!me->followed) {
 		threads_fork_child(0);
@@ -499,8 +527,16 @@ static void finish(const char *exec_path)
 	xmlw_attr_u64(&w, "dropped_busy", busy);
 	xmlw_attr_u64(&w, "dropped_other", other);
 	int err = atomic_load(&col_cfg.health.err);
+	uint64_t since = atomic_load(&col_cfg.health.since_ns);
+	if (!err && atomic_load(&col_cfg.health.transient_err) &&
+	    (atomic_load(&col_count.lost_samples) || atomic_load(&col_count.lost_records) ||
+	     atomic_load(&col_count.heap_dropped))) {
+		/* nothing stopped, but records were lost for want of a descriptor */
+		err = atomic_load(&col_cfg.health.transient_err);
+		since = atomic_load(&col_cfg.health.transient_since_ns);
+	}
 	if (err) {
-		xmlw_attr_u64(&w, "lost_since_ns", atomic_load(&col_cfg.health.since_ns));
+		xmlw_attr_u64(&w, "lost_since_ns", since);
 		xmlw_attr(&w, "lost_errno", errno_name(err));
 		xmlw_attr_u64(&w, "lost_samples", atomic_load(&col_count.lost_samples));
 		xmlw_attr_u64(&w, "lost_sample_ns", atomic_load(&col_count.lost_sample_ns));

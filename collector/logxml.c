@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "collector/collector.h"
+#include "collector/fdkeep.h"
 
 static char logxml_path[PATH_MAX];
 
@@ -27,12 +28,11 @@ int logxml_init(const char *dir)
 int logxml_append_whole(const char *path, const char *text, size_t bytes, int create)
 {
 	int saved = errno, r = 0;
-	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT : 0);
-	int fd = (int)syscall(SYS_openat, AT_FDCWD, path, flags, 0644);
+	int kept;
+	int fd = fdkeep_open(path, O_WRONLY | O_APPEND | (create ? O_CREAT : 0), &kept);
 	if (fd < 0) {
-		r = -errno;
 		errno = saved;
-		return r;
+		return fd;
 	}
 	long n = syscall(SYS_write, fd, text, bytes);
 	if (n < 0) {
@@ -47,7 +47,7 @@ int logxml_append_whole(const char *path, const char *text, size_t bytes, int cr
 			syscall(SYS_ftruncate, fd, end - n);
 		r = -ENOSPC;
 	}
-	syscall(SYS_close, fd);
+	fdkeep_done(fd, kept);
 	errno = saved;
 	return r;
 }

@@ -1,7 +1,8 @@
 /*
  * logxml.h - the collector's appends to log.xml.  Each element is built in a
  * fixed buffer (experiment/xmlw.h) and written with one write(2) on a file
- * opened O_APPEND for that write only (the target may close our fds).
+ * opened O_APPEND for that write only (the target may close our fds; when
+ * it leaves none free, collector/fdkeep.h has one kept).
  * SIGNAL_SAFE (open, write, close, no allocation), but not reentrant per
  * thread: callers do not nest.
  */
