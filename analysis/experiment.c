@@ -298,11 +298,12 @@ int experiment_loss_line(const struct experiment *exp, char *buf, size_t room)
 	int n;
 	if (x->counted && (strcmp(name, "EMFILE") == 0 || strcmp(name, "ENFILE") == 0))
 		/* recording went on wherever a descriptor could be had */
-		n = snprintf(buf, room,
-			     "data lost: from %.3f s the process had no file descriptor free for the collector "
-			     "(%s, %s); not recorded: %" PRIu64 " clock samples (%.3f s of CPU), %" PRIu64
-			     " heap calls",
-			     at, errno_text(name), name, x->samples, (double)x->sample_ns / 1e9, x->heap);
+		n = snprintf(
+			buf, room,
+			"data lost: from %.3f s the process had no file descriptor free for the collector "
+			"(%s, %s); not recorded: %" PRIu64 " clock samples (%.3f s of CPU), %" PRIu64
+			" heap calls",
+			at, errno_text(name), name, x->samples, (double)x->sample_ns / 1e9, x->heap);
 	else if (!x->counted)
 		n = snprintf(buf, room,
 			     "data lost: recording stopped at %.3f s (%s, %s); the data before is complete, "

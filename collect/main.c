@@ -246,7 +246,8 @@ static void report_losses(const char *exp, const char *display, uint64_t start_n
 			"collector (%s) in %u process%s; not recorded: %" PRIu64
 			" clock samples (%.3f s of CPU), %" PRIu64 " heap calls\n",
 			display, x.first_ns > start_ns ? (double)(x.first_ns - start_ns) / 1e9 : 0.0, name,
-			x.processes, x.processes == 1 ? "" : "es", x.samples, (double)x.sample_ns / 1e9, x.heap);
+			x.processes, x.processes == 1 ? "" : "es", x.samples, (double)x.sample_ns / 1e9,
+			x.heap);
 		return;
 	}
 	const char *why = strcmp(name, "ENOSPC") == 0   ? "no space left on device"

@@ -328,7 +328,8 @@ static void note_exit(int status)
 static void keep_descriptors(const char *dir)
 {
 	fdkeep_reset();
-	const struct blockw_file *data[] = {&col_cfg.profile, &col_cfg.stacks, &col_cfg.overview, &col_cfg.heap};
+	const struct blockw_file *data[] = {&col_cfg.profile, &col_cfg.stacks, &col_cfg.overview,
+					    &col_cfg.heap};
 	for (size_t i = 0; i < sizeof data / sizeof data[0]; i++)
 		if (data[i] != &col_cfg.heap || col_cfg.heap_on)
 			(void)fdkeep_add(data[i]->path, O_RDWR);
@@ -545,6 +546,7 @@ static void finish(const char *exec_path)
 			xmlw_attr_u64(&w, "lost_heap", atomic_load(&col_count.heap_dropped));
 	}
 	xmlw_attr_u64(&w, "timer_failures", atomic_load(&col_count.timer_failures));
+	xmlw_attr_u64(&w, "timer_fallbacks", atomic_load(&col_count.timer_fallbacks));
 	xmlw_attr_u64(&w, "thread_slot_failures", atomic_load(&col_count.slot_failures));
 	xmlw_attr_u64(&w, "block_failures",
 		      atomic_load(&col_cfg.profile.failure_count) +

@@ -62,13 +62,14 @@ struct col_counters {
 	_Atomic uint64_t dropped_busy;  /* samples lost: the thread was in collector code that cannot defer */
 	_Atomic uint64_t dropped_other; /* samples lost: a record too big for a block */
 	_Atomic uint64_t lost_samples;  /* samples lost after the data files stopped (health) */
-	_Atomic uint64_t lost_sample_ns; /* ... and the CPU time they stood for */
-	_Atomic uint64_t lost_records;   /* thread and sample-point records lost so */
-	_Atomic uint64_t timer_failures; /* threads left without a timer */
-	_Atomic uint64_t slot_failures;  /* threads not followed: slot table full */
-	_Atomic uint64_t heap_records;   /* heap calls recorded */
-	_Atomic uint64_t heap_dropped;   /* heap calls lost: no block (the data files stopped) */
-	_Atomic uint64_t heap_stackless; /* heap calls recorded without their stack */
+	_Atomic uint64_t lost_sample_ns;  /* ... and the CPU time they stood for */
+	_Atomic uint64_t lost_records;    /* thread and sample-point records lost so */
+	_Atomic uint64_t timer_failures;  /* threads left without a timer */
+	_Atomic uint64_t timer_fallbacks; /* threads on a POSIX timer though perf is the mechanism */
+	_Atomic uint64_t slot_failures;   /* threads not followed: slot table full */
+	_Atomic uint64_t heap_records;    /* heap calls recorded */
+	_Atomic uint64_t heap_dropped;    /* heap calls lost: no block (the data files stopped) */
+	_Atomic uint64_t heap_stackless;  /* heap calls recorded without their stack */
 };
 
 /* Initialise once (any thread; recursion-safe). */

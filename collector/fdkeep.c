@@ -100,7 +100,8 @@ int fdkeep_open(const char *path, int flags, int *kept_ret)
 	int n = atomic_load(&nkept);
 	for (int i = 0; i < n; i++) {
 		const struct kept *k = &kept[i];
-		if (k->flags == (flags & ~(O_CREAT | O_CLOEXEC)) && strcmp(k->path, path) == 0 && still_ours(k)) {
+		if (k->flags == (flags & ~(O_CREAT | O_CLOEXEC)) && strcmp(k->path, path) == 0 &&
+		    still_ours(k)) {
 			*kept_ret = 1;
 			return k->fd;
 		}

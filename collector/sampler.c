@@ -134,47 +134,83 @@ static int start_timer(struct sampler_thread *s, uint32_t tid, void *cookie)
 	return 0;
 }
 
-static int start_perf(struct sampler_thread *s, uint32_t tid)
+/* Move fd to a number >= the floor, away from the program's (if one is free there). */
+static int move_high(int fd)
 {
-	int fd = perf_open(first_ns(), tid);
-	if (fd < 0)
-		return -errno;
 	int high = fcntl(fd, F_DUPFD_CLOEXEC, sampler_fd_floor);
-	close(fd);
 	if (high < 0)
-		return -EMFILE;
+		return fd; /* none free up there: the low one will do, it is closed at once */
+	close(fd);
+	return high;
+}
+
+/*
+ * Make thread tid's task-clock event with period period_ns, signalling the
+ * thread, mapped (the mapping keeps it), enabled for one overflow (refresh 1)
+ * or for good (refresh 0).  The descriptor stays open for the caller to
+ * close (*ret_fd), so that the next event gets another number.
+ */
+static void *perf_event(uint32_t tid, uint64_t period_ns, int refresh, int *ret_fd)
+{
+	int fd = perf_open(period_ns, tid);
+	if (fd < 0)
+		return NULL;
+	fd = move_high(fd);
 	struct f_owner_ex owner = {F_OWNER_TID, (pid_t)tid};
 	void *page = MAP_FAILED;
-	if (fcntl(high, F_SETSIG, SIGPROF) == 0 && fcntl(high, F_SETOWN_EX, &owner) == 0 &&
-	    fcntl(high, F_SETFL, O_ASYNC) == 0)
-		page = mmap(NULL, PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, high, 0);
+	if (fcntl(fd, F_SETSIG, SIGPROF) == 0 && fcntl(fd, F_SETOWN_EX, &owner) == 0 &&
+	    fcntl(fd, F_SETFL, O_ASYNC) == 0)
+		page = mmap(NULL, PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (page == MAP_FAILED) {
-		close(high);
-		return -EINVAL;
+		close(fd);
+		return NULL;
 	}
-	atomic_store(&s->fd, high);
-	s->fd_num = high;
-	s->page = page;
-	s->kind = SAMPLER_PERF;
+	if (ioctl(fd, refresh ? PERF_EVENT_IOC_REFRESH : PERF_EVENT_IOC_ENABLE, refresh) != 0) {
+		munmap(page, PAGE_BYTES);
+		close(fd);
+		return NULL;
+	}
+	*ret_fd = fd;
+	return page;
+}
+
+static int start_perf(struct sampler_thread *s, uint32_t tid)
+{
 	/*
-	 * Enabled for one overflow only: the first period can be as short as
-	 * the kernel allows (10 us), and if the thread has SIGPROF blocked then
-	 * (around a fork, say) an event that kept overflowing at that rate would
-	 * keep the CPU in interrupts and the thread in the kernel for good.  The
-	 * handler sets the real period and enables it again.
+	 * The phase event is armed for one overflow only: the first period can
+	 * be as short as the kernel allows (10 us), and an event that kept
+	 * overflowing at that rate while the thread has SIGPROF blocked (around
+	 * a fork, say) would keep the CPU in interrupts for good.
 	 */
-	if (ioctl(high, PERF_EVENT_IOC_REFRESH, 1) != 0) {
-		sampler_stop(s);
+	int pfd = -1, sfd = -1;
+	void *steady = perf_event(tid, sampler_interval_ns, 0, &sfd);
+	if (!steady)
+		return -EINVAL;
+	/*
+	 * The phase event last: the CPU time it counts is the thread's own
+	 * from here, not the making of the other event (of a 1 ms thread,
+	 * that was 3% of its samples charged to the collector's start-up).
+	 */
+	void *phase = perf_event(tid, first_ns(), 1, &pfd);
+	if (!phase) {
+		munmap(steady, PAGE_BYTES);
+		close(sfd);
 		return -EINVAL;
 	}
+	s->phase_fd_num = pfd;
+	s->steady_fd_num = sfd;
+	atomic_store(&s->phase_page, phase);
+	atomic_store(&s->steady_page, steady);
+	s->kind = SAMPLER_PERF;
+	close(pfd); /* the mappings keep the events; the signals keep the numbers */
+	close(sfd);
 	return 0;
 }
 
 int sampler_start(struct sampler_thread *s, uint32_t tid, void *cookie, int force_timer)
 {
 	memset(s, 0, sizeof *s);
-	atomic_store(&s->fd, -1);
-	s->fd_num = -1;
+	s->phase_fd_num = s->steady_fd_num = -1;
 	if (sampler_mode == SAMPLER_NONE)
 		return 0;
 	if (sampler_mode == SAMPLER_PERF && !force_timer && start_perf(s, tid) == 0)
@@ -186,22 +222,23 @@ int sampler_owns(const struct sampler_thread *s, const siginfo_t *si, const void
 {
 	if (s->kind == SAMPLER_TIMER)
 		return si->si_code == SI_TIMER && si->si_value.sival_ptr == cookie;
-	if (s->kind == SAMPLER_PERF) /* POLL_HUP: the overflow that used up the refresh count */
-		return (si->si_code == POLL_IN || si->si_code == POLL_HUP) && si->si_fd == s->fd_num;
+	if (s->kind == SAMPLER_PERF) /* POLL_HUP: the phase event's overflow that used up its refresh */
+		return (si->si_code == POLL_IN || si->si_code == POLL_HUP) &&
+		       (si->si_fd == s->steady_fd_num || si->si_fd == s->phase_fd_num);
 	return 0;
+}
+
+static void let_go(void *_Atomic *page)
+{
+	void *p = atomic_exchange(page, NULL); /* sampler_stop may race from the thread ending the process */
+	if (p)
+		syscall(SYS_munmap, p, (size_t)PAGE_BYTES); /* the last reference: the event goes */
 }
 
 void sampler_after_sample(struct sampler_thread *s)
 {
-	if (s->kind != SAMPLER_PERF || atomic_load_explicit(&s->fd, memory_order_relaxed) < 0)
-		return;
-	int fd = atomic_exchange(&s->fd, -1); /* sampler_stop may race from the thread ending the process */
-	if (fd < 0)
-		return;
-	uint64_t period = sampler_interval_ns;
-	syscall(SYS_ioctl, fd, PERF_EVENT_IOC_PERIOD, &period);
-	syscall(SYS_ioctl, fd, PERF_EVENT_IOC_ENABLE, 0); /* no overflow limit from now on */
-	syscall(SYS_close, fd);                           /* the mapping keeps the event */
+	if (s->kind == SAMPLER_PERF && atomic_load_explicit(&s->phase_page, memory_order_relaxed))
+		let_go(&s->phase_page); /* it has given its one overflow */
 }
 
 void sampler_stop(struct sampler_thread *s)
@@ -209,22 +246,16 @@ void sampler_stop(struct sampler_thread *s)
 	if (s->kind == SAMPLER_TIMER) {
 		timer_delete(s->timer);
 	} else if (s->kind == SAMPLER_PERF) {
-		int fd = atomic_exchange(&s->fd, -1);
-		if (fd >= 0)
-			close(fd);
-		if (s->page)
-			munmap(s->page, PAGE_BYTES); /* the last reference: the event goes */
+		let_go(&s->steady_page);
+		let_go(&s->phase_page);
 	}
 	s->kind = SAMPLER_NONE;
-	s->page = NULL;
 }
 
 void sampler_forget(struct sampler_thread *s)
 {
-	/* the child has no timers or perf mappings of its parent (VM_DONTCOPY), only fds */
-	int fd = atomic_exchange(&s->fd, -1);
-	if (s->kind == SAMPLER_PERF && fd >= 0)
-		close(fd);
+	/* the child has no timers or perf mappings of its parent (VM_DONTCOPY) and no descriptor */
+	atomic_store(&s->phase_page, NULL);
+	atomic_store(&s->steady_page, NULL);
 	s->kind = SAMPLER_NONE;
-	s->page = NULL;
 }

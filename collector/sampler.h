@@ -22,11 +22,20 @@
  * sequence spreads the phases of a pool of threads evenly, so the number of
  * short threads sampled hardly varies from run to run.  The reader charges a
  * sampled thread that ran less than I with I (docs/architecture.md): exact in
- * expectation.  Later expiries follow every I.
+ * expectation.  Later expiries follow every I (perf: at I, 2I, ... of the
+ * thread's CPU time, below).
  *
- * An fd of the perf mechanism is kept only until the thread's first sample
- * (the period is changed from the phase to I then); a one-page mapping keeps
- * the event alive without it, so long-lived threads hold no descriptor.
+ * With perf each thread has two events, both made when it starts: a phase
+ * event, armed for a single overflow at the thread's phase (it stops itself
+ * after it), and a steady one with period I from the thread's start.  Their
+ * descriptors are closed before sampler_start returns (a one-page mapping of
+ * each keeps it alive, and the signals go on naming the numbers they had), so
+ * the collector holds no descriptor of the program's table while the thread
+ * runs: a program that closes every descriptor, reuses the numbers or has
+ * a thousand threads waiting for their first sample changes nothing.  The
+ * expiries are the phase r, then I, 2I, ...: a thread that runs c < I is
+ * sampled at r with probability c / I as before, and each sample is weighted
+ * by the CPU time since the previous one, so nothing is counted twice.
  */
 #ifndef COLLECTOR_SAMPLER_H
 #define COLLECTOR_SAMPLER_H
@@ -40,9 +49,10 @@ enum sampler_kind { SAMPLER_NONE, SAMPLER_PERF, SAMPLER_TIMER };
 struct sampler_thread {
 	enum sampler_kind kind; /* SAMPLER_NONE: not armed */
 	timer_t timer;          /* SAMPLER_TIMER; any value is valid, NULL included */
-	_Atomic int fd;         /* SAMPLER_PERF: the event's fd until the first sample, else -1 */
-	int fd_num;             /* the number signals carry in si_fd */
-	void *page;             /* SAMPLER_PERF: the mapping that keeps the event */
+	int phase_fd_num;       /* SAMPLER_PERF: the numbers the events' signals carry in si_fd */
+	int steady_fd_num;
+	void *_Atomic phase_page;  /* SAMPLER_PERF: the mappings that keep the events, or NULL */
+	void *_Atomic steady_page; /* (the phase one is let go after its sample) */
 };
 
 /*
@@ -71,16 +81,15 @@ int sampler_start(struct sampler_thread *s, uint32_t tid, void *cookie, int forc
 int sampler_owns(const struct sampler_thread *s, const siginfo_t *si, const void *cookie);
 
 /*
- * After each sampling signal of the thread, taken or dropped: the first one
- * (the event stopped itself after it) sets the period to the interval and
- * enables the event again.  SIGNAL_SAFE.
+ * After each sampling signal of the thread, taken or dropped: lets the
+ * phase event go once it has given its sample.  SIGNAL_SAFE.
  */
 void sampler_after_sample(struct sampler_thread *s);
 
 /* Stop and release (from any thread of the process). */
 void sampler_stop(struct sampler_thread *s);
 
-/* In a fork child: let go of an inherited thread's sampler (its fd) without touching its event. */
+/* In a fork child: forget an inherited thread's sampler (the child has no copy of its events). */
 void sampler_forget(struct sampler_thread *s);
 
 #endif

@@ -204,6 +204,13 @@ static void thread_sampler(struct col_thread *t)
 		strncat(msg, e, sizeof msg - strlen(msg) - 1);
 		logxml_note("error", "sampler", msg);
 	}
+	if (r == 0 && !t->raw && t->smp.kind == SAMPLER_TIMER && sampler_kind() == SAMPLER_PERF &&
+	    atomic_fetch_add(&col_counters()->timer_fallbacks, 1) == 0)
+		logxml_note(
+			"warning", "timer_fallback",
+			"a thread could not get its perf events (no descriptor free?) and is sampled by a "
+			"POSIX CPU timer, which the kernel checks at its tick: threads like it that live "
+			"shorter than the interval are under-sampled (collector_end timer_fallbacks counts them)");
 }
 
 /* Runs in the new thread (or the initial one at init), outside signal context. */
