@@ -903,6 +903,7 @@ int main(int argc, char **argv)
 	free(subs);
 	if (nexps == 0) {
 		free(exps);
+		free(used);
 		return 1;
 	}
 	const char *ep = exps[0]->path;
