@@ -74,6 +74,18 @@ int col_collecting(void)
 	       !atomic_load_explicit(&col_finished, memory_order_relaxed);
 }
 
+static _Atomic uint64_t map_change_ns;
+
+uint64_t col_map_change_ns(void)
+{
+	return atomic_load_explicit(&map_change_ns, memory_order_acquire);
+}
+
+void col_map_changed(uint64_t now_ns)
+{
+	atomic_store_explicit(&map_change_ns, now_ns, memory_order_release);
+}
+
 uint64_t col_now_ns(void)
 {
 	struct timespec ts;

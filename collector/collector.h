@@ -86,6 +86,13 @@ int col_signals_owned(void);
 
 /* CLOCK_MONOTONIC and this thread's CPU clock in ns. SIGNAL_SAFE. */
 uint64_t col_now_ns(void);
+/*
+ * The time of the latest load or unload map.xml records (0: none yet), and
+ * recording one: a heap call after it gets an exact time mark, so that the
+ * reader pins its frames to the objects mapped then. SIGNAL_SAFE.
+ */
+uint64_t col_map_change_ns(void);
+void col_map_changed(uint64_t now_ns);
 /* The next number of the process-wide order of heap calls (1, 2, ...). SIGNAL_SAFE. */
 uint64_t col_heap_stamp(void);
 uint64_t col_thread_cpu_ns(void);

@@ -149,9 +149,11 @@ static void write_load(const struct dl_phdr_info *info, uint32_t id, int first, 
 	buildid_of_object(info, bid, sizeof bid);
 	struct xmlw w;
 	xmlw_init(&w, loadmap_buf, sizeof loadmap_buf);
+	uint64_t now = col_now_ns();
+	col_map_changed(now);
 	xmlw_raw(&w, "  <load");
 	xmlw_attr_u64(&w, "id", id);
-	xmlw_attr_u64(&w, "tstamp_ns", col_now_ns());
+	xmlw_attr_u64(&w, "tstamp_ns", now);
 	xmlw_attr(&w, "kind", kind);
 	xmlw_attr(&w, "path", path ? path : "");
 	xmlw_attr_hex(&w, "base", info->dlpi_addr);
@@ -225,9 +227,11 @@ static void rescan(void)
 			continue;
 		struct xmlw w;
 		xmlw_init(&w, loadmap_buf, sizeof loadmap_buf);
+		uint64_t now = col_now_ns();
+		col_map_changed(now);
 		xmlw_raw(&w, "  <unload");
 		xmlw_attr_u64(&w, "id", o->id);
-		xmlw_attr_u64(&w, "tstamp_ns", col_now_ns());
+		xmlw_attr_u64(&w, "tstamp_ns", now);
 		xmlw_raw(&w, "/>\n");
 		if (xmlw_ok(&w))
 			logxml_append_to(loadmap_path, w.buf, w.len);

@@ -512,22 +512,28 @@ static int heap_stack_ref(struct col_thread *t, const struct exp_stack *s, struc
 }
 
 /*
- * Unwind from this very frame: its pc, sp, fp and rbx, taken by one asm
+ * The pc, sp, fp and rbx of the frame this is inlined into, taken by one asm
  * statement so that the unwind rule at that pc holds for those registers.
  */
-__attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint32_t max, uint32_t *ret_flags)
+__attribute__((always_inline)) static inline void context_here(ucontext_t *uc)
 {
-	ucontext_t uc;
 	uint64_t pc, sp, fp, bx;
 	__asm__ volatile("leaq 0(%%rip), %0\n\t"
 			 "movq %%rsp, %1\n\t"
 			 "movq %%rbp, %2\n\t"
 			 "movq %%rbx, %3"
 			 : "=&r"(pc), "=&r"(sp), "=&r"(fp), "=&r"(bx));
-	uc.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
-	uc.uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
-	uc.uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
-	uc.uc_mcontext.gregs[REG_RBX] = (greg_t)bx;
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+	uc->uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
+	uc->uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
+	uc->uc_mcontext.gregs[REG_RBX] = (greg_t)bx;
+}
+
+/* Unwind from this very frame. */
+__attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint32_t max, uint32_t *ret_flags)
+{
+	ucontext_t uc;
+	context_here(&uc);
 	uint32_t n = unwind_from_context(&uc, &t->uw, t->pcs, max, ret_flags);
 	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
 	return n;
@@ -548,16 +554,7 @@ __attribute__((noinline)) static void take_deferred(struct col_thread *t)
 			return;
 		}
 		ucontext_t uc;
-		uint64_t pc, sp, fp, bx;
-		__asm__ volatile("leaq 0(%%rip), %0\n\t"
-				 "movq %%rsp, %1\n\t"
-				 "movq %%rbp, %2\n\t"
-				 "movq %%rbx, %3"
-				 : "=&r"(pc), "=&r"(sp), "=&r"(fp), "=&r"(bx));
-		uc.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
-		uc.uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
-		uc.uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
-		uc.uc_mcontext.gregs[REG_RBX] = (greg_t)bx;
+		context_here(&uc);
 		take_sample(t, &uc, EXP_STACK_COLLECTOR);
 		atomic_fetch_add(&col_counters()->deferred, 1);
 	}
@@ -606,7 +603,7 @@ void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old
 		if (heap_stack_ref(t, &s, &h) < 0)
 			atomic_fetch_add(&col_counters()->heap_stackless, 1);
 	}
-	if (blockw_append_heap(&cfg->heap, &tls_heap, &h, col_now_ns()) < 0)
+	if (blockw_append_heap(&cfg->heap, &tls_heap, &h, col_now_ns(), col_map_change_ns()) < 0)
 		atomic_fetch_add(&col_counters()->heap_dropped, 1);
 	else
 		atomic_fetch_add(&col_counters()->heap_records, 1);

@@ -95,15 +95,25 @@ int heapstream_time_due(const struct heapstream_state *s, uint64_t now_ns)
 	return now_ns >= s->time_ns + EXP_HEAP_TIME_STEP_NS;
 }
 
-size_t heapstream_encode_time(uint8_t *buf, struct heapstream_state *s, uint64_t now_ns)
+static size_t encode_mark(uint8_t *buf, struct heapstream_state *s, uint64_t now_ns, uint64_t quantum)
 {
 	uint64_t dt = now_ns > s->time_ns ? now_ns - s->time_ns : 0;
-	/* whole quanta: a few distinct values, which compress to almost nothing */
-	dt -= dt % EXP_HEAP_TIME_QUANTUM_NS;
+	dt -= dt % quantum;
 	buf[0] = EXP_HEAP_TIME;
 	size_t n = 1 + varint_put(buf + 1, dt);
 	s->time_ns += dt;
 	return n;
+}
+
+size_t heapstream_encode_time(uint8_t *buf, struct heapstream_state *s, uint64_t now_ns)
+{
+	/* whole quanta: a few distinct values, which compress to almost nothing */
+	return encode_mark(buf, s, now_ns, EXP_HEAP_TIME_QUANTUM_NS);
+}
+
+size_t heapstream_encode_time_exact(uint8_t *buf, struct heapstream_state *s, uint64_t now_ns)
+{
+	return encode_mark(buf, s, now_ns, 1);
 }
 
 size_t heapstream_encode(uint8_t *buf, struct heapstream_state *s, const struct exp_heap *h)

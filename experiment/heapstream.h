@@ -89,10 +89,13 @@ void heapstream_begin(struct heapstream_state *s, uint64_t base_ns, unsigned ver
 int heapstream_time_due(const struct heapstream_state *s, uint64_t now_ns);
 
 /*
- * Encode a time mark (now_ns) into buf; returns its bytes (at most
- * EXP_HEAP_EVENT_MAX_BYTES) and advances *s.  SIGNAL_SAFE.
+ * Encode a time mark into buf: now_ns rounded down to whole
+ * EXP_HEAP_TIME_QUANTUM_NS after the last mark (exactly now_ns with
+ * _exact, which the writer uses after the load map changed); returns its
+ * bytes (at most EXP_HEAP_EVENT_MAX_BYTES) and advances *s.  SIGNAL_SAFE.
  */
 size_t heapstream_encode_time(uint8_t *buf, struct heapstream_state *s, uint64_t now_ns);
+size_t heapstream_encode_time_exact(uint8_t *buf, struct heapstream_state *s, uint64_t now_ns);
 
 /*
  * Encode event h (its seq, op, size, addr, old_addr and stack; not ts_ns)
