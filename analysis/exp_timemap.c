@@ -32,10 +32,10 @@ static int cmp_range(const void *a, const void *b)
 }
 
 /* The address ranges two or more objects covered, sorted and merged.  Their count or -ENOMEM. */
-static long shared_ranges(const struct experiment *exp, struct range **ret)
+/* Every object's non-empty segments, sorted by start, into *ret.  Their count or -ENOMEM. */
+static long sorted_segments(const struct experiment *exp, struct seg_ref **ret)
 {
 	VEC(struct seg_ref) segs = {0};
-	VEC(struct range) rs = {0};
 	*ret = NULL;
 	for (size_t i = 0; i < exp->nobjs; i++)
 		for (size_t s = 0; s < exp->objs[i].nsegs; s++) {
@@ -43,11 +43,29 @@ static long shared_ranges(const struct experiment *exp, struct range **ret)
 			if (!g->memsz || g->vaddr + g->memsz < g->vaddr)
 				continue;
 			struct seg_ref r = {.lo = g->vaddr, .hi = g->vaddr + g->memsz, .obj = (uint32_t)i};
-			if (VEC_PUSH(&segs, r) < 0)
-				goto nomem;
+			if (VEC_PUSH(&segs, r) < 0) {
+				free(segs.v);
+				return -ENOMEM;
+			}
 		}
 	if (segs.n)
 		qsort(segs.v, segs.n, sizeof *segs.v, cmp_seg);
+	*ret = segs.v;
+	return (long)segs.n;
+}
+
+static long shared_ranges(const struct experiment *exp, struct range **ret)
+{
+	struct {
+		struct seg_ref *v;
+		size_t n;
+	} segs = {0};
+	VEC(struct range) rs = {0};
+	*ret = NULL;
+	long ns = sorted_segments(exp, &segs.v);
+	if (ns < 0)
+		return ns;
+	segs.n = (size_t)ns;
 	for (size_t i = 0; i < segs.n; i++)
 		for (size_t j = i + 1; j < segs.n && segs.v[j].lo < segs.v[i].hi; j++) {
 			if (segs.v[j].obj == segs.v[i].obj)
@@ -266,27 +284,15 @@ struct seg_index {
 
 static int seg_index_build(const struct experiment *exp, struct seg_index *ix)
 {
-	VEC(struct seg_ref) segs = {0};
-	for (size_t i = 0; i < exp->nobjs; i++)
-		for (size_t s = 0; s < exp->objs[i].nsegs; s++) {
-			const struct exp_segment *g = &exp->objs[i].segs[s];
-			if (!g->memsz || g->vaddr + g->memsz < g->vaddr)
-				continue;
-			struct seg_ref r = {.lo = g->vaddr, .hi = g->vaddr + g->memsz, .obj = (uint32_t)i};
-			if (VEC_PUSH(&segs, r) < 0) {
-				free(segs.v);
-				return -ENOMEM;
-			}
-		}
-	ix->v = segs.v;
-	ix->n = segs.n;
-	ix->max_hi = malloc((segs.n ? segs.n : 1) * sizeof *ix->max_hi);
+	long n = sorted_segments(exp, &ix->v);
+	if (n < 0)
+		return (int)n;
+	ix->n = (size_t)n;
+	ix->max_hi = malloc((ix->n ? ix->n : 1) * sizeof *ix->max_hi);
 	if (!ix->max_hi)
 		return -ENOMEM;
-	if (segs.n)
-		qsort(segs.v, segs.n, sizeof *segs.v, cmp_seg);
-	for (size_t i = 0; i < segs.n; i++)
-		ix->max_hi[i] = i && ix->max_hi[i - 1] > segs.v[i].hi ? ix->max_hi[i - 1] : segs.v[i].hi;
+	for (size_t i = 0; i < ix->n; i++)
+		ix->max_hi[i] = i && ix->max_hi[i - 1] > ix->v[i].hi ? ix->max_hi[i - 1] : ix->v[i].hi;
 	return 0;
 }
 
