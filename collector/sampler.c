@@ -246,8 +246,13 @@ void sampler_stop(struct sampler_thread *s)
 	if (s->kind == SAMPLER_TIMER) {
 		timer_delete(s->timer);
 	} else if (s->kind == SAMPLER_PERF) {
-		let_go(&s->steady_page);
+		/*
+		 * The phase event first: a short thread's one chance of a
+		 * sample; an overflow while the steady one is torn down
+		 * would come too late to be taken.
+		 */
 		let_go(&s->phase_page);
+		let_go(&s->steady_page);
 	}
 	s->kind = SAMPLER_NONE;
 }
