@@ -84,6 +84,12 @@ static int feed(struct zout *z, const void *p, size_t n, ZSTD_EndDirective mode)
  * core and stores 30% less than 3 did.
  */
 #define COMPRESS_LEVEL 9
+/*
+ * The heap event stream, the one large file: level 15 stores 6% less than 9
+ * (sqlite3's 7.6M calls: 160 KB against 171 KB, 35 MB raw) for 0.8 s more
+ * of one core (two when the file is large enough for zstd's workers).
+ */
+#define COMPRESS_LEVEL_HEAP 15
 
 /* The colxform unit of one piece into unit; -EIO unless it undoes to the piece exactly. */
 static int transform_piece(const uint8_t *piece, size_t n, uint8_t *unit, uint8_t *check, size_t *unit_bytes)
@@ -210,7 +216,10 @@ int compress_data_file(const char *path)
 			goto out;
 		}
 		if (columns < 0) {
-			columns = is_heap_file(blk, (size_t)got) && columns_pay(in, unit, check);
+			int heap = is_heap_file(blk, (size_t)got);
+			if (heap)
+				ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_compressionLevel, COMPRESS_LEVEL_HEAP);
+			columns = heap && columns_pay(in, unit, check);
 			/* the size known: zstd sizes its tables to it (level 9's would be 24 MB to clear) */
 			if (!columns && st_ok)
 				ZSTD_CCtx_setPledgedSrcSize(z.cctx, (unsigned long long)st.st_size);
