@@ -70,6 +70,8 @@ int blockw_file_create(struct blockw_file *f, struct blockw_health *hl, const ch
 	if (pwrite(fd, h, sizeof h, 0) != (ssize_t)sizeof h || pwrite(fd, "", 1, EXP_BLOCK_BYTES - 1) != 1)
 		r = errno ? -errno : -EIO;
 	close(fd);
+	if (r == 0)
+		(void)fdkeep_add(f->path, O_RDWR); /* for claims when the program leaves none free */
 	return r;
 }
 

@@ -333,32 +333,6 @@ static void note_exit(int status)
 }
 
 /*
- * Keep a descriptor of each file the collector writes, for when the program
- * leaves none free (collector/fdkeep.h).  Without one, such a file's writes
- * are lost and counted while the program is at its limit.
- */
-static void keep_descriptors(const char *dir)
-{
-	fdkeep_reset();
-	const struct blockw_file *data[] = {&col_cfg.profile, &col_cfg.stacks, &col_cfg.overview,
-					    &col_cfg.heap};
-	for (size_t i = 0; i < sizeof data / sizeof data[0]; i++)
-		if (data[i] != &col_cfg.heap || col_cfg.heap_on)
-			(void)fdkeep_add(data[i]->path, O_RDWR);
-	static const char *const logs[] = {EXP_FILE_NAME_LOG, EXP_FILE_NAME_MAP};
-	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
-		char path[PATH_MAX + 16];
-		size_t a = strlen(dir), b = strlen(logs[i]);
-		if (a + 1 + b >= sizeof path)
-			continue;
-		memcpy(path, dir, a);
-		path[a] = '/';
-		memcpy(path + a + 1, logs[i], b + 1);
-		(void)fdkeep_add(path, O_WRONLY | O_APPEND);
-	}
-}
-
-/*
  * Record into me->dir from now on: data files, tables, log start, map.xml
  * and the calling thread.  in_child: a fork (or clone) child, whose tables
  * and load map are copies of its parent's.
@@ -366,6 +340,7 @@ static void keep_descriptors(const char *dir)
 static void start_recording(const struct lineage_self *me, int in_child)
 {
 	const char *dir = me->dir;
+	fdkeep_reset(); /* each file below keeps a descriptor as it is set up */
 	if (strlen(dir) >= sizeof col_cfg.dir || logxml_init(dir) < 0)
 		return;
 	strcpy(col_cfg.dir, dir);
@@ -415,7 +390,6 @@ static void start_recording(const struct lineage_self *me, int in_child)
 	write_sample(0);
 	if ((in_child ? loadmap_fork_child(dir) : loadmap_init(dir)) < 0)
 		logxml_note("error", "map", "could not write map.xml");
-	keep_descriptors(dir);
 	if (in_child)
 		threads_fork_child(1);
 	else

@@ -12,8 +12,10 @@
  * the number still refers to that file (device and inode), so a descriptor
  * the program closed and reused is never touched.
  *
- * Registration (fdkeep_add, fdkeep_reset) happens while the process is
- * starting a recording, before any thread can sample; fdkeep_open and
+ * Registration happens while the process is starting a recording, before
+ * any thread can sample: start_recording resets, and each file's owner adds
+ * its file as it sets it up (blockw_file_create, logxml_init, loadmap's
+ * map.xml); fdkeep_open and
  * fdkeep_done are SIGNAL_SAFE (raw openat, fstat, close).
  */
 #ifndef COLLECTOR_FDKEEP_H

@@ -21,6 +21,7 @@
 
 #include "collector/buildid.h"
 #include "collector/collector.h"
+#include "collector/fdkeep.h"
 #include "collector/logxml.h"
 #include "collector/threads.h"
 #include "collector/unwtab.h"
@@ -249,6 +250,7 @@ static int set_dir(const char *dir)
 	memcpy(loadmap_dir, dir, n + 1);
 	memcpy(loadmap_path, dir, n);
 	memcpy(loadmap_path + n, "/map.xml", sizeof "/map.xml");
+	(void)fdkeep_add(loadmap_path, O_WRONLY | O_APPEND); /* without one: no fallback */
 	return 0;
 }
 

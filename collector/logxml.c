@@ -22,6 +22,7 @@ int logxml_init(const char *dir)
 		return -ENAMETOOLONG;
 	memcpy(logxml_path, dir, n);
 	memcpy(logxml_path + n, "/log.xml", sizeof "/log.xml");
+	(void)fdkeep_add(logxml_path, O_WRONLY | O_APPEND); /* without one: no fallback */
 	return 0;
 }
 

@@ -11,9 +11,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "collector/fdkeep.h"
 
 #define GOLDEN 0.6180339887498949
 #define PAGE_BYTES 4096u
@@ -89,10 +90,7 @@ void sampler_init(uint32_t interval_us)
 	if (fd < 0)
 		return; /* perf_event_paranoid >= 2 without CAP_PERFMON, seccomp, no perf events */
 	close(fd);
-	struct rlimit rl;
-	sampler_fd_floor = 512;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 > 512)
-		sampler_fd_floor = (int)(rl.rlim_cur / 2);
+	sampler_fd_floor = fdkeep_floor();
 	sampler_mode = SAMPLER_PERF;
 }
 
