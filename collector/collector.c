@@ -509,6 +509,7 @@ static void finish(const char *exec_path)
 	xmlw_attr_u64(&w, "samples", atomic_load(&col_count.samples));
 	xmlw_attr_u64(&w, "signals", atomic_load(&col_count.signals));
 	xmlw_attr_u64(&w, "deferred", atomic_load(&col_count.deferred));
+	xmlw_attr_u64(&w, "coalesced", atomic_load(&col_count.coalesced));
 	uint64_t busy = atomic_load(&col_count.dropped_busy), other = atomic_load(&col_count.dropped_other);
 	xmlw_attr_u64(&w, "dropped", busy + other);
 	xmlw_attr_u64(&w, "dropped_busy", busy);

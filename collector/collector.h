@@ -57,8 +57,9 @@ struct col_config {
 struct col_counters {
 	_Atomic uint64_t samples;
 	_Atomic uint64_t
-		signals; /* sampling signals of live threads while collecting: samples + dropped + lost */
+		signals; /* sampling signals of live threads while collecting: samples + coalesced + dropped + lost */
 	_Atomic uint64_t deferred;      /* samples taken when the collector's own code returned */
+	_Atomic uint64_t coalesced;     /* signals folded into such a sample (several arrived) */
 	_Atomic uint64_t dropped_busy;  /* samples lost: the thread was in collector code that cannot defer */
 	_Atomic uint64_t dropped_other; /* samples lost: a record too big for a block */
 	_Atomic uint64_t lost_samples;  /* samples lost after the data files stopped (health) */

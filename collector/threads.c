@@ -45,7 +45,7 @@ struct col_thread {
 	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
 	uint64_t cpu0_ns;                /* thread CPU clock at THREAD_START */
 	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
-	volatile sig_atomic_t deferred;  /* a sample arrived inside the collector: take it on the way out */
+	volatile sig_atomic_t deferred;  /* samples that arrived inside the collector: taken on the way out */
 	struct blockw_cursor prof, stk;  /* clock samples, stacks: in the signal handler */
 	uint8_t *region;                 /* [guard page][altstack][pcs] */
 	size_t region_bytes;
@@ -341,6 +341,8 @@ void threads_fork_child(int followed)
 	}
 }
 
+static void take_deferred(struct col_thread *t, int ending);
+
 void threads_finish(void)
 {
 	if (!thread_slots)
@@ -349,12 +351,21 @@ void threads_finish(void)
 	sig_atomic_t guard = tls_guard;
 	tls_guard = 1;
 	uint32_t me = col_gettid();
-	/* stop sampling first */
+	/* stop sampling first: the calling thread's own, and take what it deferred */
 	static uint8_t ended[SLOT_COUNT];
+	memset(ended, 0, sizeof ended);
+	int expect_self = SLOT_LIVE;
+	if (self && atomic_compare_exchange_strong(&self->state, &expect_self, SLOT_ENDING)) {
+		ended[self - thread_slots] = 1;
+		sampler_stop(&self->smp);
+		if (self->deferred)
+			take_deferred(self, 1);
+	}
 	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
 		struct col_thread *t = &thread_slots[i];
 		int expect = SLOT_LIVE;
-		ended[i] = 0;
+		if (t == self)
+			continue;
 		if (atomic_load(&t->state) != SLOT_LIVE ||
 		    !atomic_compare_exchange_strong(&t->state, &expect, SLOT_ENDING))
 			continue;
@@ -465,7 +476,7 @@ int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
 		if (t->raw)
 			atomic_fetch_add(&n->dropped_busy, 1); /* a raw thread's guard has no exit hook */
 		else
-			t->deferred = 1;
+			t->deferred++;         /* only this thread and its handler touch it */
 		sampler_after_sample(&t->smp); /* a first overflow disabled the event: enable it */
 		return 1;
 	}
@@ -540,23 +551,30 @@ __attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint
 }
 
 /*
- * Take the sample that arrived while this thread ran the collector's own
- * code, now that the code is done with the thread's buffers.  Its stack is
- * unwound from here: the collector's frames (hidden by the reader) over the
- * program's, where the program called in.  The caller holds the guard.
+ * Take the samples that arrived while this thread ran the collector's own
+ * code, now that the code is done with the thread's buffers: one sample,
+ * which weighs the CPU time since the last (the others are counted as
+ * coalesced).  Its stack is unwound from here: the collector's frames
+ * (hidden by the reader) over the program's, where the program called in.
+ * The caller holds the guard; ending: t is ending, its signals were counted
+ * while it lived.
  */
-__attribute__((noinline)) static void take_deferred(struct col_thread *t)
+__attribute__((noinline)) static void take_deferred(struct col_thread *t, int ending)
 {
+	struct col_counters *n = col_counters();
 	for (int round = 0; round < 2 && t->deferred; round++) {
+		sig_atomic_t k = t->deferred;
 		t->deferred = 0;
-		if (!t->pcs || atomic_load(&t->state) != SLOT_LIVE || !col_collecting()) {
-			atomic_fetch_add(&col_counters()->dropped_busy, 1);
+		if (!t->pcs || (!ending && (atomic_load(&t->state) != SLOT_LIVE || !col_collecting()))) {
+			atomic_fetch_add(&n->dropped_busy, (uint64_t)k);
 			return;
 		}
 		ucontext_t uc;
 		context_here(&uc);
 		take_sample(t, &uc, EXP_STACK_COLLECTOR);
-		atomic_fetch_add(&col_counters()->deferred, 1);
+		atomic_fetch_add(&n->deferred, 1);
+		if (k > 1) /* one sample weighs the CPU time of all of them */
+			atomic_fetch_add(&n->coalesced, (uint64_t)k - 1);
 	}
 	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
 }
@@ -572,7 +590,7 @@ void threads_guard_leave(int old)
 {
 	struct col_thread *t = tls_thread;
 	if (!old && t && t->deferred)
-		take_deferred(t); /* still under the guard */
+		take_deferred(t, 0); /* still under the guard */
 	tls_guard = old;
 }
 
@@ -610,7 +628,7 @@ void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old
 	if (tls_heap_ended)
 		blockw_cursor_release(&tls_heap.c); /* no key destructor will release it */
 	if (t && t->deferred)
-		take_deferred(t);
+		take_deferred(t, 0);
 	errno = saved_errno;
 	tls_guard = 0;
 }
