@@ -1,6 +1,6 @@
 /*
  * blockw.c - block writer (see blockw.h).  Only raw system calls in the
- * append path: it runs in the SIGPROF handler.
+ * append path: it runs in the sampling signal handler.
  */
 #include "collector/blockw.h"
 

@@ -376,8 +376,9 @@ static void start_recording(const struct lineage_self *me, int in_child)
 		stacktab_reset();
 	}
 	if (!col_signals_owned() && signals_init() < 0) {
-		logxml_note("error", "sigaction",
-			    "could not install the SIGPROF handler; clock profiling is off");
+		logxml_note(
+			"error", "sigaction",
+			"could not install the SIGURG handler (the sampling signal); clock profiling is off");
 		col_cfg.interval_us = 0;
 	}
 	if (in_child)

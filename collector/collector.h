@@ -82,7 +82,7 @@ struct col_counters *col_counters(void);
 
 /* 1 while this process is the experiment's owner and has not finished. SIGNAL_SAFE. */
 int col_collecting(void);
-/* 1 in the owner process once our SIGPROF handler is installed (forks keep it). */
+/* 1 in the owner process once our sampling signal handler is installed (forks keep it). */
 int col_signals_owned(void);
 
 /* CLOCK_MONOTONIC and this thread's CPU clock in ns. SIGNAL_SAFE. */

@@ -188,9 +188,10 @@ EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 /*
  * execveat (glibc 2.34): like execve, but the program is path relative to
  * the directory dirfd, or dirfd itself (AT_EMPTY_PATH and "").  Not
- * interposed, the exec would leave the samplers running through it (a
- * SIGPROF then kills the new image, whose handler is the default) and drop
- * the collector's variables from the program's environment.
+ * interposed, the exec would leave the samplers running through it (their
+ * signals, queued during the exec, are discarded by the new image: see
+ * sampler.h) and drop the collector's variables from the program's
+ * environment.
  */
 EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
 {

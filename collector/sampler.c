@@ -111,7 +111,7 @@ static int start_timer(struct sampler_thread *s, uint32_t tid, void *cookie)
 	struct sigevent sev;
 	memset(&sev, 0, sizeof sev);
 	sev.sigev_notify = SIGEV_THREAD_ID;
-	sev.sigev_signo = SIGPROF;
+	sev.sigev_signo = SAMPLER_SIGNAL;
 	sev.sigev_value.sival_ptr = cookie;
 	sev._sigev_un._tid = (pid_t)tid;
 	timer_t id;
@@ -156,7 +156,7 @@ static void *perf_event(uint32_t tid, uint64_t period_ns, int refresh, int *ret_
 	fd = move_high(fd);
 	struct f_owner_ex owner = {F_OWNER_TID, (pid_t)tid};
 	void *page = MAP_FAILED;
-	if (fcntl(fd, F_SETSIG, SIGPROF) == 0 && fcntl(fd, F_SETOWN_EX, &owner) == 0 &&
+	if (fcntl(fd, F_SETSIG, SAMPLER_SIGNAL) == 0 && fcntl(fd, F_SETOWN_EX, &owner) == 0 &&
 	    fcntl(fd, F_SETFL, O_ASYNC) == 0)
 		page = mmap(NULL, PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (page == MAP_FAILED) {
@@ -177,7 +177,7 @@ static int start_perf(struct sampler_thread *s, uint32_t tid)
 	/*
 	 * The phase event is armed for one overflow only: the first period can
 	 * be as short as the kernel allows (10 us), and an event that kept
-	 * overflowing at that rate while the thread has SIGPROF blocked (around
+	 * overflowing at that rate while the thread has the signal blocked (around
 	 * a fork, say) would keep the CPU in interrupts for good.
 	 */
 	int pfd = -1, sfd = -1;

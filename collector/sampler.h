@@ -1,11 +1,21 @@
 /*
  * sampler.h - what makes a thread take a clock-profiling sample: a signal
- * (SIGPROF) each time the thread has used another interval of CPU time.
+ * (SAMPLER_SIGNAL, SIGURG) each time the thread has used another interval of
+ * CPU time.
+ *
+ * The signal is SIGURG, not SIGPROF, because its default action is to ignore
+ * it.  A signal queued for a thread stays pending through an exec, and the
+ * exec resets its action to the default: a SIGPROF queued by an overflow
+ * during an exec the collector did not see (the raw execve system call)
+ * killed the new image, whereas a SIGURG is discarded.  It also leaves
+ * SIGPROF and ITIMER_PROF wholly to the program (gperftools, watchdogs).
+ * Programs rarely use SIGURG (out-of-band socket data, Go's preemption);
+ * signals.c forwards to their handler what is not ours.
  *
  * Two mechanisms, chosen once per process (sampler_init):
  *  - perf: a software task-clock perf event per thread, counting the thread's
  *    CPU time in user and kernel mode, whose overflow is an hrtimer that fires
- *    exactly when the thread has run the period, and sends SIGPROF to the
+ *    exactly when the thread has run the period, and sends the signal to the
  *    thread itself (fcntl F_SETSIG, F_SETOWN_EX).  Needs perf_event_paranoid
  *    <= 1 or CAP_PERFMON (counting kernel time is what makes a sample taken
  *    during a system call land on the code that made it);
@@ -43,6 +53,9 @@
 #include <signal.h>
 #include <stdint.h>
 #include <time.h>
+
+/* The sampling signal of both mechanisms; its default action must be to ignore it. */
+#define SAMPLER_SIGNAL SIGURG
 
 enum sampler_kind { SAMPLER_NONE, SAMPLER_PERF, SAMPLER_TIMER };
 

@@ -1,9 +1,10 @@
 /*
- * signals.c - SIGPROF handler and the signal interposers (see signals.h).
+ * signals.c - the sampling signal's handler and the signal interposers (see
+ * signals.h).
  *
  * The application's disposition is kept in a ring of copies published by an
  * atomic index, so the handler reads it without locks; a reader could only
- * see a torn copy if the application changed its SIGPROF disposition
+ * see a torn copy if the application changed its disposition of the signal
  * DISP_RING times during one delivery.
  */
 #include "collector/signals.h"
@@ -33,45 +34,17 @@ static void raw_sigmask(int how, const sigset_t *set, sigset_t *old)
 	syscall(SYS_rt_sigprocmask, how, set, old, 8);
 }
 
-/*
- * A sampling signal of one of our perf events that no thread claimed: the
- * overflow was queued for a thread just before another thread ended the
- * collection and stopped that thread's event (exit or exec from another
- * thread), and it arrived after.  The kernel gives a signal from a
- * descriptor (F_SETSIG) POLL_IN or POLL_HUP; kill, sigqueue, tgkill, timers
- * and itimers give other codes.
- */
-static int late_perf_sample(const siginfo_t *si)
-{
-	return sampler_kind() == SAMPLER_PERF && (si->si_code == POLL_IN || si->si_code == POLL_HUP);
-}
-
 static void forward_to_app(int sig, siginfo_t *si, void *uc, int saved_errno)
 {
 	uint32_t cur = atomic_load_explicit(&app_disp_cur, memory_order_acquire);
 	struct sigaction a = app_disp[cur % DISP_RING];
-	if (a.sa_handler == SIG_IGN)
-		return;
 	/*
-	 * The program has no SIGPROF handler, so it set up no descriptor to
-	 * signal SIGPROF: a late sample of ours is dropped, not turned into
-	 * the default action that would kill the process.
+	 * SIG_DFL is to ignore SIGURG too: what reaches here unclaimed is a
+	 * program's signal, or a late one of ours (queued just before another
+	 * thread ended the collection and stopped this thread's sampler).
 	 */
-	if (a.sa_handler == SIG_DFL && late_perf_sample(si))
+	if (a.sa_handler == SIG_IGN || a.sa_handler == SIG_DFL)
 		return;
-	if (a.sa_handler == SIG_DFL) {
-		/* default action of SIGPROF: terminate by the signal */
-		struct sigaction dfl;
-		memset(&dfl, 0, sizeof dfl);
-		dfl.sa_handler = SIG_DFL;
-		col_real()->sigaction(sig, &dfl, NULL);
-		sigset_t s;
-		sigemptyset(&s);
-		sigaddset(&s, sig);
-		raw_sigmask(SIG_UNBLOCK, &s, NULL);
-		syscall(SYS_tgkill, getpid(), col_gettid(), sig);
-		return; /* not reached unless someone catches it */
-	}
 	if (a.sa_flags & SA_RESETHAND) {
 		struct sigaction d;
 		memset(&d, 0, sizeof d);
@@ -81,7 +54,7 @@ static void forward_to_app(int sig, siginfo_t *si, void *uc, int saved_errno)
 		atomic_store_explicit(&app_disp_cur, next, memory_order_release);
 	}
 	sigset_t old, mask = a.sa_mask;
-	sigdelset(&mask, SIGPROF);
+	sigdelset(&mask, SAMPLER_SIGNAL);
 	raw_sigmask(SIG_BLOCK, &mask, &old);
 	if (a.sa_flags & SA_NODEFER) {
 		sigset_t s;
@@ -97,10 +70,10 @@ static void forward_to_app(int sig, siginfo_t *si, void *uc, int saved_errno)
 	raw_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-static void on_sigprof(int sig, siginfo_t *si, void *uc)
+static void on_sampling_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
-	if (!threads_on_sigprof(si, uc)) {
+	if (!threads_on_sampling_signal(si, uc)) {
 		forward_to_app(sig, si, uc, saved);
 		return; /* errno as the application's handler left it */
 	}
@@ -111,10 +84,10 @@ int signals_init(void)
 {
 	struct sigaction sa, old;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_sigprof;
+	sa.sa_sigaction = on_sampling_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
-	if (col_real()->sigaction(SIGPROF, &sa, &old) != 0)
+	if (col_real()->sigaction(SAMPLER_SIGNAL, &sa, &old) != 0)
 		return -errno;
 	app_disp[0] = old;
 	atomic_store(&app_disp_cur, 0);
@@ -134,15 +107,16 @@ static void set_app_disp(const struct sigaction *act)
 	atomic_store_explicit(&app_disp_cur, next, memory_order_release);
 	if (act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN && col_collecting() &&
 	    !atomic_exchange(&warned_handler, 1))
-		logxml_note("warning", "app_sigprof",
-			    "the target installed its own SIGPROF handler; the collector keeps its "
-			    "own and forwards the target's SIGPROF signals to it");
+		logxml_note("warning", "app_sampling_signal",
+			    "the target installed its own SIGURG handler; the collector keeps its "
+			    "own (SIGURG is its sampling signal) and forwards the target's SIGURG "
+			    "signals to it");
 }
 
 EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	col_init();
-	if (sig != SIGPROF || !col_signals_owned())
+	if (sig != SAMPLER_SIGNAL || !col_signals_owned())
 		return col_real()->sigaction(sig, act, old);
 	if (old) {
 		uint32_t cur = atomic_load_explicit(&app_disp_cur, memory_order_acquire);
@@ -156,7 +130,7 @@ EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old
 EXPORT __sighandler_t signal(int sig, __sighandler_t h)
 {
 	col_init();
-	if (sig != SIGPROF || !col_signals_owned())
+	if (sig != SAMPLER_SIGNAL || !col_signals_owned())
 		return col_real()->signal(sig, h);
 	struct sigaction act, old;
 	memset(&act, 0, sizeof act);
@@ -167,16 +141,17 @@ EXPORT __sighandler_t signal(int sig, __sighandler_t h)
 	return old.sa_handler;
 }
 
-/* The set the real call should see: `set` without SIGPROF when it would block it. */
-static const sigset_t *strip_sigprof(int how, const sigset_t *set, sigset_t *copy)
+/* The set the real call should see: `set` without the sampling signal when it would block it. */
+static const sigset_t *strip_sampling_signal(int how, const sigset_t *set, sigset_t *copy)
 {
-	if (!set || how == SIG_UNBLOCK || !col_collecting() || sigismember(set, SIGPROF) != 1)
+	if (!set || how == SIG_UNBLOCK || !col_collecting() || sigismember(set, SAMPLER_SIGNAL) != 1)
 		return set;
 	*copy = *set;
-	sigdelset(copy, SIGPROF);
+	sigdelset(copy, SAMPLER_SIGNAL);
 	if (!atomic_exchange(&warned_block, 1))
-		logxml_note("warning", "sigprof_block",
-			    "the target tried to block SIGPROF; the collector keeps it unblocked");
+		logxml_note("warning", "sampling_signal_block",
+			    "the target tried to block SIGURG; the collector keeps it unblocked "
+			    "(SIGURG is its sampling signal)");
 	return copy;
 }
 
@@ -184,12 +159,12 @@ EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
 	col_init();
 	sigset_t copy;
-	return col_real()->sigprocmask(how, strip_sigprof(how, set, &copy), old);
+	return col_real()->sigprocmask(how, strip_sampling_signal(how, set, &copy), old);
 }
 
 EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	col_init();
 	sigset_t copy;
-	return col_real()->pthread_sigmask(how, strip_sigprof(how, set, &copy), old);
+	return col_real()->pthread_sigmask(how, strip_sampling_signal(how, set, &copy), old);
 }

@@ -449,7 +449,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	t->last_cpu_ns = cpu;
 }
 
-int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc)
+int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc)
 {
 	struct col_thread *t = tls_thread;
 	if (si->si_code == SI_TIMER && is_slot(si->si_value.sival_ptr)) {

@@ -2,7 +2,7 @@
  * threads.h - per-thread collection: a slot per live thread (mmap'd table,
  * claimed with CAS, no malloc), the pthread_create interposer and its start
  * wrapper, the per-thread CPU-time timer, THREAD_START/THREAD_END records,
- * the sample taken in the SIGPROF handler, and the heap records of collect
+ * the sample taken in the sampling signal handler, and the heap records of collect
  * -H (threads_heap_record: a TLS cursor per thread on the heaptrace file,
  * stacks named by their stack-table slot).
  *
@@ -48,11 +48,11 @@ void *threads_raw_prepare(int (*fn)(void *), void *arg, void *stack_top, int (**
 void threads_raw_cancel(void *slot);
 
 /*
- * The SIGPROF handler's first step: if the signal comes from one of our
+ * The sampling signal handler's first step: if the signal comes from one of our
  * timers, take (or drop) the sample and return 1; else return 0 and the
  * caller forwards the signal to the application.  SIGNAL_SAFE.
  */
-int threads_on_sigprof(const siginfo_t *si, const ucontext_t *uc);
+int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc);
 
 /*
  * End of collection: delete every live thread's timer, then write a

@@ -1,6 +1,6 @@
 /*
  * unwtab.h - the unwind tables of the loaded objects, as one immutable
- * snapshot that the SIGPROF handler reads.
+ * snapshot that the sampling signal handler reads.
  *
  * Tables are built outside signal context when an object appears (init, and
  * the dlopen/dlclose rescans of loadmap.c, inside dl_iterate_phdr so the

@@ -3,7 +3,7 @@
  * files (layout in format.h and docs/experiment-format.md).
  *
  * Encoders write into caller-provided memory, never allocate, and are
- * SIGNAL_SAFE: the collector calls them from its SIGPROF handler.  They return
+ * SIGNAL_SAFE: the collector calls them from its sampling signal handler.  They return
  * the encoded size, or 0 if it would not fit in `room` bytes.  The record's
  * kind byte is NOT written by the encoders: the writer stores it last (see
  * record_publish) so that readers never see half a record.

@@ -1,41 +1,68 @@
 #!/usr/bin/env bash
-# A target that owns SIGPROF cannot switch collection off, and still gets
-# what it asked for:
-#  - col_sigprof installs a SIGPROF handler, blocks SIGPROF with sigprocmask
-#    and runs setitimer(ITIMER_PROF, 10 ms) for 1 s of CPU: its handler runs
-#    (about 100 calls), sigaction() gives it back its own handler, collection
-#    continues (samples at our interval, weights = CPU time: the target's
-#    own SIGPROFs are not taken as samples), and log.xml warns about both;
-#  - SIG_IGN: a SIGPROF sent with kill() is ignored (the target survives);
-#  - SIG_DFL: a SIGPROF sent with kill() terminates the target by SIGPROF,
-#    as without the collector.
+# The collector's sampling signal is SIGURG (collector/sampler.h): a target
+# that uses SIGPROF gets exactly what it gets without the collector, and a
+# target that takes SIGURG for itself cannot switch collection off, and still
+# gets what it asked for.  col_sigprof SIG own installs a handler, blocks the
+# signal with sigprocmask and has it sent every 10 ms of CPU for 1 s:
+#  - SIGPROF (setitimer ITIMER_PROF): its handler runs as often as without
+#    the collector (once, at the unblock), sigaction() gives its handler
+#    back, and log.xml has no warning;
+#  - SIGURG (a POSIX timer): the collector keeps SIGURG unblocked and
+#    forwards the target's SIGURGs to its handler (about 100 calls, not 1),
+#    sigaction() gives its handler back, and log.xml warns about both once;
+#  - both: collection goes on at our interval (samples ~ 100, weights = CPU
+#    time: the target's own signals are not taken as samples).
+# SIG ign: a signal sent with kill() is ignored (the target survives); SIG
+# dfl: SIGPROF terminates the target by SIGPROF, SIGURG is ignored, as
+# without the collector.
 source "$(dirname "$0")/collector_lib.sh"
 col_setup
 col_cc sigprof
 
-exp=$COL_TMP/own.er
-col_run "$exp" "p=10007" "$COL_TMP/sigprof" >"$COL_TMP/own.out"
-((COL_RC == 0)) || col_fail "col_sigprof exited $COL_RC (1: handler never ran, 2: sigaction lied)"
-calls=$(sed -n 's/^handler_calls=//p' "$COL_TMP/own.out")
-col_check_clean "$exp"
-col_xml_ok "$exp/log.xml"
-read -r tid n w e <<<"$(col_thread_table "$exp.dump" | head -n1)"
-col_note "handler_calls=$calls samples=$n weights_ms=$((w / 1000000)) end_cpu_ms=$((e / 1000000))"
-((calls >= 50)) || col_fail "the target's handler ran $calls times, want >= 50 (10 ms over 1 s)"
-((n >= 70 && n <= 130)) || col_fail "$n samples for 1 s at 10 ms"
-((e - w <= 15000000)) || col_fail "weights $w vs cpu $e"
-grep -q '<warning id="app_sigprof"' "$exp/log.xml" || col_fail "no app_sigprof warning"
-grep -q '<warning id="sigprof_block"' "$exp/log.xml" || col_fail "no sigprof_block warning"
-[[ $(grep -c '<warning id="app_sigprof"' "$exp/log.xml") == 1 ]] || col_fail "warning repeated"
+for sig in prof urg; do
+	set +e
+	"$COL_TMP/sigprof" $sig own >"$COL_TMP/$sig.plain.out"
+	plain_rc=$?
+	set -e
+	plain=$(sed -n 's/^handler_calls=//p' "$COL_TMP/$sig.plain.out")
+	((plain_rc == 0)) || col_fail "col_sigprof $sig own exited $plain_rc without the collector"
+	exp=$COL_TMP/own_$sig.er
+	col_run "$exp" "p=10007" "$COL_TMP/sigprof" $sig own >"$COL_TMP/$sig.out"
+	((COL_RC == 0)) || col_fail "col_sigprof $sig own exited $COL_RC (1: handler never ran, 2: sigaction lied)"
+	calls=$(sed -n 's/^handler_calls=//p' "$COL_TMP/$sig.out")
+	col_check_clean "$exp"
+	col_xml_ok "$exp/log.xml"
+	read -r tid n w e <<<"$(col_thread_table "$exp.dump" | head -n1)"
+	col_note "$sig: handler_calls=$calls (without the collector $plain) samples=$n weights_ms=$((w / 1000000)) end_cpu_ms=$((e / 1000000))"
+	((n >= 70 && n <= 130)) || col_fail "$sig: $n samples for 1 s at 10 ms"
+	((e - w <= 15000000)) || col_fail "$sig: weights $w vs cpu $e"
+	nh=$(grep -c '<warning id="app_sampling_signal"' "$exp/log.xml" || true)
+	nb=$(grep -c '<warning id="sampling_signal_block"' "$exp/log.xml" || true)
+	if [[ $sig == prof ]]; then
+		((calls == plain)) || col_fail "SIGPROF: the target's handler ran $calls times, without the collector $plain"
+		((nh == 0 && nb == 0)) || col_fail "SIGPROF: log.xml warns about the sampling signal"
+	else
+		((calls >= 50)) || col_fail "SIGURG: the target's handler ran $calls times, want >= 50 (10 ms over 1 s)"
+		((nh == 1)) || col_fail "SIGURG: $nh app_sampling_signal warnings, want 1"
+		((nb == 1)) || col_fail "SIGURG: $nb sampling_signal_block warnings, want 1"
+	fi
 
-exp=$COL_TMP/ign.er
-col_run "$exp" "p=10007" "$COL_TMP/sigprof" ign >"$COL_TMP/ign.out"
-((COL_RC == 0)) && grep -q survived "$COL_TMP/ign.out" || col_fail "SIG_IGN: exit $COL_RC"
-col_check_clean "$exp"
+	exp=$COL_TMP/ign_$sig.er
+	col_run "$exp" "p=10007" "$COL_TMP/sigprof" $sig ign >"$COL_TMP/ign.out"
+	((COL_RC == 0)) && grep -q survived "$COL_TMP/ign.out" || col_fail "$sig SIG_IGN: exit $COL_RC"
+	col_check_clean "$exp"
 
-exp=$COL_TMP/dfl.er
-col_run "$exp" "p=10007" "$COL_TMP/sigprof" dfl >"$COL_TMP/dfl.out" 2>/dev/null
-((COL_RC == 128 + 27)) || col_fail "SIG_DFL: exit $COL_RC, want death by SIGPROF (155)"
-col_check_clean "$exp"
-col_note "SIG_IGN survived, SIG_DFL exit status $COL_RC"
+	set +e
+	{ "$COL_TMP/sigprof" $sig dfl >/dev/null; } 2>/dev/null # no "Profiling timer expired"
+	plain_rc=$?
+	set -e
+	exp=$COL_TMP/dfl_$sig.er
+	col_run "$exp" "p=10007" "$COL_TMP/sigprof" $sig dfl >"$COL_TMP/dfl.out" 2>/dev/null
+	want=4
+	[[ $sig == prof ]] && want=$((128 + 27))
+	((plain_rc == want)) || col_fail "$sig SIG_DFL without the collector: exit $plain_rc, want $want"
+	((COL_RC == want)) || col_fail "$sig SIG_DFL: exit $COL_RC, want $want as without the collector"
+	col_check_clean "$exp"
+	col_note "$sig: SIG_IGN survived, SIG_DFL exit status $COL_RC"
+done
 echo "PASS collector_sigprof"

@@ -3,15 +3,15 @@
 #  - Every thread blocks every signal: main after before_work, then three
 #    threads (which inherit the mask and block all again) run thread_work
 #    while main runs after_work.  Through sigprocmask/pthread_sigmask the
-#    collector keeps SIGPROF unblocked and says so in log.xml (warning
-#    sigprof_block): everything is recorded within 15%, and every other signal
+#    collector keeps its sampling signal, SIGURG, unblocked and says so in
+#    log.xml (warning sampling_signal_block): everything is recorded within 15%, and every other signal
 #    stays blocked (SIGUSR1 sent to each thread and SIGTERM to the process
 #    are held pending).  Through the raw rt_sigprocmask system call, which no
 #    interposer sees, the collector cannot sample (docs/architecture.md,
 #    Known limits): the work before is recorded; the main thread's CPU after
 #    its last sample is charged at its end to that sample's stack (so <Total>
 #    is main's whole CPU and before_work holds at least its own); threads
-#    that start with SIGPROF blocked are not sampled.
+#    that start with SIGURG blocked are not sampled.
 #  - A thread calls exit(7) while three threads (allocating and freeing, with
 #    -H on) and main are computing: exit status 7 either way, and every
 #    thread's work up to the exit recorded within 15% of the CPU time the
@@ -28,8 +28,8 @@ opens blk_libc.er "Target exited with status 0"
 for f in before_work after_work thread_work; do
 	near blk_libc.er $f "$(measured blk_libc.err $f)"
 done
-grep -q '<warning id="sigprof_block"' blk_libc.er/log.xml && ok "blk_libc.er: log.xml warns that SIGPROF was kept unblocked" ||
-	bad "blk_libc.er: no sigprof_block warning in log.xml"
+grep -q '<warning id="sampling_signal_block"' blk_libc.er/log.xml && ok "blk_libc.er: log.xml warns that SIGURG was kept unblocked" ||
+	bad "blk_libc.er: no sampling_signal_block warning in log.xml"
 
 plain blk_raw sigblock raw 100
 collected blk_raw -p hi -- sigblock raw 100
@@ -44,7 +44,7 @@ awk -v g="${got:-0}" -v w="$before" -v t=$TOL 'BEGIN { exit !(g >= (1 - t) * w) 
 	bad "blk_raw.er: before_work recorded '${got:-nothing}' s of $before s"
 main=$(awk -v a="$before" -v b="$after" 'BEGIN { print a + b }')
 near blk_raw.er '<Total>' "$main" "main's CPU: before_work, then after_work charged at its end"
-[[ -z $(recorded blk_raw.er thread_work) ]] && ok "blk_raw.er: threads born with SIGPROF blocked are not sampled (documented)" ||
+[[ -z $(recorded blk_raw.er thread_work) ]] && ok "blk_raw.er: threads born with SIGURG blocked are not sampled (documented)" ||
 	bad "blk_raw.er: thread_work recorded: update the test and docs/architecture.md's Known limits"
 
 for heap in off on; do
