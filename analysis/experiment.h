@@ -73,7 +73,7 @@ struct exp_event {
 #define EXP_HEAP_NO_STACK UINT32_MAX
 
 struct exp_heap_event {
-	uint64_t ts_ns; /* within EXP_HEAP_TIME_STEP_NS before the call */
+	uint64_t ts_ns; /* at most the writer's step (heap_time_step_ns) before the call */
 	uint64_t seq;   /* the process-wide order of heap calls */
 	uint64_t size_bytes;
 	uint64_t addr, old_addr;

@@ -247,7 +247,7 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 }
 
 int blockw_append_heap(struct blockw_file *f, struct blockw_heap_cursor *hc, const struct exp_heap *h,
-		       uint64_t now_ns, uint64_t exact_after_ns)
+		       uint64_t now_ns, uint64_t exact_after_ns, uint64_t step_ns)
 {
 	/*
 	 * Coded in place, with the running state advanced as it goes (no copy
@@ -269,7 +269,7 @@ int blockw_append_heap(struct blockw_file *f, struct blockw_heap_cursor *hc, con
 	size_t n = 0;
 	if (exact_after_ns > hc->heap.time_ns && now_ns > hc->heap.time_ns)
 		n += heapstream_encode_time_exact(p, &hc->heap, now_ns);
-	else if (heapstream_time_due(&hc->heap, now_ns))
+	else if (heapstream_time_due(&hc->heap, now_ns, step_ns))
 		n += heapstream_encode_time(p, &hc->heap, now_ns);
 	n += heapstream_encode(p + n, &hc->heap, h);
 	c->pos += (uint32_t)n;

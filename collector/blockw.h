@@ -114,14 +114,15 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 
 /*
  * Append heap event h (experiment/heapstream.h) to a heaptrace block,
- * preceded by a time mark when one is due at now_ns (an exact one, not whole
- * quanta, when the last mark is older than exact_after_ns: the load map
- * changed since, and the reader needs the event after the change), then publish it by
+ * preceded by a time mark when step_ns (heapstream_time_step_ns) has passed
+ * since the last one at now_ns (an exact one, not whole quanta, when the
+ * last mark is older than exact_after_ns: the load map changed since, and
+ * the reader needs the event after the change), then publish it by
  * storing the block's EXP_BH_USED with release ordering.  Returns as
  * blockw_append.  SIGNAL_SAFE.
  */
 int blockw_append_heap(struct blockw_file *f, struct blockw_heap_cursor *hc, const struct exp_heap *h,
-		       uint64_t now_ns, uint64_t exact_after_ns);
+		       uint64_t now_ns, uint64_t exact_after_ns, uint64_t step_ns);
 
 /* Unmap the cursor's block (the data stays in the file). SIGNAL_SAFE. */
 void blockw_cursor_release(struct blockw_cursor *c);

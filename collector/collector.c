@@ -33,6 +33,7 @@
 #include "collector/stacktab.h"
 #include "collector/threads.h"
 #include "collector/trace_api.h"
+#include "experiment/heapstream.h"
 #include "experiment/loghead.h"
 #include "experiment/record.h"
 #include "experiment/xmlw.h"
@@ -301,6 +302,8 @@ static void log_start(void)
 	xmlw_attr_u64(&w, "effective_interval_us", eff);
 	xmlw_attr_u64(&w, "depth_limit", col_cfg.depth_limit);
 	xmlw_attr(&w, "heap", col_cfg.heap_on ? "on" : "off");
+	if (col_cfg.heap_on)
+		xmlw_attr_u64(&w, "heap_time_step_ns", heapstream_time_step_ns(col_cfg.interval_us));
 	/* each thread's first expiry is at a uniform phase of the interval (sampler.h) */
 	xmlw_attr(&w, "first_expiry", "uniform");
 	xmlw_raw(&w, "/>\n");

@@ -125,11 +125,13 @@ enum exp_heap_op {
 #define EXP_HEAP_OP_BITS 3
 #define EXP_HEAP_SEQ_ESCAPE 31u
 /*
- * The writer marks the time before an event when this much passed since the
- * last mark; a mark advances the time by whole quanta (an event's time is at
- * most STEP + QUANTUM early).
+ * The writer marks the time before an event when a step passed since the
+ * last mark: the clock-profiling interval, within [STEP, STEP_MAX] (STEP_MAX
+ * without clock profiling); a mark advances the time by whole quanta (an
+ * event's time is at most step + QUANTUM early).  Readers need neither.
  */
 #define EXP_HEAP_TIME_STEP_NS 1000000u
+#define EXP_HEAP_TIME_STEP_MAX_NS 10000000u
 #define EXP_HEAP_TIME_QUANTUM_NS 10000u
 /* From format 1.2, heap event addresses are coded by rank among the block's recent ones. */
 #define EXP_HEAP_RECENT_MINOR 2u

@@ -90,9 +90,17 @@ static const uint8_t *addr_get(const uint8_t *p, const uint8_t *end, struct heap
 	return p;
 }
 
-int heapstream_time_due(const struct heapstream_state *s, uint64_t now_ns)
+uint64_t heapstream_time_step_ns(uint32_t interval_us)
 {
-	return now_ns >= s->time_ns + EXP_HEAP_TIME_STEP_NS;
+	uint64_t step = (uint64_t)interval_us * 1000u;
+	if (!step || step > EXP_HEAP_TIME_STEP_MAX_NS)
+		return EXP_HEAP_TIME_STEP_MAX_NS;
+	return step < EXP_HEAP_TIME_STEP_NS ? EXP_HEAP_TIME_STEP_NS : step;
+}
+
+int heapstream_time_due(const struct heapstream_state *s, uint64_t now_ns, uint64_t step_ns)
+{
+	return now_ns >= s->time_ns + step_ns;
 }
 
 static size_t encode_mark(uint8_t *buf, struct heapstream_state *s, uint64_t now_ns, uint64_t quantum)

@@ -40,8 +40,8 @@
  * At the start of a block the previous seq and addr are 0, the recent
  * addresses none, and the time is
  * the header's base_ns; an event's time is that of the latest mark before
- * it (the writer marks the time whenever EXP_HEAP_TIME_STEP_NS has passed
- * since the last mark, so an event's time is at most that early).  Events
+ * it (the writer marks the time whenever its step, heapstream_time_step_ns,
+ * has passed since the last mark, so an event's time is at most that early).  Events
  * are ordered across threads by seq, which is exact: a call that gives a
  * block back takes its seq before the block can be reused.
  *
@@ -85,8 +85,17 @@ struct heapstream_state {
  */
 void heapstream_begin(struct heapstream_state *s, uint64_t base_ns, unsigned version_minor);
 
+/*
+ * The writer's step between time marks for a clock-profiling interval of
+ * interval_us (0: off): the interval within [EXP_HEAP_TIME_STEP_NS,
+ * EXP_HEAP_TIME_STEP_MAX_NS], the maximum when off.  Heap events are then
+ * timed as finely as the samples: each mark breaks the repetition that makes
+ * a stream compress (sqlite3: marks every 1 ms were an eighth of its trace).
+ */
+uint64_t heapstream_time_step_ns(uint32_t interval_us);
+
 /* 1 if the writer should mark the time `now_ns` before its next event. SIGNAL_SAFE. */
-int heapstream_time_due(const struct heapstream_state *s, uint64_t now_ns);
+int heapstream_time_due(const struct heapstream_state *s, uint64_t now_ns, uint64_t step_ns);
 
 /*
  * Encode a time mark into buf: now_ns rounded down to whole

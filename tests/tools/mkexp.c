@@ -174,7 +174,7 @@ static void heap_put(struct wfile *w, struct heapstream_state *hs, const struct 
 		wfile_begin(w, eh->tid, t);
 		heapstream_begin(hs, t, EXP_FORMAT_VERSION_MINOR);
 	}
-	if (heapstream_time_due(hs, t))
+	if (heapstream_time_due(hs, t, EXP_HEAP_TIME_STEP_NS))
 		w->used += heapstream_encode_time(w->block + w->used, hs, t);
 	w->used += heapstream_encode(w->block + w->used, hs, eh);
 	le32_put(w->block + EXP_BH_USED, (uint32_t)(w->used - EXP_BLOCK_HEADER_BYTES));

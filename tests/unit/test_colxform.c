@@ -113,7 +113,7 @@ static uint32_t fill_heap_block(uint8_t *b, uint32_t tid, int varied, unsigned n
 		}
 		if (used + 2 * EXP_HEAP_EVENT_MAX_BYTES > EXP_BLOCK_BYTES - EXP_BLOCK_HEADER_BYTES)
 			break;
-		if (heapstream_time_due(&s, now))
+		if (heapstream_time_due(&s, now, EXP_HEAP_TIME_STEP_NS))
 			used += heapstream_encode_time(ev + used, &s, now);
 		used += heapstream_encode(ev + used, &s, &h);
 	}

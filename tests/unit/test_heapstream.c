@@ -62,7 +62,7 @@ static size_t encode_all(uint8_t *buf, size_t *ends)
 	size_t n = 0;
 	for (int i = 0; i < N; i++) {
 		if (mark_ns[i]) {
-			CHECK(heapstream_time_due(&s, mark_ns[i]));
+			CHECK(heapstream_time_due(&s, mark_ns[i], EXP_HEAP_TIME_STEP_NS));
 			n += heapstream_encode_time(buf + n, &s, mark_ns[i]);
 		}
 		size_t k = heapstream_encode(buf + n, &s, &events[i]);
@@ -176,8 +176,16 @@ static void test_sizes(void)
 	struct exp_heap bd;
 	CHECK(heapstream_next(&rp, badrank + 2, &q, 1, &bd) == -EBADMSG);
 	/* a time mark only when due */
-	CHECK(!heapstream_time_due(&s, EXP_HEAP_TIME_STEP_NS - 1));
-	CHECK(heapstream_time_due(&s, EXP_HEAP_TIME_STEP_NS));
+	CHECK(!heapstream_time_due(&s, EXP_HEAP_TIME_STEP_NS - 1, EXP_HEAP_TIME_STEP_NS));
+	CHECK(heapstream_time_due(&s, EXP_HEAP_TIME_STEP_NS, EXP_HEAP_TIME_STEP_NS));
+	CHECK(!heapstream_time_due(&s, EXP_HEAP_TIME_STEP_NS, 2 * EXP_HEAP_TIME_STEP_NS));
+	/* the step follows the clock interval within [STEP, STEP_MAX] */
+	CHECK_EQ_U64(heapstream_time_step_ns(10000), 10000000);
+	CHECK_EQ_U64(heapstream_time_step_ns(1000), EXP_HEAP_TIME_STEP_NS);
+	CHECK_EQ_U64(heapstream_time_step_ns(100), EXP_HEAP_TIME_STEP_NS);
+	CHECK_EQ_U64(heapstream_time_step_ns(4000), 4000000);
+	CHECK_EQ_U64(heapstream_time_step_ns(100000), EXP_HEAP_TIME_STEP_MAX_NS);
+	CHECK_EQ_U64(heapstream_time_step_ns(0), EXP_HEAP_TIME_STEP_MAX_NS);
 	CHECK_EQ_U64(heapstream_encode_time(buf, &s, EXP_HEAP_TIME_QUANTUM_NS + 7), 3);
 	CHECK_EQ_U64(buf[0], EXP_HEAP_TIME);
 	CHECK_EQ_U64(s.time_ns, EXP_HEAP_TIME_QUANTUM_NS);     /* whole quanta */
