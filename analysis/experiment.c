@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/exp_read.h"
 #include "analysis/exp_timemap.h"
 #include "analysis/xmlsafe.h"
 #include "analysis/zdata.h"
@@ -49,17 +50,23 @@ static void add_str(char ***v, size_t *n, const char *s)
 		(*n)++;
 }
 
-static void warnf(struct experiment *exp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warnf(struct experiment *exp, const char *fmt, ...)
+static void vwarnf(struct experiment *exp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void vwarnf(struct experiment *exp, const char *fmt, va_list ap)
 {
 	struct strbuf b;
 	strbuf_init(&b, 4096);
-	va_list ap;
-	va_start(ap, fmt);
 	strbuf_vaddf(&b, fmt, ap);
-	va_end(ap);
 	add_str(&exp->problems, &exp->nproblems, strbuf_str(&b));
 	strbuf_release(&b);
+}
+
+static void warnf(struct experiment *exp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warnf(struct experiment *exp, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarnf(exp, fmt, ap);
+	va_end(ap);
 }
 
 static int read_file(const char *path, char **ret, size_t *ret_len, size_t max)
@@ -578,219 +585,59 @@ static void read_processes(struct experiment *exp)
 
 /* ------------------------------------------------------------------ data files */
 
-struct thread_acc {
-	VEC(struct exp_thread) threads;
+/* The readers, in reading order: stacks first, the others name its stacks. */
+const struct exp_reader *const exp_readers[] = {
+	&exp_reader_stacks,
+	&exp_reader_profile,
+	&exp_reader_overview,
+	&exp_reader_heap,
 };
+const size_t exp_reader_count = sizeof exp_readers / sizeof exp_readers[0];
 
-static struct exp_thread *thread_get(struct thread_acc *ta, uint32_t tid)
+struct exp_thread *exp_read_thread(struct exp_read *rd, uint32_t tid)
 {
-	for (size_t i = ta->threads.n; i-- > 0;)
-		if (ta->threads.v[i].tid == tid)
-			return &ta->threads.v[i];
+	for (size_t i = rd->threads.n; i-- > 0;)
+		if (rd->threads.v[i].tid == tid)
+			return &rd->threads.v[i];
 	struct exp_thread t = {.tid = tid};
-	if (ta->threads.n >= 1000000 || VEC_PUSH(&ta->threads, t) < 0)
+	if (rd->threads.n >= 1000000 || VEC_PUSH(&rd->threads, t) < 0)
 		return NULL;
-	return &ta->threads.v[ta->threads.n - 1];
+	return &rd->threads.v[rd->threads.n - 1];
 }
 
-struct profile_walk {
-	struct experiment *exp;
-	struct thread_acc *ta;
-	VEC(struct exp_event) events;
-	VEC(uint64_t) stack_ids; /* per event, resolved later */
-	uint64_t prev_ns;
-	uint64_t bad;
-};
-
-static int profile_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
-			  const struct exp_record *rec)
+uint32_t exp_read_stack_index(const struct exp_read *rd, uint64_t id)
 {
-	struct profile_walk *pw = ctx;
-	if (block_start)
-		pw->prev_ns = base_ns;
-	switch (rec->kind) {
-	case EXP_REC_CLOCK: {
-		struct exp_clock c;
-		if (record_decode_clock(rec, pw->prev_ns, tid, &c) < 0) {
-			pw->bad++;
-			break;
-		}
-		pw->prev_ns = c.ts_ns;
-		struct exp_thread *t = thread_get(pw->ta, tid);
-		if (!t)
-			break;
-		struct exp_event e = {.ts_ns = c.ts_ns,
-				      .weight_ns = c.weight_ns,
-				      .thread = (uint32_t)(t - pw->ta->threads.v),
-				      .cpu = c.cpu};
-		if (VEC_PUSH(&pw->events, e) < 0 || VEC_PUSH(&pw->stack_ids, c.stack_id) < 0)
-			return -ENOMEM;
-		break;
-	}
-	case EXP_REC_THREAD_START: {
-		struct exp_thread_start s;
-		if (record_decode_thread_start(rec, &s) < 0) {
-			pw->bad++;
-			break;
-		}
-		struct exp_thread *t = thread_get(pw->ta, s.tid);
-		if (t) {
-			t->has_start = 1;
-			t->start_ns = s.start_ns;
-			t->creator_tid = s.creator_tid;
-			t->start_pc = s.start_pc;
-		}
-		break;
-	}
-	case EXP_REC_THREAD_END: {
-		struct exp_thread_end s;
-		if (record_decode_thread_end(rec, &s) < 0) {
-			pw->bad++;
-			break;
-		}
-		struct exp_thread *t = thread_get(pw->ta, s.tid);
-		if (t) {
-			t->has_end = 1;
-			t->end_ns = s.end_ns;
-			t->cpu_ns = s.cpu_ns;
-		}
-		break;
-	}
-	default: pw->bad++; /* a record kind that does not belong in this file */
-	}
-	return 0;
-}
-
-struct stack_walk {
-	struct experiment *exp;
-	VEC(struct exp_callstack) stacks;
-	VEC(struct exp_stack_slot) slots;
-	uint64_t *scratch;
-	uint64_t bad;
-};
-
-static int stack_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
-			const struct exp_record *rec)
-{
-	struct stack_walk *sw = ctx;
-	(void)tid, (void)base_ns, (void)block_start;
-	if (rec->kind == EXP_REC_STACK_SLOT) {
-		struct exp_stack_slot sl;
-		if (record_decode_stack_slot(rec, &sl) < 0) {
-			sw->bad++;
-			return 0;
-		}
-		return VEC_PUSH(&sw->slots, sl) < 0 ? -ENOMEM : 0;
-	}
-	struct exp_stack s;
-	if (rec->kind != EXP_REC_STACK || record_decode_stack(rec, sw->scratch, EXP_MAX_FRAMES, &s) < 0) {
-		sw->bad++;
-		return 0;
-	}
-	struct exp_callstack cs = {.id = s.id, .flags = s.flags, .nframes = s.nframes};
-	cs.pcs = malloc((s.nframes ? s.nframes : 1) * sizeof *cs.pcs);
-	if (!cs.pcs)
-		return -ENOMEM;
-	memcpy(cs.pcs, s.pcs, s.nframes * sizeof *cs.pcs);
-	if (VEC_PUSH(&sw->stacks, cs) < 0) {
-		free(cs.pcs);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* Heap calls; stack references are resolved as they are read (stacks come first). */
-struct heap_walk {
-	struct thread_acc *ta;
-	const struct exp_callstack *stacks;
-	size_t nknown;         /* stacks[0..nknown) sorted by id; stacks[nknown] is "unknown" */
-	struct u64map slotmap; /* slot -> stack index */
-	VEC(struct exp_heap_event) events;
-	uint64_t bad, missing;
-	unsigned version_minor; /* the heaptrace file's */
-};
-
-static uint32_t stack_index(const struct exp_callstack *stacks, size_t ns, uint64_t id)
-{
-	size_t lo = 0, hi = ns;
+	size_t lo = 0, hi = rd->nknown;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (stacks[mid].id < id)
+		if (rd->stacks.v[mid].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < ns && stacks[lo].id == id ? (uint32_t)lo : (uint32_t)ns;
+	return lo < rd->nknown && rd->stacks.v[lo].id == id ? (uint32_t)lo : (uint32_t)rd->nknown;
 }
 
-/* One heaptrace block's events; a malformed event costs the rest of its block. */
-static int heap_block(void *ctx, uint32_t tid, uint64_t base_ns, const uint8_t *events, size_t bytes)
+void exp_read_warnf(struct exp_read *rd, const char *fmt, ...)
 {
-	struct heap_walk *hw = ctx;
-	struct heapstream_state st;
-	heapstream_begin(&st, base_ns, hw->version_minor);
-	const uint8_t *pos = events, *end = events + bytes;
-	struct exp_thread *t = NULL;
-	struct exp_heap h;
-	int r;
-	while ((r = heapstream_next(&pos, end, &st, tid, &h)) > 0) {
-		if (!t && !(t = thread_get(hw->ta, tid)))
-			return 0; /* past the thread cap */
-		struct exp_heap_event e = {.ts_ns = h.ts_ns,
-					   .seq = h.seq,
-					   .size_bytes = h.size,
-					   .addr = h.addr,
-					   .old_addr = h.old_addr,
-					   .thread = (uint32_t)(t - hw->ta->threads.v),
-					   .op = h.op};
-		int allocates = h.op != EXP_HEAP_FREE && h.op != EXP_HEAP_MUNMAP;
-		if (!allocates) {
-			e.stack = EXP_HEAP_NO_STACK;
-		} else if (h.stack_kind == EXP_STACKREF_ID) {
-			e.stack = stack_index(hw->stacks, hw->nknown, h.stack_id);
-		} else if (h.stack_kind == EXP_STACKREF_SLOT0) {
-			int64_t v = u64map_get(&hw->slotmap, h.stack_slot);
-			e.stack = v < 0 ? (uint32_t)hw->nknown : (uint32_t)v;
-		} else {
-			e.stack = (uint32_t)hw->nknown;
-		}
-		if (allocates && e.stack == hw->nknown)
-			hw->missing++;
-		if (VEC_PUSH(&hw->events, e) < 0)
-			return -ENOMEM;
+	va_list ap;
+	va_start(ap, fmt);
+	vwarnf(rd->exp, fmt, ap);
+	va_end(ap);
+}
+
+int exp_read_present(const struct exp_read *rd, const char *file)
+{
+	struct strbuf p;
+	strbuf_init(&p, 0);
+	strbuf_addf(&p, "%s/%s", rd->exp->path, file);
+	int present = access(strbuf_str(&p), F_OK) == 0;
+	if (!present) { /* or as collect compressed it */
+		strbuf_adds(&p, ".zst");
+		present = access(strbuf_str(&p), F_OK) == 0;
 	}
-	if (r < 0)
-		hw->bad++;
-	return 0;
-}
-
-static int cmp_heap_event(const void *a, const void *b)
-{
-	const struct exp_heap_event *x = a, *y = b;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	return x->thread < y->thread ? -1 : x->thread > y->thread;
-}
-
-struct sample_walk {
-	VEC(struct exp_sample_point) samples;
-	uint64_t bad;
-};
-
-static int sample_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
-			 const struct exp_record *rec)
-{
-	struct sample_walk *sw = ctx;
-	(void)tid, (void)base_ns, (void)block_start;
-	struct exp_sample s;
-	if (record_decode_sample(rec, &s) < 0) {
-		sw->bad++;
-		return 0;
-	}
-	struct exp_sample_point p = {s.ts_ns,  s.number,   s.utime_ns, s.stime_ns, s.minflt,
-				     s.majflt, s.nswap,    s.inblock,  s.oublock,  s.msgsnd,
-				     s.msgrcv, s.nsignals, s.nvcsw,    s.nivcsw,   s.maxrss_kb};
-	return VEC_PUSH(&sw->samples, p) < 0 ? -ENOMEM : 0;
+	strbuf_release(&p);
+	return present;
 }
 
 /*
@@ -828,8 +675,9 @@ static int open_data(struct experiment *exp, const char *file, enum exp_file_kin
 	return r;
 }
 
-static void report_damage(struct experiment *exp, const char *file, struct datafile *df, uint64_t bad_records)
+void exp_read_damage(struct exp_read *rd, const char *file, struct datafile *df, uint64_t bad_records)
 {
+	struct experiment *exp = rd->exp;
 	struct datafile_damage *d = datafile_damage(df);
 	if (d->torn_bytes)
 		warnf(exp, "%s: truncated: the last %" PRIu64 " bytes are a partial block and were ignored",
@@ -839,20 +687,6 @@ static void report_damage(struct experiment *exp, const char *file, struct dataf
 		      d->bad_blocks);
 	if (bad_records)
 		warnf(exp, "%s: %" PRIu64 " malformed record(s) skipped", file, bad_records);
-}
-
-static int cmp_u64_idx(const void *a, const void *b)
-{
-	const struct exp_callstack *x = a, *y = b;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static int cmp_event(const void *a, const void *b)
-{
-	const struct exp_event *x = a, *y = b;
-	if (x->ts_ns != y->ts_ns)
-		return x->ts_ns < y->ts_ns ? -1 : 1;
-	return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
 static int cmp_thread_start(const void *a, const void *b)
@@ -868,271 +702,77 @@ static int cmp_thread_start(const void *a, const void *b)
 }
 
 /*
- * The stacks file's records into sw (stk may be NULL: no file), the stacks
- * sorted by id with one copy of each (a stack may be written twice).
- * 0 or -ENOMEM; damage is a warning.
+ * Number the threads (main first, then by start) into rd->threads; *ret_order
+ * maps each thread's index of first appearance to its number - 1.
  */
-static int walk_stacks(struct experiment *exp, struct datafile *stk, struct stack_walk *sw)
+static int number_threads(struct exp_read *rd, uint32_t **ret_order)
 {
-	if (stk) {
-		sw->scratch = malloc(EXP_MAX_FRAMES * sizeof *sw->scratch);
-		if (!sw->scratch)
-			return -ENOMEM;
-		int r = datafile_walk(stk, stack_record, sw);
-		if (r < 0)
-			return r;
-		report_damage(exp, EXP_FILE_NAME_STACKS, stk, sw->bad);
+	size_t nt = rd->threads.n;
+	uint32_t *order = calloc(nt ? nt : 1, sizeof *order);
+	if (!order)
+		return -ENOMEM;
+	struct exp_thread *v = rd->threads.v;
+	for (size_t i = 0; i < nt; i++)
+		v[i].number = (uint32_t)i; /* remember the old index */
+	if (nt)
+		qsort(v, nt, sizeof *v, cmp_thread_start);
+	for (size_t i = 0; i < nt; i++) {
+		order[v[i].number] = (uint32_t)i;
+		v[i].number = (uint32_t)i + 1;
 	}
-	if (sw->stacks.n)
-		qsort(sw->stacks.v, sw->stacks.n, sizeof *sw->stacks.v, cmp_u64_idx);
-	size_t ns = 0;
-	for (size_t i = 0; i < sw->stacks.n; i++) {
-		if (ns && sw->stacks.v[ns - 1].id == sw->stacks.v[i].id) {
-			free(sw->stacks.v[i].pcs);
-			continue;
-		}
-		sw->stacks.v[ns++] = sw->stacks.v[i];
-	}
-	sw->stacks.n = ns;
+	*ret_order = order;
 	return 0;
 }
 
-/* experiment_open_stacks: the stacks file only, into exp->stacks (no "unknown" stack). */
-static int read_stacks_only(struct experiment *exp)
+/*
+ * Read the data files through the readers (only the stacks file's when
+ * stacks_only: experiment_open_stacks, without the "unknown" stack).
+ */
+static int read_data(struct experiment *exp, int stacks_only)
 {
-	struct datafile *stk = NULL;
-	void *zbuf = NULL;
-	struct stack_walk sw = {.exp = exp};
-	int r = open_data(exp, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, &stk, &zbuf);
-	if (r == 0)
-		r = walk_stacks(exp, stk, &sw);
-	if (r == 0) {
-		exp->stacks = sw.stacks.v;
-		exp->nstacks = sw.stacks.n;
-		sw.stacks.v = NULL;
-		sw.stacks.n = 0;
-	}
-	for (size_t i = 0; i < sw.stacks.n; i++)
-		free(sw.stacks.v[i].pcs);
-	free(sw.stacks.v);
-	free(sw.slots.v);
-	free(sw.scratch);
-	datafile_close(stk);
-	free(zbuf);
-	return r;
-}
-
-static int read_data(struct experiment *exp)
-{
-	struct datafile *prof = NULL, *stk = NULL, *ovw = NULL, *hp = NULL;
-	void *zbuf[4] = {NULL, NULL, NULL, NULL}; /* decompressed images of .zst files */
-	struct thread_acc ta = {0};
-	struct profile_walk pw = {.exp = exp, .ta = &ta};
-	struct stack_walk sw = {.exp = exp};
-	struct sample_walk smw = {0};
-	struct heap_walk hw = {.ta = &ta};
-	u64map_init(&hw.slotmap);
-	int r;
-
-	if ((r = open_data(exp, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE, &prof, &zbuf[0])) < 0 ||
-	    (r = open_data(exp, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, &stk, &zbuf[1])) < 0 ||
-	    (r = open_data(exp, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW, &ovw, &zbuf[2])) < 0)
-		goto out;
-	{
-		/* heaptrace: present (even damaged) means heap tracing was on */
-		struct strbuf hpath;
-		strbuf_init(&hpath, 0);
-		strbuf_addf(&hpath, "%s/%s", exp->path, EXP_FILE_NAME_HEAP);
-		exp->has_heap = access(strbuf_str(&hpath), F_OK) == 0;
-		if (!exp->has_heap) { /* or as collect compressed it */
-			strbuf_adds(&hpath, ".zst");
-			exp->has_heap = access(strbuf_str(&hpath), F_OK) == 0;
-		}
-		strbuf_release(&hpath);
-		if ((r = open_data(exp, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP, &hp, &zbuf[3])) < 0)
-			goto out;
-	}
-	if ((r = walk_stacks(exp, stk, &sw)) < 0)
-		goto out;
-	size_t ns = sw.stacks.n;
-	/* One extra stack at the end: "unknown" for events whose stack is missing. */
-	struct exp_callstack unknown = {.id = 0, .flags = EXP_STACK_FAILED, .nframes = 0, .pcs = malloc(8)};
-	if (!unknown.pcs || VEC_PUSH(&sw.stacks, unknown) < 0) {
-		free(unknown.pcs);
-		r = -ENOMEM;
-		goto out;
-	}
-
-	if (prof) {
-		if ((r = datafile_walk(prof, profile_record, &pw)) < 0)
-			goto out;
-		report_damage(exp, EXP_FILE_NAME_PROFILE, prof, pw.bad);
-	}
-	if (ovw) {
-		if ((r = datafile_walk(ovw, sample_record, &smw)) < 0)
-			goto out;
-		report_damage(exp, EXP_FILE_NAME_OVERVIEW, ovw, smw.bad);
-	}
-
-	if (hp) {
-		hw.stacks = sw.stacks.v;
-		hw.nknown = ns;
-		for (size_t i = 0; i < sw.slots.n; i++) {
-			uint32_t si = stack_index(sw.stacks.v, ns, sw.slots.v[i].stack_id);
-			if (u64map_put(&hw.slotmap, sw.slots.v[i].slot, si) < 0) {
-				r = -ENOMEM;
-				goto out;
-			}
-		}
-		hw.version_minor = datafile_info(hp)->version_minor;
-		if (datafile_info(hp)->version_minor < 1)
-			warnf(exp, "%s was written in format 1.0, which this version no longer reads",
-			      EXP_FILE_NAME_HEAP);
-		else if ((r = datafile_walk_stream(hp, heap_block, &hw)) < 0)
-			goto out;
-		report_damage(exp, EXP_FILE_NAME_HEAP, hp, hw.bad);
-		if (hw.missing)
-			warnf(exp,
-			      "%" PRIu64 " heap allocation(s) name no call stack, or one that is not in the "
-			      "stacks file; shown as <Unknown>",
-			      hw.missing);
-	}
-	uint64_t missing = 0;
-	for (size_t i = 0; i < pw.events.n; i++) {
-		uint64_t id = pw.stack_ids.v[i];
-		size_t lo = 0, hi = ns;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (sw.stacks.v[mid].id < id)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < ns && sw.stacks.v[lo].id == id) {
-			pw.events.v[i].stack = (uint32_t)lo;
-		} else {
-			pw.events.v[i].stack = (uint32_t)ns;
-			missing++;
-		}
-	}
-	if (missing)
-		warnf(exp,
-		      "%" PRIu64
-		      " sample(s) name a call stack that is not in the stacks file; shown as <Unknown>",
-		      missing);
-
-	/* Threads: number them, then re-point events at the sorted order. */
-	size_t nt = ta.threads.n;
-	uint32_t *order = calloc(nt ? nt : 1, sizeof *order);
-	struct exp_thread *sorted = calloc(nt ? nt : 1, sizeof *sorted);
-	if (!order || !sorted) {
-		free(order);
-		free(sorted);
-		r = -ENOMEM;
-		goto out;
-	}
-	if (nt)
-		memcpy(sorted, ta.threads.v, nt * sizeof *sorted);
-	for (size_t i = 0; i < nt; i++)
-		sorted[i].number = (uint32_t)i; /* remember old index */
-	if (nt)
-		qsort(sorted, nt, sizeof *sorted, cmp_thread_start);
-	for (size_t i = 0; i < nt; i++) {
-		order[sorted[i].number] = (uint32_t)i;
-		sorted[i].number = (uint32_t)i + 1;
-	}
-	for (size_t i = 0; i < pw.events.n; i++) {
-		struct exp_event *e = &pw.events.v[i];
-		e->thread = order[e->thread];
-		sorted[e->thread].sampled_ns += e->weight_ns;
-		sorted[e->thread].samples++;
-	}
-	for (size_t i = 0; i < hw.events.n; i++)
-		hw.events.v[i].thread = order[hw.events.v[i].thread];
-	free(order);
-	free(ta.threads.v);
-	ta.threads.v = NULL;
-	/* Heap calls in seq order; glibc's qsort merges, cheap on per-thread sorted runs. */
-	if (hw.events.n)
-		qsort(hw.events.v, hw.events.n, sizeof *hw.events.v, cmp_heap_event);
-
-	if (pw.events.n)
-		qsort(pw.events.v, pw.events.n, sizeof *pw.events.v, cmp_event);
-
-	/* CPU time after a thread's last sample: charge it to that sample's stack. */
-	size_t nev = pw.events.n;
-	uint32_t *last = malloc((nt ? nt : 1) * sizeof *last);
-	if (!last) {
-		free(sorted);
-		r = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < nt; i++)
-		last[i] = UINT32_MAX;
-	for (size_t i = 0; i < nev; i++)
-		last[pw.events.v[i].thread] = (uint32_t)i;
-	/*
-	 * With each thread's first expiry at a uniform phase of the interval I,
-	 * a thread that ran c < I was sampled with probability c / I: charging
-	 * such a thread I (not c) makes its expected charge c exactly.
-	 */
-	uint64_t short_ns = exp->log.first_expiry && strcmp(exp->log.first_expiry, "uniform") == 0
-				    ? exp->log.clock_interval_us * 1000u
-				    : 0;
-	for (size_t t = 0; t < nt; t++) {
-		struct exp_thread *th = &sorted[t];
-		uint64_t charge = th->cpu_ns < short_ns ? short_ns : th->cpu_ns;
-		if (!th->has_end || last[t] == UINT32_MAX || charge <= th->sampled_ns)
-			continue;
-		struct exp_event tail = pw.events.v[last[t]];
-		tail.kind = EXP_EV_TAIL;
-		tail.weight_ns = charge - th->sampled_ns;
-		tail.ts_ns = th->end_ns > tail.ts_ns ? th->end_ns : tail.ts_ns;
-		if (VEC_PUSH(&pw.events, tail) < 0) {
-			free(last);
-			free(sorted);
+	struct exp_read rd = {.exp = exp};
+	u64map_init(&rd.slotmap);
+	size_t n = stacks_only ? 1 : exp_reader_count;
+	struct datafile *df[sizeof exp_readers / sizeof exp_readers[0]] = {NULL};
+	void *zbuf[sizeof exp_readers / sizeof exp_readers[0]] = {
+		NULL}; /* decompressed images of .zst files */
+	void *state[sizeof exp_readers / sizeof exp_readers[0]] = {NULL};
+	uint32_t *order = NULL;
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		const struct exp_reader *rr = exp_readers[i];
+		r = open_data(exp, rr->file, rr->kind, &df[i], &zbuf[i]);
+		if (r == 0 && !(state[i] = calloc(1, rr->state_bytes)))
 			r = -ENOMEM;
-			goto out;
-		}
 	}
-	free(last);
-	if (pw.events.n != nev)
-		qsort(pw.events.v, pw.events.n, sizeof *pw.events.v, cmp_event);
-
-	exp->threads = sorted;
-	exp->nthreads = nt;
-	exp->events = pw.events.v;
-	exp->nevents = pw.events.n;
-	pw.events.v = NULL;
-	exp->stacks = sw.stacks.v;
-	exp->nstacks = sw.stacks.n;
-	sw.stacks.v = NULL;
-	sw.stacks.n = 0;
-	exp->samples = smw.samples.v;
-	exp->nsamples = smw.samples.n;
-	smw.samples.v = NULL;
-	exp->heap = hw.events.v;
-	exp->nheap = hw.events.n;
-	hw.events.v = NULL;
-	r = 0;
-out:
-	free(hw.events.v);
-	u64map_release(&hw.slotmap);
-	free(sw.slots.v);
-	datafile_close(hp);
-	for (size_t i = 0; i < sw.stacks.n; i++)
-		free(sw.stacks.v[i].pcs);
-	free(sw.stacks.v);
-	free(sw.scratch);
-	free(pw.events.v);
-	free(pw.stack_ids.v);
-	free(ta.threads.v);
-	free(smw.samples.v);
-	datafile_close(prof);
-	datafile_close(stk);
-	datafile_close(ovw);
-	for (int i = 0; i < 4; i++)
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = exp_readers[i]->read(&rd, state[i], df[i]);
+	if (r == 0 && stacks_only) {
+		free(rd.stacks.v[rd.nknown].pcs); /* no "unknown" stack */
+		rd.stacks.n = rd.nknown;
+	}
+	if (r == 0)
+		r = number_threads(&rd, &order);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = exp_readers[i]->finish(&rd, state[i], order);
+	if (r == 0 && !stacks_only) {
+		exp->threads = rd.threads.v;
+		exp->nthreads = rd.threads.n;
+		rd.threads.v = NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (state[i])
+			exp_readers[i]->release(state[i]);
+		free(state[i]);
+		datafile_close(df[i]);
 		free(zbuf[i]);
+	}
+	free(order);
+	for (size_t i = 0; i < rd.stacks.n; i++)
+		free(rd.stacks.v[i].pcs);
+	free(rd.stacks.v);
+	free(rd.threads.v);
+	u64map_release(&rd.slotmap);
 	return r;
 }
 
@@ -1203,7 +843,7 @@ static int open_impl(const char *path, enum open_what what, struct experiment **
 		exp->notes = notes;
 	strbuf_release(&np);
 
-	r = what == OPEN_ALL ? read_data(exp) : what == OPEN_STACKS ? read_stacks_only(exp) : 0;
+	r = what == OPEN_ALL ? read_data(exp, 0) : what == OPEN_STACKS ? read_data(exp, 1) : 0;
 	if (r == 0 && what == OPEN_ALL)
 		r = exp_timemap_apply(exp);
 	if (r < 0) {

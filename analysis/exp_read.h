@@ -1,0 +1,85 @@
+/*
+ * exp_read.h - the readers of an experiment's binary data files, one per
+ * file, behind a table (internal to libanalysis; experiment.c drives them).
+ *
+ * experiment_open reads the files in table order (exp_readers): the stacks
+ * file first, since the others name its stacks.  Each reader owns a state
+ * block of state_bytes (zeroed) and:
+ *   read     walks its file (df NULL: the file is absent or unreadable, which
+ *            experiment.c has already reported) into its state, taking
+ *            threads from exp_read_thread and stacks from the shared table;
+ *            damage is a warning (exp_read_warnf, exp_read_damage);
+ *   finish   runs once every file is read and the threads are numbered:
+ *            re-points its events at thread_order[old index], adds to the
+ *            numbered threads what it knows of them, sorts its events and
+ *            moves them into the experiment;
+ *   release  frees whatever the state still holds (after finish, or on an
+ *            error before it).
+ * read and finish return 0 or -ENOMEM (a negative errno); a new data file is
+ * one more reader in this table, its events one more array in struct
+ * experiment.
+ */
+#ifndef ANALYSIS_EXP_READ_H
+#define ANALYSIS_EXP_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/experiment.h"
+#include "common/u64map.h"
+#include "common/vec.h"
+#include "experiment/datafile.h"
+#include "experiment/format.h"
+
+/* What the readers of one experiment share. */
+struct exp_read {
+	struct experiment *exp;
+	VEC(struct exp_thread) threads; /* in order of first appearance, until numbered */
+	/*
+	 * The stacks file's stacks sorted by id, one copy of each, then one
+	 * "unknown" stack at index nknown for events whose stack is missing;
+	 * heap stack slots mapped to stack indexes.
+	 */
+	VEC(struct exp_callstack) stacks;
+	size_t nknown;
+	struct u64map slotmap;
+};
+
+/* The thread tid (added when new; NULL past the cap of 1,000,000 or on ENOMEM). */
+struct exp_thread *exp_read_thread(struct exp_read *rd, uint32_t tid);
+
+/* The index of the stack with this id among the known ones, else nknown ("unknown"). */
+uint32_t exp_read_stack_index(const struct exp_read *rd, uint64_t id);
+
+/* A warning in the experiment's problems. */
+void exp_read_warnf(struct exp_read *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Warn of df's torn bytes and damaged blocks and of bad_records malformed records. */
+void exp_read_damage(struct exp_read *rd, const char *file, struct datafile *df, uint64_t bad_records);
+
+/* 1 if the data file (as written, or compressed) exists, readable or not. */
+int exp_read_present(const struct exp_read *rd, const char *file);
+
+struct exp_reader {
+	const char *file; /* EXP_FILE_NAME_* */
+	enum exp_file_kind kind;
+	size_t state_bytes;
+	int (*read)(struct exp_read *rd, void *st, struct datafile *df);
+	int (*finish)(struct exp_read *rd, void *st, const uint32_t *thread_order);
+	void (*release)(void *st);
+};
+
+/* The stacks file's reader: fills rd->stacks and rd->slotmap; first in the table. */
+extern const struct exp_reader exp_reader_stacks;
+/* Clock samples and thread start/end records: exp->events, thread CPU times. */
+extern const struct exp_reader exp_reader_profile;
+/* Sample points (rusage snapshots): exp->samples. */
+extern const struct exp_reader exp_reader_overview;
+/* Heap calls (collect -H): exp->heap, exp->has_heap. */
+extern const struct exp_reader exp_reader_heap;
+
+/* The table, in reading order. */
+extern const struct exp_reader *const exp_readers[];
+extern const size_t exp_reader_count;
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * read_overview.c - the overview file's reader (see exp_read.h): sample
+ * points, the process's rusage at each.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "analysis/exp_read.h"
+#include "experiment/record.h"
+
+struct overview_state {
+	VEC(struct exp_sample_point) samples;
+	uint64_t bad;
+};
+
+static int sample_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
+			 const struct exp_record *rec)
+{
+	struct overview_state *st = ctx;
+	(void)tid, (void)base_ns, (void)block_start;
+	struct exp_sample s;
+	if (record_decode_sample(rec, &s) < 0) {
+		st->bad++;
+		return 0;
+	}
+	struct exp_sample_point p = {s.ts_ns,  s.number,   s.utime_ns, s.stime_ns, s.minflt,
+				     s.majflt, s.nswap,    s.inblock,  s.oublock,  s.msgsnd,
+				     s.msgrcv, s.nsignals, s.nvcsw,    s.nivcsw,   s.maxrss_kb};
+	return VEC_PUSH(&st->samples, p) < 0 ? -ENOMEM : 0;
+}
+
+static int overview_read(struct exp_read *rd, void *vst, struct datafile *df)
+{
+	struct overview_state *st = vst;
+	if (!df)
+		return 0;
+	int r = datafile_walk(df, sample_record, st);
+	if (r < 0)
+		return r;
+	exp_read_damage(rd, EXP_FILE_NAME_OVERVIEW, df, st->bad);
+	return 0;
+}
+
+static int overview_finish(struct exp_read *rd, void *vst, const uint32_t *thread_order)
+{
+	struct overview_state *st = vst;
+	(void)thread_order;
+	rd->exp->samples = st->samples.v;
+	rd->exp->nsamples = st->samples.n;
+	st->samples.v = NULL;
+	st->samples.n = 0;
+	return 0;
+}
+
+static void overview_release(void *vst)
+{
+	struct overview_state *st = vst;
+	free(st->samples.v);
+}
+
+const struct exp_reader exp_reader_overview = {
+	.file = EXP_FILE_NAME_OVERVIEW,
+	.kind = EXP_FILE_OVERVIEW,
+	.state_bytes = sizeof(struct overview_state),
+	.read = overview_read,
+	.finish = overview_finish,
+	.release = overview_release,
+};

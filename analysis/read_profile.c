@@ -1,0 +1,185 @@
+/*
+ * read_profile.c - the profile file's reader (see exp_read.h): clock samples
+ * and the threads' start and end records.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/exp_read.h"
+#include "experiment/record.h"
+
+struct profile_state {
+	struct exp_read *rd;
+	VEC(struct exp_event) events;
+	VEC(uint64_t) stack_ids; /* per event, resolved once the file is read */
+	uint64_t prev_ns;
+	uint64_t bad;
+};
+
+static int add_clock(struct profile_state *st, uint32_t tid, const struct exp_record *rec)
+{
+	struct exp_clock c;
+	if (record_decode_clock(rec, st->prev_ns, tid, &c) < 0) {
+		st->bad++;
+		return 0;
+	}
+	st->prev_ns = c.ts_ns;
+	struct exp_thread *t = exp_read_thread(st->rd, tid);
+	if (!t)
+		return 0;
+	struct exp_event e = {.ts_ns = c.ts_ns,
+			      .weight_ns = c.weight_ns,
+			      .thread = (uint32_t)(t - st->rd->threads.v),
+			      .cpu = c.cpu};
+	if (VEC_PUSH(&st->events, e) < 0 || VEC_PUSH(&st->stack_ids, c.stack_id) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int profile_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
+			  const struct exp_record *rec)
+{
+	struct profile_state *st = ctx;
+	if (block_start)
+		st->prev_ns = base_ns;
+	if (rec->kind == EXP_REC_CLOCK)
+		return add_clock(st, tid, rec);
+	if (rec->kind == EXP_REC_THREAD_START) {
+		struct exp_thread_start s;
+		struct exp_thread *t;
+		if (record_decode_thread_start(rec, &s) < 0)
+			st->bad++;
+		else if ((t = exp_read_thread(st->rd, s.tid))) {
+			t->has_start = 1;
+			t->start_ns = s.start_ns;
+			t->creator_tid = s.creator_tid;
+			t->start_pc = s.start_pc;
+		}
+		return 0;
+	}
+	if (rec->kind == EXP_REC_THREAD_END) {
+		struct exp_thread_end s;
+		struct exp_thread *t;
+		if (record_decode_thread_end(rec, &s) < 0)
+			st->bad++;
+		else if ((t = exp_read_thread(st->rd, s.tid))) {
+			t->has_end = 1;
+			t->end_ns = s.end_ns;
+			t->cpu_ns = s.cpu_ns;
+		}
+		return 0;
+	}
+	st->bad++; /* a record kind that does not belong in this file */
+	return 0;
+}
+
+static int profile_read(struct exp_read *rd, void *vst, struct datafile *df)
+{
+	struct profile_state *st = vst;
+	st->rd = rd;
+	if (!df)
+		return 0;
+	int r = datafile_walk(df, profile_record, st);
+	if (r < 0)
+		return r;
+	exp_read_damage(rd, EXP_FILE_NAME_PROFILE, df, st->bad);
+	uint64_t missing = 0;
+	for (size_t i = 0; i < st->events.n; i++) {
+		st->events.v[i].stack = exp_read_stack_index(rd, st->stack_ids.v[i]);
+		missing += st->events.v[i].stack == rd->nknown;
+	}
+	if (missing)
+		exp_read_warnf(
+			rd,
+			"%" PRIu64
+			" sample(s) name a call stack that is not in the stacks file; shown as <Unknown>",
+			missing);
+	return 0;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct exp_event *x = a, *y = b;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/*
+ * CPU time after a thread's last sample: charged to that sample's stack.
+ * With each thread's first expiry at a uniform phase of the interval I, a
+ * thread that ran c < I was sampled with probability c / I: charging such a
+ * thread I (not c) makes its expected charge c exactly.
+ */
+static int add_tails(struct exp_read *rd, struct profile_state *st)
+{
+	size_t nt = rd->threads.n, nev = st->events.n;
+	uint32_t *last = malloc((nt ? nt : 1) * sizeof *last);
+	if (!last)
+		return -ENOMEM;
+	for (size_t i = 0; i < nt; i++)
+		last[i] = UINT32_MAX;
+	for (size_t i = 0; i < nev; i++)
+		last[st->events.v[i].thread] = (uint32_t)i;
+	const struct exp_log *log = &rd->exp->log;
+	uint64_t short_ns = log->first_expiry && strcmp(log->first_expiry, "uniform") == 0
+				    ? log->clock_interval_us * 1000u
+				    : 0;
+	for (size_t t = 0; t < nt; t++) {
+		const struct exp_thread *th = &rd->threads.v[t];
+		uint64_t charge = th->cpu_ns < short_ns ? short_ns : th->cpu_ns;
+		if (!th->has_end || last[t] == UINT32_MAX || charge <= th->sampled_ns)
+			continue;
+		struct exp_event tail = st->events.v[last[t]];
+		tail.kind = EXP_EV_TAIL;
+		tail.weight_ns = charge - th->sampled_ns;
+		tail.ts_ns = th->end_ns > tail.ts_ns ? th->end_ns : tail.ts_ns;
+		if (VEC_PUSH(&st->events, tail) < 0) {
+			free(last);
+			return -ENOMEM;
+		}
+	}
+	free(last);
+	if (st->events.n != nev)
+		qsort(st->events.v, st->events.n, sizeof *st->events.v, cmp_event);
+	return 0;
+}
+
+static int profile_finish(struct exp_read *rd, void *vst, const uint32_t *thread_order)
+{
+	struct profile_state *st = vst;
+	for (size_t i = 0; i < st->events.n; i++) {
+		struct exp_event *e = &st->events.v[i];
+		e->thread = thread_order[e->thread];
+		rd->threads.v[e->thread].sampled_ns += e->weight_ns;
+		rd->threads.v[e->thread].samples++;
+	}
+	if (st->events.n)
+		qsort(st->events.v, st->events.n, sizeof *st->events.v, cmp_event);
+	int r = add_tails(rd, st);
+	if (r < 0)
+		return r;
+	rd->exp->events = st->events.v;
+	rd->exp->nevents = st->events.n;
+	st->events.v = NULL;
+	st->events.n = 0;
+	return 0;
+}
+
+static void profile_release(void *vst)
+{
+	struct profile_state *st = vst;
+	free(st->events.v);
+	free(st->stack_ids.v);
+}
+
+const struct exp_reader exp_reader_profile = {
+	.file = EXP_FILE_NAME_PROFILE,
+	.kind = EXP_FILE_PROFILE,
+	.state_bytes = sizeof(struct profile_state),
+	.read = profile_read,
+	.finish = profile_finish,
+	.release = profile_release,
+};
