@@ -21,6 +21,7 @@
 #include "analysis/experiment.h"
 #include "analysis/metrics.h"
 #include "analysis/profile.h"
+#include "analysis/report_stats.h"
 #include "common/strbuf.h"
 #include "experiment/format.h"
 
@@ -359,193 +360,12 @@ int report_header(struct erp *e, const char *arg)
 
 /* ------------------------------------------------------------ statistics */
 
-enum usage_source { USAGE_NONE, USAGE_RUSAGE, USAGE_SAMPLE, USAGE_OWN };
-
-struct stats {
-	uint64_t duration_ns, thread_ns, user_ns, sys_ns;
-	uint64_t minflt, majflt, nswap, inblock, oublock, msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
-	uint64_t cpu_recorded_ns;
-	uint64_t samples_recorded, samples_dropped;
-	int samples_counted; /* the collector did not report: counted in the data */
-	int finished;        /* an exit was recorded */
-	enum usage_source usage;
-	char note[256]; /* why the recorded CPU falls short of the process times, or "" */
-};
-
-static void stats_of(struct erp *e, size_t xi, const struct experiment *x, struct stats *s)
-{
-	const struct exp_log *l = &x->log;
-	memset(s, 0, sizeof *s);
-	s->duration_ns = x->duration_ns;
-	s->finished = l->has_exit;
-
-	/* Thread lifetimes; a missing start or end is the experiment's. */
-	uint64_t t0 = l->start_ns, t1 = l->start_ns + x->duration_ns;
-	for (size_t i = 0; i < x->nthreads; i++) {
-		const struct exp_thread *th = &x->threads[i];
-		uint64_t a = th->has_start ? th->start_ns : t0, b = th->has_end ? th->end_ns : t1;
-		if (b > a)
-			s->thread_ns += b - a;
-	}
-	if (x->nthreads == 0)
-		s->thread_ns = x->duration_ns;
-
-	const struct exp_sample_point *last = NULL, *first = NULL;
-	for (size_t i = 0; i < x->nsamples; i++) {
-		if (!last || x->samples[i].ts_ns >= last->ts_ns)
-			last = &x->samples[i];
-		if (!first || x->samples[i].ts_ns < first->ts_ns)
-			first = &x->samples[i];
-	}
-	/*
-	 * The founder's resource usage (wait4) includes its descendants; with
-	 * their own experiments loaded, each process shows only its own, from the
-	 * collector's samples, so that the sum counts each once.  An exec'd image
-	 * starts with the usage of the images before it: only the difference is its.
-	 */
-	int descendants = 0;
-	for (size_t j = 0; j < profile_experiment_count(e->prof); j++)
-		descendants |= j != xi && profile_experiment_founder(e->prof, j) == xi;
-	int delta = (l->origin && strcmp(l->origin, "exec") == 0) || (descendants && last);
-	if (last) {
-		s->nswap = last->nswap;
-		s->msgsnd = last->msgsnd;
-		s->msgrcv = last->msgrcv;
-		s->nsignals = last->nsignals;
-	}
-	/*
-	 * The overview samples' nsignals is getrusage's ru_nsignals, which Linux
-	 * never counts (always 0); the collector's own count of the sampling
-	 * signals it handled (<collector_end signals>) is the real figure.
-	 */
-	if (l->signals)
-		s->nsignals = l->signals;
-	if (l->rusage.valid && !(descendants && last)) {
-		const struct exp_rusage *r = &l->rusage;
-		s->usage = USAGE_RUSAGE;
-		s->user_ns = r->utime_ns;
-		s->sys_ns = r->stime_ns;
-		s->minflt = r->minflt;
-		s->majflt = r->majflt;
-		s->inblock = r->inblock;
-		s->oublock = r->oublock;
-		s->nvcsw = r->nvcsw;
-		s->nivcsw = r->nivcsw;
-	} else if (last) {
-		const struct exp_sample_point z = {0}, *b = delta && first != last ? first : &z;
-		s->usage = descendants ? USAGE_OWN : USAGE_SAMPLE;
-		s->user_ns = last->utime_ns - b->utime_ns;
-		s->sys_ns = last->stime_ns - b->stime_ns;
-		s->minflt = last->minflt - b->minflt;
-		s->majflt = last->majflt - b->majflt;
-		s->inblock = last->inblock - b->inblock;
-		s->oublock = last->oublock - b->oublock;
-		s->nvcsw = last->nvcsw - b->nvcsw;
-		s->nivcsw = last->nivcsw - b->nivcsw;
-	}
-
-	uint64_t clock_events = 0;
-	for (size_t i = 0; i < x->nevents; i++) {
-		const struct exp_event *ev = &x->events[i];
-		if (ev->kind == EXP_EV_CLOCK)
-			clock_events++;
-		if (profile_thread_selected(e->prof, xi, ev->thread))
-			s->cpu_recorded_ns += ev->weight_ns;
-	}
-	s->samples_recorded = l->samples_recorded;
-	s->samples_dropped = l->samples_dropped;
-	if (!l->samples_recorded && !l->samples_dropped && clock_events) {
-		s->samples_recorded = clock_events;
-		s->samples_counted = 1;
-	}
-	/* never CPU time next to nothing recorded without a word */
-	uint64_t cpu = s->user_ns + s->sys_ns;
-	size_t unprofiled = 0;
-	for (size_t i = 0; i < x->nprocs; i++)
-		unprofiled += !x->procs[i].followed;
-	if (cpu >= 50000000u && s->cpu_recorded_ns * 2 < cpu) {
-		if (!l->pid && l->has_exit)
-			snprintf(
-				s->note, sizeof s->note,
-				"the collector never ran in this process (see the header's warnings): no CPU "
-				"time could be recorded");
-		else if (s->usage == USAGE_RUSAGE && unprofiled)
-			snprintf(
-				s->note, sizeof s->note,
-				"the process times include %zu descendant process%s that ran unprofiled (see "
-				"the header)",
-				unprofiled, unprofiled == 1 ? "" : "es");
-		else if (s->usage == USAGE_RUSAGE && x->nprocs)
-			snprintf(s->note, sizeof s->note,
-				 "the process times include the descendant processes, recorded in "
-				 "subexperiments not loaded here");
-		else if (profile_experiment_selected(e->prof, xi))
-			snprintf(s->note, sizeof s->note,
-				 "clock profiling recorded %.0f%% of the process times",
-				 100.0 * (double)s->cpu_recorded_ns / (double)cpu);
-	}
-}
-
-static void stats_add(struct stats *sum, const struct stats *s)
-{
-	if (s->duration_ns > sum->duration_ns)
-		sum->duration_ns = s->duration_ns;
-	sum->thread_ns += s->thread_ns;
-	sum->user_ns += s->user_ns;
-	sum->sys_ns += s->sys_ns;
-	sum->minflt += s->minflt;
-	sum->majflt += s->majflt;
-	sum->nswap += s->nswap;
-	sum->inblock += s->inblock;
-	sum->oublock += s->oublock;
-	sum->msgsnd += s->msgsnd;
-	sum->msgrcv += s->msgrcv;
-	sum->nsignals += s->nsignals;
-	sum->nvcsw += s->nvcsw;
-	sum->nivcsw += s->nivcsw;
-	sum->cpu_recorded_ns += s->cpu_recorded_ns;
-	sum->samples_recorded += s->samples_recorded;
-	sum->samples_dropped += s->samples_dropped;
-	sum->samples_counted |= s->samples_counted;
-}
-
-static uint64_t sleep_ns(const struct stats *s)
-{
-	uint64_t cpu = s->user_ns + s->sys_ns;
-	return s->thread_ns > cpu ? s->thread_ns - cpu : 0;
-}
-
-/* The counters printed after the process times, in gprofng's order. */
-static size_t stats_counts(const struct stats *s, const char **labels, uint64_t *vals)
-{
-	static const char *const names[] = {"Minor Page Faults",
-					    "Major Page Faults",
-					    "Process swaps",
-					    "Input blocks",
-					    "Output blocks",
-					    "Messages sent",
-					    "Messages received",
-					    "Signals handled",
-					    "Voluntary context switches",
-					    "Involuntary context switches",
-					    "System calls",
-					    "Characters of I/O"};
-	const uint64_t v[] = {s->minflt, s->majflt,   s->nswap, s->inblock, s->oublock, s->msgsnd,
-			      s->msgrcv, s->nsignals, s->nvcsw, s->nivcsw,  0,          0};
-	size_t n = sizeof names / sizeof names[0];
-	for (size_t i = 0; i < n; i++) {
-		labels[i] = names[i];
-		vals[i] = v[i];
-	}
-	return n;
-}
-
 /* gprofng's value width grows with every block printed (its `maxlen`). */
-static void stats_widen(const struct stats *s, int *width)
+static void stats_widen(const struct report_stats *s, int *width)
 {
-	const char *labels[16];
-	uint64_t vals[16];
-	size_t n = stats_counts(s, labels, vals);
+	const char *labels[REPORT_STATS_COUNTS];
+	uint64_t vals[REPORT_STATS_COUNTS];
+	size_t n = report_stats_counts(s, labels, vals);
 	for (size_t i = 0; i < n; i++)
 		if (count_digits(vals[i]) > *width)
 			*width = count_digits(vals[i]);
@@ -566,7 +386,8 @@ static void print_time_share(FILE *o, const char *label, uint64_t v, uint64_t to
 			100.0 * (double)v / (double)total);
 }
 
-static void stats_print(struct erp *e, const char *title, const struct stats *s, int w, int per_experiment)
+static void stats_print(struct erp *e, const char *title, const struct report_stats *s, int w,
+			int per_experiment)
 {
 	FILE *o = e->out;
 	fprintf(o, "%s\n", title);
@@ -584,7 +405,7 @@ static void stats_print(struct erp *e, const char *title, const struct stats *s,
 		fprintf(o, "%*s: N/A\n\n", LABEL_WIDTH, "Average number of Threads");
 
 	/* Linux has no Solaris microstates: CPU is user + system, the rest sleep. */
-	uint64_t sl = sleep_ns(s), total = s->user_ns + s->sys_ns + sl;
+	uint64_t sl = report_stats_sleep_ns(s), total = s->user_ns + s->sys_ns + sl;
 	fprintf(o, "%*s:\n", LABEL_WIDTH, "Process Times (sec.)");
 	print_time_share(o, "User CPU", s->user_ns, total, w);
 	print_time_share(o, "System CPU", s->sys_ns, total, w);
@@ -596,9 +417,9 @@ static void stats_print(struct erp *e, const char *title, const struct stats *s,
 	print_time_share(o, "Sleep", sl, total, w);
 	fprintf(o, "\n");
 
-	const char *labels[16];
-	uint64_t vals[16];
-	size_t n = stats_counts(s, labels, vals);
+	const char *labels[REPORT_STATS_COUNTS];
+	uint64_t vals[REPORT_STATS_COUNTS];
+	size_t n = report_stats_counts(s, labels, vals);
 	for (size_t i = 0; i < n; i++)
 		fprintf(o, "%*s: %*" PRIu64 "\n", LABEL_WIDTH, labels[i], w, vals[i]);
 	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Total CPU time recorded by clock profiling (sec.)", w,
@@ -612,12 +433,13 @@ static void stats_print(struct erp *e, const char *title, const struct stats *s,
 		fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Note", s->note);
 	if (per_experiment)
 		fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Process times and counters from",
-			s->usage == USAGE_RUSAGE ? "resource usage at exit"
-			: s->usage == USAGE_OWN
+			s->usage == REPORT_USAGE_RUSAGE ? "resource usage at exit"
+			: s->usage == REPORT_USAGE_OWN
 				? "this process's own overview samples (its descendants are separate)"
-			: s->usage == USAGE_SAMPLE ? "the last overview sample (no resource usage at exit)"
-			: s->finished              ? "nothing (no resource usage or overview sample recorded)"
-						   : "nothing (not recorded: the target did not finish)");
+			: s->usage == REPORT_USAGE_SAMPLE
+				? "the last overview sample (no resource usage at exit)"
+			: s->finished ? "nothing (no resource usage or overview sample recorded)"
+				      : "nothing (not recorded: the target did not finish)");
 	fprintf(o, "\n");
 }
 
@@ -631,16 +453,16 @@ int report_statistics(struct erp *e, const char *arg)
 		return -1;
 	}
 	size_t n = hi - lo;
-	struct stats *st = calloc(n, sizeof *st);
+	struct report_stats *st = calloc(n, sizeof *st);
 	if (!st) {
 		erp_error(e, "statistics: out of memory");
 		return -1;
 	}
-	struct stats sum = {0};
+	struct report_stats sum = {0};
 	for (size_t i = 0; i < n; i++) {
-		stats_of(e, lo + i, profile_experiment(e->prof, lo + i), &st[i]);
+		report_stats_of(e->prof, lo + i, &st[i]);
 		if (profile_experiment_selected(e->prof, lo + i))
-			stats_add(&sum, &st[i]);
+			report_stats_add(&sum, &st[i]);
 	}
 	/* Over all experiments the profile's own total is the authority. */
 	if (n == profile_experiment_count(e->prof)) {

@@ -1,0 +1,209 @@
+/*
+ * report_stats.c - the statistics report's model (see report_stats.h).
+ */
+#include "analysis/report_stats.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/experiment.h"
+
+/* Thread lifetimes; a missing start or end is the experiment's. */
+static uint64_t thread_time(const struct experiment *x)
+{
+	const struct exp_log *l = &x->log;
+	if (x->nthreads == 0)
+		return x->duration_ns;
+	uint64_t t0 = l->start_ns, t1 = l->start_ns + x->duration_ns, sum = 0;
+	for (size_t i = 0; i < x->nthreads; i++) {
+		const struct exp_thread *th = &x->threads[i];
+		uint64_t a = th->has_start ? th->start_ns : t0, b = th->has_end ? th->end_ns : t1;
+		if (b > a)
+			sum += b - a;
+	}
+	return sum;
+}
+
+static void usage_from_rusage(struct report_stats *s, const struct exp_rusage *r)
+{
+	s->usage = REPORT_USAGE_RUSAGE;
+	s->user_ns = r->utime_ns;
+	s->sys_ns = r->stime_ns;
+	s->minflt = r->minflt;
+	s->majflt = r->majflt;
+	s->inblock = r->inblock;
+	s->oublock = r->oublock;
+	s->nvcsw = r->nvcsw;
+	s->nivcsw = r->nivcsw;
+}
+
+/* The usage from last, less b's (the usage the process started with). */
+static void usage_from_samples(struct report_stats *s, const struct exp_sample_point *last,
+			       const struct exp_sample_point *b)
+{
+	s->user_ns = last->utime_ns - b->utime_ns;
+	s->sys_ns = last->stime_ns - b->stime_ns;
+	s->minflt = last->minflt - b->minflt;
+	s->majflt = last->majflt - b->majflt;
+	s->inblock = last->inblock - b->inblock;
+	s->oublock = last->oublock - b->oublock;
+	s->nvcsw = last->nvcsw - b->nvcsw;
+	s->nivcsw = last->nivcsw - b->nivcsw;
+}
+
+/*
+ * Process times and counters.  The founder's resource usage (wait4)
+ * includes its descendants; with their own experiments loaded, each process
+ * shows only its own, from the collector's samples, so that the sum counts
+ * each once.  An exec'd image starts with the usage of the images before
+ * it: only the difference is its.
+ */
+static void usage_of(const struct profile *p, size_t xi, const struct experiment *x, struct report_stats *s)
+{
+	const struct exp_log *l = &x->log;
+	const struct exp_sample_point *last = NULL, *first = NULL;
+	for (size_t i = 0; i < x->nsamples; i++) {
+		if (!last || x->samples[i].ts_ns >= last->ts_ns)
+			last = &x->samples[i];
+		if (!first || x->samples[i].ts_ns < first->ts_ns)
+			first = &x->samples[i];
+	}
+	int descendants = 0;
+	for (size_t j = 0; j < profile_experiment_count(p); j++)
+		descendants |= j != xi && profile_experiment_founder(p, j) == xi;
+	int delta = (l->origin && strcmp(l->origin, "exec") == 0) || (descendants && last);
+	if (last) {
+		s->nswap = last->nswap;
+		s->msgsnd = last->msgsnd;
+		s->msgrcv = last->msgrcv;
+		s->nsignals = last->nsignals;
+	}
+	/*
+	 * The overview samples' nsignals is getrusage's ru_nsignals, which Linux
+	 * never counts (always 0); the collector's own count of the sampling
+	 * signals it handled (<collector_end signals>) is the real figure.
+	 */
+	if (l->signals)
+		s->nsignals = l->signals;
+	if (l->rusage.valid && !(descendants && last)) {
+		usage_from_rusage(s, &l->rusage);
+	} else if (last) {
+		const struct exp_sample_point z = {0}, *b = delta && first != last ? first : &z;
+		s->usage = descendants ? REPORT_USAGE_OWN : REPORT_USAGE_SAMPLE;
+		usage_from_samples(s, last, b);
+	}
+}
+
+/* What clock profiling recorded, of the selected threads. */
+static void recorded_of(const struct profile *p, size_t xi, const struct experiment *x,
+			struct report_stats *s)
+{
+	const struct exp_log *l = &x->log;
+	uint64_t clock_events = 0;
+	for (size_t i = 0; i < x->nevents; i++) {
+		const struct exp_event *ev = &x->events[i];
+		if (ev->kind == EXP_EV_CLOCK)
+			clock_events++;
+		if (profile_thread_selected(p, xi, ev->thread))
+			s->cpu_recorded_ns += ev->weight_ns;
+	}
+	s->samples_recorded = l->samples_recorded;
+	s->samples_dropped = l->samples_dropped;
+	if (!l->samples_recorded && !l->samples_dropped && clock_events) {
+		s->samples_recorded = clock_events;
+		s->samples_counted = 1;
+	}
+}
+
+/* Never CPU time next to nothing recorded without a word. */
+static void note_of(const struct profile *p, size_t xi, const struct experiment *x, struct report_stats *s)
+{
+	const struct exp_log *l = &x->log;
+	uint64_t cpu = s->user_ns + s->sys_ns;
+	if (cpu < 50000000u || s->cpu_recorded_ns * 2 >= cpu)
+		return;
+	size_t unprofiled = 0;
+	for (size_t i = 0; i < x->nprocs; i++)
+		unprofiled += !x->procs[i].followed;
+	if (!l->pid && l->has_exit)
+		snprintf(s->note, sizeof s->note,
+			 "the collector never ran in this process (see the header's warnings): no CPU "
+			 "time could be recorded");
+	else if (s->usage == REPORT_USAGE_RUSAGE && unprofiled)
+		snprintf(s->note, sizeof s->note,
+			 "the process times include %zu descendant process%s that ran unprofiled (see "
+			 "the header)",
+			 unprofiled, unprofiled == 1 ? "" : "es");
+	else if (s->usage == REPORT_USAGE_RUSAGE && x->nprocs)
+		snprintf(s->note, sizeof s->note,
+			 "the process times include the descendant processes, recorded in "
+			 "subexperiments not loaded here");
+	else if (profile_experiment_selected(p, xi))
+		snprintf(s->note, sizeof s->note, "clock profiling recorded %.0f%% of the process times",
+			 100.0 * (double)s->cpu_recorded_ns / (double)cpu);
+}
+
+void report_stats_of(const struct profile *p, size_t xi, struct report_stats *s)
+{
+	const struct experiment *x = profile_experiment(p, xi);
+	memset(s, 0, sizeof *s);
+	s->duration_ns = x->duration_ns;
+	s->finished = x->log.has_exit;
+	s->thread_ns = thread_time(x);
+	usage_of(p, xi, x, s);
+	recorded_of(p, xi, x, s);
+	note_of(p, xi, x, s);
+}
+
+void report_stats_add(struct report_stats *sum, const struct report_stats *s)
+{
+	if (s->duration_ns > sum->duration_ns)
+		sum->duration_ns = s->duration_ns;
+	sum->thread_ns += s->thread_ns;
+	sum->user_ns += s->user_ns;
+	sum->sys_ns += s->sys_ns;
+	sum->minflt += s->minflt;
+	sum->majflt += s->majflt;
+	sum->nswap += s->nswap;
+	sum->inblock += s->inblock;
+	sum->oublock += s->oublock;
+	sum->msgsnd += s->msgsnd;
+	sum->msgrcv += s->msgrcv;
+	sum->nsignals += s->nsignals;
+	sum->nvcsw += s->nvcsw;
+	sum->nivcsw += s->nivcsw;
+	sum->cpu_recorded_ns += s->cpu_recorded_ns;
+	sum->samples_recorded += s->samples_recorded;
+	sum->samples_dropped += s->samples_dropped;
+	sum->samples_counted |= s->samples_counted;
+}
+
+uint64_t report_stats_sleep_ns(const struct report_stats *s)
+{
+	uint64_t cpu = s->user_ns + s->sys_ns;
+	return s->thread_ns > cpu ? s->thread_ns - cpu : 0;
+}
+
+size_t report_stats_counts(const struct report_stats *s, const char **labels, uint64_t *vals)
+{
+	static const char *const names[] = {"Minor Page Faults",
+					    "Major Page Faults",
+					    "Process swaps",
+					    "Input blocks",
+					    "Output blocks",
+					    "Messages sent",
+					    "Messages received",
+					    "Signals handled",
+					    "Voluntary context switches",
+					    "Involuntary context switches",
+					    "System calls",
+					    "Characters of I/O"};
+	const uint64_t v[] = {s->minflt, s->majflt,   s->nswap, s->inblock, s->oublock, s->msgsnd,
+			      s->msgrcv, s->nsignals, s->nvcsw, s->nivcsw,  0,          0};
+	size_t n = sizeof names / sizeof names[0];
+	for (size_t i = 0; i < n; i++) {
+		labels[i] = names[i];
+		vals[i] = v[i];
+	}
+	return n;
+}

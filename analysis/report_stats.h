@@ -1,0 +1,53 @@
+/*
+ * report_stats.h - the statistics report's model (er_print `statistics`,
+ * the analyzer, `printmode json`): per experiment, its duration, thread
+ * time, process times and resource-usage counters, the CPU time clock
+ * profiling recorded and the samples recorded and dropped, and a note when
+ * the recorded CPU falls short of the process times; summed over the
+ * selected experiments.  Renderers print it; nothing here prints.
+ */
+#ifndef ANALYSIS_REPORT_STATS_H
+#define ANALYSIS_REPORT_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/profile.h"
+
+/* Where the process times and counters come from. */
+enum report_usage_source {
+	REPORT_USAGE_NONE,   /* nothing recorded */
+	REPORT_USAGE_RUSAGE, /* wait4's resource usage at exit (includes descendants) */
+	REPORT_USAGE_SAMPLE, /* the last overview sample (no resource usage at exit) */
+	REPORT_USAGE_OWN,    /* this process's own overview samples (its descendants are separate) */
+};
+
+struct report_stats {
+	uint64_t duration_ns, thread_ns, user_ns, sys_ns;
+	uint64_t minflt, majflt, nswap, inblock, oublock, msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
+	uint64_t cpu_recorded_ns; /* over the selected threads */
+	uint64_t samples_recorded, samples_dropped;
+	int samples_counted; /* the collector did not report: counted in the data */
+	int finished;        /* an exit was recorded */
+	enum report_usage_source usage;
+	char note[256]; /* why the recorded CPU falls short of the process times, or "" */
+};
+
+/* The statistics of experiment xi of p (after profile_compute). */
+void report_stats_of(const struct profile *p, size_t xi, struct report_stats *ret);
+
+/* Add s into sum (the duration is the longest; the note and usage are not summed). */
+void report_stats_add(struct report_stats *sum, const struct report_stats *s);
+
+/* Wall time of the threads not spent on a CPU (Linux has no Solaris microstates). */
+uint64_t report_stats_sleep_ns(const struct report_stats *s);
+
+/*
+ * The counters shown after the process times, in gprofng's order: up to
+ * REPORT_STATS_COUNTS labels and values (the last two, system calls and
+ * characters of I/O, are not recorded on Linux: 0).  Returns their number.
+ */
+#define REPORT_STATS_COUNTS 12
+size_t report_stats_counts(const struct report_stats *s, const char **labels, uint64_t *vals);
+
+#endif
