@@ -116,7 +116,10 @@ format-check:
 layers-check:
 	@bash scripts/layers-check.sh
 
+complexity-check:
+	@bash scripts/complexity-check.sh
+
 clean:
 	rm -rf $(BUILD) build-test build-fuzz
 
-.PHONY: all deps demo check test clean format-check layers-check
+.PHONY: all deps demo check test clean format-check layers-check complexity-check

@@ -26,6 +26,7 @@ PACKAGES=(
 	libunwind-dev   # tests/unwind, bench/unwind: reference unwinder (test-only, never linked into the collector)
 	python3         # tests: XML well-formedness with the standard library
 	clang-format    # scripts/format-check.sh
+	pmccabe         # scripts/complexity-check.sh
 	binutils        # nm (scripts/layers-check.sh), objdump, readelf
 	file            # tests: identify built artefacts
 )
