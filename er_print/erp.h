@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "analysis/profile.h"
-#include "er_print/mspec.h"
+#include "analysis/mspec.h"
 
 enum erp_name_form { ERP_NAME_LONG, ERP_NAME_SHORT, ERP_NAME_MANGLED };
 

@@ -1,8 +1,9 @@
 /*
  * mspec.c - parse and print metric lists.
  */
-#include "er_print/mspec.h"
+#include "analysis/mspec.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,77 +23,106 @@ static int add(struct mspec *m, struct mspec_item it, char *err, size_t errlen)
 {
 	if (m->n == MSPEC_MAX) {
 		snprintf(err, errlen, "too many metrics (at most %d)", MSPEC_MAX);
-		return -1;
+		return -EINVAL;
 	}
 	m->items[m->n++] = it;
 	return 0;
+}
+
+/* The flavor letters at *p (advanced past them) into flavors; their number. */
+static size_t parse_flavors(const char **p, const char *end, char flavors[4])
+{
+	size_t nf = 0;
+	while (*p < end && strchr("eia", **p) && nf < 3) {
+		/* a flavor letter only if a visibility char or more letters follow: "i.total" vs "index" */
+		const char *q = *p;
+		while (q < end && strchr("eia", *q))
+			q++;
+		if (q == end || !strchr(".+%!", *q))
+			break;
+		flavors[nf++] = *(*p)++;
+	}
+	return nf;
+}
+
+/* The visibility characters at *p (advanced past them) into it. */
+static void parse_visibility(const char **p, const char *end, struct mspec_item *it)
+{
+	for (; *p < end && strchr(".+%!", **p); (*p)++) {
+		if (**p == '.' || **p == '+')
+			it->show_value = 1;
+		else if (**p == '%')
+			it->show_percent = 1;
+		else
+			it->hidden = 1;
+	}
+}
+
+/* name, size or address: the static columns; 1 if p[0..nlen) is one (its kind in *kind). */
+static int static_column(const char *p, size_t nlen, enum mspec_kind *kind)
+{
+	static const struct {
+		const char *name;
+		enum mspec_kind kind;
+	} cols[] = {{"name", MSPEC_NAME}, {"size", MSPEC_SIZE}, {"address", MSPEC_ADDRESS}};
+	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+		if (strlen(cols[i].name) == nlen && strncmp(p, cols[i].name, nlen) == 0) {
+			*kind = cols[i].kind;
+			return 1;
+		}
+	return 0;
+}
+
+static int unknown_metric(const char *p, size_t nlen, char *err, size_t errlen)
+{
+	size_t n, len;
+	const struct metric_def *d = profile_metric_defs(&n);
+	snprintf(err, errlen, "unknown metric '%.*s' (available: ", (int)nlen, p);
+	for (size_t i = 0; i < n && (len = strlen(err)) < errlen; i++)
+		snprintf(err + len, errlen - len, "%s, ", d[i].keyword);
+	if ((len = strlen(err)) < errlen)
+		snprintf(err + len, errlen - len, "name, size, address)");
+	return -EINVAL;
 }
 
 static int parse_item(const char *s, size_t len, int sort, struct mspec *m, char *err, size_t errlen)
 {
 	const char *end = s + len, *p = s;
 	char flavors[4] = {0};
-	size_t nf = 0;
-	while (p < end && strchr("eia", *p) && nf < 3) {
-		/* a flavor letter only if a visibility char or more letters follow: "i.total" vs "index" */
-		const char *q = p;
-		while (q < end && strchr("eia", *q))
-			q++;
-		if (q == end || !strchr(".+%!", *q))
-			break;
-		flavors[nf++] = *p++;
-	}
-	int vis_value = 0, vis_pct = 0, hidden = 0;
-	while (p < end && strchr(".+%!", *p)) {
-		if (*p == '.' || *p == '+')
-			vis_value = 1;
-		else if (*p == '%')
-			vis_pct = 1;
-		else
-			hidden = 1;
-		p++;
-	}
+	size_t nf = parse_flavors(&p, end, flavors);
+	struct mspec_item it = {0};
+	parse_visibility(&p, end, &it);
 	size_t nlen = (size_t)(end - p);
 	if (nlen == 0) {
 		snprintf(err, errlen, "missing metric name in '%.*s'", (int)len, s);
-		return -1;
+		return -EINVAL;
 	}
-	struct mspec_item it = {.show_value = vis_value, .show_percent = vis_pct, .hidden = hidden};
-	if ((nlen == 4 && strncmp(p, "name", 4) == 0) || (nlen == 4 && strncmp(p, "size", 4) == 0) ||
-	    (nlen == 7 && strncmp(p, "address", 7) == 0)) {
+	if (static_column(p, nlen, &it.kind)) {
 		if (nf) {
 			snprintf(err, errlen, "'%.*s' takes no flavor", (int)nlen, p);
-			return -1;
+			return -EINVAL;
 		}
-		it.kind = p[0] == 'n' ? MSPEC_NAME : p[0] == 's' ? MSPEC_SIZE : MSPEC_ADDRESS;
-		it.flavor = MSPEC_STATIC;
 		if (sort && it.kind != MSPEC_NAME) {
 			snprintf(err, errlen, "cannot sort by '%.*s'", (int)nlen, p);
-			return -1;
+			return -EINVAL;
 		}
+		it.flavor = MSPEC_STATIC;
 		return add(m, it, err, errlen);
 	}
 	int metric = find_metric(p, nlen);
-	if (metric < 0) {
-		snprintf(
-			err, errlen,
-			"unknown metric '%.*s' (available: totalcpu, heapalloccnt, heapallocbytes, heapleakcnt, heapleakbytes, "
-			"name, size, address)",
-			(int)nlen, p);
-		return -1;
-	}
+	if (metric < 0)
+		return unknown_metric(p, nlen, err, errlen);
 	if (!nf)
-		flavors[nf++] = sort ? 'e' : 'e';
-	if (!vis_value && !vis_pct && !hidden)
-		vis_value = 1;
+		flavors[nf++] = 'e';
+	if (!it.show_value && !it.show_percent && !it.hidden)
+		it.show_value = 1;
 	it.kind = MSPEC_METRIC;
 	it.metric = metric;
-	it.show_value = vis_value;
-	it.show_percent = vis_pct;
 	for (size_t i = 0; i < nf; i++) {
 		it.flavor = (enum mspec_flavor)flavors[i];
-		if (add(m, it, err, errlen) < 0)
-			return -1;
+		int r = add(m, it, err, errlen);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -106,7 +136,7 @@ int mspec_parse(const char *text, int sort, struct mspec *ret, char *err, size_t
 		text = sort ? MSPEC_DEFAULT_SORT : MSPEC_DEFAULT_METRICS;
 	if (!*text) {
 		snprintf(err, errlen, "empty metric list");
-		return -1;
+		return -EINVAL;
 	}
 	const char *s = text;
 	for (;;) {
@@ -116,10 +146,11 @@ int mspec_parse(const char *text, int sort, struct mspec *ret, char *err, size_t
 			len--;
 		if (len == 0) {
 			snprintf(err, errlen, "empty item in metric list '%s'", text);
-			return -1;
+			return -EINVAL;
 		}
-		if (parse_item(s, len, sort, &m, err, errlen) < 0)
-			return -1;
+		int r = parse_item(s, len, sort, &m, err, errlen);
+		if (r < 0)
+			return r;
 		if (!c)
 			break;
 		s = c + 1;
@@ -128,7 +159,7 @@ int mspec_parse(const char *text, int sort, struct mspec *ret, char *err, size_t
 	}
 	if (sort && m.n != 1) {
 		snprintf(err, errlen, "sort takes one metric, e.g. e.totalcpu or name");
-		return -1;
+		return -EINVAL;
 	}
 	*ret = m;
 	return 0;

@@ -4,10 +4,11 @@
  *   FLAVOR: e (exclusive), i (inclusive), a (attributed), or several ("ei")
  *   VISIBILITY: "." as time, "+" as value, "%" as percent (combinable), "!" hidden
  *   NAME: a base metric keyword (totalcpu), or the static name/size/address
- * "default" is the default list.  Pure parsing; no output.
+ * "default" is the default list.  Pure parsing; no output.  The metric names
+ * are the base metrics of profile_metric_defs.
  */
-#ifndef ER_PRINT_MSPEC_H
-#define ER_PRINT_MSPEC_H
+#ifndef ANALYSIS_MSPEC_H
+#define ANALYSIS_MSPEC_H
 
 #include <stddef.h>
 
@@ -37,9 +38,11 @@ struct mspec {
 	"i.heapleakbytes:i.heapleakcnt:i.heapallocbytes:i.heapalloccnt:e.%totalcpu:i.%totalcpu:name"
 
 /*
- * Parse `text` into *ret.  Returns 0, or -1 with a message in err (e.g.
- * "unknown metric 'foo'").  `sort` = 1 parses a sort spec: one metric (or
- * "name"), flavors e/i/a, visibility ignored.
+ * Parse `text` into *ret.  Returns 0, or -EINVAL with a message in err (e.g.
+ * "unknown metric 'foo' (available: ...)"); *ret is unchanged then.  `sort`
+ * = 1 parses a sort spec: one metric (or "name"), flavors e/i/a, visibility
+ * ignored.  A metric without a flavor is exclusive; without a visibility,
+ * shown as a value.
  */
 int mspec_parse(const char *text, int sort, struct mspec *ret, char *err, size_t errlen);
 
