@@ -11,74 +11,9 @@
 #include <string.h>
 
 #include "analysis/profile_heap.h"
+#include "analysis/report_heap.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"
-
-enum heap_key { KEY_ALLOC, KEY_LEAK, KEY_TEMP, KEY_PEAK };
-
-struct heap_item {
-	size_t exp;
-	uint32_t stack;
-	uint64_t count, bytes;
-	const struct heap_stack_stat *st;
-};
-
-static void item_values(const struct heap_stack_stat *st, enum heap_key key, uint64_t *count, uint64_t *bytes)
-{
-	switch (key) {
-	case KEY_ALLOC: *count = st->alloc_count, *bytes = st->alloc_bytes; break;
-	case KEY_LEAK: *count = st->leak_count, *bytes = st->leak_bytes; break;
-	case KEY_TEMP: *count = st->temp_count, *bytes = st->temp_bytes; break;
-	default: *count = st->peak_count, *bytes = st->peak_bytes; break;
-	}
-}
-
-static int cmp_item(const void *a, const void *b)
-{
-	const struct heap_item *x = a, *y = b;
-	if (x->bytes != y->bytes)
-		return x->bytes > y->bytes ? -1 : 1;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	if (x->exp != y->exp)
-		return x->exp < y->exp ? -1 : 1;
-	return (x->stack > y->stack) - (x->stack < y->stack);
-}
-
-/* Stacks with a non-zero count under `key` (any heap figure for KEY_ALLOC with all = 1), sorted. */
-static size_t collect_items(struct erp *e, enum heap_key key, int all, struct heap_item **ret)
-{
-	size_t n = 0, cap = 0;
-	struct heap_item *v = NULL;
-	for (size_t x = 0; x < profile_experiment_count(e->prof); x++) {
-		const struct experiment *exp = profile_experiment(e->prof, x);
-		for (uint32_t s = 0; s < exp->nstacks; s++) {
-			const struct heap_stack_stat *st = profile_heap_stack(e->prof, x, s);
-			if (!st)
-				break;
-			struct heap_item it = {.exp = x, .stack = s, .st = st};
-			item_values(st, key, &it.count, &it.bytes);
-			if (!it.count && !(all && (st->alloc_count || st->leak_count)))
-				continue;
-			if (n == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				struct heap_item *nv = realloc(v, nc * sizeof *nv);
-				if (!nv) {
-					free(v);
-					*ret = NULL;
-					return SIZE_MAX;
-				}
-				v = nv;
-				cap = nc;
-			}
-			v[n++] = it;
-		}
-	}
-	if (n)
-		qsort(v, n, sizeof *v, cmp_item);
-	*ret = v;
-	return n;
-}
 
 static void print_frames(struct erp *e, size_t x, uint32_t s)
 {
@@ -121,18 +56,19 @@ static size_t shown(const struct erp *e, size_t n)
 }
 
 /* leaks / allocs: Summary Results, then one block per stack by bytes. */
-static int report_stack_blocks(struct erp *e, enum heap_key key)
+static int report_stack_blocks(struct erp *e, enum report_heap_key key)
 {
 	if (heap_prepare(e) < 0)
 		return -1;
-	struct heap_item *v;
-	size_t n = collect_items(e, key, 0, &v);
-	if (n == SIZE_MAX) {
+	struct report_heap_item *v;
+	ssize_t got = report_heap_items(e->prof, key, 0, &v);
+	if (got < 0) {
 		erp_error(e, "out of memory");
 		return -1;
 	}
+	size_t n = (size_t)got;
 	const struct heap_summary *h = profile_heap_summary(e->prof);
-	int leaks = key == KEY_LEAK;
+	int leaks = key == REPORT_HEAP_LEAK;
 	if (n == 0) {
 		fprintf(e->out, leaks ? "No leak information\n\n" : "No allocation information\n\n");
 		free(v);
@@ -157,13 +93,13 @@ static int report_stack_blocks(struct erp *e, enum heap_key key)
 int report_leaks(struct erp *e, const char *arg)
 {
 	(void)arg;
-	return report_stack_blocks(e, KEY_LEAK);
+	return report_stack_blocks(e, REPORT_HEAP_LEAK);
 }
 
 int report_allocs(struct erp *e, const char *arg)
 {
 	(void)arg;
-	return report_stack_blocks(e, KEY_ALLOC);
+	return report_stack_blocks(e, REPORT_HEAP_ALLOC);
 }
 
 static void print_counts(struct erp *e, uint64_t ac, uint64_t ab, uint64_t lc, uint64_t lb)
@@ -180,12 +116,13 @@ int report_heap(struct erp *e, const char *arg)
 	(void)arg;
 	if (heap_prepare(e) < 0)
 		return -1;
-	struct heap_item *v;
-	size_t n = collect_items(e, KEY_ALLOC, 1, &v);
-	if (n == SIZE_MAX) {
+	struct report_heap_item *v;
+	ssize_t got = report_heap_items(e->prof, REPORT_HEAP_ALLOC, 1, &v);
+	if (got < 0) {
 		erp_error(e, "out of memory");
 		return -1;
 	}
+	size_t n = (size_t)got;
 	const struct heap_summary *h = profile_heap_summary(e->prof);
 	fprintf(e->out, "<Total>\n");
 	print_counts(e, h->alloc_count, h->alloc_bytes, h->leak_count, h->leak_bytes);
@@ -212,12 +149,13 @@ static void print_classes(struct erp *e, const uint64_t *classes)
 }
 
 /* The top stacks under key (at most `limit`, default 10). */
-static int print_top(struct erp *e, enum heap_key key, const char *what, const char *count_word)
+static int print_top(struct erp *e, enum report_heap_key key, const char *what, const char *count_word)
 {
-	struct heap_item *v;
-	size_t n = collect_items(e, key, 0, &v);
-	if (n == SIZE_MAX)
+	struct report_heap_item *v;
+	ssize_t got = report_heap_items(e->prof, key, 0, &v);
+	if (got < 0)
 		return -1;
+	size_t n = (size_t)got;
 	size_t top = e->limit > 0 ? shown(e, n) : (n < 10 ? n : 10);
 	for (size_t i = 0; i < top; i++) {
 		fprintf(e->out, "\n%s #%zu, %s = %" PRIu64 ", Bytes = %" PRIu64 "\n", what, i + 1, count_word,
@@ -271,7 +209,7 @@ int report_heapstat(struct erp *e, const char *arg)
 		fprintf(o, "Temporary bytes                   %" PRIu64 "\n", h->temp_bytes);
 		fprintf(o, "Share of allocations              %.2f%%\n",
 			100.0 * (double)h->temp_count / (double)h->alloc_count);
-		if (print_top(e, KEY_TEMP, "Temporary", "Instances") < 0)
+		if (print_top(e, REPORT_HEAP_TEMP, "Temporary", "Instances") < 0)
 			goto nomem;
 	}
 	fprintf(o, "\nOther Heap Calls\n");
@@ -283,7 +221,7 @@ int report_heapstat(struct erp *e, const char *arg)
 	if (h->peak_bytes > 0) {
 		fprintf(o, "\nMemory Held At The Peak (by stack)\n");
 		fprintf(o, "-------------------------------------------------------");
-		if (print_top(e, KEY_PEAK, "Peak", "Blocks") < 0)
+		if (print_top(e, REPORT_HEAP_PEAK, "Peak", "Blocks") < 0)
 			goto nomem;
 		fputc('\n', o);
 	}
