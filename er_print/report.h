@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/report_list.h"
 #include "er_print/erp.h"
 #include "er_print/table.h"
 
@@ -17,7 +18,6 @@ int report_prepare(struct erp *e);
 void report_sort_title(struct erp *e, char *buf, size_t room);
 /* Rows to print of a list of n whose first row is <Total>: <Total> + `limit`. */
 size_t report_rows(const struct erp *e, size_t n);
-uint64_t report_item_value(const struct metrics *m, const struct mspec_item *it, uint32_t f);
 size_t report_sorted_funcs(struct erp *e, uint32_t **ret_ids, char ***ret_names);
 void report_free_names(struct erp *e, char **names);
 size_t report_columns(struct erp *e, struct table_col *cols, struct mspec_item *items, char titles[][64]);

@@ -36,37 +36,6 @@ void report_sort_title(struct erp *e, char *buf, size_t room)
 		snprintf(buf, room, "%s %s", flavor_word(s->flavor), d[s->metric].username);
 }
 
-/* The value of a sort/metric item for one function. */
-uint64_t report_item_value(const struct metrics *m, const struct mspec_item *it, uint32_t f)
-{
-	if (it->kind != MSPEC_METRIC)
-		return 0;
-	if (f == PROFILE_FUNC_TOTAL)
-		return metrics_total(m)[it->metric];
-	return it->flavor == MSPEC_EXCL ? metrics_exclusive(m, f)[it->metric]
-					: metrics_inclusive(m, f)[it->metric];
-}
-
-struct sort_ctx {
-	struct erp *e;
-	const struct metrics *m;
-	const uint64_t *key; /* per index */
-	char **names;
-	int by_name;
-};
-
-static struct sort_ctx *g_sort; /* qsort has no context argument */
-
-static int cmp_funcs(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const struct sort_ctx *s = g_sort;
-	if (!s->by_name && s->key[x] != s->key[y])
-		return s->key[x] > s->key[y] ? -1 : 1;
-	int c = strcmp(s->names[x], s->names[y]);
-	return c ? c : (x > y) - (x < y);
-}
-
 /*
  * The functions to list, <Total> first then by the sort metric; returns the
  * count and a malloc'd id array, names[] the display names (malloc'd).
@@ -91,11 +60,7 @@ size_t report_sorted_funcs(struct erp *e, uint32_t **ret_ids, char ***ret_names)
 		key[f] = report_item_value(m, &e->sort.items[0], f);
 		ids[n++] = f;
 	}
-	struct sort_ctx s = {
-		.e = e, .m = m, .key = key, .names = names, .by_name = e->sort.items[0].kind == MSPEC_NAME};
-	g_sort = &s;
-	qsort(ids, n, sizeof *ids, cmp_funcs);
-	g_sort = NULL;
+	report_sort_ids(ids, n, key, names, e->sort.items[0].kind == MSPEC_NAME);
 	memmove(ids + 1, ids, n * sizeof *ids);
 	ids[0] = PROFILE_FUNC_TOTAL;
 	n++;
@@ -389,11 +354,7 @@ int report_objects(struct erp *e, const char *arg)
 		key[o + 1] = report_item_value(om, &e->sort.items[0], o + 1);
 		ids[n++] = o + 1;
 	}
-	struct sort_ctx s = {
-		.e = e, .m = om, .key = key, .names = names, .by_name = e->sort.items[0].kind == MSPEC_NAME};
-	g_sort = &s;
-	qsort(ids, n, sizeof *ids, cmp_funcs);
-	g_sort = NULL;
+	report_sort_ids(ids, n, key, names, e->sort.items[0].kind == MSPEC_NAME);
 	for (size_t i = 0; i <= n; i++) {
 		uint32_t o = i == 0 ? 0 : ids[i - 1];
 		uint64_t vals[MSPEC_MAX];
