@@ -222,4 +222,75 @@ int profile_has_heap(const struct profile *p);
 /* Selected events and their total weight (after the thread selection). */
 uint64_t profile_selected_events(const struct profile *p);
 
+/* ------------------------------------------------------------ call stacks
+ * The seam for exporters (folded stacks now; pprof, speedscope, Firefox
+ * Profiler, Chrome trace later): the recorded call stacks of the current
+ * selection with their metrics, in analysis/profile_stacks.c.
+ *
+ * What is iterated: every call stack with a non-zero metric after the
+ * current experiment and thread selection, resolved exactly as
+ * profile_compute resolves it (inline setting, hidden objects, PLT rules,
+ * the collector's own frames dropped, <Truncated-stack> outermost on a cut
+ * stack, <Unknown> alone for a stack with no frame), as function ids of
+ * profile_func.  A stack always has at least one frame.
+ *
+ * Frames are ROOT FIRST: frames[0] is the outermost function (main, or
+ * <Truncated-stack>), frames[nframes - 1] the leaf, where the time was
+ * spent or the allocation made.  Recursion repeats ids.
+ *
+ * Modes (struct profile_stacks_options.flags):
+ *   0 (aggregate): one call per distinct frame sequence; recorded stacks of
+ *     any experiment or thread that resolve to the same functions are
+ *     merged (metrics summed).  exp = SIZE_MAX, thread = UINT32_MAX.
+ *   PROFILE_STACKS_BY_THREAD: one call per distinct (experiment, thread,
+ *     frame sequence); exp and thread (an index into that experiment's
+ *     threads) are set.  Heap metrics go to the allocating thread.
+ *   PROFILE_STACKS_BY_EVENT: one call per event, for timelines: a clock
+ *     sample (metrics[TOTALCPU] = its weight) or a heap allocation
+ *     (HEAPALLOCCNT 1, HEAPALLOCBYTES its size); exp, thread and ts_ns (on
+ *     the experiment's clock, as exp_event.ts_ns) are set.  A leak is not
+ *     an event (it is the state at the end): leak metrics are 0 here, use
+ *     an aggregate mode for them.  Order: experiment by experiment; in each,
+ *     the clock samples in time order, then the heap allocations in the
+ *     order they were made.  Not one timeline: sort by ts_ns if needed.
+ * In the aggregate modes the sum of metrics over all calls equals
+ * metrics_total(profile_metrics(p)) for every base metric; in
+ * PROFILE_STACKS_BY_EVENT for TOTALCPU, HEAPALLOCCNT and HEAPALLOCBYTES.
+ *
+ * Order (aggregate modes): by first occurrence: experiment index, then
+ * recorded stack id, then thread index; deterministic for the same input
+ * and settings.  Callers wanting another order sort.
+ *
+ * The callback gets a struct valid only during the call (copy what you
+ * keep).  It may call the read-only queries (profile_func, profile_object,
+ * profile_experiment, profile_metrics ...) but must not change the
+ * selection, the inline mode or the objects shown, nor call
+ * profile_compute.  A non-zero return stops the iteration and is returned.
+ *
+ * Returns 0 after the last call, the callback's non-zero return,
+ * -EINVAL for an unknown flag or both split flags, -ENOMEM.  Calls
+ * profile_compute first (its errors are returned).  No state is kept.
+ */
+struct profile_stack {
+	const uint32_t *frames;  /* function ids, root first */
+	size_t nframes;          /* >= 1 */
+	const uint64_t *metrics; /* PROFILE_METRIC_COUNT values (ns, counts, bytes) */
+	size_t exp;              /* experiment index, or SIZE_MAX (aggregate) */
+	uint32_t thread;         /* thread index in exp's threads, or UINT32_MAX (aggregate) */
+	uint64_t ts_ns;          /* the event's time (PROFILE_STACKS_BY_EVENT), else 0 */
+};
+
+#define PROFILE_STACKS_BY_THREAD 0x1u
+#define PROFILE_STACKS_BY_EVENT 0x2u
+
+struct profile_stacks_options {
+	unsigned flags; /* 0 or one PROFILE_STACKS_* */
+};
+
+typedef int (*profile_stack_fn)(const struct profile_stack *s, void *arg);
+
+/* opts may be NULL (aggregate).  See above. */
+int profile_foreach_stack(struct profile *p, const struct profile_stacks_options *opts, profile_stack_fn fn,
+			  void *arg);
+
 #endif

@@ -154,12 +154,23 @@ struct sim {
 	uint64_t live, peak, peak_ns;
 	size_t peak_idx;
 	uint32_t origins;
+	heap_charge_fn charge; /* profile_heap_charges: told of each allocation and leak counted */
+	void *charge_arg;
+	int charge_err; /* the first negative return of charge; stops the replay */
 };
 
-static void count_alloc(struct sim *s, uint32_t stack, uint32_t thread, uint64_t size)
+static void tell(struct sim *s, enum heap_charge_kind kind, uint32_t stack, uint32_t thread, uint64_t bytes,
+		 uint64_t ts_ns)
+{
+	if (s->charge && !s->charge_err)
+		s->charge_err = s->charge(s->charge_arg, kind, stack, thread, bytes, ts_ns);
+}
+
+static void count_alloc(struct sim *s, uint32_t stack, uint32_t thread, uint64_t size, uint64_t ts_ns)
 {
 	if (!s->sum || !s->selected[thread])
 		return;
+	tell(s, HEAP_CHARGE_ALLOC, stack, thread, size, ts_ns);
 	struct heap_summary *h = s->sum;
 	s->st[stack].alloc_count++;
 	s->st[stack].alloc_bytes += size;
@@ -186,6 +197,7 @@ static void count_leak(struct sim *s, uint32_t stack, uint32_t thread, uint64_t 
 {
 	if (!s->selected[thread])
 		return;
+	tell(s, HEAP_CHARGE_LEAK, stack, thread, size, 0);
 	struct heap_summary *h = s->sum;
 	s->st[stack].leak_count += count;
 	s->st[stack].leak_bytes += size;
@@ -329,7 +341,7 @@ static int allocate(struct sim *s, const struct exp_heap_event *ev, size_t i)
 		if (amap_put(&s->map, addr, bi) < 0)
 			return -ENOMEM;
 	}
-	count_alloc(s, stack, ev->thread, size);
+	count_alloc(s, stack, ev->thread, size, ev->ts_ns);
 	s->live += size;
 	s->last[ev->thread] = addr;
 	if (s->live > s->peak) {
@@ -367,6 +379,8 @@ static int replay(struct sim *s, size_t stop)
 		}
 		if (r < 0)
 			return r;
+		if (s->charge_err)
+			return s->charge_err;
 	}
 	return 0;
 }
@@ -398,6 +412,51 @@ static int sim_init(struct sim *s, const struct experiment *exp, const uint8_t *
 	return s->last ? 0 : -ENOMEM;
 }
 
+/* The blocks and mappings still live at the end of a full replay are leaks. */
+static void count_leaks(struct sim *s)
+{
+	for (size_t b = 0; b < s->blks.n; b++)
+		if (s->blks.v[b].live)
+			count_leak(s, s->blks.v[b].stack, s->blks.v[b].thread, s->blks.v[b].size, 1);
+	for (size_t k = 0; k < s->maps.n; k++) {
+		const struct mapping *m = &s->maps.v[k];
+		if (!m->primary)
+			continue;
+		uint64_t bytes = 0;
+		for (size_t q = 0; q < s->maps.n; q++)
+			if (s->maps.v[q].origin == m->origin)
+				bytes += s->maps.v[q].size;
+		count_leak(s, m->stack, m->thread, bytes, 1);
+	}
+}
+
+int profile_heap_charges(struct profile *p, size_t x, heap_charge_fn fn, void *arg)
+{
+	struct exp_slot *e = &p->exps.v[x];
+	const struct experiment *exp = e->exp;
+	if (!exp->has_heap || !e->exp_selected)
+		return 0;
+	/* the same replay as profile_heap_compute, into scratch figures */
+	struct heap_summary sum = {.peak_exp = SIZE_MAX};
+	struct heap_stack_stat *st = calloc(exp->nstacks ? exp->nstacks : 1, sizeof *st);
+	struct sim s;
+	int r = st ? sim_init(&s, exp, e->selected, st, &sum) : -ENOMEM;
+	if (r < 0) {
+		free(st);
+		return r;
+	}
+	s.charge = fn;
+	s.charge_arg = arg;
+	r = replay(&s, exp->nheap);
+	if (r == 0) {
+		count_leaks(&s);
+		r = s.charge_err;
+	}
+	sim_release(&s);
+	free(st);
+	return r;
+}
+
 int profile_heap_compute(struct profile *p, size_t x)
 {
 	struct exp_slot *e = &p->exps.v[x];
@@ -415,19 +474,7 @@ int profile_heap_compute(struct profile *p, size_t x)
 	int r = sim_init(&s, exp, e->selected, e->heap, sum);
 	if (r < 0 || (r = replay(&s, exp->nheap)) < 0)
 		goto out;
-	for (size_t b = 0; b < s.blks.n; b++)
-		if (s.blks.v[b].live)
-			count_leak(&s, s.blks.v[b].stack, s.blks.v[b].thread, s.blks.v[b].size, 1);
-	for (size_t k = 0; k < s.maps.n; k++) {
-		const struct mapping *m = &s.maps.v[k];
-		if (!m->primary)
-			continue;
-		uint64_t bytes = 0;
-		for (size_t q = 0; q < s.maps.n; q++)
-			if (s.maps.v[q].origin == m->origin)
-				bytes += s.maps.v[q].size;
-		count_leak(&s, m->stack, m->thread, bytes, 1);
-	}
+	count_leaks(&s);
 	uint64_t peak = s.peak, peak_ns = s.peak_ns;
 	size_t peak_idx = s.peak_idx;
 	sim_release(&s);

@@ -81,6 +81,21 @@ void profile_refresh_object_views(struct profile *p);
 void profile_heap_reset(struct profile *p);
 int profile_heap_compute(struct profile *p, size_t x);
 
+/*
+ * What a heap replay counts, one charge at a time: an allocation (at its
+ * call's time) or a block still live at the end (a leak, ts_ns 0), of a
+ * selected thread, at its allocating stack.  A non-zero return stops it.
+ */
+enum heap_charge_kind { HEAP_CHARGE_ALLOC, HEAP_CHARGE_LEAK };
+typedef int (*heap_charge_fn)(void *arg, enum heap_charge_kind kind, uint32_t stack, uint32_t thread,
+			      uint64_t bytes, uint64_t ts_ns);
+/*
+ * Replay experiment x's heap calls as profile_heap_compute does (same
+ * semantics, same selection), telling fn of every allocation in call order,
+ * then of every leak.  0, -ENOMEM, or fn's non-zero return.
+ */
+int profile_heap_charges(struct profile *p, size_t x, heap_charge_fn fn, void *arg);
+
 /* profile_resolve.c */
 struct symtab *profile_resolve_symtab(struct profile *p, uint32_t obj);
 struct lines *profile_resolve_lines(struct profile *p, uint32_t obj);

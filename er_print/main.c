@@ -19,6 +19,7 @@
 #include <editline/readline.h>
 
 #include "er_print/erp.h"
+#include "er_print/export.h"
 #include "er_print/report.h"
 
 #define PROG "er_print"
@@ -72,7 +73,8 @@ int report_prepare(struct erp *e)
 
 /* ------------------------------------------------------------ commands */
 
-enum arg_kind { ARG_NONE, ARG_ONE, ARG_OPT, ARG_REST };
+/* ARG_TWO: two words; on the command line the next two arguments, joined by a space. */
+enum arg_kind { ARG_NONE, ARG_ONE, ARG_OPT, ARG_REST, ARG_TWO };
 
 struct command {
 	const char *name;
@@ -128,6 +130,8 @@ static const struct command commands[] = {
 	{"heap", NULL, ARG_NONE, report_heap, "", "allocations and leaks of every call stack (collect -H)"},
 	{"heapstat", NULL, ARG_NONE, report_heapstat, "",
 	 "heap statistics: peak, size histograms, temporary allocations, memory at the peak"},
+	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
+	 "write the call stacks to file (- stdout): folded (flame graphs), metric totalcpu (ns) or a heap one"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
 	{"pcs", NULL, ARG_NONE, report_pcs, "", "instructions (PCs) with metrics"},
 	{"lsummary", NULL, ARG_NONE, report_lsummary, "", "summary of every source line"},
@@ -210,7 +214,7 @@ static const struct command *lookup(struct erp *e, const char *word)
 
 static int run(struct erp *e, const struct command *c, const char *arg)
 {
-	if ((c->arg == ARG_ONE || c->arg == ARG_REST) && (!arg || !*arg)) {
+	if ((c->arg == ARG_ONE || c->arg == ARG_REST || c->arg == ARG_TWO) && (!arg || !*arg)) {
 		erp_error(e, "%s: missing argument (%s %s)", c->name, c->name, c->args_help);
 		return -1;
 	}
@@ -661,6 +665,7 @@ static void usage(FILE *f)
 		   "  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
 		   "  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
 		   "  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
+		   "  -export folded[:METRIC] FILE (call stacks for flame graphs; FILE - = stdout)\n"
 		   "Run 'er_print -help' for every command; see er_print(1).\n");
 }
 
@@ -691,9 +696,17 @@ static void interactive(struct erp *e)
 struct pending {
 	const struct command *cmd;
 	const char *arg;
+	char *owned_arg; /* arg when joined from two arguments (ARG_TWO) */
 	int is_script;
 	int stdin_cmds;
 };
+
+static void free_pending(struct pending *todo, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(todo[i].owned_arg);
+	free(todo);
+}
 
 int main(int argc, char **argv)
 {
@@ -726,37 +739,56 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
 			cmd_version(&e, NULL);
-			free(todo);
+			free_pending(todo, ntodo);
 			free(exps);
 			return 0;
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
-			free(todo);
+			free_pending(todo, ntodo);
 			free(exps);
 			return 0;
 		}
 		const char *word = a + 1 + (a[1] == '-');
 		const struct command *c = lookup(&e, word);
 		if (!c) {
-			free(todo);
+			free_pending(todo, ntodo);
 			free(exps);
 			return 2;
 		}
 		const char *arg = NULL;
-		if (c->arg == ARG_ONE || c->arg == ARG_REST ||
-		    (c->arg == ARG_OPT && i + 1 < argc && argv[i + 1][0] != '-' && c->fn != report_header &&
-		     c->fn != report_statistics)) {
+		char *owned = NULL;
+		if (c->arg == ARG_TWO) {
+			if (i + 2 >= argc) {
+				fprintf(stderr, "%s: -%s: missing argument (%s)\n", PROG, c->name,
+					c->args_help);
+				free_pending(todo, ntodo);
+				free(exps);
+				return 2;
+			}
+			size_t n = strlen(argv[i + 1]) + strlen(argv[i + 2]) + 2;
+			if (!(owned = malloc(n))) {
+				fprintf(stderr, "%s: out of memory\n", PROG);
+				free_pending(todo, ntodo);
+				free(exps);
+				return 1;
+			}
+			snprintf(owned, n, "%s %s", argv[i + 1], argv[i + 2]);
+			arg = owned;
+			i += 2;
+		} else if (c->arg == ARG_ONE || c->arg == ARG_REST ||
+			   (c->arg == ARG_OPT && i + 1 < argc && argv[i + 1][0] != '-' &&
+			    c->fn != report_header && c->fn != report_statistics)) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "%s: -%s: missing argument (%s)\n", PROG, c->name,
 					c->args_help);
-				free(todo);
+				free_pending(todo, ntodo);
 				free(exps);
 				return 2;
 			}
 			arg = argv[++i];
 		}
-		todo[ntodo++] = (struct pending){.cmd = c, .arg = arg};
+		todo[ntodo++] = (struct pending){.cmd = c, .arg = arg, .owned_arg = owned};
 	}
 	if (profile_new(&e.prof) < 0) {
 		fprintf(stderr, "%s: out of memory\n", PROG);
@@ -799,7 +831,7 @@ int main(int argc, char **argv)
 		free(e.pathmap_to[i]);
 	}
 	profile_free(e.prof);
-	free(todo);
+	free_pending(todo, ntodo);
 	free(exps);
 	return status;
 }

@@ -1,0 +1,25 @@
+/*
+ * export.h - er_print's `export FORMAT[:METRIC] FILE`: the selection's call
+ * stacks (profile_foreach_stack) written in a format other tools read.
+ * export.c parses the command and opens the file; one renderer per format
+ * (export_folded.c ...) writes to an open stream.  Internal to er_print.
+ */
+#ifndef ER_PRINT_EXPORT_H
+#define ER_PRINT_EXPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "er_print/erp.h"
+
+/* The `export` command: "FORMAT[:METRIC] FILE" (FILE "-" = standard output). */
+int report_export(struct erp *e, const char *arg);
+
+/*
+ * A renderer: write the current selection's stacks valued by base metric
+ * `metric` (PROFILE_METRIC_*) to f.  0, or -1 after one error message
+ * (erp_error); write errors on f are the caller's to detect.
+ */
+int export_folded(struct erp *e, FILE *f, size_t metric);
+
+#endif
