@@ -708,6 +708,79 @@ static void free_pending(struct pending *todo, size_t n)
 	free(todo);
 }
 
+/*
+ * The argument(s) of command-line option c at argv[*i] into *arg (*owned: a
+ * malloc'd join of two, for ARG_TWO), *i advanced past them.  0, or the exit
+ * status after a message.
+ */
+static int option_arg(const struct command *c, int argc, char **argv, int *i, const char **arg, char **owned)
+{
+	*arg = NULL;
+	*owned = NULL;
+	int need = c->arg == ARG_TWO ? 2
+		   : c->arg == ARG_ONE || c->arg == ARG_REST ||
+				   (c->arg == ARG_OPT && *i + 1 < argc && argv[*i + 1][0] != '-' &&
+				    c->fn != report_header && c->fn != report_statistics)
+			   ? 1
+			   : 0;
+	if (*i + need >= argc) {
+		fprintf(stderr, "%s: -%s: missing argument (%s)\n", PROG, c->name, c->args_help);
+		return 2;
+	}
+	if (need == 1) {
+		*arg = argv[++*i];
+	} else if (need == 2) {
+		size_t n = strlen(argv[*i + 1]) + strlen(argv[*i + 2]) + 2;
+		if (!(*owned = malloc(n))) {
+			fprintf(stderr, "%s: out of memory\n", PROG);
+			return 1;
+		}
+		snprintf(*owned, n, "%s %s", argv[*i + 1], argv[*i + 2]);
+		*arg = *owned;
+		*i += 2;
+	}
+	return 0;
+}
+
+/*
+ * The command line into the commands to run (todo) and the experiments
+ * (exps).  -1 to go on, else the exit status: 0 after --help or --version,
+ * 1 or 2 after an error message.
+ */
+static int parse_command_line(struct erp *e, int argc, char **argv, struct pending *todo, size_t *ntodo,
+			      const char **exps, size_t *nexps)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-') {
+			exps[(*nexps)++] = a;
+			continue;
+		}
+		if (strcmp(a, "-") == 0) {
+			todo[(*ntodo)++] = (struct pending){.stdin_cmds = 1};
+			continue;
+		}
+		if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
+			cmd_version(e, NULL);
+			return 0;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		const struct command *c = lookup(e, a + 1 + (a[1] == '-'));
+		if (!c)
+			return 2;
+		const char *arg;
+		char *owned;
+		int r = option_arg(c, argc, argv, &i, &arg, &owned);
+		if (r)
+			return r;
+		todo[(*ntodo)++] = (struct pending){.cmd = c, .arg = arg, .owned_arg = owned};
+	}
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct erp e = {.out = stdout, .prog = PROG, .sthresh = 75, .dthresh = 75};
@@ -726,70 +799,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	size_t ntodo = 0, nexps = 0;
-	int status = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (a[0] != '-') {
-			exps[nexps++] = a;
-			continue;
-		}
-		if (strcmp(a, "-") == 0) {
-			todo[ntodo++] = (struct pending){.stdin_cmds = 1};
-			continue;
-		}
-		if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
-			cmd_version(&e, NULL);
-			free_pending(todo, ntodo);
-			free(exps);
-			return 0;
-		}
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage(stdout);
-			free_pending(todo, ntodo);
-			free(exps);
-			return 0;
-		}
-		const char *word = a + 1 + (a[1] == '-');
-		const struct command *c = lookup(&e, word);
-		if (!c) {
-			free_pending(todo, ntodo);
-			free(exps);
-			return 2;
-		}
-		const char *arg = NULL;
-		char *owned = NULL;
-		if (c->arg == ARG_TWO) {
-			if (i + 2 >= argc) {
-				fprintf(stderr, "%s: -%s: missing argument (%s)\n", PROG, c->name,
-					c->args_help);
-				free_pending(todo, ntodo);
-				free(exps);
-				return 2;
-			}
-			size_t n = strlen(argv[i + 1]) + strlen(argv[i + 2]) + 2;
-			if (!(owned = malloc(n))) {
-				fprintf(stderr, "%s: out of memory\n", PROG);
-				free_pending(todo, ntodo);
-				free(exps);
-				return 1;
-			}
-			snprintf(owned, n, "%s %s", argv[i + 1], argv[i + 2]);
-			arg = owned;
-			i += 2;
-		} else if (c->arg == ARG_ONE || c->arg == ARG_REST ||
-			   (c->arg == ARG_OPT && i + 1 < argc && argv[i + 1][0] != '-' &&
-			    c->fn != report_header && c->fn != report_statistics)) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "%s: -%s: missing argument (%s)\n", PROG, c->name,
-					c->args_help);
-				free_pending(todo, ntodo);
-				free(exps);
-				return 2;
-			}
-			arg = argv[++i];
-		}
-		todo[ntodo++] = (struct pending){.cmd = c, .arg = arg, .owned_arg = owned};
+	int status = parse_command_line(&e, argc, argv, todo, &ntodo, exps, &nexps);
+	if (status >= 0) { /* --help, --version or an error */
+		free_pending(todo, ntodo);
+		free(exps);
+		return status;
 	}
+	status = 0;
 	if (profile_new(&e.prof) < 0) {
 		fprintf(stderr, "%s: out of memory\n", PROG);
 		return 1;
