@@ -737,7 +737,7 @@ int cfi_build_eh_frame_hdr(const uint8_t *hdr, size_t hdr_bytes, uint64_t obj_lo
 	if (!readable(&c, eh))
 		return -EBADMSG;
 	const uint8_t *eh_frame = (const uint8_t *)(uintptr_t)eh;
-	if (count_enc == DW_EH_PE_omit || tab_enc != (DW_EH_PE_datarel | DW_EH_PE_sdata4) ||
+	if (count_enc == EH_PE_omit || tab_enc != (EH_PE_datarel | EH_PE_sdata4) ||
 	    eh_read_pointer(&r, count_enc, &b, &count) || count > CFI_MAX_FDES ||
 	    count * 8 > (uint64_t)(r.end - r.p))
 		return build_linear(&c, eh_frame, a, ret);

@@ -89,15 +89,15 @@ static uint64_t sign_extend(uint64_t v, unsigned bits)
 static int read_value(struct eh_reader *r, uint8_t enc, uint64_t *ret)
 {
 	switch (enc & 0x0f) {
-	case DW_EH_PE_absptr: *ret = eh_read_fixed(r, r->addr_size); break;
-	case DW_EH_PE_uleb128: *ret = eh_read_uleb(r); break;
-	case DW_EH_PE_udata2: *ret = eh_read_fixed(r, 2); break;
-	case DW_EH_PE_udata4: *ret = eh_read_fixed(r, 4); break;
-	case DW_EH_PE_udata8:
-	case DW_EH_PE_sdata8: *ret = eh_read_fixed(r, 8); break;
-	case DW_EH_PE_sleb128: *ret = (uint64_t)eh_read_sleb(r); break;
-	case DW_EH_PE_sdata2: *ret = sign_extend(eh_read_fixed(r, 2), 16); break;
-	case DW_EH_PE_sdata4: *ret = sign_extend(eh_read_fixed(r, 4), 32); break;
+	case EH_PE_absptr: *ret = eh_read_fixed(r, r->addr_size); break;
+	case EH_PE_uleb128: *ret = eh_read_uleb(r); break;
+	case EH_PE_udata2: *ret = eh_read_fixed(r, 2); break;
+	case EH_PE_udata4: *ret = eh_read_fixed(r, 4); break;
+	case EH_PE_udata8:
+	case EH_PE_sdata8: *ret = eh_read_fixed(r, 8); break;
+	case EH_PE_sleb128: *ret = (uint64_t)eh_read_sleb(r); break;
+	case EH_PE_sdata2: *ret = sign_extend(eh_read_fixed(r, 2), 16); break;
+	case EH_PE_sdata4: *ret = sign_extend(eh_read_fixed(r, 4), 32); break;
 	default: return -ENOTSUP;
 	}
 	return r->err;
@@ -108,25 +108,25 @@ static int base_of(uint8_t enc, const struct eh_bases *b, uint64_t pc, uint64_t 
 {
 	unsigned need;
 	switch (enc & 0x70) {
-	case DW_EH_PE_absptr: *ret = 0; return 0;
-	case DW_EH_PE_pcrel: need = EH_BASE_PC, *ret = pc; break;
-	case DW_EH_PE_textrel: need = EH_BASE_TEXT, *ret = b ? b->text : 0; break;
-	case DW_EH_PE_datarel: need = EH_BASE_DATA, *ret = b ? b->data : 0; break;
-	case DW_EH_PE_funcrel: need = EH_BASE_FUNC, *ret = b ? b->func : 0; break;
-	default: return -ENOTSUP; /* DW_EH_PE_aligned and the undefined 0x60, 0x70 */
+	case EH_PE_absptr: *ret = 0; return 0;
+	case EH_PE_pcrel: need = EH_BASE_PC, *ret = pc; break;
+	case EH_PE_textrel: need = EH_BASE_TEXT, *ret = b ? b->text : 0; break;
+	case EH_PE_datarel: need = EH_BASE_DATA, *ret = b ? b->data : 0; break;
+	case EH_PE_funcrel: need = EH_BASE_FUNC, *ret = b ? b->func : 0; break;
+	default: return -ENOTSUP; /* EH_PE_aligned and the undefined 0x60, 0x70 */
 	}
 	return b && (b->valid & need) ? 0 : -ENOTSUP;
 }
 
 int eh_read_pointer(struct eh_reader *r, uint8_t enc, const struct eh_bases *bases, uint64_t *ret)
 {
-	if (enc == DW_EH_PE_omit)
+	if (enc == EH_PE_omit)
 		return -ENOTSUP;
 	uint64_t pc = eh_reader_addr(r), v, base;
 	int err = read_value(r, enc, &v);
 	if (err)
 		return err;
-	if ((enc & DW_EH_PE_indirect) || base_of(enc, bases, pc, &base))
+	if ((enc & EH_PE_indirect) || base_of(enc, bases, pc, &base))
 		return -ENOTSUP;
 	v += base;
 	*ret = r->addr_size == 4 ? v & 0xffffffffu : v;
@@ -194,8 +194,8 @@ int eh_cie_parse(struct eh_reader *r, struct eh_cie *ret)
 {
 	struct eh_cie *e = ret;
 	memset(e, 0, sizeof *e);
-	e->fde_enc = DW_EH_PE_absptr;
-	e->lsda_enc = e->personality_enc = DW_EH_PE_omit;
+	e->fde_enc = EH_PE_absptr;
+	e->lsda_enc = e->personality_enc = EH_PE_omit;
 	e->addr_size = (uint8_t)r->addr_size;
 	e->version = (uint8_t)eh_read_fixed(r, 1);
 	if (r->err)

@@ -16,28 +16,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* DW_EH_PE_*: the value format (low nibble) ... */
-#define DW_EH_PE_absptr 0x00
-#define DW_EH_PE_uleb128 0x01
-#define DW_EH_PE_udata2 0x02
-#define DW_EH_PE_udata4 0x03
-#define DW_EH_PE_udata8 0x04
-#define DW_EH_PE_sleb128 0x09
-#define DW_EH_PE_sdata2 0x0a
-#define DW_EH_PE_sdata4 0x0b
-#define DW_EH_PE_sdata8 0x0c
+/* EH_PE_*: the value format (low nibble) ... */
+#define EH_PE_absptr 0x00
+#define EH_PE_uleb128 0x01
+#define EH_PE_udata2 0x02
+#define EH_PE_udata4 0x03
+#define EH_PE_udata8 0x04
+#define EH_PE_sleb128 0x09
+#define EH_PE_sdata2 0x0a
+#define EH_PE_sdata4 0x0b
+#define EH_PE_sdata8 0x0c
 /* ... what it is relative to (bits 4-6) ... */
-#define DW_EH_PE_pcrel 0x10
-#define DW_EH_PE_textrel 0x20
-#define DW_EH_PE_datarel 0x30
-#define DW_EH_PE_funcrel 0x40
-#define DW_EH_PE_aligned 0x50
+#define EH_PE_pcrel 0x10
+#define EH_PE_textrel 0x20
+#define EH_PE_datarel 0x30
+#define EH_PE_funcrel 0x40
+#define EH_PE_aligned 0x50
 /* ... whether it is the address of the value, and "no value". */
-#define DW_EH_PE_indirect 0x80
-#define DW_EH_PE_omit 0xff
+#define EH_PE_indirect 0x80
+#define EH_PE_omit 0xff
 
 /*
- * A bounded reader.  The address of *p (for DW_EH_PE_pcrel) is
+ * A bounded reader.  The address of *p (for EH_PE_pcrel) is
  * (uintptr_t)p + addr_bias, so bytes of a file can be read as if they were
  * at their virtual address.  `err` is sticky: once a read failed every
  * further read returns 0 and leaves p alone.
@@ -45,7 +45,7 @@
 struct eh_reader {
 	const uint8_t *p, *end;
 	uint64_t addr_bias;
-	unsigned addr_size; /* 4 or 8: the size of DW_EH_PE_absptr; 4 truncates pointers to 32 bits */
+	unsigned addr_size; /* 4 or 8: the size of EH_PE_absptr; 4 truncates pointers to 32 bits */
 	bool big;           /* multi-byte fields are big-endian */
 	int err;            /* 0, or -EBADMSG once a read ran past end */
 };
@@ -70,10 +70,10 @@ int64_t eh_read_sleb(struct eh_reader *r);
 void eh_skip(struct eh_reader *r, uint64_t n);
 
 /* Which bases an encoded pointer may be relative to. */
-#define EH_BASE_PC 1u   /* DW_EH_PE_pcrel: the address of the value itself (eh_reader_addr) */
-#define EH_BASE_TEXT 2u /* DW_EH_PE_textrel: bases.text */
-#define EH_BASE_DATA 4u /* DW_EH_PE_datarel: bases.data */
-#define EH_BASE_FUNC 8u /* DW_EH_PE_funcrel: bases.func */
+#define EH_BASE_PC 1u   /* EH_PE_pcrel: the address of the value itself (eh_reader_addr) */
+#define EH_BASE_TEXT 2u /* EH_PE_textrel: bases.text */
+#define EH_BASE_DATA 4u /* EH_PE_datarel: bases.data */
+#define EH_BASE_FUNC 8u /* EH_PE_funcrel: bases.func */
 
 struct eh_bases {
 	unsigned valid; /* EH_BASE_* */
@@ -86,9 +86,9 @@ struct eh_bases {
  * just the value, e.g. an FDE's pc_range or a personality pointer to skip).
  * The result is truncated to 32 bits when r->addr_size is 4.
  * Returns 0 with *ret set, or: -EBADMSG the value runs past r->end
- * (r->err set); -ENOTSUP enc is DW_EH_PE_omit or has an unknown value
+ * (r->err set); -ENOTSUP enc is EH_PE_omit or has an unknown value
  * format (nothing read), or a base that is not in
- * bases->valid, DW_EH_PE_aligned, or DW_EH_PE_indirect (the value was read,
+ * bases->valid, EH_PE_aligned, or EH_PE_indirect (the value was read,
  * so r->p is past it, but the pointer cannot be resolved here).
  */
 int eh_read_pointer(struct eh_reader *r, uint8_t enc, const struct eh_bases *bases, uint64_t *ret);
@@ -100,9 +100,9 @@ struct eh_cie {
 	uint64_t code_align;
 	int64_t data_align;
 	uint64_t ra_reg;
-	uint8_t fde_enc;         /* 'R', else DW_EH_PE_absptr */
-	uint8_t lsda_enc;        /* 'L', else DW_EH_PE_omit */
-	uint8_t personality_enc; /* 'P', else DW_EH_PE_omit */
+	uint8_t fde_enc;         /* 'R', else EH_PE_absptr */
+	uint8_t lsda_enc;        /* 'L', else EH_PE_omit */
+	uint8_t personality_enc; /* 'P', else EH_PE_omit */
 	bool has_z;              /* 'z': FDEs carry an augmentation data length */
 	bool has_fde_enc;        /* 'R' was seen */
 	bool eh_data;            /* the old GCC "eh" augmentation (a pointer, skipped) */

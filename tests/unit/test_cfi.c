@@ -522,7 +522,7 @@ static void test_object(const char *path, bool figures)
 	{
 		uint8_t *h = (uint8_t *)m.hdr;
 		uint8_t save = h[3];
-		h[3] = DW_EH_PE_omit;
+		h[3] = EH_PE_omit;
 		struct cfi_table t2;
 		CHECK_EQ_U64(cfi_build_eh_frame_hdr(m.hdr, m.hdr_bytes, (uint64_t)(uintptr_t)m.base,
 						    (uint64_t)(uintptr_t)m.base + m.bytes, &a, &t2),
@@ -548,7 +548,7 @@ static void test_object(const char *path, bool figures)
 		struct cfi_table t4;
 		uint8_t *h = (uint8_t *)m.hdr, save = h[3];
 		if (k >= 1)
-			h[3] = DW_EH_PE_omit; /* linear: two allocations */
+			h[3] = EH_PE_omit; /* linear: two allocations */
 		rc = cfi_build_eh_frame_hdr(m.hdr, m.hdr_bytes, (uint64_t)(uintptr_t)m.base,
 					    (uint64_t)(uintptr_t)m.base + m.bytes, &af, &t4);
 		h[3] = save;
@@ -683,10 +683,10 @@ static void fuzz_object(const char *path, int rounds)
 	rc = cfi_build_eh_frame_hdr(m.hdr, m.hdr_bytes, lo, hi, &a, &t);
 	CHECK_EQ_U64(rc, -EBADMSG);
 	check_table(&t);
-	h[3] = DW_EH_PE_omit; /* the linear walk stops there */
+	h[3] = EH_PE_omit; /* the linear walk stops there */
 	rc = cfi_build_eh_frame_hdr(m.hdr, m.hdr_bytes, lo, hi, &a, &t);
 	CHECK_EQ_U64(rc, -EBADMSG);
-	h[3] = DW_EH_PE_datarel | DW_EH_PE_sdata4;
+	h[3] = EH_PE_datarel | EH_PE_sdata4;
 	memcpy(fde, &old_len, 4);
 	/* unsorted table: the linear walk */
 	if (get_s32(h + 12) > 0) {
@@ -784,11 +784,11 @@ static size_t put_cie(struct asmb *a, const char *aug, bool ra_undef)
 		put1(a, 0);
 		for (const char *c = aug + 1; *c; c++) {
 			if (*c == 'R')
-				put1(a, DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+				put1(a, EH_PE_pcrel | EH_PE_sdata4);
 			if (*c == 'L')
-				put1(a, DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+				put1(a, EH_PE_pcrel | EH_PE_sdata4);
 			if (*c == 'P') {
-				put1(a, DW_EH_PE_indirect | DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+				put1(a, EH_PE_indirect | EH_PE_pcrel | EH_PE_sdata4);
 				put4(a, 0x1234);
 			}
 		}
@@ -836,7 +836,7 @@ static void test_synthetic(void)
 	struct cfi_alloc al = {t_alloc, ta};
 	static struct asmb a; /* [hdr: 12 bytes, no table][.eh_frame] */
 	memset(&a, 0, sizeof a);
-	put(&a, (const uint8_t[]){1, DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_omit, DW_EH_PE_omit}, 4);
+	put(&a, (const uint8_t[]){1, EH_PE_pcrel | EH_PE_sdata4, EH_PE_omit, EH_PE_omit}, 4);
 	put4(&a, 8); /* eh_frame_ptr: the field + 8 = byte 12 */
 	put4(&a, 0);
 	uint64_t code = (uint64_t)(uintptr_t)a.b + 0x10000;

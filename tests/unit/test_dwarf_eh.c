@@ -87,22 +87,22 @@ static void test_pointers(void)
 		uint64_t want;
 		int rc;
 	} cases[] = {
-		{DW_EH_PE_absptr, 8, 0xfffffffffffffffeull, 0},
-		{DW_EH_PE_udata2, 2, 0xfffe, 0},
-		{DW_EH_PE_udata4, 4, 0xfffffffe, 0},
-		{DW_EH_PE_udata8, 8, 0xfffffffffffffffeull, 0},
-		{DW_EH_PE_sdata2, 2, (uint64_t)-2, 0},
-		{DW_EH_PE_sdata4, 4, (uint64_t)-2, 0},
-		{DW_EH_PE_sdata8, 8, (uint64_t)-2, 0},
-		{DW_EH_PE_pcrel | DW_EH_PE_sdata4, 4, 0x400000 - 2, 0},
-		{DW_EH_PE_datarel | DW_EH_PE_sdata4, 4, 0x1000 - 2, 0},
-		{DW_EH_PE_textrel | DW_EH_PE_sdata4, 4, 0x2000 - 2, 0},
-		{DW_EH_PE_funcrel | DW_EH_PE_sdata4, 4, 0x3000 - 2, 0},
-		{DW_EH_PE_aligned | DW_EH_PE_sdata4, 4, 0, -ENOTSUP},
-		{0x60 | DW_EH_PE_sdata4, 4, 0, -ENOTSUP},
-		{DW_EH_PE_indirect | DW_EH_PE_pcrel | DW_EH_PE_sdata4, 4, 0, -ENOTSUP},
+		{EH_PE_absptr, 8, 0xfffffffffffffffeull, 0},
+		{EH_PE_udata2, 2, 0xfffe, 0},
+		{EH_PE_udata4, 4, 0xfffffffe, 0},
+		{EH_PE_udata8, 8, 0xfffffffffffffffeull, 0},
+		{EH_PE_sdata2, 2, (uint64_t)-2, 0},
+		{EH_PE_sdata4, 4, (uint64_t)-2, 0},
+		{EH_PE_sdata8, 8, (uint64_t)-2, 0},
+		{EH_PE_pcrel | EH_PE_sdata4, 4, 0x400000 - 2, 0},
+		{EH_PE_datarel | EH_PE_sdata4, 4, 0x1000 - 2, 0},
+		{EH_PE_textrel | EH_PE_sdata4, 4, 0x2000 - 2, 0},
+		{EH_PE_funcrel | EH_PE_sdata4, 4, 0x3000 - 2, 0},
+		{EH_PE_aligned | EH_PE_sdata4, 4, 0, -ENOTSUP},
+		{0x60 | EH_PE_sdata4, 4, 0, -ENOTSUP},
+		{EH_PE_indirect | EH_PE_pcrel | EH_PE_sdata4, 4, 0, -ENOTSUP},
 		{0x05, 0, 0, -ENOTSUP},
-		{DW_EH_PE_omit, 0, 0, -ENOTSUP},
+		{EH_PE_omit, 0, 0, -ENOTSUP},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct eh_reader q;
@@ -118,36 +118,36 @@ static void test_pointers(void)
 	uint64_t v;
 	/* bounds: a udata8 with 7 bytes left */
 	eh_reader_init(&q, p, p + 7, 0, 8, false);
-	CHECK_EQ_U64(eh_read_pointer(&q, DW_EH_PE_udata8, &all, &v), -EBADMSG);
+	CHECK_EQ_U64(eh_read_pointer(&q, EH_PE_udata8, &all, &v), -EBADMSG);
 	CHECK_EQ_U64(q.err, -EBADMSG);
 	/* a base that is not valid, or no bases at all */
-	uint8_t rel[] = {DW_EH_PE_pcrel, DW_EH_PE_textrel, DW_EH_PE_datarel, DW_EH_PE_funcrel};
+	uint8_t rel[] = {EH_PE_pcrel, EH_PE_textrel, EH_PE_datarel, EH_PE_funcrel};
 	for (size_t i = 0; i < sizeof rel; i++) {
 		struct eh_bases none = {.valid = 0, .text = 1, .data = 1, .func = 1};
 		eh_reader_init(&q, p, p + 8, 0, 8, false);
-		CHECK_EQ_U64(eh_read_pointer(&q, rel[i] | DW_EH_PE_sdata4, &none, &v), -ENOTSUP);
+		CHECK_EQ_U64(eh_read_pointer(&q, rel[i] | EH_PE_sdata4, &none, &v), -ENOTSUP);
 		eh_reader_init(&q, p, p + 8, 0, 8, false);
-		CHECK_EQ_U64(eh_read_pointer(&q, rel[i] | DW_EH_PE_sdata4, NULL, &v), -ENOTSUP);
+		CHECK_EQ_U64(eh_read_pointer(&q, rel[i] | EH_PE_sdata4, NULL, &v), -ENOTSUP);
 	}
 	/* 32-bit objects: absptr is 4 bytes, results wrap to 32 bits */
 	eh_reader_init(&q, p, p + 8, 0x10, 4, false);
-	CHECK_EQ_U64(eh_read_pointer(&q, DW_EH_PE_absptr, NULL, &v), 0);
+	CHECK_EQ_U64(eh_read_pointer(&q, EH_PE_absptr, NULL, &v), 0);
 	CHECK_EQ_U64(v, 0xfffffffe);
 	CHECK_EQ_U64(q.p - p, 4);
 	eh_reader_init(&q, p, p + 8, 0x10, 4, false);
-	CHECK_EQ_U64(eh_read_pointer(&q, DW_EH_PE_pcrel | DW_EH_PE_sdata4, &all, &v), 0);
+	CHECK_EQ_U64(eh_read_pointer(&q, EH_PE_pcrel | EH_PE_sdata4, &all, &v), 0);
 	CHECK_EQ_U64(v, 0xe);
 	/* big-endian */
 	static const uint8_t be[4] = {0xff, 0xff, 0xff, 0xf0};
 	eh_reader_init(&q, be, be + 4, 0x100, 8, true);
-	CHECK_EQ_U64(eh_read_pointer(&q, DW_EH_PE_pcrel | DW_EH_PE_sdata4, &all, &v), 0);
+	CHECK_EQ_U64(eh_read_pointer(&q, EH_PE_pcrel | EH_PE_sdata4, &all, &v), 0);
 	CHECK_EQ_U64(v, 0xf0);
 	/* uleb/sleb pointers */
 	static const uint8_t l[] = {0x80, 0x01, 0x7e};
 	eh_reader_init(&q, l, l + 3, 0, 8, false);
-	CHECK_EQ_U64(eh_read_pointer(&q, DW_EH_PE_uleb128, NULL, &v), 0);
+	CHECK_EQ_U64(eh_read_pointer(&q, EH_PE_uleb128, NULL, &v), 0);
 	CHECK_EQ_U64(v, 128);
-	CHECK_EQ_U64(eh_read_pointer(&q, DW_EH_PE_sleb128, NULL, &v), 0);
+	CHECK_EQ_U64(eh_read_pointer(&q, EH_PE_sleb128, NULL, &v), 0);
 	CHECK_EQ_U64(v, (uint64_t)-2);
 }
 
@@ -214,7 +214,7 @@ static void test_cie(void)
 	CHECK_EQ_U64(parse(&c, c.n, &e), 0);
 	CHECK(e.version == 1 && e.code_align == 1 && e.data_align == -8 && e.ra_reg == 16);
 	CHECK(e.has_z && e.has_fde_enc && e.fde_enc == 0x1b && !e.signal && !e.aug_unknown && !e.eh_data);
-	CHECK(e.lsda_enc == DW_EH_PE_omit && e.personality_enc == DW_EH_PE_omit && e.addr_size == 8);
+	CHECK(e.lsda_enc == EH_PE_omit && e.personality_enc == EH_PE_omit && e.addr_size == 8);
 	CHECK(e.insn == c.b + c.n - 5 && e.insn_end == c.b + c.n);
 	check_cuts(&c, c.n - 5);
 
@@ -239,7 +239,7 @@ static void test_cie(void)
 	/* no augmentation; "S"; version 3 (uleb return register) */
 	c = cie_body(3, "", NULL, 0);
 	CHECK_EQ_U64(parse(&c, c.n, &e), 0);
-	CHECK(e.version == 3 && !e.has_z && e.fde_enc == DW_EH_PE_absptr && e.ra_reg == 16);
+	CHECK(e.version == 3 && !e.has_z && e.fde_enc == EH_PE_absptr && e.ra_reg == 16);
 	check_cuts(&c, c.n - 5);
 	c = cie_body(1, "S", NULL, 0);
 	CHECK_EQ_U64(parse(&c, c.n, &e), 0);
@@ -260,7 +260,7 @@ static void test_cie(void)
 	CHECK(e.aug_unknown && e.has_fde_enc && e.fde_enc == 0x1b && e.insn == c.b + c.n - 5);
 	c = cie_body(1, "zXR", (const uint8_t[]){0xaa, 0x1b}, 2);
 	CHECK_EQ_U64(parse(&c, c.n, &e), 0);
-	CHECK(e.aug_unknown && !e.has_fde_enc && e.fde_enc == DW_EH_PE_absptr);
+	CHECK(e.aug_unknown && !e.has_fde_enc && e.fde_enc == EH_PE_absptr);
 	/* without z, letters with data cannot be read */
 	c = cie_body(1, "R", NULL, 0);
 	CHECK_EQ_U64(parse(&c, c.n, &e), -ENOTSUP);
