@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/elfnote.h"
+
 #define NOTE_BYTES_MAX (16u * 1024) /* on the stack */
 #define NOTE_AREAS_MAX 32
 #define HEADERS_MAX 4096
@@ -56,19 +58,6 @@ static int read_at(const struct elf_in *e, void *buf, size_t n, uint64_t off)
 	return 0;
 }
 
-static int to_hex(const unsigned char *d, size_t n, char *ret, size_t room)
-{
-	static const char digits[] = "0123456789abcdef";
-	if (room < 2 * n + 1)
-		return -ENAMETOOLONG;
-	for (size_t i = 0; i < n; i++) {
-		ret[2 * i] = digits[d[i] >> 4];
-		ret[2 * i + 1] = digits[d[i] & 15];
-	}
-	ret[2 * n] = '\0';
-	return 1;
-}
-
 /* Look for NT_GNU_BUILD_ID in one note area.  1 found, 0 not, <0 error. */
 static int scan_notes(const struct elf_in *e, uint64_t off, uint64_t size, uint64_t align, char *ret,
 		      size_t room)
@@ -78,23 +67,57 @@ static int scan_notes(const struct elf_in *e, uint64_t off, uint64_t size, uint6
 		size = NOTE_BYTES_MAX;
 	if (read_at(e, area, (size_t)size, off) < 0)
 		return 0; /* a damaged note area: look at the others */
-	align = align == 8 ? 8 : 4;
-	uint64_t p = 0;
-	while (size - p >= 12) {
-		uint64_t namesz = get(e, area + p, 4), descsz = get(e, area + p + 4, 4);
-		uint64_t type = get(e, area + p + 8, 4);
-		uint64_t name_off = p + 12;
-		uint64_t desc_off = (name_off + namesz + align - 1) & ~(align - 1);
-		if (namesz > size || descsz > size || desc_off > size || descsz > size - desc_off)
-			return 0;
-		if (type == 3 && namesz == 4 && memcmp(area + name_off, "GNU", 4) == 0) {
-			if (descsz == 0 || descsz > ARCHIVE_BUILD_ID_HEX_MAX / 2)
-				return 0;
-			return to_hex(area + desc_off, (size_t)descsz, ret, room);
-		}
-		p = (desc_off + descsz + align - 1) & ~(align - 1);
+	const uint8_t *desc;
+	size_t n;
+	if (elfnote_find_build_id(area, (size_t)size, (size_t)align, e->big, &desc, &n) != 1)
+		return 0;
+	int r = elfnote_hex(desc, n, ret, room);
+	return r < 0 ? r : 1;
+}
+
+/*
+ * Where a program or section header keeps what scan_table needs, [0] for
+ * ELFCLASS32 and [1] for ELFCLASS64; offset, size and alignment are words
+ * (4 or 8 bytes), the type 4 bytes.
+ */
+struct ent_layout {
+	unsigned bytes[2], type[2], off[2], size[2], align[2];
+	uint64_t note_type; /* PT_NOTE (4) or SHT_NOTE (7) */
+};
+
+static const struct ent_layout phdr_layout = {{32, 56}, {0, 0}, {4, 8}, {16, 0x20}, {28, 0x30}, 4};
+static const struct ent_layout shdr_layout = {{40, 64}, {4, 4}, {0x10, 0x18}, {0x14, 0x20}, {0x20, 0x30}, 7};
+
+/* The note areas of one header table; *areas counts up to areas_max.  1, 0, <0 as scan_notes. */
+static int scan_table(const struct elf_in *e, const struct ent_layout *l, uint64_t tab_off, uint64_t entsize,
+		      uint64_t num, int areas_max, int *areas, char *ret, size_t room)
+{
+	unsigned c = e->is64 ? 1 : 0, word = e->is64 ? 8 : 4;
+	unsigned char ent[64];
+	if (!tab_off || entsize < l->bytes[c] || entsize > 256)
+		return 0;
+	for (uint64_t i = 0; i < num && i < HEADERS_MAX && *areas < areas_max; i++) {
+		if (read_at(e, ent, l->bytes[c], tab_off + i * entsize) < 0)
+			break;
+		if (get(e, ent + l->type[c], 4) != l->note_type)
+			continue;
+		(*areas)++;
+		int r = scan_notes(e, get(e, ent + l->off[c], word), get(e, ent + l->size[c], word),
+				   get(e, ent + l->align[c], word), ret, room);
+		if (r != 0)
+			return r;
 	}
 	return 0;
+}
+
+/* Class and byte order from the ELF header h (64 bytes read, or 52). */
+static int read_ident(struct elf_in *e, const unsigned char *h)
+{
+	if (memcmp(h, "\177ELF", 4) != 0 || (h[4] != 1 && h[4] != 2) || (h[5] != 1 && h[5] != 2))
+		return -ENOEXEC;
+	e->is64 = h[4] == 2;
+	e->big = h[5] == 2;
+	return e->is64 && e->file_bytes < 64 ? -ENOEXEC : 0;
 }
 
 static int find_build_id(struct elf_in *e, char *ret, size_t room)
@@ -106,54 +129,20 @@ static int find_build_id(struct elf_in *e, char *ret, size_t room)
 	if (!S_ISREG(st.st_mode))
 		return -ENOEXEC;
 	e->file_bytes = (uint64_t)st.st_size;
-	if (e->file_bytes < 52 || read_at(e, h, e->file_bytes < 64 ? 52 : 64, 0) < 0)
-		return -ENOEXEC;
-	if (memcmp(h, "\177ELF", 4) != 0 || (h[4] != 1 && h[4] != 2) || (h[5] != 1 && h[5] != 2))
-		return -ENOEXEC;
-	e->is64 = h[4] == 2;
-	e->big = h[5] == 2;
-	if (e->is64 && e->file_bytes < 64)
+	if (e->file_bytes < 52 || read_at(e, h, e->file_bytes < 64 ? 52 : 64, 0) < 0 || read_ident(e, h) < 0)
 		return -ENOEXEC;
 	uint64_t phoff = e->is64 ? get(e, h + 0x20, 8) : get(e, h + 0x1c, 4);
 	uint64_t shoff = e->is64 ? get(e, h + 0x28, 8) : get(e, h + 0x20, 4);
-	uint64_t phentsize = get(e, h + (e->is64 ? 0x36 : 0x2a), 2),
-		 phnum = get(e, h + (e->is64 ? 0x38 : 0x2c), 2);
-	uint64_t shentsize = get(e, h + (e->is64 ? 0x3a : 0x2e), 2),
-		 shnum = get(e, h + (e->is64 ? 0x3c : 0x30), 2);
-	unsigned char ent[64];
-	int areas = 0, r;
-
-	/* Program headers: PT_NOTE (4). */
-	if (phoff && phentsize >= (e->is64 ? 56u : 32u) && phentsize <= 256) {
-		for (uint64_t i = 0; i < phnum && i < HEADERS_MAX && areas < NOTE_AREAS_MAX; i++) {
-			if (read_at(e, ent, e->is64 ? 56 : 32, phoff + i * phentsize) < 0)
-				break;
-			if (get(e, ent, 4) != 4)
-				continue;
-			uint64_t off = e->is64 ? get(e, ent + 8, 8) : get(e, ent + 4, 4);
-			uint64_t size = e->is64 ? get(e, ent + 0x20, 8) : get(e, ent + 16, 4);
-			uint64_t align = e->is64 ? get(e, ent + 0x30, 8) : get(e, ent + 28, 4);
-			areas++;
-			if ((r = scan_notes(e, off, size, align, ret, room)) != 0)
-				return r;
-		}
-	}
-	/* Section headers: SHT_NOTE (7); a debug file may have only these. */
-	if (shoff && shentsize >= (e->is64 ? 64u : 40u) && shentsize <= 256) {
-		for (uint64_t i = 0; i < shnum && i < HEADERS_MAX && areas < 2 * NOTE_AREAS_MAX; i++) {
-			if (read_at(e, ent, e->is64 ? 64 : 40, shoff + i * shentsize) < 0)
-				break;
-			if (get(e, ent + 4, 4) != 7)
-				continue;
-			uint64_t off = e->is64 ? get(e, ent + 0x18, 8) : get(e, ent + 0x10, 4);
-			uint64_t size = e->is64 ? get(e, ent + 0x20, 8) : get(e, ent + 0x14, 4);
-			uint64_t align = e->is64 ? get(e, ent + 0x30, 8) : get(e, ent + 0x20, 4);
-			areas++;
-			if ((r = scan_notes(e, off, size, align, ret, room)) != 0)
-				return r;
-		}
-	}
-	return 0;
+	const unsigned char *ph =
+		h + (e->is64 ? 0x36 : 0x2a); /* e_phentsize, e_phnum, e_shentsize, e_shnum */
+	int areas = 0;
+	int r = scan_table(e, &phdr_layout, phoff, get(e, ph, 2), get(e, ph + 2, 2), NOTE_AREAS_MAX, &areas,
+			   ret, room);
+	if (r != 0)
+		return r;
+	/* Section headers: a debug file may have only these. */
+	return scan_table(e, &shdr_layout, shoff, get(e, ph + 4, 2), get(e, ph + 6, 2), 2 * NOTE_AREAS_MAX,
+			  &areas, ret, room);
 }
 
 int archive_read_build_id(const char *path, char *ret_hex, size_t room)

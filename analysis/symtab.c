@@ -22,7 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <dwarf.h>
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -30,6 +29,7 @@
 #include "analysis/symtab_elf.h"
 #include "analysis/symver.h"
 #include "common/arena.h"
+#include "common/dwarf_eh.h"
 
 /* libstdc++'s demangler (cxxabi.h is C++ only). */
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
@@ -38,7 +38,6 @@ char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 #define SYMTAB_NAME_MAX 4096        /* longer symbol names are truncated */
 #define SYMTAB_DEMANGLE_MAX 2048    /* longer mangled names are not demangled */
 #define SYMTAB_FUNCS_MAX (1u << 24) /* functions per object */
-#define SYMTAB_AUG_MAX 32           /* CIE augmentation string */
 #define SYMTAB_CIE_CACHE 16
 
 /* ------------------------------------------------------------------ arena */
@@ -319,12 +318,6 @@ struct image {
 	} load[SYMTAB_LOADS_MAX];
 };
 
-struct cursor {
-	const uint8_t *p, *end;
-	uint64_t vaddr; /* virtual address of *p */
-	const struct image *im;
-};
-
 static void image_init(struct image *im, const struct elf_file *f)
 {
 	memset(im, 0, sizeof(*im));
@@ -347,123 +340,36 @@ static void image_init(struct image *im, const struct elf_file *f)
 	}
 }
 
-/* A cursor over the file bytes backing vaddr (to the end of its segment). */
-static int image_cursor(const struct image *im, uint64_t vaddr, struct cursor *ret)
+/* A reader over the file bytes backing vaddr (to the end of its segment). */
+static int image_reader(const struct image *im, uint64_t vaddr, struct eh_reader *ret)
 {
 	for (size_t i = 0; i < im->nload; i++) {
 		uint64_t base = im->load[i].vaddr;
 		if (vaddr < base || vaddr - base >= im->load[i].filesz)
 			continue;
-		ret->p = im->f->raw + im->load[i].offset + (vaddr - base);
-		ret->end = im->f->raw + im->load[i].offset + im->load[i].filesz;
-		ret->vaddr = vaddr;
-		ret->im = im;
+		const uint8_t *seg = im->f->raw + im->load[i].offset;
+		eh_reader_init(ret, seg + (vaddr - base), seg + im->load[i].filesz, vaddr, im->is64 ? 8 : 4,
+			       im->big);
 		return 0;
 	}
 	return -1;
 }
 
-static int cur_bytes(struct cursor *c, size_t n, uint64_t *ret)
-{
-	if ((size_t)(c->end - c->p) < n)
-		return -1;
-	uint64_t v = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned shift = c->im->big ? 8 * (unsigned)(n - 1 - i) : 8 * (unsigned)i;
-		v |= (uint64_t)c->p[i] << shift;
-	}
-	c->p += n;
-	c->vaddr += n;
-	*ret = v;
-	return 0;
-}
-
-static int cur_leb(struct cursor *c, bool is_signed, uint64_t *ret)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-	for (int i = 0; i < 10; i++) {
-		if (c->p >= c->end)
-			return -1;
-		uint8_t byte = *c->p++;
-		c->vaddr++;
-		if (shift < 64)
-			v |= (uint64_t)(byte & 0x7f) << shift;
-		shift += 7;
-		if (!(byte & 0x80)) {
-			if (is_signed && shift < 64 && (byte & 0x40))
-				v |= ~(uint64_t)0 << shift;
-			*ret = v;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static uint64_t sign_extend(uint64_t v, unsigned bits)
-{
-	uint64_t m = (uint64_t)1 << (bits - 1);
-	return (v ^ m) - m;
-}
-
-/* Read a DW_EH_PE-encoded value.  With `apply` false only the format is used
- * (FDE pc_range); otherwise pcrel and datarel are applied. */
-static int cur_encoded(struct cursor *c, uint8_t enc, bool apply, uint64_t datarel, uint64_t *ret)
-{
-	uint64_t at = c->vaddr, v;
-	int err;
-	if (enc == DW_EH_PE_omit || (enc & DW_EH_PE_indirect))
-		return -1;
-	switch (enc & 0x0f) {
-	case DW_EH_PE_absptr: err = cur_bytes(c, c->im->is64 ? 8 : 4, &v); break;
-	case DW_EH_PE_uleb128: err = cur_leb(c, false, &v); break;
-	case DW_EH_PE_sleb128: err = cur_leb(c, true, &v); break;
-	case DW_EH_PE_udata2: err = cur_bytes(c, 2, &v); break;
-	case DW_EH_PE_udata4: err = cur_bytes(c, 4, &v); break;
-	case DW_EH_PE_udata8:
-	case DW_EH_PE_sdata8: err = cur_bytes(c, 8, &v); break;
-	case DW_EH_PE_sdata2:
-		err = cur_bytes(c, 2, &v);
-		v = sign_extend(v, 16);
-		break;
-	case DW_EH_PE_sdata4:
-		err = cur_bytes(c, 4, &v);
-		v = sign_extend(v, 32);
-		break;
-	default: return -1;
-	}
-	if (err)
-		return -1;
-	if (apply) {
-		switch (enc & 0x70) {
-		case DW_EH_PE_absptr: break;
-		case DW_EH_PE_pcrel: v += at; break;
-		case DW_EH_PE_datarel: v += datarel; break;
-		default: return -1; /* textrel, funcrel, aligned: not used on Linux */
-		}
-	}
-	if (!c->im->is64)
-		v &= 0xffffffffu;
-	*ret = v;
-	return 0;
-}
-
-/* Enter a CIE/FDE at vaddr: read its length, limit the cursor to the entry and
+/* Enter a CIE/FDE at vaddr: read its length, limit the reader to the entry and
  * return the offset size (4 or 8) of its CIE pointer/id field. */
-static int cfi_entry(const struct image *im, uint64_t vaddr, struct cursor *c, unsigned *ret_osize)
+static int cfi_entry(const struct image *im, uint64_t vaddr, struct eh_reader *r, unsigned *ret_osize)
 {
-	uint64_t len;
-	if (image_cursor(im, vaddr, c) || cur_bytes(c, 4, &len) || len == 0)
+	if (image_reader(im, vaddr, r))
 		return -1;
+	uint64_t len = eh_read_fixed(r, 4);
 	*ret_osize = 4;
 	if (len == 0xffffffffu) {
-		if (cur_bytes(c, 8, &len))
-			return -1;
+		len = eh_read_fixed(r, 8);
 		*ret_osize = 8;
 	}
-	if (len > (uint64_t)(c->end - c->p))
+	if (r->err || len == 0 || len > (uint64_t)(r->end - r->p))
 		return -1;
-	c->end = c->p + len;
+	r->end = r->p + len;
 	return 0;
 }
 
@@ -481,62 +387,16 @@ static int cie_fde_encoding(const struct image *im, uint64_t vaddr, struct cie_c
 		*ret = cc->enc[slot];
 		return 0;
 	}
-	struct cursor c;
+	struct eh_reader r;
+	struct eh_cie cie;
 	unsigned osize;
-	uint64_t id, v, version;
-	if (cfi_entry(im, vaddr, &c, &osize) || cur_bytes(&c, osize, &id) || id != 0 ||
-	    cur_bytes(&c, 1, &version) || (version != 1 && version != 3))
-		return -1;
-	char aug[SYMTAB_AUG_MAX + 1];
-	size_t n = 0;
-	for (;;) {
-		if (c.p >= c.end || n == SYMTAB_AUG_MAX)
-			return -1;
-		aug[n] = (char)*c.p++;
-		c.vaddr++;
-		if (!aug[n])
-			break;
-		n++;
-	}
-	const char *a = aug;
-	if (a[0] == 'e' && a[1] == 'h') { /* old GCC: an absptr to EH data */
-		if (cur_bytes(&c, im->is64 ? 8 : 4, &v))
-			return -1;
-		a += 2;
-	}
-	if (cur_leb(&c, false, &v) || cur_leb(&c, true, &v))
-		return -1; /* code and data alignment factors */
-	if (version == 1 ? cur_bytes(&c, 1, &v) : cur_leb(&c, false, &v))
-		return -1; /* return address register */
-	uint8_t enc = DW_EH_PE_absptr;
-	if (a[0] == 'z') {
-		if (cur_leb(&c, false, &v))
-			return -1;
-		for (a++; *a; a++) {
-			uint64_t b;
-			if (*a == 'R') {
-				if (cur_bytes(&c, 1, &b))
-					return -1;
-				enc = (uint8_t)b;
-				break;
-			} else if (*a == 'P') {
-				if (cur_bytes(&c, 1, &b) ||
-				    cur_encoded(&c, (uint8_t)(b & 0x0f), false, 0, &v))
-					return -1;
-			} else if (*a == 'L') {
-				if (cur_bytes(&c, 1, &b))
-					return -1;
-			} else if (*a != 'S' && *a != 'B') {
-				return -1;
-			}
-		}
-	} else if (a[0]) {
-		return -1;
-	}
+	if (cfi_entry(im, vaddr, &r, &osize) || eh_read_fixed(&r, osize) != 0 || r.err ||
+	    eh_cie_parse(&r, &cie) || cie.version == 4 || (cie.aug_unknown && !cie.has_fde_enc))
+		return -1; /* not a CIE (id 0), or one whose FDE encoding we cannot know */
 	cc->valid[slot] = true;
 	cc->vaddr[slot] = vaddr;
-	cc->enc[slot] = enc;
-	*ret = enc;
+	cc->enc[slot] = cie.fde_enc;
+	*ret = cie.fde_enc;
 	return 0;
 }
 
@@ -544,57 +404,77 @@ static int cie_fde_encoding(const struct image *im, uint64_t vaddr, struct cie_c
 static int fde_range(const struct image *im, uint64_t vaddr, struct cie_cache *cc, uint64_t *ret_begin,
 		     uint64_t *ret_range)
 {
-	struct cursor c;
+	struct eh_reader r;
 	unsigned osize;
-	uint64_t ptr;
-	if (cfi_entry(im, vaddr, &c, &osize))
+	if (cfi_entry(im, vaddr, &r, &osize))
 		return -1;
-	uint64_t at = c.vaddr;
-	if (cur_bytes(&c, osize, &ptr) || ptr == 0 || ptr > at)
+	uint64_t at = eh_reader_addr(&r), ptr = eh_read_fixed(&r, osize);
+	if (r.err || ptr == 0 || ptr > at)
 		return -1; /* id 0 is a CIE; the CIE pointer points backwards */
 	uint8_t enc;
-	if (cie_fde_encoding(im, at - ptr, cc, &enc) || cur_encoded(&c, enc, true, 0, ret_begin) ||
-	    cur_encoded(&c, (uint8_t)(enc & 0x0f), false, 0, ret_range))
+	/* datarel against 0, as this reader always did (no Linux FDE uses it) */
+	struct eh_bases b = {.valid = EH_BASE_PC | EH_BASE_DATA, .data = 0};
+	if (cie_fde_encoding(im, at - ptr, cc, &enc) || eh_read_pointer(&r, enc, &b, ret_begin) ||
+	    eh_read_pointer(&r, enc & 0x0f, NULL, ret_range))
 		return -1;
 	return 0;
+}
+
+/* The object's PT_GNU_EH_FRAME header, if it lies inside the file. */
+static bool find_eh_frame_hdr(struct elf_file *f, GElf_Phdr *ret)
+{
+	size_t phnum;
+	if (elf_getphdrnum(f->elf, &phnum) != 0)
+		return false;
+	for (size_t i = 0; i < phnum && i <= INT_MAX; i++) {
+		if (gelf_getphdr(f->elf, (int)i, ret) && ret->p_type == PT_GNU_EH_FRAME)
+			return ret->p_offset <= f->size && ret->p_filesz <= f->size - ret->p_offset;
+	}
+	return false;
+}
+
+/* Sizes of out->v[first..]: each holds its FDE's address; the FDE's range,
+ * else up to the next entry. */
+static void sizes_from_fdes(const struct image *im, struct builder *out, size_t first)
+{
+	struct cie_cache cc = {0};
+	size_t n = out->n;
+	for (size_t k = first; k < n; k++) {
+		struct cand *e = &out->v[k];
+		uint64_t begin, range;
+		uint64_t next = k + 1 < n && out->v[k + 1].addr > e->addr ? out->v[k + 1].addr : 0;
+		if (fde_range(im, e->size, &cc, &begin, &range) == 0 && begin == e->addr && range)
+			e->size = next && range > next - e->addr ? next - e->addr : range;
+		else
+			e->size = next ? next - e->addr : 0;
+	}
 }
 
 /* The (start, fde) table of the object's PT_GNU_EH_FRAME, as cands with
  * name NULL; sizes from the FDEs, else up to the next entry. */
 static int load_eh_frame_hdr(struct elf_file *f, struct builder *out)
 {
+	GElf_Phdr ph;
+	if (!find_eh_frame_hdr(f, &ph))
+		return 0;
 	struct image im;
 	image_init(&im, f);
-	size_t phnum;
-	if (elf_getphdrnum(f->elf, &phnum) != 0)
+	struct eh_reader r;
+	eh_reader_init(&r, f->raw + ph.p_offset, f->raw + ph.p_offset + ph.p_filesz, ph.p_vaddr,
+		       im.is64 ? 8 : 4, im.big);
+	struct eh_bases b = {.valid = EH_BASE_PC | EH_BASE_DATA, .data = ph.p_vaddr};
+	uint8_t version = (uint8_t)eh_read_fixed(&r, 1), ptr_enc = (uint8_t)eh_read_fixed(&r, 1);
+	uint8_t cnt_enc = (uint8_t)eh_read_fixed(&r, 1), tab_enc = (uint8_t)eh_read_fixed(&r, 1);
+	uint64_t v, count;
+	if (r.err || version != 1 || eh_read_pointer(&r, ptr_enc, &b, &v) ||
+	    eh_read_pointer(&r, cnt_enc, &b, &count))
 		return 0;
-	GElf_Phdr ph;
-	size_t i;
-	for (i = 0; i < phnum && i <= INT_MAX; i++) {
-		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
-			break;
-	}
-	if (i == phnum || ph.p_offset > f->size || ph.p_filesz > f->size - ph.p_offset)
-		return 0;
-	struct cursor c = {
-		.p = f->raw + ph.p_offset,
-		.end = f->raw + ph.p_offset + ph.p_filesz,
-		.vaddr = ph.p_vaddr,
-		.im = &im,
-	};
-	uint64_t version, ptr_enc, cnt_enc, tab_enc, v, count;
-	if (cur_bytes(&c, 1, &version) || version != 1 || cur_bytes(&c, 1, &ptr_enc) ||
-	    cur_bytes(&c, 1, &cnt_enc) || cur_bytes(&c, 1, &tab_enc) ||
-	    cur_encoded(&c, (uint8_t)ptr_enc, true, ph.p_vaddr, &v) ||
-	    cur_encoded(&c, (uint8_t)cnt_enc, true, ph.p_vaddr, &count))
-		return 0;
-	if (count > (uint64_t)(c.end - c.p) / 2)
-		count = (uint64_t)(c.end - c.p) / 2; /* each entry takes >= 2 bytes */
+	if (count > (uint64_t)(r.end - r.p) / 2)
+		count = (uint64_t)(r.end - r.p) / 2; /* each entry takes >= 2 bytes */
 	size_t first = out->n;
 	for (uint64_t k = 0; k < count; k++) {
 		uint64_t loc, fde;
-		if (cur_encoded(&c, (uint8_t)tab_enc, true, ph.p_vaddr, &loc) ||
-		    cur_encoded(&c, (uint8_t)tab_enc, true, ph.p_vaddr, &fde))
+		if (eh_read_pointer(&r, tab_enc, &b, &loc) || eh_read_pointer(&r, tab_enc, &b, &fde))
 			break;
 		struct cand e = {.addr = loc, .size = fde}; /* size holds the FDE address for now */
 		int err = builder_push(out, &e);
@@ -603,17 +483,7 @@ static int load_eh_frame_hdr(struct elf_file *f, struct builder *out)
 		if (err)
 			return err;
 	}
-	struct cie_cache cc = {0};
-	size_t n = out->n;
-	for (size_t k = first; k < n; k++) {
-		struct cand *e = &out->v[k];
-		uint64_t begin, range;
-		uint64_t next = k + 1 < n && out->v[k + 1].addr > e->addr ? out->v[k + 1].addr : 0;
-		if (fde_range(&im, e->size, &cc, &begin, &range) == 0 && begin == e->addr && range)
-			e->size = next && range > next - e->addr ? next - e->addr : range;
-		else
-			e->size = next ? next - e->addr : 0;
-	}
+	sizes_from_fdes(&im, out, first);
 	return 0;
 }
 

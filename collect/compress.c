@@ -15,27 +15,13 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "common/io.h"
 #include "common/varint.h"
 #include "experiment/colxform.h"
 #include "experiment/format.h"
 
 /* zstd's jobs are 8 MiB or more (4 windows): below that, one thread */
 #define MT_MIN_BYTES (8 * 1024 * 1024)
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 /* Read n bytes, fewer only at the end of the file; returns the count or -errno. */
 static ssize_t read_full(int fd, void *p, size_t n)
@@ -71,7 +57,7 @@ static int feed(struct zout *z, const void *p, size_t n, ZSTD_EndDirective mode)
 		size_t left = ZSTD_compressStream2(z->cctx, &output, &input, mode);
 		if (ZSTD_isError(left))
 			return -EIO;
-		int r = write_all(z->fd, z->buf, output.pos);
+		int r = io_write_all(z->fd, z->buf, output.pos);
 		if (r < 0)
 			return r;
 		finished = mode == ZSTD_e_end ? left == 0 : input.pos == input.size;

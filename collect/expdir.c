@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/io.h"
 #include "experiment/format.h"
 #include "experiment/loghead.h"
 
@@ -35,23 +36,6 @@ static int set_failed(struct expdir *e, const char *file, int err)
 	else
 		snprintf(e->failed, sizeof e->failed, "%s", e->path ? e->path : "");
 	return -err;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (w == 0)
-			return -ENOSPC;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /*
@@ -171,9 +155,9 @@ static int write_notes(struct expdir *e, const struct loghead *h)
 		for (char *p = line; *p; p++)
 			if (*p == '\n' || *p == '\r')
 				*p = ' ';
-		rc = write_all(fd, line, strlen(line));
+		rc = io_write_all(fd, line, strlen(line));
 		if (rc == 0)
-			rc = write_all(fd, "\n", 1);
+			rc = io_write_all(fd, "\n", 1);
 		free(line);
 	}
 	if (close(fd) < 0 && rc == 0)
@@ -198,11 +182,11 @@ int expdir_write_head(struct expdir *e, const struct loghead *h)
 		free(buf);
 		return set_failed(e, "log.xml", ENOBUFS);
 	}
-	rc = write_all(e->log_fd, buf, w.len);
+	rc = io_write_all(e->log_fd, buf, w.len);
 	free(buf);
 	if (rc < 0)
 		return set_failed(e, "log.xml", -rc);
-	rc = write_all(e->map_fd, loghead_map_head, strlen(loghead_map_head));
+	rc = io_write_all(e->map_fd, loghead_map_head, strlen(loghead_map_head));
 	if (rc < 0)
 		return set_failed(e, "map.xml", -rc);
 	return write_notes(e, h);
@@ -220,7 +204,7 @@ int expdir_write_warning(struct expdir *e, const char *id, const char *text)
 	xmlw_raw(&w, "</warning>\n");
 	if (!xmlw_ok(&w))
 		return set_failed(e, "log.xml", ENOBUFS);
-	int rc = write_all(e->log_fd, buf, w.len);
+	int rc = io_write_all(e->log_fd, buf, w.len);
 	return rc < 0 ? set_failed(e, "log.xml", -rc) : 0;
 }
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "common/varint.h"
+#include "common/dwarf_eh.h"
 
 #define CFI_MAX_ROWS (1u << 24)    /* rows per table */
 #define CFI_MAX_RANGE (1ull << 30) /* bytes of code per table (block index <= 16 MiB) */
@@ -25,162 +25,26 @@
 #define REG_RSP 7
 #define REG_RA 16
 
-/* DW_EH_PE_* */
-#define PE_OMIT 0xff
-#define PE_ABSPTR 0x00
-#define PE_ULEB128 0x01
-#define PE_UDATA2 0x02
-#define PE_UDATA4 0x03
-#define PE_UDATA8 0x04
-#define PE_SLEB128 0x09
-#define PE_SDATA2 0x0a
-#define PE_SDATA4 0x0b
-#define PE_SDATA8 0x0c
-#define PE_PCREL 0x10
-#define PE_DATAREL 0x30
-#define PE_INDIRECT 0x80
-
-/* ------------------------------------------------------------ bounded reading */
-
-struct rd {
-	const uint8_t *p, *end;
-	int err; /* sticky: -EBADMSG once a read ran past end */
-};
-
-static uint64_t rd_fixed(struct rd *r, unsigned n)
-{
-	if (r->err || (size_t)(r->end - r->p) < n) {
-		r->err = -EBADMSG;
-		return 0;
-	}
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
-	r->p += n;
-	return v;
-}
-
-/* Unsigned LEB128, through the project's bounds-checked varint decoder. */
-static uint64_t rd_uleb(struct rd *r)
-{
-	uint64_t v;
-	const uint8_t *p = r->err ? NULL : varint_get(r->p, r->end, &v);
-	if (!p) {
-		r->err = -EBADMSG;
-		return 0;
-	}
-	r->p = p;
-	return v;
-}
-
-static int64_t rd_sleb(struct rd *r)
-{
-	uint64_t v = 0;
-	for (unsigned shift = 0;; shift += 7) {
-		if (r->err || r->p >= r->end || shift >= 70) {
-			r->err = -EBADMSG;
-			return 0;
-		}
-		uint8_t b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			if (shift + 7 < 64 && (b & 0x40))
-				v |= ~0ull << (shift + 7);
-			return (int64_t)v;
-		}
-	}
-}
-
-static void rd_skip(struct rd *r, uint64_t n)
-{
-	if (r->err || (uint64_t)(r->end - r->p) < n) {
-		r->err = -EBADMSG;
-		return;
-	}
-	r->p += n;
-}
-
-/*
- * Where the object's bytes are: `pcrel_ok` when the bytes are read at their
- * run-time address (.eh_frame in place), so pcrel values can be resolved.
- */
-struct base {
-	bool pcrel_ok;
-	uint64_t datarel; /* 0: DW_EH_PE_datarel not allowed */
-	unsigned addr_size;
-};
-
-/*
- * Decode one DW_EH_PE-encoded value.  `skip_only`: the value is not used
- * (a personality routine), so an indirect one is fine.  Returns 0,
- * -EBADMSG (bounds) or -ENOTSUP (an encoding we do not resolve).
- */
-static int rd_ptr(struct rd *r, uint8_t enc, const struct base *b, bool skip_only, uint64_t *ret)
-{
-	const uint8_t *field = r->p;
-	uint64_t v;
-	switch (enc & 0x0f) {
-	case PE_ABSPTR: v = rd_fixed(r, b->addr_size); break;
-	case PE_ULEB128: v = rd_uleb(r); break;
-	case PE_UDATA2: v = rd_fixed(r, 2); break;
-	case PE_UDATA4: v = rd_fixed(r, 4); break;
-	case PE_UDATA8: v = rd_fixed(r, 8); break;
-	case PE_SLEB128: v = (uint64_t)rd_sleb(r); break;
-	case PE_SDATA2: v = (uint64_t)(int64_t)(int16_t)rd_fixed(r, 2); break;
-	case PE_SDATA4: v = (uint64_t)(int64_t)(int32_t)rd_fixed(r, 4); break;
-	case PE_SDATA8: v = rd_fixed(r, 8); break;
-	default: return -ENOTSUP;
-	}
-	if (r->err)
-		return r->err;
-	if (skip_only)
-		return 0;
-	if (enc & PE_INDIRECT)
-		return -ENOTSUP;
-	switch (enc & 0x70) {
-	case 0x00: break;
-	case PE_PCREL:
-		if (!b->pcrel_ok)
-			return -ENOTSUP;
-		v += (uint64_t)(uintptr_t)field;
-		break;
-	case PE_DATAREL:
-		if (!b->datarel)
-			return -ENOTSUP;
-		v += b->datarel;
-		break;
-	default: return -ENOTSUP; /* textrel, funcrel, aligned */
-	}
-	*ret = v;
-	return 0;
-}
-
 /* ------------------------------------------------------------ CIE / FDE */
 
-struct cie {
-	const uint8_t *at; /* the CIE's first byte (for the one-entry cache) */
-	uint64_t code_align;
-	int64_t data_align;
-	uint64_t ra_reg;
-	uint8_t fde_enc;
-	bool has_z;  /* augmentation data length present in FDEs */
-	bool signal; /* 'S' */
-	unsigned addr_size;
-	const uint8_t *insn, *insn_end; /* initial instructions */
-};
+/* The collector reads CFI in place: addresses are the bytes' own, little-endian. */
+static void reader_init(struct eh_reader *r, const uint8_t *p, const uint8_t *end, unsigned addr_size)
+{
+	eh_reader_init(r, p, end, (uint64_t)(uintptr_t)p, addr_size, false);
+}
 
 struct fde {
 	uint64_t start, end; /* run-time PC range */
 	const uint8_t *insn, *insn_end;
-	const struct cie *cie;
+	const struct eh_cie *cie;
 };
 
 struct ctx {
 	const uint8_t *lo, *hi; /* readable bytes */
 	bool debug_frame;       /* .debug_frame: absolute CIE offsets from `lo`, CIE id all ones */
 	uint64_t bias;          /* .debug_frame: added to addresses */
-	struct cie cie;         /* the last CIE parsed */
+	const uint8_t *cie_at;  /* the last CIE parsed (a one-entry cache) ... */
+	struct eh_cie cie;      /* ... and what it says */
 	bool cie_ok;
 };
 
@@ -194,22 +58,23 @@ static int entry_head(const struct ctx *c, const uint8_t *p, const uint8_t **ret
 {
 	if ((uintptr_t)p < (uintptr_t)c->lo || (uintptr_t)p > (uintptr_t)c->hi)
 		return -EBADMSG;
-	struct rd r = {p, c->hi, 0};
-	uint64_t len = rd_fixed(&r, 4);
+	struct eh_reader r;
+	reader_init(&r, p, c->hi, 8);
+	uint64_t len = eh_read_fixed(&r, 4);
 	unsigned offsz = 4;
 	if (r.err)
 		return -EBADMSG;
 	if (len == 0)
 		return 1;
 	if (len == 0xffffffff) {
-		len = rd_fixed(&r, 8);
+		len = eh_read_fixed(&r, 8);
 		offsz = 8;
 	}
 	if (r.err || len < offsz || len > (uint64_t)(c->hi - r.p))
 		return -EBADMSG;
 	*ret_end = r.p + len;
 	*ret_idp = r.p;
-	*ret_id = rd_fixed(&r, offsz);
+	*ret_id = eh_read_fixed(&r, offsz);
 	*ret_offsz = offsz;
 	return r.err;
 }
@@ -224,101 +89,24 @@ static bool is_cie_id(const struct ctx *c, uint64_t id, unsigned offsz)
 /* Parse the CIE at p into c->cie.  0, -EBADMSG or -ENOTSUP (augmentation we cannot read). */
 static int cie_parse(struct ctx *c, const uint8_t *p)
 {
-	if (c->cie_ok && c->cie.at == p)
+	if (c->cie_ok && c->cie_at == p)
 		return 0;
 	c->cie_ok = false;
 	const uint8_t *end, *idp;
 	uint64_t id;
 	unsigned offsz;
-	int err = entry_head(c, p, &end, &id, &offsz, &idp);
+	if (entry_head(c, p, &end, &id, &offsz, &idp) || !is_cie_id(c, id, offsz))
+		return -EBADMSG;
+	struct eh_reader r;
+	reader_init(&r, idp + offsz, end, 8);
+	struct eh_cie *e = &c->cie;
+	int err = eh_cie_parse(&r, e);
 	if (err)
-		return -EBADMSG;
-	if (!is_cie_id(c, id, offsz))
-		return -EBADMSG;
-	struct cie *e = &c->cie;
-	memset(e, 0, sizeof *e);
-	e->at = p;
-	e->fde_enc = PE_ABSPTR;
-	e->addr_size = 8;
-	struct rd r = {idp + offsz, end, 0};
-	unsigned version = (unsigned)rd_fixed(&r, 1);
-	if (r.err)
-		return -EBADMSG;
-	if (version != 1 && version != 3 && version != 4)
+		return err;
+	if (e->eh_data || e->aug_unknown || e->code_align == 0 || e->code_align > 0xffff ||
+	    e->data_align == 0 || e->data_align > 0xffff || e->data_align < -0xffff)
 		return -ENOTSUP;
-	const char *aug = (const char *)r.p;
-	size_t alen = 0;
-	while (r.p + alen < r.end && aug[alen])
-		alen++;
-	if (r.p + alen >= r.end)
-		return -EBADMSG;
-	r.p += alen + 1;
-	if (version == 4) {
-		e->addr_size = (unsigned)rd_fixed(&r, 1);
-		unsigned seg = (unsigned)rd_fixed(&r, 1);
-		if (r.err)
-			return -EBADMSG;
-		if ((e->addr_size != 8 && e->addr_size != 4) || seg != 0)
-			return -ENOTSUP;
-	}
-	e->code_align = rd_uleb(&r);
-	e->data_align = rd_sleb(&r);
-	e->ra_reg = version == 1 ? rd_fixed(&r, 1) : rd_uleb(&r);
-	if (r.err)
-		return -EBADMSG;
-	const uint8_t *aug_end = NULL;
-	size_t i = 0;
-	if (alen > 0 && aug[0] == 'z') {
-		uint64_t n = rd_uleb(&r);
-		if (r.err || n > (uint64_t)(r.end - r.p))
-			return -EBADMSG;
-		aug_end = r.p + n;
-		r.end = aug_end; /* augmentation data bounded by its length */
-		e->has_z = true;
-		i = 1;
-	}
-	struct base b = {.pcrel_ok = !c->debug_frame, .addr_size = e->addr_size};
-	for (; i < alen; i++) {
-		uint64_t v;
-		switch (aug[i]) {
-		case 'L':
-			if (!aug_end)
-				return -ENOTSUP;
-			rd_fixed(&r, 1); /* LSDA encoding: the LSDA pointer is skipped via the FDE's length */
-			break;
-		case 'P': {
-			if (!aug_end)
-				return -ENOTSUP;
-			uint8_t enc = (uint8_t)rd_fixed(&r, 1);
-			if (r.err)
-				return -EBADMSG;
-			int rc = rd_ptr(&r, enc, &b, true, &v);
-			if (rc)
-				return rc;
-			break;
-		}
-		case 'R':
-			if (!aug_end)
-				return -ENOTSUP;
-			e->fde_enc = (uint8_t)rd_fixed(&r, 1);
-			break;
-		case 'S': e->signal = true; break;
-		case 'B': /* aarch64 BTI */
-		case 'G': /* memory tagging */ break;
-		default: return -ENOTSUP; /* "eh" and anything unknown */
-		}
-		if (r.err)
-			return -EBADMSG;
-	}
-	if (aug_end) {
-		r.p = aug_end;
-		r.end = end;
-	}
-	if (e->code_align == 0 || e->code_align > 0xffff || e->data_align == 0 || e->data_align > 0xffff ||
-	    e->data_align < -0xffff)
-		return -ENOTSUP;
-	e->insn = r.p;
-	e->insn_end = end;
+	c->cie_at = p;
 	c->cie_ok = true;
 	return 0;
 }
@@ -352,26 +140,23 @@ static int fde_parse(struct ctx *c, const uint8_t *p, struct fde *ret, const uin
 	err = cie_parse(c, cp);
 	if (err)
 		return err;
-	const struct cie *e = &c->cie;
-	struct rd r = {idp + offsz, end, 0};
-	struct base b = {.pcrel_ok = !c->debug_frame, .addr_size = e->addr_size};
+	const struct eh_cie *e = &c->cie;
+	struct eh_reader r;
+	reader_init(&r, idp + offsz, end, e->addr_size);
+	struct eh_bases b = {.valid = c->debug_frame ? 0 : EH_BASE_PC};
 	uint64_t start, range;
-	err = rd_ptr(&r, e->fde_enc, &b, false, &start);
+	err = eh_read_pointer(&r, e->fde_enc, &b, &start);
 	if (err)
 		return err;
-	err = rd_ptr(&r, e->fde_enc & 0x0f, &b, false, &range);
+	err = eh_read_pointer(&r, e->fde_enc & 0x0f, NULL, &range);
 	if (err)
 		return err;
 	if (e->has_z) {
-		uint64_t n = rd_uleb(&r);
-		rd_skip(&r, n);
+		uint64_t n = eh_read_uleb(&r);
+		eh_skip(&r, n);
 	}
 	if (r.err)
 		return -EBADMSG;
-	if (e->addr_size == 4) {
-		start &= 0xffffffffu;
-		range &= 0xffffffffu;
-	}
 	if (c->debug_frame)
 		start += c->bias;
 	if (range > CFI_MAX_RANGE || start + range < start)
@@ -527,13 +312,14 @@ static bool factored(int64_t v, int64_t f, int64_t *ret)
  * `init` is the state after the CIE.  Returns false if the program stopped on
  * something we do not understand (the caller ends the FDE with NO_INFO).
  */
-static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, struct state *s,
+static bool run(const struct eh_cie *e, const uint8_t *p, const uint8_t *pend, struct state *s,
 		const struct state *init, const struct fde *f, struct out *o, uint64_t *ret_loc)
 {
 	struct state stack[CFI_STACK_DEPTH];
 	unsigned depth = 0;
-	struct rd r = {p, pend, 0};
-	struct base b = {.pcrel_ok = true, .addr_size = e->addr_size};
+	struct eh_reader r;
+	reader_init(&r, p, pend, e->addr_size);
+	struct eh_bases b = {.valid = EH_BASE_PC};
 	uint64_t loc = f ? f->start : 0;
 	*ret_loc = loc;
 	while (r.p < r.end) {
@@ -547,7 +333,7 @@ static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, stru
 			break;
 		case 2:
 			reg = op & 0x3f;
-			set_off(s, reg, (int64_t)rd_uleb(&r), e->data_align);
+			set_off(s, reg, (int64_t)eh_read_uleb(&r), e->data_align);
 			break;
 		case 3:
 			reg = op & 0x3f;
@@ -559,38 +345,38 @@ static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, stru
 			case 0x00: break; /* nop */
 			case 0x01: {      /* set_loc */
 				uint64_t to;
-				if (!o || rd_ptr(&r, e->fde_enc, &b, false, &to) || to < loc)
+				if (!o || eh_read_pointer(&r, e->fde_enc, &b, &to) || to < loc)
 					return false;
 				delta = to - loc;
 				advance = true;
 				break;
 			}
 			case 0x02:
-				delta = rd_fixed(&r, 1) * e->code_align;
+				delta = eh_read_fixed(&r, 1) * e->code_align;
 				advance = true;
 				break;
 			case 0x03:
-				delta = rd_fixed(&r, 2) * e->code_align;
+				delta = eh_read_fixed(&r, 2) * e->code_align;
 				advance = true;
 				break;
 			case 0x04:
-				delta = rd_fixed(&r, 4) * e->code_align;
+				delta = eh_read_fixed(&r, 4) * e->code_align;
 				advance = true;
 				break;
 			case 0x05: /* offset_extended */
-				reg = rd_uleb(&r);
-				set_off(s, reg, (int64_t)rd_uleb(&r), e->data_align);
+				reg = eh_read_uleb(&r);
+				set_off(s, reg, (int64_t)eh_read_uleb(&r), e->data_align);
 				break;
 			case 0x06: /* restore_extended */
-				reg = rd_uleb(&r);
+				reg = eh_read_uleb(&r);
 				if (init)
 					restore_reg(s, reg, init);
 				break;
-			case 0x07: set_reg(s, rd_uleb(&r), R_UNDEF, 0); break;
-			case 0x08: set_reg(s, rd_uleb(&r), R_SAME, 0); break;
+			case 0x07: set_reg(s, eh_read_uleb(&r), R_UNDEF, 0); break;
+			case 0x08: set_reg(s, eh_read_uleb(&r), R_SAME, 0); break;
 			case 0x09: /* register */
-				reg = rd_uleb(&r);
-				rd_uleb(&r);
+				reg = eh_read_uleb(&r);
+				eh_read_uleb(&r);
 				set_reg(s, reg, R_UNSUP, 0);
 				break;
 			case 0x0a:
@@ -604,15 +390,15 @@ static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, stru
 				*s = stack[--depth];
 				break;
 			case 0x0c: /* def_cfa */
-				reg = rd_uleb(&r);
+				reg = eh_read_uleb(&r);
 				s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
 				s->cfa_how = C_REG;
-				s->cfa_off = (int64_t)rd_uleb(&r);
+				s->cfa_off = (int64_t)eh_read_uleb(&r);
 				if (s->cfa_off < 0)
 					s->cfa_how = C_UNSUP;
 				break;
 			case 0x0d: /* def_cfa_register */
-				reg = rd_uleb(&r);
+				reg = eh_read_uleb(&r);
 				s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
 				if (s->cfa_how == C_REG || s->cfa_how == C_NONE)
 					s->cfa_how = C_REG;
@@ -620,14 +406,14 @@ static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, stru
 					s->cfa_how = C_UNSUP;
 				break;
 			case 0x0e: /* def_cfa_offset */
-				s->cfa_off = (int64_t)rd_uleb(&r);
+				s->cfa_off = (int64_t)eh_read_uleb(&r);
 				if (s->cfa_off < 0)
 					s->cfa_how = C_UNSUP;
 				break;
 			case 0x0f: { /* def_cfa_expression */
-				uint64_t n = rd_uleb(&r);
+				uint64_t n = eh_read_uleb(&r);
 				const uint8_t *x = r.p;
-				rd_skip(&r, n);
+				eh_skip(&r, n);
 				if (r.err)
 					return false;
 				s->cfa_how = C_UNSUP;
@@ -640,36 +426,36 @@ static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, stru
 			}
 			case 0x10: /* expression */
 			case 0x16: /* val_expression */
-				reg = rd_uleb(&r);
-				rd_skip(&r, rd_uleb(&r));
+				reg = eh_read_uleb(&r);
+				eh_skip(&r, eh_read_uleb(&r));
 				set_reg(s, reg, R_UNSUP, 0);
 				break;
 			case 0x11: /* offset_extended_sf */
-				reg = rd_uleb(&r);
-				set_off(s, reg, rd_sleb(&r), e->data_align);
+				reg = eh_read_uleb(&r);
+				set_off(s, reg, eh_read_sleb(&r), e->data_align);
 				break;
 			case 0x12: /* def_cfa_sf */
-				reg = rd_uleb(&r);
+				reg = eh_read_uleb(&r);
 				s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
-				s->cfa_how =
-					factored(rd_sleb(&r), e->data_align, &s->cfa_off) ? C_REG : C_UNSUP;
+				s->cfa_how = factored(eh_read_sleb(&r), e->data_align, &s->cfa_off) ? C_REG
+												    : C_UNSUP;
 				break;
 			case 0x13: /* def_cfa_offset_sf */
-				if (!factored(rd_sleb(&r), e->data_align, &s->cfa_off))
+				if (!factored(eh_read_sleb(&r), e->data_align, &s->cfa_off))
 					s->cfa_how = C_UNSUP;
 				break;
 			case 0x14: /* val_offset */
-				set_reg(s, rd_uleb(&r), R_UNSUP, 0);
-				rd_uleb(&r);
+				set_reg(s, eh_read_uleb(&r), R_UNSUP, 0);
+				eh_read_uleb(&r);
 				break;
 			case 0x15: /* val_offset_sf */
-				set_reg(s, rd_uleb(&r), R_UNSUP, 0);
-				rd_sleb(&r);
+				set_reg(s, eh_read_uleb(&r), R_UNSUP, 0);
+				eh_read_sleb(&r);
 				break;
-			case 0x2e: rd_uleb(&r); break; /* GNU_args_size */
-			case 0x2f:                     /* GNU_negative_offset_extended */
-				reg = rd_uleb(&r);
-				set_off(s, reg, -(int64_t)(rd_uleb(&r) & INT64_MAX), e->data_align);
+			case 0x2e: eh_read_uleb(&r); break; /* GNU_args_size */
+			case 0x2f:                          /* GNU_negative_offset_extended */
+				reg = eh_read_uleb(&r);
+				set_off(s, reg, -(int64_t)(eh_read_uleb(&r) & INT64_MAX), e->data_align);
 				break;
 			default: return false;
 			}
@@ -696,7 +482,7 @@ static bool run(const struct cie *e, const uint8_t *p, const uint8_t *pend, stru
 /* Rows of one FDE (with a NO_INFO tail if its program stops early). */
 static void fde_rows(const struct fde *f, struct out *o)
 {
-	const struct cie *e = f->cie;
+	const struct eh_cie *e = f->cie;
 	struct cfi_rule no = {.kind = CFI_NO_INFO};
 	if (e->signal) {
 		emit(o, f->start, (struct cfi_rule){.kind = CFI_SIGNAL, .fp_off = CFI_FP_SAME});
@@ -935,23 +721,24 @@ int cfi_build_eh_frame_hdr(const uint8_t *hdr, size_t hdr_bytes, uint64_t obj_lo
 	if (obj_hi <= obj_lo || obj_hi > UINTPTR_MAX)
 		return -EBADMSG;
 	struct ctx c = {.lo = (const uint8_t *)(uintptr_t)obj_lo, .hi = (const uint8_t *)(uintptr_t)obj_hi};
-	struct rd r = {hdr, hdr + hdr_bytes, 0};
-	uint8_t version = (uint8_t)rd_fixed(&r, 1);
-	uint8_t ptr_enc = (uint8_t)rd_fixed(&r, 1);
-	uint8_t count_enc = (uint8_t)rd_fixed(&r, 1);
-	uint8_t tab_enc = (uint8_t)rd_fixed(&r, 1);
+	struct eh_reader r;
+	reader_init(&r, hdr, hdr + hdr_bytes, 8);
+	uint8_t version = (uint8_t)eh_read_fixed(&r, 1);
+	uint8_t ptr_enc = (uint8_t)eh_read_fixed(&r, 1);
+	uint8_t count_enc = (uint8_t)eh_read_fixed(&r, 1);
+	uint8_t tab_enc = (uint8_t)eh_read_fixed(&r, 1);
 	if (r.err || version != 1)
 		return -EBADMSG;
-	struct base b = {.pcrel_ok = true, .datarel = (uint64_t)(uintptr_t)hdr, .addr_size = 8};
+	struct eh_bases b = {.valid = EH_BASE_PC | EH_BASE_DATA, .data = (uint64_t)(uintptr_t)hdr};
 	uint64_t eh, count = 0;
-	int rc = rd_ptr(&r, ptr_enc, &b, false, &eh);
+	int rc = eh_read_pointer(&r, ptr_enc, &b, &eh);
 	if (rc)
 		return rc;
 	if (!readable(&c, eh))
 		return -EBADMSG;
 	const uint8_t *eh_frame = (const uint8_t *)(uintptr_t)eh;
-	if (count_enc == PE_OMIT || tab_enc != (PE_DATAREL | PE_SDATA4) ||
-	    rd_ptr(&r, count_enc, &b, false, &count) || count > CFI_MAX_FDES ||
+	if (count_enc == EH_PE_omit || tab_enc != (EH_PE_datarel | EH_PE_sdata4) ||
+	    eh_read_pointer(&r, count_enc, &b, &count) || count > CFI_MAX_FDES ||
 	    count * 8 > (uint64_t)(r.end - r.p))
 		return build_linear(&c, eh_frame, a, ret);
 	for (uint64_t i = 1; i < count; i++)

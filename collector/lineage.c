@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "collector/logxml.h"
+#include "common/io.h"
 #include "experiment/format.h"
 #include "experiment/loghead.h"
 #include "experiment/sysinfo.h"
@@ -196,20 +197,6 @@ static void decide(const char *name, const struct program *pg)
 
 /* ------------------------------------------------------------ files */
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* One whole element appended to path (one write(2), O_APPEND; never half of one). */
 static void append_file(const char *path, const char *text, size_t n)
 {
@@ -312,12 +299,12 @@ static int write_head(const struct program *pg)
 		snprintf(path, sizeof path, "%s/%s", self.dir, EXP_FILE_NAME_LOG);
 		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
 		if (fd >= 0) {
-			r = write_all(fd, m, w.len) < 0 ? -EIO : 0;
+			r = io_write_all(fd, m, w.len) < 0 ? -EIO : 0;
 			close(fd);
 		}
 		snprintf(path, sizeof path, "%s/%s", self.dir, EXP_FILE_NAME_MAP);
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
-		if (fd < 0 || write_all(fd, loghead_map_head, strlen(loghead_map_head)) < 0)
+		if (fd < 0 || io_write_all(fd, loghead_map_head, strlen(loghead_map_head)) < 0)
 			r = -EIO;
 		if (fd >= 0)
 			close(fd);

@@ -31,6 +31,7 @@
 #include "analysis/lines.h"
 #include "analysis/experiment.h"
 #include "analysis/symtab.h"
+#include "common/io.h"
 #include "common/strbuf.h"
 
 #define EXIT_USAGE 2
@@ -232,21 +233,6 @@ static int make_dirs(const char *from, const char *dir)
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* A hidden temporary in dst's directory; returns its fd with ret_tmp set. */
 static int make_temp(const char *dst, char *ret_tmp, size_t room)
 {
@@ -299,7 +285,7 @@ static int copy_atomic(const char *src, const char *dst, const char *expect_id, 
 		}
 		if (n == 0)
 			break;
-		r = write_all(out, buf, (size_t)n);
+		r = io_write_all(out, buf, (size_t)n);
 		if (r < 0) {
 			errorx("cannot write %s: %s", dst, strerror(-r));
 			break;
@@ -665,7 +651,7 @@ static int write_index(const char *exp, const struct entry *v, size_t n)
 		strbuf_release(&b);
 		return fd;
 	}
-	r = write_all(fd, strbuf_str(&b), b.len);
+	r = io_write_all(fd, strbuf_str(&b), b.len);
 	if (r == 0 && fchmod(fd, 0644) < 0)
 		r = -errno;
 	if (close(fd) < 0 && r == 0)
