@@ -250,89 +250,119 @@ static void flush_line(FILE *out, char *line)
 	fputc('\n', out);
 }
 
-void table_print(const struct table *t, FILE *out)
-{
+/* Column widths (value, percent, whole) and wrapped titles of a table. */
+struct layout {
 	size_t wv[MAX_COLS], wp[MAX_COLS], w[MAX_COLS];
 	char titles[MAX_COLS][4][64];
-	size_t nt[MAX_COLS], hdr_lines = 1;
+	size_t nt[MAX_COLS], hdr_lines;
+};
+
+static void layout_of(const struct table *t, struct layout *L)
+{
+	L->hdr_lines = 1;
 	for (size_t c = 0; c < t->ncols; c++) {
-		col_widths(t, c, &wv[c], &wp[c]);
-		w[c] = col_width(t, c, wv[c], wp[c]);
-		nt[c] = wrap(t->cols[c].title, w[c], titles[c], 3);
-		for (size_t i = 0; i < nt[c]; i++)
-			if (strlen(titles[c][i]) > w[c])
-				w[c] = strlen(titles[c][i]);
-		if (w[c] > wv[c] + wp[c] + (wv[c] && wp[c]))
-			wv[c] = w[c] - wp[c] - (wp[c] ? 1 : 0);
-		size_t lines = nt[c] + (t->cols[c].kind == TABLE_METRIC ? 1 : 0);
-		if (lines > hdr_lines)
-			hdr_lines = lines;
+		col_widths(t, c, &L->wv[c], &L->wp[c]);
+		L->w[c] = col_width(t, c, L->wv[c], L->wp[c]);
+		L->nt[c] = wrap(t->cols[c].title, L->w[c], L->titles[c], 3);
+		for (size_t i = 0; i < L->nt[c]; i++)
+			if (strlen(L->titles[c][i]) > L->w[c])
+				L->w[c] = strlen(L->titles[c][i]);
+		if (L->w[c] > L->wv[c] + L->wp[c] + (L->wv[c] && L->wp[c]))
+			L->wv[c] = L->w[c] - L->wp[c] - (L->wp[c] ? 1 : 0);
+		size_t lines = L->nt[c] + (t->cols[c].kind == TABLE_METRIC ? 1 : 0);
+		if (lines > L->hdr_lines)
+			L->hdr_lines = lines;
 	}
-	/* header: title lines top-aligned, units on the last line */
+}
+
+/* Header line l: title lines top-aligned, units on the last line. */
+static void header_line(const struct table *t, const struct layout *L, size_t l, FILE *m)
+{
+	if (t->indent)
+		fputs("   ", m);
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct table_col *col = &t->cols[c];
+		const char *sep = c + 1 < t->ncols ? "  " : "   ";
+		if (col->kind == TABLE_METRIC && l == L->hdr_lines - 1) {
+			if (L->wv[c])
+				put_right(m, col->unit == METRIC_UNIT_TIME ? " sec." : "", L->wv[c]);
+			if (L->wv[c] && L->wp[c])
+				fputc(' ', m);
+			if (L->wp[c])
+				put_right(m, "%", L->wp[c]);
+		} else {
+			put_left(m, l < L->nt[c] ? L->titles[c][l] : "", L->w[c]);
+		}
+		fputs(sep, m);
+	}
+	if (t->ncols == 0)
+		fputs("   ", m);
+	if (l == 0)
+		fputs("Name", m);
+}
+
+static void print_header(const struct table *t, const struct layout *L, FILE *out)
+{
 	size_t linecap = 4096;
 	char *line = malloc(linecap);
 	if (!line)
 		return;
-	for (size_t l = 0; l < hdr_lines; l++) {
+	for (size_t l = 0; l < L->hdr_lines; l++) {
 		FILE *m = fmemopen(line, linecap - 1, "w");
 		if (!m)
 			break;
-		if (t->indent)
-			fputs("   ", m);
-		for (size_t c = 0; c < t->ncols; c++) {
-			const struct table_col *col = &t->cols[c];
-			const char *sep = c + 1 < t->ncols ? "  " : "   ";
-			if (col->kind == TABLE_METRIC && l == hdr_lines - 1) {
-				if (wv[c])
-					put_right(m, col->unit == METRIC_UNIT_TIME ? " sec." : "", wv[c]);
-				if (wv[c] && wp[c])
-					fputc(' ', m);
-				if (wp[c])
-					put_right(m, "%", wp[c]);
-			} else {
-				put_left(m, l < nt[c] ? titles[c][l] : "", w[c]);
-			}
-			fputs(sep, m);
-		}
-		if (t->ncols == 0)
-			fputs("   ", m);
-		if (l == 0)
-			fputs("Name", m);
+		header_line(t, L, l, m);
 		fclose(m);
 		line[linecap - 1] = '\0';
 		flush_line(out, line);
 	}
 	free(line);
-	for (size_t i = 0; i < t->nrows; i++) {
-		const struct row *r = &t->rows[i];
-		if (r->is_line) {
-			fprintf(out, "%s\n", r->name);
-			continue;
-		}
-		if (t->indent)
-			fputs(r->prefix[0] ? r->prefix : "   ", out);
-		for (size_t c = 0; c < t->ncols; c++) {
-			const struct table_col *col = &t->cols[c];
-			if (r->blank) {
-				for (size_t k = 0; k < w[c]; k++)
-					fputc(' ', out);
-			} else if (col->kind == TABLE_TEXT) {
-				put_right(out, r->cells[2 * c], w[c]);
-			} else {
-				if (wv[c])
-					put_right(out, r->cells[2 * c], wv[c]);
-				if (wv[c] && wp[c])
-					fputc(' ', out);
-				if (wp[c])
-					put_right(out, r->cells[2 * c + 1], wp[c]);
-			}
-			if (c + 1 < t->ncols)
-				fputs("  ", out);
-		}
-		fputs(r->marker ? "  " : "   ", out);
-		if (r->marker)
-			fputc(r->marker, out);
-		fputs(r->name, out);
-		fputc('\n', out);
+}
+
+static void print_cell(const struct table *t, const struct layout *L, const struct row *r, size_t c,
+		       FILE *out)
+{
+	const struct table_col *col = &t->cols[c];
+	if (r->blank) {
+		for (size_t k = 0; k < L->w[c]; k++)
+			fputc(' ', out);
+	} else if (col->kind == TABLE_TEXT) {
+		put_right(out, r->cells[2 * c], L->w[c]);
+	} else {
+		if (L->wv[c])
+			put_right(out, r->cells[2 * c], L->wv[c]);
+		if (L->wv[c] && L->wp[c])
+			fputc(' ', out);
+		if (L->wp[c])
+			put_right(out, r->cells[2 * c + 1], L->wp[c]);
 	}
+}
+
+static void print_row(const struct table *t, const struct layout *L, const struct row *r, FILE *out)
+{
+	if (r->is_line) {
+		fprintf(out, "%s\n", r->name);
+		return;
+	}
+	if (t->indent)
+		fputs(r->prefix[0] ? r->prefix : "   ", out);
+	for (size_t c = 0; c < t->ncols; c++) {
+		print_cell(t, L, r, c, out);
+		if (c + 1 < t->ncols)
+			fputs("  ", out);
+	}
+	fputs(r->marker ? "  " : "   ", out);
+	if (r->marker)
+		fputc(r->marker, out);
+	fputs(r->name, out);
+	fputc('\n', out);
+}
+
+void table_print(const struct table *t, FILE *out)
+{
+	struct layout L;
+	layout_of(t, &L);
+	print_header(t, &L, out);
+	for (size_t i = 0; i < t->nrows; i++)
+		print_row(t, &L, &t->rows[i], out);
 }
