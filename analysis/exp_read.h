@@ -2,7 +2,7 @@
  * exp_read.h - the readers of an experiment's binary data files, one per
  * file, behind a table (internal to libanalysis; experiment.c drives them).
  *
- * experiment_open reads the files in table order (exp_readers): the stacks
+ * experiment_open reads the files in table order (experiment.c): the stacks
  * file first, since the others name its stacks.  Each reader owns a state
  * block of state_bytes (zeroed) and:
  *   read     walks its file (df NULL: the file is absent or unreadable, which
@@ -77,9 +77,5 @@ extern const struct exp_reader exp_reader_profile;
 extern const struct exp_reader exp_reader_overview;
 /* Heap calls (collect -H): exp->heap, exp->has_heap. */
 extern const struct exp_reader exp_reader_heap;
-
-/* The table, in reading order. */
-extern const struct exp_reader *const exp_readers[];
-extern const size_t exp_reader_count;
 
 #endif

@@ -586,13 +586,13 @@ static void read_processes(struct experiment *exp)
 /* ------------------------------------------------------------------ data files */
 
 /* The readers, in reading order: stacks first, the others name its stacks. */
-const struct exp_reader *const exp_readers[] = {
+static const struct exp_reader *const exp_readers[] = {
 	&exp_reader_stacks,
 	&exp_reader_profile,
 	&exp_reader_overview,
 	&exp_reader_heap,
 };
-const size_t exp_reader_count = sizeof exp_readers / sizeof exp_readers[0];
+#define NREADERS (sizeof exp_readers / sizeof exp_readers[0])
 
 struct exp_thread *exp_read_thread(struct exp_read *rd, uint32_t tid)
 {
@@ -732,11 +732,10 @@ static int read_data(struct experiment *exp, int stacks_only)
 {
 	struct exp_read rd = {.exp = exp};
 	u64map_init(&rd.slotmap);
-	size_t n = stacks_only ? 1 : exp_reader_count;
-	struct datafile *df[sizeof exp_readers / sizeof exp_readers[0]] = {NULL};
-	void *zbuf[sizeof exp_readers / sizeof exp_readers[0]] = {
-		NULL}; /* decompressed images of .zst files */
-	void *state[sizeof exp_readers / sizeof exp_readers[0]] = {NULL};
+	size_t n = stacks_only ? 1 : NREADERS;
+	struct datafile *df[NREADERS] = {NULL};
+	void *zbuf[NREADERS] = {NULL}; /* decompressed images of .zst files */
+	void *state[NREADERS] = {NULL};
 	uint32_t *order = NULL;
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < n; i++) {

@@ -303,7 +303,7 @@ static void log_start(void)
 	xmlw_attr_u64(&w, "depth_limit", col_cfg.depth_limit);
 	xmlw_attr(&w, "heap", col_cfg.heap_on ? "on" : "off");
 	if (col_cfg.heap_on)
-		xmlw_attr_u64(&w, "heap_time_step_ns", heapstream_time_step_ns(col_cfg.interval_us));
+		xmlw_attr_u64(&w, "heap_time_step_ns", col_cfg.heap_step_ns);
 	/* each thread's first expiry is at a uniform phase of the interval (sampler.h) */
 	xmlw_attr(&w, "first_expiry", "uniform");
 	xmlw_raw(&w, "/>\n");
@@ -384,6 +384,7 @@ static void start_recording(const struct lineage_self *me, int in_child)
 			"could not install the SIGURG handler (the sampling signal); clock profiling is off");
 		col_cfg.interval_us = 0;
 	}
+	col_cfg.heap_step_ns = heapstream_time_step_ns(col_cfg.interval_us);
 	if (in_child)
 		sampler_reseed();
 	else

@@ -46,6 +46,7 @@ struct col_config {
 	uint64_t window_start_ns; /* collect only in [start, end) after start_ns */
 	uint64_t window_end_ns;   /* 0: no end */
 	int heap_on;              /* H=1: heap tracing (libcollector-heap.so calls in) */
+	uint64_t heap_step_ns;    /* between the heap stream's time marks (heapstream_time_step_ns) */
 	int follow;               /* F=: enum lineage_follow */
 	char dir[PATH_MAX - 64];
 	int64_t fault_blocks; /* PA_FAULT_BLOCKS: blocks a process may claim, then ENOSPC; < 0 no limit */

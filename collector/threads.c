@@ -24,7 +24,6 @@
 #include "collector/sampler.h"
 #include "collector/stacktab.h"
 #include "collector/unwind.h"
-#include "experiment/heapstream.h"
 #include "experiment/record.h"
 
 #define SLOT_COUNT 4096
@@ -623,7 +622,7 @@ void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old
 			atomic_fetch_add(&col_counters()->heap_stackless, 1);
 	}
 	if (blockw_append_heap(&cfg->heap, &tls_heap, &h, col_now_ns(), col_map_change_ns(),
-			       heapstream_time_step_ns(cfg->interval_us)) < 0)
+			       cfg->heap_step_ns) < 0)
 		atomic_fetch_add(&col_counters()->heap_dropped, 1);
 	else
 		atomic_fetch_add(&col_counters()->heap_records, 1);
