@@ -9,15 +9,7 @@
 # signal is recorded (dropped = 0, samples + coalesced = signals), the recorded CPU is
 # the process's CPU within 5% (+ 0.1 s: the collector's start-up and the
 # process's exit are not sampled), and the collector's share is visible.
-set -u
-: "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
-W=$(mktemp -d /tmp/pa-e2e-heapsmp.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-export PA_ARCHIVE=off
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/e2e_lib.sh" heapsmp
 attr() { sed -n "s/.*<$2 [^>]*$3=\"\([0-9]*\)\".*/\1/p" "$1/log.xml" | head -1; }
 
 check() { # NAME EXP
@@ -67,5 +59,4 @@ SQL
 else
 	echo "note: sqlite3 is not installed: only the fixture is checked"
 fi
-echo "$fails failed"
-exit $((fails ? 1 : 0))
+e2e_end

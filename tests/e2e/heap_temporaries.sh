@@ -9,15 +9,7 @@
 # counted 73,638 temporaries and we 12,690 of the same 73,872 allocations.
 # tests/fixtures/heap_temp.c has both patterns; this test asserts ours and,
 # where heaptrack is installed, shows its count of the second.
-set -u
-: "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
-W=$(mktemp -d /tmp/pa-e2e-heaptemp.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-export PA_ARCHIVE=off
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/e2e_lib.sh" heaptemp
 cc -O0 -fno-builtin -g "$PA_TOP/tests/fixtures/heap_temp.c" -o heap_temp || exit 1
 N=1000
 "$PA_BIN/collect" -H on -o t.er ./heap_temp $N >out 2>err || { bad "collect"; cat err; exit 1; }
@@ -43,5 +35,4 @@ if command -v heaptrack >/dev/null && command -v heaptrack_print >/dev/null; the
 		echo "note: heaptrack counts ${h:-no} temporaries at grow_block, where we count none"
 	fi
 fi
-echo "$fails failed"
-exit $((fails ? 1 : 0))
+e2e_end

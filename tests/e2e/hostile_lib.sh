@@ -12,18 +12,10 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	echo "helper sourced by tests/e2e/hostile_*.sh, not a test"
 	exit 77
 fi
-set -u
-: "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
-W=$(mktemp -d /tmp/pa-e2e-hostile.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-export PA_ARCHIVE=off
+. "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh" hostile
 TOL=0.15 # the machine is shared and noisy: 15% of what the program measured
-fails=0
 known=()
 declare -A bug_text # ID -> one line on the bug, set by the test with bug()
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 note() { echo "# $*"; }
 
 bug() { # ID TEXT: name a known bug the checks below may meet

@@ -5,15 +5,7 @@
 # event's time: a's clock samples and heap calls go to a's functions, b's to
 # b's, with the figures the host measured (CPU within 10%, allocation counts
 # exact), and the thread's start function still resolves.
-set -u
-: "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
-W=$(mktemp -d /tmp/pa-e2e-maps.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-export PA_ARCHIVE=off
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/e2e_lib.sh" maps
 for x in a b; do
 	cc -O1 -g -fPIC -shared -DPLUG=$x "$PA_TOP/tests/fixtures/plugin_lib.c" -o libplug_$x.so || exit 1
 done
@@ -55,4 +47,4 @@ done
 "$PA_BIN/er_print" -heap p.er >heap 2>&1
 grep -q "plug_a_alloc" heap && grep -q "plug_b_alloc" heap && ok "-heap names both plugins' allocating functions" ||
 	bad "-heap lacks plug_a_alloc or plug_b_alloc"
-exit $((fails ? 1 : 0))
+e2e_end

@@ -9,15 +9,7 @@
 # stay near the rate of a plain run (without the fix: ~15000/s more), and
 # once signals are unblocked the samples resume with the right period
 # (free_work recorded within 10% of its CPU).
-set -u
-: "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
-W=$(mktemp -d /tmp/pa-e2e-sigblk.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-export PA_ARCHIVE=off
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/e2e_lib.sh" sigblk
 cc -O1 -g "$PA_TOP/tests/fixtures/sig_blocked.c" -o sig_blocked || exit 1
 ./sig_blocked 0.3 >plain.out || exit 1
 base=$(awk '$1 == "loc_per_s" { print $2 }' plain.out)
@@ -42,4 +34,4 @@ total=$("$PA_BIN/er_print" -functions b.er 2>&1 | awk '$NF == "<Total>" { print 
 python3 -c "import sys; sys.exit(0 if abs(float('${total:-0}') - 0.6) <= 0.06 else 1)" &&
 	ok "<Total> ${total} s of 0.6 s (the blocked time is charged at the unblocking point)" ||
 	bad "<Total> '${total:-none}' s of 0.6 s"
-exit $((fails ? 1 : 0))
+e2e_end
