@@ -17,7 +17,7 @@ int report_export(struct erp *e, const char *arg);
 
 /*
  * A renderer: write the current selection's stacks valued by base metric
- * `metric` (PROFILE_METRIC_*) to f.  0, or -1 after one error message
+ * `metric` (an index of profile_metric_defs) to f.  0, or -1 after one error message
  * (erp_error); write errors on f are the caller's to detect.
  */
 int export_folded(struct erp *e, FILE *f, size_t metric);

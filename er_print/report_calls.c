@@ -37,7 +37,7 @@ static size_t attr_items(struct erp *e, struct mspec_item *items)
 static void attr_sort_title(struct erp *e, const struct mspec_item *items, size_t n, char *buf, size_t room)
 {
 	size_t nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	const struct mspec_item *s = &e->sort.items[0];
 	int metric = s->kind == MSPEC_METRIC ? s->metric : (n ? items[0].metric : 0);
 	snprintf(buf, room, "Attributed %s", d[metric].username);
@@ -51,7 +51,7 @@ static size_t attr_columns(struct erp *e, const uint64_t *base, struct mspec_ite
 			   struct table_col *cols, char titles[][64])
 {
 	size_t nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	size_t ni = attr_items(e, items);
 	for (size_t c = 0; c < ni; c++) {
 		snprintf(titles[c], 64, "Attr. %s", d[items[c].metric].abbrev);

@@ -28,7 +28,7 @@ size_t report_rows(const struct erp *e, size_t n)
 void report_sort_title(struct erp *e, char *buf, size_t room)
 {
 	size_t n;
-	const struct metric_def *d = profile_metric_defs(&n);
+	const struct metric_def *d = profile_metric_defs(e->prof, &n);
 	const struct mspec_item *s = &e->sort.items[0];
 	if (s->kind == MSPEC_NAME)
 		snprintf(buf, room, "Name");
@@ -93,7 +93,7 @@ void report_free_names(struct erp *e, char **names)
 size_t report_columns(struct erp *e, struct table_col *cols, struct mspec_item *items, char titles[][64])
 {
 	size_t n = 0, nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	const uint64_t *total = metrics_total(profile_metrics(e->prof));
 	for (size_t i = 0; i < e->metrics.n; i++) {
 		const struct mspec_item *it = &e->metrics.items[i];
@@ -192,12 +192,10 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 	const struct metrics *m = profile_metrics(e->prof);
 	const struct pfunc *pf = profile_func(e->prof, f);
 	size_t nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	const uint64_t *total = metrics_total(m);
 	fprintf(e->out, "%s\n", name);
 	for (size_t k = 0; k < nd; k++) {
-		if (profile_metric_is_heap(k) && !profile_has_heap(e->prof))
-			continue;
 		for (int fl = 0; fl < 2; fl++) {
 			uint64_t v = f == PROFILE_FUNC_TOTAL ? total[k]
 				     : fl == 0               ? metrics_exclusive(m, f)[k]
@@ -309,7 +307,7 @@ int report_objects(struct erp *e, const char *arg)
 		return -1;
 	const struct metrics *om = profile_object_metrics(e->prof);
 	size_t no = profile_object_count(e->prof), nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	char title[256];
 	report_sort_title(e, title, sizeof title);
 	fprintf(e->out, "Load Objects sorted by metric: %s\n\n", title);

@@ -137,7 +137,7 @@ static int report_list(struct erp *e, const struct list_view *v)
 static int report_list_summary(struct erp *e, const struct list_view *v)
 {
 	size_t nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	char title[256];
 	report_sort_title(e, title, sizeof title);
 	fprintf(e->out, "%s sorted by metric: %s\n\n", v->what, title);
