@@ -91,7 +91,17 @@ struct src_line {
 
 static int build_columns(struct erp *e, struct table_col *cols, struct mspec_item *items, char titles[][64])
 {
-	return (int)report_columns(e, cols, items, titles);
+	size_t n = 0;
+	uint64_t base[MSPEC_MAX];
+	const uint64_t *total = metrics_total(profile_metrics(e->prof));
+	for (size_t i = 0; i < e->metrics.n; i++) {
+		const struct mspec_item *it = &e->metrics.items[i];
+		if (it->hidden || it->kind == MSPEC_NAME || it->flavor == MSPEC_ATTR)
+			continue;
+		base[n] = it->kind == MSPEC_METRIC ? total[it->metric] : 0;
+		items[n++] = *it;
+	}
+	return (int)report_columns(e, items, n, base, cols, titles);
 }
 
 int report_source(struct erp *e, const char *arg)

@@ -84,4 +84,29 @@ static inline int make_exp(const char *dir, const char *name, const char *script
 	return sh("'%s/tests/tools/mkexp' '%s/%s.er' < '%s'", build, dir, name, path) == 0 ? 0 : -1;
 }
 
+/*
+ * As make_exp, over the symbols of tests/fixtures/cc_prog.c (main, both,
+ * fast, slow, work) compiled -O0 -g into DIR/prog: the script's frames name
+ * them ("work+10").  0, or -1 after a message.
+ */
+static inline int make_prog_exp(const char *dir, const char *name, const char *script)
+{
+	char fixtures[4096], prog[4200];
+	if (!find_fixtures_dir(fixtures, sizeof(fixtures), "cc_prog.c")) {
+		fprintf(stderr, "no tests/fixtures/cc_prog.c\n");
+		return -1;
+	}
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	if (!exists(prog) && sh("cc -O0 -g -o '%s' '%s/cc_prog.c'", prog, fixtures) != 0)
+		return -1;
+	size_t n = strlen(prog) + strlen(script) + 16;
+	char *text = malloc(n);
+	if (!text)
+		return -1;
+	snprintf(text, n, "object %s\n%s", prog, script);
+	int r = make_exp(dir, name, text);
+	free(text);
+	return r;
+}
+
 #endif
