@@ -110,27 +110,46 @@ static int sort_rows(struct report_list *l, size_t count, const struct mspec_ite
 	return 0;
 }
 
-/* The columns of spec for l and their values. */
-static int fill_columns(struct report_list *l, const struct mspec *spec)
+long report_columns_of(enum report_what what, const struct mspec *spec, const struct metrics *m,
+		       struct mspec_item **ret_cols, uint64_t **ret_base)
 {
 	size_t nc = 0;
 	for (size_t i = 0; spec && i < spec->n; i++)
-		nc += shows(l->what, &spec->items[i]);
-	l->cols = calloc(nc ? nc : 1, sizeof *l->cols);
-	l->percent_base = calloc(nc ? nc : 1, sizeof *l->percent_base);
-	l->values = calloc((nc ? nc : 1) * l->nrows, sizeof *l->values);
-	if (!l->cols || !l->percent_base || !l->values)
+		nc += shows(what, &spec->items[i]);
+	*ret_cols = calloc(nc ? nc : 1, sizeof **ret_cols);
+	*ret_base = calloc(nc ? nc : 1, sizeof **ret_base);
+	if (!*ret_cols || !*ret_base) {
+		free(*ret_cols);
+		free(*ret_base);
+		*ret_cols = NULL;
+		*ret_base = NULL;
 		return -ENOMEM;
-	for (size_t i = 0; spec && i < spec->n; i++)
-		if (shows(l->what, &spec->items[i]))
-			l->cols[l->ncols++] = spec->items[i];
-	const uint64_t *total = metrics_total(l->m);
-	for (size_t c = 0; c < nc; c++) {
-		if (l->cols[c].kind == MSPEC_METRIC)
-			l->percent_base[c] = total[l->cols[c].metric];
-		for (size_t r = 0; r < l->nrows; r++)
-			l->values[r * nc + c] = report_item_value(l->m, &l->cols[c], l->ids[r]);
 	}
+	const uint64_t *total = metrics_total(m);
+	nc = 0;
+	for (size_t i = 0; spec && i < spec->n; i++) {
+		const struct mspec_item *it = &spec->items[i];
+		if (!shows(what, it))
+			continue;
+		(*ret_base)[nc] = it->kind == MSPEC_METRIC ? total[it->metric] : 0;
+		(*ret_cols)[nc++] = *it;
+	}
+	return (long)nc;
+}
+
+/* The columns of spec for l and their values. */
+static int fill_columns(struct report_list *l, const struct mspec *spec)
+{
+	long nc = report_columns_of(l->what, spec, l->m, &l->cols, &l->percent_base);
+	if (nc < 0)
+		return (int)nc;
+	l->ncols = (size_t)nc;
+	l->values = calloc((nc ? (size_t)nc : 1) * l->nrows, sizeof *l->values);
+	if (!l->values)
+		return -ENOMEM;
+	for (size_t c = 0; c < l->ncols; c++)
+		for (size_t r = 0; r < l->nrows; r++)
+			l->values[r * l->ncols + c] = report_item_value(l->m, &l->cols[c], l->ids[r]);
 	return 0;
 }
 

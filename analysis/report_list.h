@@ -76,6 +76,15 @@ int report_list_new(struct profile *p, enum report_what what, const struct mspec
 		    const struct mspec_item *sort, report_name_fn name, void *arg, struct report_list **ret);
 void report_list_free(struct report_list *l);
 
+/*
+ * The columns a list of `what` shows for spec (NULL: none; see struct
+ * report_list) into *ret_cols, and their 100% (the totals of m, 0 for a
+ * static column) into *ret_base, both malloc'd.  Returns the count, or
+ * -ENOMEM.
+ */
+long report_columns_of(enum report_what what, const struct mspec *spec, const struct metrics *m,
+		       struct mspec_item **ret_cols, uint64_t **ret_base);
+
 /* The entity id (function, object, line or PC id) of an engine id of a list of `what`. */
 uint32_t report_list_entity(enum report_what what, uint32_t engine_id);
 
