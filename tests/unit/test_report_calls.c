@@ -1,11 +1,8 @@
 /*
  * test_report_calls - the callers-callees and call tree models
- * (analysis/report_calls.h) on the experiment of test_report_list (cc_prog's
- * symbols, 10 ms samples):
- *   main<-slow<-work 13    main<-both<-fast 5    main 2    main<-slow 4
- *   main<-both<-work 5
- * Attributed, in ms: main->slow 170, main->both 100, slow->work 130,
- * both->fast 50, both->work 50 (a tie, ordered by name), <Total>->main 290.
+ * (analysis/report_calls.h) on the synthetic experiment of
+ * tests/unit/report_fixture.h (both->fast and both->work tie at 50 ms:
+ * ordered by name).
  */
 #include "analysis/report_calls.h"
 
@@ -15,18 +12,7 @@
 #include <string.h>
 
 #include "tests/unit/check.h"
-#include "tests/unit/fixture.h"
-
-#define MS 1000000ull
-
-static const char script[] = "thread 100\n"
-			     "sample 100 10 10000000 work+10 slow+9 main+42\n"
-			     "sample 100 3 10000000 work+12 slow+9 main+42\n"
-			     "sample 100 5 10000000 fast+9 both+8 main+16\n"
-			     "sample 100 2 10000000 main+42\n"
-			     "sample 100 4 10000000 slow+9 main+42\n"
-			     "sample 100 5 10000000 work+10 both+8 main+16\n"
-			     "end 100 290000000\n";
+#include "tests/unit/report_fixture.h"
 
 static struct profile *prof;
 
@@ -166,20 +152,15 @@ static void test_tree(void)
 
 int main(void)
 {
-	char dir[] = "/tmp/pa-unit-report-calls.XXXXXX", path[4200], *err = NULL;
+	char dir[] = "/tmp/pa-unit-report-calls.XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	if (make_prog_exp(dir, "s", script) < 0) {
-		CHECK(!"cannot make the experiment");
-		return check_done();
+	prof = report_fixture_open(dir, REPORT_FIXTURE_SCRIPT);
+	CHECK(prof != NULL);
+	if (prof) {
+		test_blocks();
+		test_attr_items();
+		test_tree();
 	}
-	snprintf(path, sizeof path, "%s/s.er", dir);
-	CHECK(profile_new(&prof) == 0);
-	CHECK(profile_add_experiment(prof, path, &err) == 0);
-	free(err);
-	CHECK_EQ_U64(profile_compute(prof), 0); /* functions get their ids */
-	test_blocks();
-	test_attr_items();
-	test_tree();
 	profile_free(prof);
 	CHECK(sh("rm -rf '%s'", dir) == 0);
 	return check_done();

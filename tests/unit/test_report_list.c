@@ -1,11 +1,7 @@
 /*
- * test_report_list - the list reports' model (analysis/report_list.h) on a
- * synthetic experiment over tests/fixtures/cc_prog.c's symbols, every
- * figure known (10 ms samples, thread 100):
- *   main<-slow<-work+10  10    main<-slow<-work+12  3    main<-both<-fast  5
- *   main                  2    main<-slow (leaf)    4    main<-both<-work+10 5
- * so, in ms: exclusive work 180, fast 50, slow 40, main 20, both 0;
- * inclusive main 290, work 180, slow 170, both 100, fast 50; total 290.
+ * test_report_list - the list reports' model (analysis/report_list.h) on
+ * the synthetic experiment of tests/unit/report_fixture.h, every figure
+ * known.
  */
 #include "analysis/report_list.h"
 
@@ -14,18 +10,7 @@
 #include <string.h>
 
 #include "tests/unit/check.h"
-#include "tests/unit/fixture.h"
-
-#define MS 1000000ull
-
-static const char script[] = "thread 100\n"
-			     "sample 100 10 10000000 work+10 slow+9 main+42\n"
-			     "sample 100 3 10000000 work+12 slow+9 main+42\n"
-			     "sample 100 5 10000000 fast+9 both+8 main+16\n"
-			     "sample 100 2 10000000 main+42\n"
-			     "sample 100 4 10000000 slow+9 main+42\n"
-			     "sample 100 5 10000000 work+10 both+8 main+16\n"
-			     "end 100 290000000\n";
+#include "tests/unit/report_fixture.h"
 
 /* Names as a front end would make them: functions by name, PCs as "func+0xOFF". */
 static const char *name_of(void *arg, enum report_what what, uint32_t id, char *buf, size_t room)
@@ -149,24 +134,19 @@ static void test_objects_pcs_lines(struct profile *p)
 
 int main(void)
 {
-	char dir[] = "/tmp/pa-unit-report-list.XXXXXX", path[4200], *err = NULL;
+	char dir[] = "/tmp/pa-unit-report-list.XXXXXX", *err = NULL;
 	CHECK(mkdtemp(dir) != NULL);
-	if (make_prog_exp(dir, "s", script) < 0) {
-		CHECK(!"cannot make the experiment");
-		return check_done();
+	struct profile *p = report_fixture_open(dir, REPORT_FIXTURE_SCRIPT);
+	CHECK(p != NULL);
+	if (p) {
+		test_functions(p);
+		test_objects_pcs_lines(p);
+		/* the thread selection applies: no thread, <Total> alone at 0 */
+		CHECK(profile_select_threads(p, "2", &err) == 0);
+		struct report_list *l = list(p, REPORT_FUNCTIONS, "e.totalcpu:name", "e.totalcpu");
+		CHECK(l && l->nrows == 1 && l->values[0] == 0);
+		report_list_free(l);
 	}
-	snprintf(path, sizeof path, "%s/s.er", dir);
-	struct profile *p;
-	CHECK(profile_new(&p) == 0);
-	CHECK(profile_add_experiment(p, path, &err) == 0);
-	free(err);
-	test_functions(p);
-	test_objects_pcs_lines(p);
-	/* the thread selection applies: no thread, <Total> alone at 0 */
-	CHECK(profile_select_threads(p, "2", &err) == 0);
-	struct report_list *l = list(p, REPORT_FUNCTIONS, "e.totalcpu:name", "e.totalcpu");
-	CHECK(l && l->nrows == 1 && l->values[0] == 0);
-	report_list_free(l);
 	profile_free(p);
 	CHECK(sh("rm -rf '%s'", dir) == 0);
 	return check_done();

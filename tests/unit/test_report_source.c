@@ -1,13 +1,11 @@
 /*
  * test_report_source - the annotated source and disassembly models
- * (analysis/report_source.h) on a synthetic experiment over
- * tests/fixtures/cc_prog.c compiled -O0 -g (10 ms samples):
- *   main<-slow<-work+10  10    main<-slow<-work+12  3    main<-both<-fast+9  5
- *   main+4 (leaf)         2    main<-slow+4 (leaf)  4    main<-both<-work+10 5
- * (the leaves are no return address of another stack).  Which line and
- * which instruction a PC belongs to is the compiler's choice, so the
- * expected figures are the sample times added up through the profile's own
- * PC -> line map and the disassembly's instruction starts; all else is exact.
+ * (analysis/report_source.h) on the synthetic experiment of
+ * tests/unit/report_fixture.h with the leaves main+4 and slow+4 (no return
+ * address of another stack).  Which line and which instruction a PC belongs
+ * to is the compiler's choice, so the expected figures are the sample times
+ * added up through the profile's own PC -> line map and the disassembly's
+ * instruction starts; all else is exact.
  */
 #include "analysis/report_source.h"
 
@@ -17,18 +15,7 @@
 #include <string.h>
 
 #include "tests/unit/check.h"
-#include "tests/unit/fixture.h"
-
-#define MS 1000000ull
-
-static const char script[] = "thread 100\n"
-			     "sample 100 10 10000000 work+10 slow+9 main+42\n"
-			     "sample 100 3 10000000 work+12 slow+9 main+42\n"
-			     "sample 100 5 10000000 fast+9 both+8 main+16\n"
-			     "sample 100 2 10000000 main+4\n"
-			     "sample 100 4 10000000 slow+4 main+42\n"
-			     "sample 100 5 10000000 work+10 both+8 main+16\n"
-			     "end 100 290000000\n";
+#include "tests/unit/report_fixture.h"
 
 static struct profile *prof;
 
@@ -177,25 +164,18 @@ static void test_disasm(void)
 
 int main(void)
 {
-	char dir[] = "/tmp/pa-unit-report-source.XXXXXX", path[4200], *err = NULL;
+	char dir[] = "/tmp/pa-unit-report-source.XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	if (make_prog_exp(dir, "s", script) < 0) {
-		CHECK(!"cannot make the experiment");
-		return check_done();
-	}
-	snprintf(path, sizeof path, "%s/s.er", dir);
-	CHECK(profile_new(&prof) == 0);
-	CHECK(profile_add_experiment(prof, path, &err) == 0);
-	free(err);
-	CHECK_EQ_U64(profile_compute(prof), 0);
-	const char *file = report_find_source_file(prof, "cc_prog.c");
+	prof = report_fixture_open(dir, REPORT_FIXTURE_LEAVES("main+4", "slow+4"));
+	CHECK(prof != NULL);
+	const char *file = prof ? report_find_source_file(prof, "cc_prog.c") : NULL;
 	CHECK(file && strstr(file, "tests/fixtures/cc_prog.c"));
-	CHECK(report_find_source_file(prof, "nosuch.c") == NULL);
 	if (file) {
+		CHECK(report_find_source_file(prof, "nosuch.c") == NULL);
 		CHECK(report_find_source_file(prof, file) == file);
 		test_source(file);
+		test_disasm();
 	}
-	test_disasm();
 	profile_free(prof);
 	CHECK(sh("rm -rf '%s'", dir) == 0);
 	return check_done();
