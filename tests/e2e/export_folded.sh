@@ -79,7 +79,7 @@ fails_with() { # description, expected stderr text, er_print args...
 	"$er_print" "$@" >/dev/null 2>err && rc=0 || rc=$?
 	check "$d: exit $rc, says '$want' ($(head -c 200 err))" eval '((rc != 0)) && grep -qF -- "$want" err'
 }
-fails_with "unknown format" "unknown format 'pprof'" -export pprof x.out c.er
+fails_with "unknown format" "unknown format 'nosuch'" -export nosuch x.out c.er
 fails_with "unknown metric" "unknown metric 'cycles'" -export folded:cycles x.out c.er
 fails_with "heap metric without heap data" "heapallocbytes needs heap data" -export folded:heapallocbytes x.out c.er
 fails_with "unwritable file" "cannot write '$tmp/no/such/dir/f': No such file or directory" \
