@@ -17,22 +17,11 @@
 #  - FILE - writes the same bytes to standard output;
 #  - an unknown metric, a heap metric without heap data and an unwritable
 #    file fail with a message naming what is wrong, and leave no file.
-. "$(dirname "$0")/heap_lib.sh" export_pprof
-er_print=$PA_BIN/er_print
-
 command -v go >/dev/null || { echo "go not found: install golang-go (bash scripts/setup-deps.sh)"; exit 1; }
+. "$(dirname "$0")/export_lib.sh" export_pprof
 # go tool pprof reads local files only: no network, no state outside the scratch directory
 export GOCACHE=$tmp/go-cache GOPATH=$tmp/go HOME=$tmp GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOTELEMETRY=off
 pprof() { go tool pprof "$@" 2>>pprof.err; }
-
-gcc -O0 -g -fno-builtin -fno-omit-frame-pointer -o export_prog "$PA_TOP/tests/fixtures/export_prog.c" ||
-	{ echo "cannot build export_prog"; exit 1; }
-for x in c h; do
-	opt=()
-	[[ $x == h ]] && opt=(-H on)
-	out=$("$collect" "${opt[@]}" -o $x.er ./export_prog 2>err) && rc=0 || rc=$?
-	[[ $out:$rc == "export_prog done:0" ]] || { echo "collect $x: '$out' rc=$rc: $(head -c 300 err)"; exit 1; }
-done
 
 types() { # the sample types line of -raw: "totalcpu/nanoseconds[dflt] ..."
 	awk 'f { print; exit } /^Samples:/ { f = 1 }' "$1"
@@ -44,14 +33,6 @@ sums() { # the sum of each value column of -raw's samples, space separated
 }
 top_pprof() { # the first function of -top (largest flat value)
 	awk 'f { print $NF; exit } $1 == "flat" { f = 1 }' "$1"
-}
-top_er() { # exp, metric: er_print's top function by that exclusive metric
-	"$er_print" -metrics "e.$2:name" -sort "e.$2" -functions "$1" | awk 'f { print $NF; exit } $NF == "<Total>" { f = 1 }'
-}
-secs() { awk -v n="$1" 'BEGIN { printf "%.3f", n / 1e9 }'; }
-total_row() { # metric_spec exp... -> the values of <Total>
-	local m=$1; shift
-	"$er_print" -metrics "$m:name" -functions "$@" | awk '$NF == "<Total>" { NF--; print; exit }'
 }
 
 for x in c h; do
@@ -108,11 +89,6 @@ check "two experiments: allocations $bcount = <Total> $tcount" test "$bcount" = 
 "$er_print" -export pprof - h.er >stdout.pb.gz 2>err
 check "FILE - writes the same bytes to standard output ($(head -c 200 err))" cmp -s stdout.pb.gz h.pb.gz
 
-fails_with() { # description, expected stderr text, er_print args...
-	local d=$1 want=$2; shift 2
-	"$er_print" "$@" >/dev/null 2>err && rc=0 || rc=$?
-	check "$d: exit $rc, says '$want' ($(head -c 200 err))" eval '((rc != 0)) && grep -qF -- "$want" err'
-}
 fails_with "unknown metric" "unknown metric 'cycles'" -export pprof:cycles x.out c.er
 fails_with "heap metric without heap data" "heapleakcnt needs heap data" -export pprof:heapleakcnt x.out c.er
 fails_with "unwritable file" "cannot write '$tmp/no/such/dir/f': No such file or directory" \
