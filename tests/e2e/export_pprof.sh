@@ -63,8 +63,12 @@ check "h: allocations $hcount = <Total> $tcount" test "$hcount" = "$tcount"
 check "h: bytes $hbytes = <Total> $tbytes" test "$hbytes" = "$tbytes"
 check "h: leaks $hleakcnt = <Total> $tleakcnt" test "$hleakcnt" = "$tleakcnt"
 check "h: leaked bytes $hleaked = <Total> $tleaked" test "$hleaked" = "$tleaked"
-check "h: allocs made 110 allocations and leaked 10 of the blocks" \
-	grep -qE '^ +0 +110 +140960 +10 +40960: ' h.raw
+leaf=$(awk '/^Samples:/ { s = 1; getline; next } /^Locations/ { s = 0; l = 1; next } /^Mappings/ { l = 0 }
+	s && /:/ { v = $0; sub(/:.*/, "", v); split(v, x, " ")
+		if (x[2] == 110 && x[3] == 140960 && x[4] == 10 && x[5] == 40960) { sub(/^[^:]*: */, ""); want = $1 } }
+	l && $1 == want ":" { print $4 }' h.raw)
+check "h: one sample has allocs's 110 allocations, 140960 bytes, 10 leaks of 40960 bytes; its leaf '$leaf' is allocs" \
+	test "$leaf" = allocs
 pprof -top -sample_index=heapallocbytes h.pb.gz >h.top.bytes
 top=$(top_er h.er heapallocbytes)
 check "h: top by bytes $(top_pprof h.top.bytes) is er_print's $top" test "$(top_pprof h.top.bytes)" = "$top"
