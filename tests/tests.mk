@@ -62,5 +62,5 @@ test:
 $(BUILD)/tests/tools/info_driver: er_print/report_info.c er_print/erp.h
 # every test binary is rebuilt when a header it may use changes
 $(UNIT_BIN) $(FUZZ_BIN) $(LIBFUZZER_BIN) $(TOOLS_BIN): $(wildcard common/*.h experiment/*.h analysis/*.h) tests/unit/check.h
-# unit tests of collector modules include their sources
-$(BUILD)/tests/unit/test_cfi: collector/cfi.c collector/cfi.h
+# unit tests and fuzz targets of collector modules include their sources
+$(BUILD)/tests/unit/test_cfi $(BUILD)/tests/fuzz/fuzz_cfi $(BUILD)/libfuzzer/fuzz_cfi: collector/cfi.c collector/cfi.h
