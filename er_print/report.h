@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/lines.h"
 #include "analysis/report_list.h"
 #include "er_print/erp.h"
 #include "er_print/table.h"
@@ -23,6 +24,12 @@ void report_free_names(struct erp *e, char **names);
 size_t report_columns(struct erp *e, struct table_col *cols, struct mspec_item *items, char titles[][64]);
 void report_row(struct erp *e, const struct mspec_item *items, size_t ncols, uint32_t f, uint64_t *vals,
 		char texts[][32]);
+/*
+ * The source file and first line of a function, from its entry address
+ * (report_source.c): 1 and *ret, or 0 (a pseudo-function, or no line
+ * information).  ret->file belongs to the object's line table.
+ */
+int report_func_position(struct erp *e, const struct pfunc *f, struct line_loc *ret);
 /* "name" or "name N" -> function id; -1 after an error message. */
 int report_resolve_function(struct erp *e, const char *arg, uint32_t *ret);
 

@@ -74,8 +74,7 @@ static int find_source(struct erp *e, const char *recorded, char *ret, size_t ro
 	return -ENOENT;
 }
 
-/* The source file and first line of a function, from its entry address. */
-static int func_position(struct erp *e, const struct pfunc *f, struct line_loc *ret)
+int report_func_position(struct erp *e, const struct pfunc *f, struct line_loc *ret)
 {
 	if (f->obj == PROFILE_NO_OBJECT || (f->kind != PFUNC_SYMBOL && f->kind != PFUNC_SYNTH))
 		return 0;
@@ -111,7 +110,7 @@ int report_source(struct erp *e, const char *arg)
 		if (report_resolve_function(e, arg, &fid) < 0)
 			return -1;
 		focus = profile_func(e->prof, fid);
-		if (!func_position(e, focus, &pos)) {
+		if (!report_func_position(e, focus, &pos)) {
 			char buf[4096];
 			erp_error(
 				e,
@@ -184,7 +183,7 @@ int report_source(struct erp *e, const char *arg)
 	char **markers = calloc(nl, sizeof *markers);
 	for (uint32_t f = 0; markers && f < profile_func_count(e->prof); f++) {
 		const struct pfunc *pf = profile_func(e->prof, f);
-		if (!metrics_seen(profile_metrics(e->prof), f) || !func_position(e, pf, &pos) ||
+		if (!metrics_seen(profile_metrics(e->prof), f) || !report_func_position(e, pf, &pos) ||
 		    strcmp(pos.file, file) != 0 || pos.line >= nl || markers[pos.line])
 			continue;
 		char buf[4096], name[4200];
@@ -431,7 +430,7 @@ int report_disasm(struct erp *e, const char *arg)
 	for (uint32_t i = 0; i < nf; i++) {
 		const struct pfunc *f = profile_func(e->prof, i);
 		struct line_loc pos;
-		if (metrics_seen(profile_metrics(e->prof), i) && func_position(e, f, &pos) &&
+		if (metrics_seen(profile_metrics(e->prof), i) && report_func_position(e, f, &pos) &&
 		    (strcmp(pos.file, arg) == 0 || strcmp(base_name(pos.file), arg) == 0))
 			v[n++] = f;
 	}
