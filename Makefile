@@ -85,9 +85,22 @@ $(COLLECT): $(call obj,$(COLLECT_SRC)) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
 
-$(ERPRINT): $(call obj,$(ERPRINT_SRC)) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+# er_print -export pprof: protoc-c generates the encoder of google/pprof's profile.proto
+# (third_party/pprof) into $(BUILD)/gen at build time; it is compiled without our warnings.
+PPROF_GEN := $(BUILD)/gen/third_party/pprof/profile.pb-c
+PPROF_OBJ := $(BUILD)/obj/gen/third_party/pprof/profile.pb-c.o
+$(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: %.proto
+	@mkdir -p $(BUILD)/gen
+	protoc-c --c_out=$(BUILD)/gen $<
+$(PPROF_OBJ): $(PPROF_GEN).c $(PPROF_GEN).h
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) $(EDIT_LIBS) -lm
+	$(CC) $(CPPFLAGS) -I$(BUILD)/gen $(CSTD) $(OPT) $(SAN) -MMD -MP -c $< -o $@
+$(BUILD)/obj/er_print/export_pprof.o: CPPFLAGS += -I$(BUILD)/gen
+$(BUILD)/obj/er_print/export_pprof.o: $(PPROF_GEN).h
+
+$(ERPRINT): $(call obj,$(ERPRINT_SRC)) $(PPROF_OBJ) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) $(EDIT_LIBS) -lprotobuf-c -lz -lm
 
 $(ERARCHIVE): $(call obj,$(ERARCHIVE_SRC)) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)

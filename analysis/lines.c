@@ -311,6 +311,38 @@ static bool text_contains(const struct text_ranges *t, uint64_t a)
 	return false;
 }
 
+/* A CU's file table; ids[i] is entry i's file id, NO_FILE until it is looked up. */
+struct cu_files {
+	Dwarf_Files *files;
+	size_t n;
+	uint32_t *ids; /* NULL when the CU has no file table */
+};
+
+/* Line, column and file of the row of `line` (not an end of sequence); 0 or -ENOMEM. */
+static int row_fill(struct lines *l, struct cu *cu, struct cu_files *cf, Dwarf_Line *line, struct row *r)
+{
+	int lineno = 0, col = 0;
+	if (dwarf_lineno(line, &lineno) != 0 || lineno < 0)
+		lineno = 0;
+	if (dwarf_linecol(line, &col) != 0 || col < 0)
+		col = 0;
+	r->line = (uint32_t)lineno;
+	r->column = (uint32_t)col;
+	Dwarf_Files *lf;
+	size_t idx;
+	if (cf->ids && dwarf_line_file(line, &lf, &idx) == 0 && lf == cf->files && idx < cf->n) {
+		if (cf->ids[idx] == NO_FILE) {
+			const char *name = dwarf_filesrc(cf->files, idx, NULL, NULL);
+			cf->ids[idx] = file_id(l, intern_path(l, cu, name ? name : "??"));
+		}
+		r->file = cf->ids[idx];
+	} else {
+		const char *name = dwarf_linesrc(line, NULL, NULL);
+		r->file = file_id(l, intern_path(l, cu, name ? name : "??"));
+	}
+	return r->file == NO_FILE ? -ENOMEM : 0;
+}
+
 /* Append cu's line table to rv.  Returns 0, 1 (no line table), or -errno. */
 static int load_cu_lines(struct lines *l, struct cu *cu, const struct text_ranges *text, struct row_vec *rv)
 {
@@ -320,18 +352,16 @@ static int load_cu_lines(struct lines *l, struct cu *cu, const struct text_range
 		return 1;
 	if (dwarf_getsrclines(&cu->die, &lines, &n) != 0)
 		return -EBADMSG;
-	Dwarf_Files *files = NULL;
-	size_t nfiles = 0;
-	if (dwarf_getsrcfiles(&cu->die, &files, &nfiles) != 0)
-		files = NULL;
-	if (nfiles > LINES_CU_FILES_MAX)
-		nfiles = LINES_CU_FILES_MAX;
-	uint32_t *ids = NULL;
-	if (files && nfiles) {
-		ids = malloc(nfiles * sizeof(*ids));
-		if (!ids)
+	struct cu_files cf = {NULL, 0, NULL};
+	if (dwarf_getsrcfiles(&cu->die, &cf.files, &cf.n) != 0)
+		cf.files = NULL;
+	if (cf.n > LINES_CU_FILES_MAX)
+		cf.n = LINES_CU_FILES_MAX;
+	if (cf.files && cf.n) {
+		cf.ids = malloc(cf.n * sizeof(*cf.ids));
+		if (!cf.ids)
 			return -ENOMEM;
-		memset(ids, 0xff, nfiles * sizeof(*ids));
+		memset(cf.ids, 0xff, cf.n * sizeof(*cf.ids));
 	}
 	int err = 0;
 	bool skip = false, seq_start = true;
@@ -339,7 +369,6 @@ static int load_cu_lines(struct lines *l, struct cu *cu, const struct text_range
 		Dwarf_Line *line = dwarf_onesrcline(lines, i);
 		Dwarf_Addr addr;
 		bool end = false;
-		int lineno = 0, col = 0;
 		if (!line || dwarf_lineaddr(line, &addr) != 0 || dwarf_lineendsequence(line, &end) != 0) {
 			err = -EBADMSG;
 			break;
@@ -350,34 +379,12 @@ static int load_cu_lines(struct lines *l, struct cu *cu, const struct text_range
 		if (skip)
 			continue;
 		struct row r = {.addr = addr, .file = NO_FILE, .ord = (uint32_t)rv->n};
-		if (!end) {
-			if (dwarf_lineno(line, &lineno) != 0 || lineno < 0)
-				lineno = 0;
-			if (dwarf_linecol(line, &col) != 0 || col < 0)
-				col = 0;
-			r.line = (uint32_t)lineno;
-			r.column = (uint32_t)col;
-			Dwarf_Files *lf;
-			size_t idx;
-			if (ids && dwarf_line_file(line, &lf, &idx) == 0 && lf == files && idx < nfiles) {
-				if (ids[idx] == NO_FILE) {
-					const char *name = dwarf_filesrc(files, idx, NULL, NULL);
-					ids[idx] = file_id(l, intern_path(l, cu, name ? name : "??"));
-				}
-				r.file = ids[idx];
-			} else {
-				const char *name = dwarf_linesrc(line, NULL, NULL);
-				r.file = file_id(l, intern_path(l, cu, name ? name : "??"));
-			}
-			if (r.file == NO_FILE) {
-				err = -ENOMEM;
-				break;
-			}
-		}
+		if (!end && (err = row_fill(l, cu, &cf, line, &r)))
+			break;
 		if ((err = row_push(rv, &r)))
 			break;
 	}
-	free(ids);
+	free(cf.ids);
 	return err;
 }
 
@@ -387,6 +394,29 @@ static int cu_range_cmp(const void *a, const void *b)
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
 	return x->cu < y->cu ? -1 : x->cu > y->cu;
+}
+
+/* Append the address ranges of the CU l->cus[l->ncus] (cudie) inside text to l->cur; 0 or -ENOMEM. */
+static int load_cu_ranges(struct lines *l, Dwarf_Die *cudie, const struct text_ranges *text, size_t *cur_cap)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_ranges(cudie, off, &base, &lo, &hi)) > 0) {
+		if (lo >= hi || !text_contains(text, lo))
+			continue;
+		if (l->ncur >= LINES_CU_RANGES_MAX)
+			break;
+		if (l->ncur == *cur_cap) {
+			size_t cap = *cur_cap ? 2 * *cur_cap : 256;
+			struct cu_range *v = realloc(l->cur, cap * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			l->cur = v;
+			*cur_cap = cap;
+		}
+		l->cur[l->ncur++] = (struct cu_range){.lo = lo, .hi = hi, .cu = (uint32_t)l->ncus};
+	}
+	return 0;
 }
 
 /* Read every CU: its line table into l->rows, its ranges into l->cur. */
@@ -433,27 +463,8 @@ static int load_units(struct lines *l)
 			goto out;
 		if (err < 0)
 			bad++;
-		err = 0;
-
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t off = 0;
-		while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
-			if (lo >= hi || !text_contains(&text, lo))
-				continue;
-			if (l->ncur >= LINES_CU_RANGES_MAX)
-				break;
-			if (l->ncur == cur_cap) {
-				size_t cap = cur_cap ? 2 * cur_cap : 256;
-				struct cu_range *v = realloc(l->cur, cap * sizeof(*v));
-				if (!v) {
-					err = -ENOMEM;
-					goto out;
-				}
-				l->cur = v;
-				cur_cap = cap;
-			}
-			l->cur[l->ncur++] = (struct cu_range){.lo = lo, .hi = hi, .cu = (uint32_t)l->ncus};
-		}
+		if ((err = load_cu_ranges(l, &cudie, &text, &cur_cap)))
+			goto out;
 		l->ncus++;
 	}
 	if (rc < 0 && l->ncus == 0)
@@ -515,19 +526,12 @@ struct inl_builder {
 	const char **file_names; /* per call_file index, lazily */
 };
 
-static int add_instance(struct lines *l, struct cu *cu, struct inl_builder *b, Dwarf_Die *die, uint32_t depth)
+/*
+ * Name an inline instance: its demangled linkage name, else its DW_AT_name,
+ * else its linkage name as it is, else "??".  0 or -ENOMEM.
+ */
+static int inst_name(struct lines *l, struct inst *in, Dwarf_Die *die)
 {
-	if (b->ninst == b->inst_cap) {
-		if (b->inst_cap >= LINES_INL_RANGES_MAX)
-			return -E2BIG;
-		size_t cap = b->inst_cap ? 2 * b->inst_cap : 64;
-		struct inst *v = realloc(b->inst, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		b->inst = v;
-		b->inst_cap = cap;
-	}
-	struct inst *in = &b->inst[b->ninst];
 	const char *mangled = die_string(die, DW_AT_linkage_name);
 	if (!mangled)
 		mangled = die_string(die, DW_AT_MIPS_linkage_name);
@@ -537,6 +541,13 @@ static int add_instance(struct lines *l, struct cu *cu, struct inl_builder *b, D
 	in->name = dem ? dem : name ? intern_str(l, name) : mangled ? in->mangled : "??";
 	if (!in->name || !in->mangled)
 		return -ENOMEM;
+	return 0;
+}
+
+/* Where an inline instance is called from: line, column and file ("" if none).  0 or -ENOMEM. */
+static int inst_call_site(struct lines *l, struct cu *cu, struct inl_builder *b, struct inst *in,
+			  Dwarf_Die *die)
+{
 	in->call_line = die_udata(die, DW_AT_call_line);
 	in->call_column = die_udata(die, DW_AT_call_column);
 	in->call_file = "";
@@ -553,6 +564,25 @@ static int add_instance(struct lines *l, struct cu *cu, struct inl_builder *b, D
 		}
 		in->call_file = b->file_names[fi];
 	}
+	return 0;
+}
+
+static int add_instance(struct lines *l, struct cu *cu, struct inl_builder *b, Dwarf_Die *die, uint32_t depth)
+{
+	if (b->ninst == b->inst_cap) {
+		if (b->inst_cap >= LINES_INL_RANGES_MAX)
+			return -E2BIG;
+		size_t cap = b->inst_cap ? 2 * b->inst_cap : 64;
+		struct inst *v = realloc(b->inst, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		b->inst = v;
+		b->inst_cap = cap;
+	}
+	struct inst *in = &b->inst[b->ninst];
+	int err = inst_name(l, in, die);
+	if (err || (err = inst_call_site(l, cu, b, in, die)))
+		return err;
 
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
@@ -663,6 +693,60 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The ranges of rg open at one point of the sweep (at most LINES_CHAIN_MAX). */
+struct sweep_active {
+	uint32_t v[LINES_CHAIN_MAX];
+	size_t n;
+	size_t next; /* the first range of rg (sorted by lo) not yet opened */
+};
+
+/* Move the sweep to `at`: close the ranges that end there, open those that start by then. */
+static void active_advance(struct sweep_active *a, const struct irange *rg, size_t nrg, uint64_t at)
+{
+	size_t keep = 0;
+	for (size_t k = 0; k < a->n; k++)
+		if (rg[a->v[k]].hi > at)
+			a->v[keep++] = a->v[k];
+	a->n = keep;
+	for (; a->next < nrg && rg[a->next].lo <= at; a->next++)
+		if (rg[a->next].hi > at && a->n < LINES_CHAIN_MAX)
+			a->v[a->n++] = (uint32_t)a->next;
+}
+
+/* Order the open ranges innermost first: deeper, then narrower. */
+static void active_order(struct sweep_active *a, const struct irange *rg)
+{
+	for (size_t k = 1; k < a->n; k++) {
+		uint32_t x = a->v[k];
+		size_t j = k;
+		for (; j > 0; j--) {
+			const struct irange *p = &rg[a->v[j - 1]], *q = &rg[x];
+			bool before = q->depth > p->depth ||
+				      (q->depth == p->depth && q->hi - q->lo < p->hi - p->lo);
+			if (!before)
+				break;
+			a->v[j] = a->v[j - 1];
+		}
+		a->v[j] = x;
+	}
+}
+
+/* Make room in *pool (*cap entries) for need entries; 0 or -ENOMEM. */
+static int pool_reserve(uint32_t **pool, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? 2 * *cap : 256;
+	while (c < need)
+		c *= 2;
+	uint32_t *p = realloc(*pool, c * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*pool = p;
+	*cap = c;
+	return 0;
+}
+
 /* Sweep the ranges (sorted by lo) into disjoint intervals with constant chains. */
 static int sweep(struct cu_inlines *ci, const struct irange *rg, size_t nrg)
 {
@@ -678,57 +762,28 @@ static int sweep(struct cu_inlines *ci, const struct irange *rg, size_t nrg)
 		bounds[2 * i + 1] = rg[i].hi;
 	}
 	qsort(bounds, nb, sizeof(*bounds), u64_cmp);
-	uint32_t active[LINES_CHAIN_MAX];
-	size_t nact = 0, next = 0;
+	struct sweep_active a = {.n = 0, .next = 0};
 	for (size_t bi = 0; bi < nb; bi++) {
 		uint64_t at = bounds[bi];
 		if (bi + 1 < nb && bounds[bi + 1] == at)
 			continue;
-		size_t keep = 0;
-		for (size_t k = 0; k < nact; k++)
-			if (rg[active[k]].hi > at)
-				active[keep++] = active[k];
-		nact = keep;
-		for (; next < nrg && rg[next].lo <= at; next++)
-			if (rg[next].hi > at && nact < LINES_CHAIN_MAX)
-				active[nact++] = (uint32_t)next;
-		if (nact == 0 || bi + 1 >= nb)
+		active_advance(&a, rg, nrg, at);
+		if (a.n == 0 || bi + 1 >= nb)
 			continue;
-		/* Innermost first: deeper, then narrower. */
-		for (size_t k = 1; k < nact; k++) {
-			uint32_t x = active[k];
-			size_t j = k;
-			for (; j > 0; j--) {
-				const struct irange *p = &rg[active[j - 1]], *q = &rg[x];
-				bool before = q->depth > p->depth ||
-					      (q->depth == p->depth && q->hi - q->lo < p->hi - p->lo);
-				if (!before)
-					break;
-				active[j] = active[j - 1];
-			}
-			active[j] = x;
-		}
+		active_order(&a, rg);
 		uint64_t end = bounds[bi + 1];
 		struct ival *prev = niv ? &iv[niv - 1] : NULL;
-		if (prev && prev->hi == at && prev->len == nact &&
-		    memcmp(pool + prev->chain, active, nact * sizeof(*active)) == 0) {
+		if (prev && prev->hi == at && prev->len == a.n &&
+		    memcmp(pool + prev->chain, a.v, a.n * sizeof(*a.v)) == 0) {
 			prev->hi = end;
 			continue;
 		}
-		if (npool + nact > pool_cap) {
-			size_t cap = pool_cap ? 2 * pool_cap : 256;
-			while (cap < npool + nact)
-				cap *= 2;
-			uint32_t *p = realloc(pool, cap * sizeof(*p));
-			if (!p)
-				goto out;
-			pool = p;
-			pool_cap = cap;
-		}
-		memcpy(pool + npool, active, nact * sizeof(*active));
+		if (pool_reserve(&pool, &pool_cap, npool + a.n) < 0)
+			goto out;
+		memcpy(pool + npool, a.v, a.n * sizeof(*a.v));
 		iv[niv++] =
-			(struct ival){.lo = at, .hi = end, .chain = (uint32_t)npool, .len = (uint32_t)nact};
-		npool += nact;
+			(struct ival){.lo = at, .hi = end, .chain = (uint32_t)npool, .len = (uint32_t)a.n};
+		npool += a.n;
 	}
 	ci->iv = iv;
 	ci->niv = niv;

@@ -531,13 +531,12 @@ static int build_outer(struct symtab *st)
 	return 0;
 }
 
-/* Copy the collapsed real functions and the uncovered FDE ranges into st. */
-static int finish(struct symtab *st, struct builder *real, struct builder *fdes)
+/*
+ * Copy the collapsed real functions into st->funcs[0, real->n), each name
+ * split into its base and version and demangled for display.  0 or -ENOMEM.
+ */
+static int copy_real(struct symtab *st, const struct builder *real)
 {
-	size_t total = real->n + fdes->n;
-	st->funcs = calloc(total ? total : 1, sizeof(*st->funcs));
-	if (!st->funcs)
-		return -ENOMEM;
 	for (size_t i = 0; i < real->n; i++) {
 		const struct cand *c = &real->v[i];
 		struct symtab_func *fn = &st->funcs[i];
@@ -554,6 +553,39 @@ static int finish(struct symtab *st, struct builder *real, struct builder *fdes)
 		*fn = (struct symtab_func){
 			.addr = c->addr, .size = c->size, .name = d ? d : m, .mangled = m, .version = v};
 	}
+	return 0;
+}
+
+/* Merge st->funcs' two sorted runs [0, count) and [count, n) into one of n, its outer index rebuilt. */
+static int merge_runs(struct symtab *st, size_t n)
+{
+	struct symtab_func *m = malloc(n * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	size_t a = 0, b = st->count, o = 0;
+	while (a < st->count || b < n) {
+		if (b == n || (a < st->count && st->funcs[a].addr < st->funcs[b].addr))
+			m[o++] = st->funcs[a++];
+		else
+			m[o++] = st->funcs[b++];
+	}
+	free(st->funcs);
+	free(st->outer);
+	st->outer = NULL;
+	st->funcs = m;
+	st->count = n;
+	return build_outer(st);
+}
+
+/* Copy the collapsed real functions and the uncovered FDE ranges into st. */
+static int finish(struct symtab *st, struct builder *real, struct builder *fdes)
+{
+	size_t total = real->n + fdes->n;
+	st->funcs = calloc(total ? total : 1, sizeof(*st->funcs));
+	if (!st->funcs)
+		return -ENOMEM;
+	if (copy_real(st, real))
+		return -ENOMEM;
 	st->count = real->n;
 	if (build_outer(st))
 		return -ENOMEM;
@@ -589,23 +621,7 @@ static int finish(struct symtab *st, struct builder *real, struct builder *fdes)
 	}
 	if (n == st->count)
 		return 0;
-	/* Merge the two sorted runs [0, count) and [count, n). */
-	struct symtab_func *m = malloc(n * sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	size_t a = 0, b = st->count, o = 0;
-	while (a < st->count || b < n) {
-		if (b == n || (a < st->count && st->funcs[a].addr < st->funcs[b].addr))
-			m[o++] = st->funcs[a++];
-		else
-			m[o++] = st->funcs[b++];
-	}
-	free(st->funcs);
-	free(st->outer);
-	st->outer = NULL;
-	st->funcs = m;
-	st->count = n;
-	return build_outer(st);
+	return merge_runs(st, n);
 }
 
 static bool build_id_equal(const char *want, const char *have)
@@ -621,13 +637,46 @@ static bool build_id_equal(const char *want, const char *have)
 	return want[i] == '\0' && have[i] == '\0';
 }
 
+/*
+ * Symbols from the separate debug file of obj (opened from path) under
+ * opt's debug root, if it has a usable .symtab: into real, collapsed, with
+ * dbg left open and its path in dbg_path (PATH_MAX bytes).  1 if so, 0 if
+ * not (real left empty), -ENOMEM.
+ */
+static int load_debug_symbols(struct elf_file *obj, const char *path, const struct symtab_options *opt,
+			      struct elf_file *dbg, char *dbg_path, struct builder *real)
+{
+	const char *root = opt && opt->debug_root ? opt->debug_root : SYMTAB_DEFAULT_DEBUG_ROOT;
+	if (!elf_find_debug_file(obj, path, NULL, root, has_symtab, dbg, dbg_path))
+		return 0;
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_file_section(dbg, SHT_SYMTAB, &sh);
+	int err = scn ? load_symbols(dbg, scn, &sh, real) : -EBADMSG;
+	if (err == -ENOMEM)
+		return err;
+	if (err == 0 && real->n) {
+		collapse(dbg, real);
+		return 1;
+	}
+	real->n = 0; /* unusable debug file: fall back to the object */
+	return 0;
+}
+
+/* The object's build-id into st, and whether it differs from the one wanted (NULL: any). */
+static void note_build_id(struct symtab *st, const struct elf_file *obj, const char *build_id_hex)
+{
+	if (obj->build_id)
+		elf_hex_encode(obj->build_id, obj->build_id_len, st->build_id);
+	if (build_id_hex && !build_id_equal(build_id_hex, st->build_id))
+		st->build_id_mismatch = true;
+}
+
 int symtab_open(const char *path, const char *build_id_hex, const struct symtab_options *opt,
 		struct symtab **ret)
 {
 	if (!path || !ret)
 		return -EINVAL;
 	*ret = NULL;
-	const char *root = opt && opt->debug_root ? opt->debug_root : SYMTAB_DEFAULT_DEBUG_ROOT;
 
 	struct elf_file obj, dbg = {.fd = -1};
 	struct builder real = {0}, fdes = {0};
@@ -640,13 +689,10 @@ int symtab_open(const char *path, const char *build_id_hex, const struct symtab_
 		err = -ENOMEM;
 		goto out;
 	}
-	if (obj.build_id)
-		elf_hex_encode(obj.build_id, obj.build_id_len, st->build_id);
-	if (build_id_hex && !build_id_equal(build_id_hex, st->build_id))
-		st->build_id_mismatch = true;
+	note_build_id(st, &obj, build_id_hex);
 	find_plt(st, &obj);
 
-	GElf_Shdr sh_sym, sh_dyn, sh;
+	GElf_Shdr sh_sym, sh_dyn;
 	Elf_Scn *scn_sym = elf_file_section(&obj, SHT_SYMTAB, &sh_sym);
 	Elf_Scn *scn_dyn = elf_file_section(&obj, SHT_DYNSYM, &sh_dyn);
 	bool has_link = dwelf_elf_gnu_debuglink(obj.elf, &(GElf_Word){0}) != NULL;
@@ -655,18 +701,14 @@ int symtab_open(const char *path, const char *build_id_hex, const struct symtab_
 		err = -ENOMEM;
 		if (!(dbg_path = malloc(PATH_MAX)))
 			goto out;
-		if (elf_find_debug_file(&obj, path, NULL, root, has_symtab, &dbg, dbg_path)) {
-			Elf_Scn *scn = elf_file_section(&dbg, SHT_SYMTAB, &sh);
-			err = scn ? load_symbols(&dbg, scn, &sh, &real) : -EBADMSG;
-			if (err == -ENOMEM)
-				goto out;
-			if (err == 0 && real.n) {
-				collapse(&dbg, &real);
-				symbol_file = dbg_path;
-				st->source = SYMTAB_SOURCE_SYMTAB;
-			} else {
-				real.n = 0; /* unusable debug file: fall back to the object */
-			}
+		int found = load_debug_symbols(&obj, path, opt, &dbg, dbg_path, &real);
+		if (found < 0) {
+			err = found;
+			goto out;
+		}
+		if (found) {
+			symbol_file = dbg_path;
+			st->source = SYMTAB_SOURCE_SYMTAB;
 		}
 	}
 	if (!st->source && (scn_sym || scn_dyn)) {

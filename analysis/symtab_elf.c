@@ -42,6 +42,39 @@ static bool table_fits(uint64_t off, uint64_t count, uint64_t entsize, uint64_t 
 	       end <= file_size;
 }
 
+/* Do the program and section header tables agree with the ELF header and lie inside the file? */
+static bool headers_fit(struct elf_file *f)
+{
+	size_t phnum, shnum;
+	if (elf_getphdrnum(f->elf, &phnum) != 0 || elf_getshdrnum(f->elf, &shnum) != 0)
+		return false;
+	if (f->eh.e_phnum && f->eh.e_phnum != PN_XNUM && phnum != f->eh.e_phnum)
+		return false;
+	if (f->eh.e_shoff && (shnum == 0 || (f->eh.e_shnum && shnum != f->eh.e_shnum)))
+		return false;
+	if (phnum && (f->eh.e_phentsize != gelf_fsize(f->elf, ELF_T_PHDR, 1, EV_CURRENT) ||
+		      !table_fits(f->eh.e_phoff, phnum, f->eh.e_phentsize, f->size)))
+		return false;
+	if (shnum && (f->eh.e_shentsize != gelf_fsize(f->elf, ELF_T_SHDR, 1, EV_CURRENT) ||
+		      !table_fits(f->eh.e_shoff, shnum, f->eh.e_shentsize, f->size)))
+		return false;
+	return true;
+}
+
+/* Do every section's bytes lie inside the file?  (A truncated file fails here, before libdw sees it.) */
+static bool sections_fit(struct elf_file *f)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return false;
+		if (sh.sh_type != SHT_NOBITS && !table_fits(sh.sh_offset, 1, sh.sh_size, f->size))
+			return false;
+	}
+	return true;
+}
+
 /* Open `path` as an ELF file whose header tables and sections lie inside the file. */
 int elf_file_open(const char *path, struct elf_file *f)
 {
@@ -77,29 +110,8 @@ int elf_file_open(const char *path, struct elf_file *f)
 	f->raw = (const uint8_t *)elf_rawfile(f->elf, &f->size);
 	if (!f->raw || f->size != (uint64_t)sb.st_size)
 		goto fail;
-	size_t phnum, shnum;
-	if (elf_getphdrnum(f->elf, &phnum) != 0 || elf_getshdrnum(f->elf, &shnum) != 0)
+	if (!headers_fit(f) || !sections_fit(f))
 		goto fail;
-	if (f->eh.e_phnum && f->eh.e_phnum != PN_XNUM && phnum != f->eh.e_phnum)
-		goto fail;
-	if (f->eh.e_shoff && (shnum == 0 || (f->eh.e_shnum && shnum != f->eh.e_shnum)))
-		goto fail;
-	if (phnum && (f->eh.e_phentsize != gelf_fsize(f->elf, ELF_T_PHDR, 1, EV_CURRENT) ||
-		      !table_fits(f->eh.e_phoff, phnum, f->eh.e_phentsize, f->size)))
-		goto fail;
-	if (shnum && (f->eh.e_shentsize != gelf_fsize(f->elf, ELF_T_SHDR, 1, EV_CURRENT) ||
-		      !table_fits(f->eh.e_shoff, shnum, f->eh.e_shentsize, f->size)))
-		goto fail;
-	/* A section's bytes past the end of the file (truncation) fail here,
-	 * before libdw sees them. */
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	while ((scn = elf_nextscn(f->elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			goto fail;
-		if (sh.sh_type != SHT_NOBITS && !table_fits(sh.sh_offset, 1, sh.sh_size, f->size))
-			goto fail;
-	}
 	const void *id;
 	ssize_t n = dwelf_elf_gnu_build_id(f->elf, &id);
 	if (n > 0 && n <= ELF_BUILD_ID_MAX) {

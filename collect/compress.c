@@ -158,6 +158,75 @@ static ZSTD_CCtx *cctx_get(void)
 	return cctx;
 }
 
+/* One file's compression: its descriptors, zstd's stream and the block buffers. */
+struct job {
+	struct zout z;
+	int in;
+	uint8_t *blk, *unit, *check;
+	struct stat st;
+	int st_ok; /* st holds the input's size */
+};
+
+/*
+ * Set the level and how blocks go (through the column transform or not) from
+ * the first block, got bytes in j->blk; returns 1 for the columns, 0 for the
+ * blocks as they are, or -errno.
+ */
+static int stream_begin(struct job *j, size_t got)
+{
+	int heap = is_heap_file(j->blk, got);
+	if (heap)
+		ZSTD_CCtx_setParameter(j->z.cctx, ZSTD_c_compressionLevel, COMPRESS_LEVEL_HEAP);
+	int columns = heap && columns_pay(j->in, j->unit, j->check);
+	/* the size known: zstd sizes its tables to it (level 9's would be 24 MB to clear) */
+	if (!columns && j->st_ok)
+		ZSTD_CCtx_setPledgedSrcSize(j->z.cctx, (unsigned long long)j->st.st_size);
+	if (columns) {
+		int r = feed(&j->z, j->unit, (size_t)colx_forward_begin(j->unit), ZSTD_e_continue);
+		if (r < 0)
+			return r;
+	}
+	return columns;
+}
+
+/* Compress one block of got bytes in j->blk, through the column transform when columns. */
+static int stream_block(struct job *j, size_t got, int columns)
+{
+	if (!columns)
+		return feed(&j->z, j->blk, got, ZSTD_e_continue);
+	size_t n;
+	int r = transform_piece(j->blk, got, j->unit, j->check, &n);
+	if (r < 0)
+		return r;
+	return feed(&j->z, j->unit, n, ZSTD_e_continue);
+}
+
+/* Compress the whole input into one zstd frame, block by block; 0 or -errno. */
+static int stream_file(struct job *j)
+{
+	int columns = -1; /* heaptrace: through the column transform; known after block 0 */
+	uint64_t total = 0;
+	int r;
+	for (;;) {
+		ssize_t got = read_full(j->in, j->blk, EXP_BLOCK_BYTES);
+		if (got < 0)
+			return (int)got;
+		if (columns < 0 && (columns = stream_begin(j, (size_t)got)) < 0)
+			return columns;
+		if (got == 0)
+			break;
+		total += (uint64_t)got;
+		if ((r = stream_block(j, (size_t)got, columns)) < 0)
+			return r;
+		if (got < EXP_BLOCK_BYTES)
+			break; /* the end: only the last piece may be short */
+	}
+	if (columns &&
+	    (r = feed(&j->z, j->unit, (size_t)colx_forward_end(total, j->unit), ZSTD_e_continue)) < 0)
+		return r;
+	return feed(&j->z, NULL, 0, ZSTD_e_end);
+}
+
 int compress_data_file(const char *path)
 {
 	char dst[PATH_MAX], tmp[PATH_MAX];
@@ -173,71 +242,35 @@ int compress_data_file(const char *path)
 		close(in);
 		return e;
 	}
-	struct zout z = {cctx_get(), out, NULL, ZSTD_CStreamOutSize()};
-	z.buf = malloc(z.bytes);
-	uint8_t *blk = malloc(EXP_BLOCK_BYTES), *unit = malloc(COLX_UNIT_MAX_BYTES),
-		*check = malloc(EXP_BLOCK_BYTES);
+	struct job j = {.z = {cctx_get(), out, NULL, ZSTD_CStreamOutSize()}, .in = in};
+	j.z.buf = malloc(j.z.bytes);
+	j.blk = malloc(EXP_BLOCK_BYTES);
+	j.unit = malloc(COLX_UNIT_MAX_BYTES);
+	j.check = malloc(EXP_BLOCK_BYTES);
 	int r = 0;
-	if (!z.cctx || !z.buf || !blk || !unit || !check) {
+	if (!j.z.cctx || !j.z.buf || !j.blk || !j.unit || !j.check) {
 		r = -ENOMEM;
 		goto out;
 	}
-	ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_compressionLevel, COMPRESS_LEVEL);
+	ZSTD_CCtx_setParameter(j.z.cctx, ZSTD_c_compressionLevel, COMPRESS_LEVEL);
 	/*
 	 * A second thread when libzstd has them (the target has ended, its CPUs
 	 * are free), for a file big enough to be cut into several of its jobs:
 	 * for a smaller one the threads only cost their start, which for the
 	 * 600 small files of a 200-process tree was most of collect's ending.
 	 */
-	struct stat st;
-	int st_ok = fstat(in, &st) == 0;
-	if (st_ok && st.st_size >= MT_MIN_BYTES)
-		ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_nbWorkers, 2);
-	int columns = -1; /* heaptrace: through the column transform; known after block 0 */
-	uint64_t total = 0;
-	for (;;) {
-		ssize_t got = read_full(in, blk, EXP_BLOCK_BYTES);
-		if (got < 0) {
-			r = (int)got;
-			goto out;
-		}
-		if (columns < 0) {
-			int heap = is_heap_file(blk, (size_t)got);
-			if (heap)
-				ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_compressionLevel, COMPRESS_LEVEL_HEAP);
-			columns = heap && columns_pay(in, unit, check);
-			/* the size known: zstd sizes its tables to it (level 9's would be 24 MB to clear) */
-			if (!columns && st_ok)
-				ZSTD_CCtx_setPledgedSrcSize(z.cctx, (unsigned long long)st.st_size);
-			if (columns &&
-			    (r = feed(&z, unit, (size_t)colx_forward_begin(unit), ZSTD_e_continue)) < 0)
-				goto out;
-		}
-		if (got == 0)
-			break;
-		total += (uint64_t)got;
-		if (columns) {
-			size_t n;
-			if ((r = transform_piece(blk, (size_t)got, unit, check, &n)) < 0 ||
-			    (r = feed(&z, unit, n, ZSTD_e_continue)) < 0)
-				goto out;
-		} else if ((r = feed(&z, blk, (size_t)got, ZSTD_e_continue)) < 0) {
-			goto out;
-		}
-		if (got < EXP_BLOCK_BYTES)
-			break; /* the end: only the last piece may be short */
-	}
-	if (columns && (r = feed(&z, unit, (size_t)colx_forward_end(total, unit), ZSTD_e_continue)) < 0)
-		goto out;
-	if ((r = feed(&z, NULL, 0, ZSTD_e_end)) < 0)
+	j.st_ok = fstat(in, &j.st) == 0;
+	if (j.st_ok && j.st.st_size >= MT_MIN_BYTES)
+		ZSTD_CCtx_setParameter(j.z.cctx, ZSTD_c_nbWorkers, 2);
+	if ((r = stream_file(&j)) < 0)
 		goto out;
 	if (fsync(out) < 0)
 		r = -errno;
 out:
-	free(z.buf);
-	free(blk);
-	free(unit);
-	free(check);
+	free(j.z.buf);
+	free(j.blk);
+	free(j.unit);
+	free(j.check);
 	close(in);
 	if (close(out) < 0 && r == 0)
 		r = -errno;

@@ -524,26 +524,12 @@ static void fail_experiment(struct expdir *e, int err)
 	exit(1);
 }
 
-int main(int argc, char **argv)
-{
-	struct collect_options o;
-	char err[512], target_path[PATH_MAX], lib[PATH_MAX] = "", lib_tried[2 * PATH_MAX + 64];
-	char descriptor[128], duration[64] = "", cwd[PATH_MAX], heap_lib[PATH_MAX];
-	char preload[2 * PATH_MAX + 2];
-	struct place pl;
-	struct expdir e;
-	struct loghead head;
-	struct expdir_tail tail;
-	struct sysinfo_host host;
-	struct launch l;
-	char **targv, **env;
-	size_t env_own_from = 0;
-	int rc, status;
+/* ---------------------------------------------------------------- main's phases */
 
-	if (collect_options_parse(&o, argc, argv, err, sizeof err) < 0)
-		die_usage(err);
-	read_depth_limit();
-	switch (o.mode) {
+/* Run an informational mode (summary, help, version, -h list); its exit status, or -1 for a run. */
+static int run_info_mode(enum collect_mode mode)
+{
+	switch (mode) {
 	case COLLECT_MODE_SUMMARY: return run_summary();
 	case COLLECT_MODE_HELP: fputs(usage_text, stdout); return 0;
 	case COLLECT_MODE_VERSION:
@@ -557,71 +543,226 @@ int main(int argc, char **argv)
 	}
 	case COLLECT_MODE_RUN: break;
 	}
-	targv = argv + o.target_index;
+	return -1;
+}
 
-	rc = launch_resolve(targv[0], target_path, sizeof target_path);
+/* Resolve the target NAME into TARGET_PATH: 0, or the exit status after a message. */
+static int resolve_target(const char *name, char *target_path, size_t room)
+{
+	int rc = launch_resolve(name, target_path, room);
 	if (rc < 0) {
-		fprintf(stderr, "collect: cannot execute '%s': %s\n", targv[0], strerror(-rc));
+		fprintf(stderr, "collect: cannot execute '%s': %s\n", name, strerror(-rc));
 		return rc == -ENOENT || rc == -ENOTDIR ? EXIT_NOTFOUND : EXIT_NOEXEC;
 	}
-	if (!o.clock_on)
-		fprintf(stderr, "collect: warning: no function level data requested; "
-				"only statistics will be collected\n");
-	/* a program the loader will not preload into: say so now, and in the experiment */
+	return 0;
+}
+
+/* A program the loader will not preload into: say so now, and keep the words in NOTE for the experiment. */
+static void note_unprofilable(const char *target_path, char *note, size_t room)
+{
 	struct exeprobe probe;
-	char unprofilable[PATH_MAX + 512] = "";
 	if (exeprobe_path(target_path, (unsigned)geteuid(), (unsigned)getegid(), &probe) == 0 &&
 	    probe.verdict == EXEPROBE_NOENTRY) {
-		snprintf(unprofilable, sizeof unprofilable,
+		snprintf(note, room,
 			 "%s%s is %s: the collector cannot enter it, so the experiment records no profile "
 			 "data, only the process's resource usage",
 			 target_path, probe.script ? "'s interpreter" : "", probe.reason);
-		fprintf(stderr, "collect: warning: %s\n", unprofilable);
+		fprintf(stderr, "collect: warning: %s\n", note);
 	}
-	place_choose(&pl, &o);
+}
 
-	snprintf(descriptor, sizeof descriptor, "p=%ld;d=%d", o.clock_on ? o.clock_interval_us : 0,
-		 depth_limit);
-	if (o.duration_set) {
+/* The data descriptor passed to the collector in PA_PARAMS, and log.xml's duration ("" if none). */
+static void descriptor_build(const struct collect_options *o, char *descriptor, size_t room, char *duration,
+			     size_t duration_room)
+{
+	snprintf(descriptor, room, "p=%ld;d=%d", o->clock_on ? o->clock_interval_us : 0, depth_limit);
+	if (o->duration_set) {
 		size_t k = strlen(descriptor);
-		snprintf(descriptor + k, sizeof descriptor - k, ";t=%lu:%lu", o.duration_start_s,
-			 o.duration_end_s);
-		snprintf(duration, sizeof duration, "%lu:%lu", o.duration_start_s, o.duration_end_s);
+		snprintf(descriptor + k, room - k, ";t=%lu:%lu", o->duration_start_s, o->duration_end_s);
+		snprintf(duration, duration_room, "%lu:%lu", o->duration_start_s, o->duration_end_s);
 	}
-	if (o.heap_on) {
+	if (o->heap_on) {
 		size_t k = strlen(descriptor);
-		snprintf(descriptor + k, sizeof descriptor - k, ";H=1");
+		snprintf(descriptor + k, room - k, ";H=1");
 	}
-	if (o.follow != COLLECT_FOLLOW_ON) {
+	if (o->follow != COLLECT_FOLLOW_ON) {
 		size_t k = strlen(descriptor);
-		snprintf(descriptor + k, sizeof descriptor - k, ";F=%d", (int)o.follow);
+		snprintf(descriptor + k, room - k, ";F=%d", (int)o->follow);
 	}
-	rc = find_collector(lib, sizeof lib, lib_tried, sizeof lib_tried);
+}
+
+/* The collector libraries to preload. */
+struct preload {
+	char lib[PATH_MAX];            /* libcollector.so, "" when not found */
+	char tried[2 * PATH_MAX + 64]; /* where it was looked for, when not found */
+	char list[2 * PATH_MAX + 2];   /* LD_PRELOAD's entries: the heap tracer's first under -H on */
+};
+
+/* Find the collector (and under -H on the heap tracer) to preload: 0, or 1 after a message. */
+static int preload_choose(struct preload *p, const struct collect_options *o)
+{
+	char heap_lib[PATH_MAX];
+	int rc = find_collector(p->lib, sizeof p->lib, p->tried, sizeof p->tried);
 	if (rc < 0)
-		lib[0] = '\0';
-	else if (strpbrk(lib, " :")) {
+		p->lib[0] = '\0';
+	else if (strpbrk(p->lib, " :")) {
 		fprintf(stderr,
 			"collect: collector library path '%s' contains a space or ':', "
 			"which LD_PRELOAD cannot hold\n",
-			lib);
+			p->lib);
 		return 1;
 	}
-	snprintf(preload, sizeof preload, "%s", lib);
-	if (lib[0] && o.heap_on) {
+	snprintf(p->list, sizeof p->list, "%s", p->lib);
+	if (p->lib[0] && o->heap_on) {
 		/* the interposers first, so that they come before libc's malloc */
-		if (find_heap_lib(lib, heap_lib, sizeof heap_lib) < 0) {
+		if (find_heap_lib(p->lib, heap_lib, sizeof heap_lib) < 0) {
 			fprintf(stderr, "collect: -H on: cannot find %s\n", heap_lib);
 			return 1;
 		}
-		snprintf(preload, sizeof preload, "%s:%s", heap_lib, lib);
+		snprintf(p->list, sizeof p->list, "%s:%s", heap_lib, p->lib);
 	}
+	return 0;
+}
+
+/* Create the experiment directory; on a lost race for a numbered name, take the next.
+ * 0, or EXIT_USAGE after a message; exits when the directory cannot be written. */
+static int create_experiment(struct expdir *e, struct place *pl, int verbose)
+{
+	int rc;
+	expdir_init(e);
+	for (int tries = 0;; tries++) {
+		rc = expdir_create(e, pl->abs_path);
+		if (rc != -EEXIST)
+			break;
+		char taken[sizeof pl->name];
+		memcpy(taken, pl->name, sizeof taken);
+		if (tries == NAME_RETRIES || expname_parse(taken, NULL, NULL) != 1 ||
+		    expname_next(pl->dir, taken, pl->name, sizeof pl->name) < 0) {
+			fprintf(stderr, "collect: experiment %s already exists\n", pl->display);
+			return EXIT_USAGE;
+		}
+		place_set_display(pl);
+	}
+	if (rc < 0)
+		fail_experiment(e, -rc);
+	if (verbose)
+		fprintf(stderr, "collect: created experiment directory %s\n", e->path);
+	return 0;
+}
+
+/* Write the head of log.xml and map.xml (and the unprofilable warning, if any); exits when it cannot. */
+static void write_head(struct expdir *e, const struct loghead *head, const char *unprofilable,
+		       const struct collect_options *o)
+{
+	int rc = expdir_write_head(e, head);
+	if (rc == 0 && unprofilable[0])
+		rc = expdir_write_warning(e, "unprofilable", unprofilable);
+	if (rc < 0)
+		fail_experiment(e, -rc);
+	/* room for the logs' last lines if the disk fills up (none: the run goes on without) */
+	(void)expdir_reserve(e);
+	if (o->verbose)
+		fprintf(stderr, "collect: wrote %s/log.xml, map.xml%s\n", e->path,
+			o->comment_count ? ", notes" : "");
+}
+
+/* The exit status when the target could not be started (launch_start's RC), after a message;
+ * the experiment is removed. */
+static int start_failed(struct expdir *e, const char *name, int rc)
+{
+	int e2 = -rc;
+	expdir_remove(e);
+	expdir_release(e);
+	if (e2 == EAGAIN || e2 == ENOMEM) {
+		fprintf(stderr, "collect: cannot start '%s': %s\n", name, strerror(e2));
+		return 1;
+	}
+	/* the file exists (it was resolved): ENOENT is about its interpreter */
+	fprintf(stderr, "collect: cannot execute '%s': %s%s\n", name, strerror(e2),
+		e2 == ENOENT ? " (is the interpreter in its #! line missing?)" : "");
+	return e2 == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+}
+
+/* Write the experiment's tail after the target ended with STATUS, then report on it,
+ * compress and archive it. */
+static void finish_experiment(struct expdir *e, struct expdir_tail *tail, int status, const char *display,
+			      uint64_t start_ns, const char *archive)
+{
+	tail->wait_status = status;
+	tail->end_ns = now_ns(CLOCK_MONOTONIC);
+	if (WIFEXITED(status) && finish_founder_unended(e->path))
+		(void)expdir_write_warning(
+			e, "end_unrecorded",
+			"the collector could not record the end of the process (it left the collector no file "
+			"descriptor, or ran another program through a raw execve system call): data lost "
+			"after its last record, if any, is not counted");
+	int rc = expdir_write_tail(e, tail);
+	if (rc < 0) {
+		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e->failed, strerror(-rc));
+		return;
+	}
+	int running = report_descendants(e->path, display);
+	report_losses(e->path, display, start_ns);
+	if (!running)
+		expdir_unreserve(e); /* a descendant still running keeps watching it */
+	finish_compress(e->path, warn_compress);
+	archive_experiment(e->path, archive);
+}
+
+/* collect's exit status for the target's wait STATUS: its own, or 128+N when signal N killed it. */
+static int exit_status(int status)
+{
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		fprintf(stderr, "collect: target terminated by signal %d (%s)%s\n", sig, strsignal(sig),
+			WCOREDUMP(status) ? " (core dumped)" : "");
+		return 128 + sig;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct collect_options o;
+	char err[512], target_path[PATH_MAX];
+	char descriptor[128], duration[64] = "", cwd[PATH_MAX];
+	char unprofilable[PATH_MAX + 512] = "";
+	struct preload pre;
+	struct place pl;
+	struct expdir e;
+	struct loghead head;
+	struct expdir_tail tail;
+	struct sysinfo_host host;
+	struct launch l;
+	char **targv, **env;
+	size_t env_own_from = 0;
+	int rc, status;
+
+	if (collect_options_parse(&o, argc, argv, err, sizeof err) < 0)
+		die_usage(err);
+	read_depth_limit();
+	if ((rc = run_info_mode(o.mode)) >= 0)
+		return rc;
+	targv = argv + o.target_index;
+
+	if ((rc = resolve_target(targv[0], target_path, sizeof target_path)) != 0)
+		return rc;
+	if (!o.clock_on)
+		fprintf(stderr, "collect: warning: no function level data requested; "
+				"only statistics will be collected\n");
+	note_unprofilable(target_path, unprofilable, sizeof unprofilable);
+	place_choose(&pl, &o);
+
+	descriptor_build(&o, descriptor, sizeof descriptor, duration, sizeof duration);
+	if (preload_choose(&pre, &o) != 0)
+		return 1;
 	if (o.dry_run) {
-		dry_run(&o, targv, target_path, &pl, descriptor, lib, lib_tried);
+		dry_run(&o, targv, target_path, &pl, descriptor, pre.lib, pre.tried);
 		return 0;
 	}
-	if (!lib[0]) {
+	if (!pre.lib[0]) {
 		fprintf(stderr, "collect: cannot find libcollector.so (tried %s); set PA_COLLECTOR_LIB\n",
-			lib_tried);
+			pre.tried);
 		return 1;
 	}
 	if (!getcwd(cwd, sizeof cwd)) {
@@ -630,25 +771,8 @@ int main(int argc, char **argv)
 	}
 	sysinfo_host_read(&host);
 
-	/* Create the directory; on a lost race for a numbered name, take the next. */
-	expdir_init(&e);
-	for (int tries = 0;; tries++) {
-		rc = expdir_create(&e, pl.abs_path);
-		if (rc != -EEXIST)
-			break;
-		char taken[sizeof pl.name];
-		memcpy(taken, pl.name, sizeof taken);
-		if (tries == NAME_RETRIES || expname_parse(taken, NULL, NULL) != 1 ||
-		    expname_next(pl.dir, taken, pl.name, sizeof pl.name) < 0) {
-			fprintf(stderr, "collect: experiment %s already exists\n", pl.display);
-			return EXIT_USAGE;
-		}
-		place_set_display(&pl);
-	}
-	if (rc < 0)
-		fail_experiment(&e, -rc);
-	if (o.verbose)
-		fprintf(stderr, "collect: created experiment directory %s\n", e.path);
+	if ((rc = create_experiment(&e, &pl, o.verbose)) != 0)
+		return rc;
 
 	memset(&head, 0, sizeof head);
 	head.target_path = target_path;
@@ -667,24 +791,15 @@ int main(int argc, char **argv)
 	head.comment_count = o.comment_count;
 	head.start_ns = now_ns(CLOCK_MONOTONIC);
 	head.start_realtime_ns = now_ns(CLOCK_REALTIME);
-	rc = expdir_write_head(&e, &head);
-	if (rc == 0 && unprofilable[0])
-		rc = expdir_write_warning(&e, "unprofilable", unprofilable);
-	if (rc < 0)
-		fail_experiment(&e, -rc);
-	/* room for the logs' last lines if the disk fills up (none: the run goes on without) */
-	(void)expdir_reserve(&e);
-	if (o.verbose)
-		fprintf(stderr, "collect: wrote %s/log.xml, map.xml%s\n", e.path,
-			o.comment_count ? ", notes" : "");
+	write_head(&e, &head, unprofilable, &o);
 
-	env = build_env(e.path, descriptor, preload, o.follow == COLLECT_FOLLOW_REGEX ? o.follow_regex : NULL,
-			&env_own_from);
+	env = build_env(e.path, descriptor, pre.list,
+			o.follow == COLLECT_FOLLOW_REGEX ? o.follow_regex : NULL, &env_own_from);
 	if (!env)
 		fail_experiment(&e, ENOMEM);
 	if (o.verbose) {
 		fprintf(stderr, "collect: exec PA_EXPERIMENT=%s PA_PARAMS=%s LD_PRELOAD=%s %s", e.path,
-			descriptor, preload, target_path);
+			descriptor, pre.list, target_path);
 		for (char **a = targv + 1; *a; a++)
 			fprintf(stderr, " %s", *a);
 		fputc('\n', stderr);
@@ -692,19 +807,8 @@ int main(int argc, char **argv)
 	fflush(NULL);
 	rc = launch_start(&l, target_path, targv, env);
 	free_env(env, env_own_from);
-	if (rc < 0) {
-		int e2 = -rc;
-		expdir_remove(&e);
-		expdir_release(&e);
-		if (e2 == EAGAIN || e2 == ENOMEM) {
-			fprintf(stderr, "collect: cannot start '%s': %s\n", targv[0], strerror(e2));
-			return 1;
-		}
-		/* the file exists (it was resolved): ENOENT is about its interpreter */
-		fprintf(stderr, "collect: cannot execute '%s': %s%s\n", targv[0], strerror(e2),
-			e2 == ENOENT ? " (is the interpreter in its #! line missing?)" : "");
-		return e2 == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
-	}
+	if (rc < 0)
+		return start_failed(&e, targv[0], rc);
 	fprintf(stderr, "Creating experiment directory %s (Process ID: %ld) ...\n", pl.display, (long)l.pid);
 
 	memset(&tail, 0, sizeof tail);
@@ -715,31 +819,7 @@ int main(int argc, char **argv)
 		expdir_release(&e);
 		return 1;
 	}
-	tail.wait_status = status;
-	tail.end_ns = now_ns(CLOCK_MONOTONIC);
-	if (WIFEXITED(status) && finish_founder_unended(e.path))
-		(void)expdir_write_warning(
-			&e, "end_unrecorded",
-			"the collector could not record the end of the process (it left the collector no file "
-			"descriptor, or ran another program through a raw execve system call): data lost "
-			"after its last record, if any, is not counted");
-	rc = expdir_write_tail(&e, &tail);
-	if (rc < 0)
-		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e.failed, strerror(-rc));
-	else {
-		int running = report_descendants(e.path, pl.display);
-		report_losses(e.path, pl.display, head.start_ns);
-		if (!running)
-			expdir_unreserve(&e); /* a descendant still running keeps watching it */
-		finish_compress(e.path, warn_compress);
-		archive_experiment(e.path, o.archive);
-	}
+	finish_experiment(&e, &tail, status, pl.display, head.start_ns, o.archive);
 	expdir_release(&e);
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-		fprintf(stderr, "collect: target terminated by signal %d (%s)%s\n", sig, strsignal(sig),
-			WCOREDUMP(status) ? " (core dumped)" : "");
-		return 128 + sig;
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	return exit_status(status);
 }

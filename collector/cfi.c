@@ -306,6 +306,187 @@ static bool factored(int64_t v, int64_t f, int64_t *ret)
 	return !__builtin_mul_overflow(v, f, ret);
 }
 
+/* The interpreter's state through one CFA program. */
+struct vm {
+	const struct eh_cie *e;
+	struct eh_reader r;
+	struct eh_bases b;
+	struct state *s;
+	const struct state *init; /* the state after the CIE (NULL: running the CIE) */
+	bool rows;                /* an FDE's program: DW_CFA_set_loc allowed */
+	uint64_t loc;
+	struct state stack[CFI_STACK_DEPTH];
+	unsigned depth;
+};
+
+/* What one instruction did. */
+enum step {
+	STEP_NEXT,    /* changed the state, or nothing */
+	STEP_ADVANCE, /* advanced the location by *delta */
+	STEP_STOP,    /* something we do not understand, or a bad operand */
+	STEP_OTHER,   /* not this group's instruction */
+};
+
+/* DW_CFA_set_loc and advance_loc1/2/4. */
+static enum step op_advance(struct vm *m, uint8_t op, uint64_t *delta)
+{
+	const struct eh_cie *e = m->e;
+	switch (op) {
+	case 0x01: { /* set_loc */
+		uint64_t to;
+		if (!m->rows || eh_read_pointer(&m->r, e->fde_enc, &m->b, &to) || to < m->loc)
+			return STEP_STOP;
+		*delta = to - m->loc;
+		return STEP_ADVANCE;
+	}
+	case 0x02: *delta = eh_read_fixed(&m->r, 1) * e->code_align; return STEP_ADVANCE;
+	case 0x03: *delta = eh_read_fixed(&m->r, 2) * e->code_align; return STEP_ADVANCE;
+	case 0x04: *delta = eh_read_fixed(&m->r, 4) * e->code_align; return STEP_ADVANCE;
+	default: return STEP_OTHER;
+	}
+}
+
+/* The CFA's rule (def_cfa*) and remember/restore_state. */
+static enum step op_cfa(struct vm *m, uint8_t op)
+{
+	struct state *s = m->s;
+	uint64_t reg;
+	switch (op) {
+	case 0x0a: /* remember_state */
+		if (m->depth == CFI_STACK_DEPTH)
+			return STEP_STOP;
+		m->stack[m->depth++] = *s;
+		return STEP_NEXT;
+	case 0x0b: /* restore_state */
+		if (m->depth == 0)
+			return STEP_STOP;
+		*s = m->stack[--m->depth];
+		return STEP_NEXT;
+	case 0x0c: /* def_cfa */
+		reg = eh_read_uleb(&m->r);
+		s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
+		s->cfa_how = C_REG;
+		s->cfa_off = (int64_t)eh_read_uleb(&m->r);
+		if (s->cfa_off < 0)
+			s->cfa_how = C_UNSUP;
+		return STEP_NEXT;
+	case 0x0d: /* def_cfa_register */
+		reg = eh_read_uleb(&m->r);
+		s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
+		s->cfa_how = s->cfa_how == C_REG || s->cfa_how == C_NONE ? C_REG : C_UNSUP;
+		return STEP_NEXT;
+	case 0x0e: /* def_cfa_offset */
+		s->cfa_off = (int64_t)eh_read_uleb(&m->r);
+		if (s->cfa_off < 0)
+			s->cfa_how = C_UNSUP;
+		return STEP_NEXT;
+	case 0x12: /* def_cfa_sf */
+		reg = eh_read_uleb(&m->r);
+		s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
+		s->cfa_how = factored(eh_read_sleb(&m->r), m->e->data_align, &s->cfa_off) ? C_REG : C_UNSUP;
+		return STEP_NEXT;
+	case 0x13: /* def_cfa_offset_sf */
+		if (!factored(eh_read_sleb(&m->r), m->e->data_align, &s->cfa_off))
+			s->cfa_how = C_UNSUP;
+		return STEP_NEXT;
+	default: return STEP_OTHER;
+	}
+}
+
+/* DW_CFA_def_cfa_expression: only the PLT's expression is understood. */
+static enum step op_cfa_expression(struct vm *m)
+{
+	struct state *s = m->s;
+	uint64_t n = eh_read_uleb(&m->r);
+	const uint8_t *x = m->r.p;
+	eh_skip(&m->r, n);
+	if (m->r.err)
+		return STEP_STOP;
+	s->cfa_how = C_UNSUP;
+	if (n == sizeof plt_expr && !memcmp(x, plt_expr, 6) && (x[6] == 0x3b || x[6] == 0x3a) &&
+	    !memcmp(x + 7, plt_expr + 7, 4)) {
+		s->cfa_how = C_PLT;
+		s->plt = x[6] == 0x3b ? 11 : 10;
+	}
+	return STEP_NEXT;
+}
+
+/* The registers' rules (the extended and GNU forms). */
+static enum step op_reg(struct vm *m, uint8_t op)
+{
+	struct state *s = m->s;
+	int64_t da = m->e->data_align;
+	uint64_t reg;
+	switch (op) {
+	case 0x05: /* offset_extended */
+		reg = eh_read_uleb(&m->r);
+		set_off(s, reg, (int64_t)eh_read_uleb(&m->r), da);
+		return STEP_NEXT;
+	case 0x06: /* restore_extended */
+		reg = eh_read_uleb(&m->r);
+		if (m->init)
+			restore_reg(s, reg, m->init);
+		return STEP_NEXT;
+	case 0x07: set_reg(s, eh_read_uleb(&m->r), R_UNDEF, 0); return STEP_NEXT;
+	case 0x08: set_reg(s, eh_read_uleb(&m->r), R_SAME, 0); return STEP_NEXT;
+	case 0x09: /* register */
+		reg = eh_read_uleb(&m->r);
+		eh_read_uleb(&m->r);
+		set_reg(s, reg, R_UNSUP, 0);
+		return STEP_NEXT;
+	case 0x10: /* expression */
+	case 0x16: /* val_expression */
+		reg = eh_read_uleb(&m->r);
+		eh_skip(&m->r, eh_read_uleb(&m->r));
+		set_reg(s, reg, R_UNSUP, 0);
+		return STEP_NEXT;
+	case 0x11: /* offset_extended_sf */
+		reg = eh_read_uleb(&m->r);
+		set_off(s, reg, eh_read_sleb(&m->r), da);
+		return STEP_NEXT;
+	case 0x14: /* val_offset */
+		set_reg(s, eh_read_uleb(&m->r), R_UNSUP, 0);
+		eh_read_uleb(&m->r);
+		return STEP_NEXT;
+	case 0x15: /* val_offset_sf */
+		set_reg(s, eh_read_uleb(&m->r), R_UNSUP, 0);
+		eh_read_sleb(&m->r);
+		return STEP_NEXT;
+	case 0x2e: eh_read_uleb(&m->r); return STEP_NEXT; /* GNU_args_size */
+	case 0x2f:                                        /* GNU_negative_offset_extended */
+		reg = eh_read_uleb(&m->r);
+		set_off(s, reg, -(int64_t)(eh_read_uleb(&m->r) & INT64_MAX), da);
+		return STEP_NEXT;
+	default: return STEP_OTHER;
+	}
+}
+
+/* One instruction, its opcode op already read. */
+static enum step op_one(struct vm *m, uint8_t op, uint64_t *delta)
+{
+	switch (op >> 6) {
+	case 1: /* advance_loc */ *delta = (uint64_t)(op & 0x3f) * m->e->code_align; return STEP_ADVANCE;
+	case 2: /* offset */
+		set_off(m->s, op & 0x3f, (int64_t)eh_read_uleb(&m->r), m->e->data_align);
+		return STEP_NEXT;
+	case 3: /* restore */
+		if (m->init)
+			restore_reg(m->s, op & 0x3f, m->init);
+		return STEP_NEXT;
+	default: break;
+	}
+	if (op == 0x00) /* nop */
+		return STEP_NEXT;
+	if (op == 0x0f)
+		return op_cfa_expression(m);
+	enum step st = op_advance(m, op, delta);
+	if (st == STEP_OTHER)
+		st = op_cfa(m, op);
+	if (st == STEP_OTHER)
+		st = op_reg(m, op);
+	return st == STEP_OTHER ? STEP_STOP : st;
+}
+
 /*
  * Run a CFA program.  For a CIE's initial instructions `o` is NULL (no rows,
  * advances ignored).  For an FDE, rows are emitted for [f->start, f->end);
@@ -315,167 +496,31 @@ static bool factored(int64_t v, int64_t f, int64_t *ret)
 static bool run(const struct eh_cie *e, const uint8_t *p, const uint8_t *pend, struct state *s,
 		const struct state *init, const struct fde *f, struct out *o, uint64_t *ret_loc)
 {
-	struct state stack[CFI_STACK_DEPTH];
-	unsigned depth = 0;
-	struct eh_reader r;
-	reader_init(&r, p, pend, e->addr_size);
-	struct eh_bases b = {.valid = EH_BASE_PC};
-	uint64_t loc = f ? f->start : 0;
-	*ret_loc = loc;
-	while (r.p < r.end) {
-		uint8_t op = *r.p++;
-		uint64_t reg = 0, delta = 0;
-		bool advance = false;
-		switch (op >> 6) {
-		case 1:
-			delta = (uint64_t)(op & 0x3f) * e->code_align;
-			advance = true;
-			break;
-		case 2:
-			reg = op & 0x3f;
-			set_off(s, reg, (int64_t)eh_read_uleb(&r), e->data_align);
-			break;
-		case 3:
-			reg = op & 0x3f;
-			if (init)
-				restore_reg(s, reg, init);
-			break;
-		default:
-			switch (op) {
-			case 0x00: break; /* nop */
-			case 0x01: {      /* set_loc */
-				uint64_t to;
-				if (!o || eh_read_pointer(&r, e->fde_enc, &b, &to) || to < loc)
-					return false;
-				delta = to - loc;
-				advance = true;
-				break;
-			}
-			case 0x02:
-				delta = eh_read_fixed(&r, 1) * e->code_align;
-				advance = true;
-				break;
-			case 0x03:
-				delta = eh_read_fixed(&r, 2) * e->code_align;
-				advance = true;
-				break;
-			case 0x04:
-				delta = eh_read_fixed(&r, 4) * e->code_align;
-				advance = true;
-				break;
-			case 0x05: /* offset_extended */
-				reg = eh_read_uleb(&r);
-				set_off(s, reg, (int64_t)eh_read_uleb(&r), e->data_align);
-				break;
-			case 0x06: /* restore_extended */
-				reg = eh_read_uleb(&r);
-				if (init)
-					restore_reg(s, reg, init);
-				break;
-			case 0x07: set_reg(s, eh_read_uleb(&r), R_UNDEF, 0); break;
-			case 0x08: set_reg(s, eh_read_uleb(&r), R_SAME, 0); break;
-			case 0x09: /* register */
-				reg = eh_read_uleb(&r);
-				eh_read_uleb(&r);
-				set_reg(s, reg, R_UNSUP, 0);
-				break;
-			case 0x0a:
-				if (depth == CFI_STACK_DEPTH)
-					return false;
-				stack[depth++] = *s;
-				break;
-			case 0x0b:
-				if (depth == 0)
-					return false;
-				*s = stack[--depth];
-				break;
-			case 0x0c: /* def_cfa */
-				reg = eh_read_uleb(&r);
-				s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
-				s->cfa_how = C_REG;
-				s->cfa_off = (int64_t)eh_read_uleb(&r);
-				if (s->cfa_off < 0)
-					s->cfa_how = C_UNSUP;
-				break;
-			case 0x0d: /* def_cfa_register */
-				reg = eh_read_uleb(&r);
-				s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
-				if (s->cfa_how == C_REG || s->cfa_how == C_NONE)
-					s->cfa_how = C_REG;
-				else
-					s->cfa_how = C_UNSUP;
-				break;
-			case 0x0e: /* def_cfa_offset */
-				s->cfa_off = (int64_t)eh_read_uleb(&r);
-				if (s->cfa_off < 0)
-					s->cfa_how = C_UNSUP;
-				break;
-			case 0x0f: { /* def_cfa_expression */
-				uint64_t n = eh_read_uleb(&r);
-				const uint8_t *x = r.p;
-				eh_skip(&r, n);
-				if (r.err)
-					return false;
-				s->cfa_how = C_UNSUP;
-				if (n == sizeof plt_expr && !memcmp(x, plt_expr, 6) &&
-				    (x[6] == 0x3b || x[6] == 0x3a) && !memcmp(x + 7, plt_expr + 7, 4)) {
-					s->cfa_how = C_PLT;
-					s->plt = x[6] == 0x3b ? 11 : 10;
-				}
-				break;
-			}
-			case 0x10: /* expression */
-			case 0x16: /* val_expression */
-				reg = eh_read_uleb(&r);
-				eh_skip(&r, eh_read_uleb(&r));
-				set_reg(s, reg, R_UNSUP, 0);
-				break;
-			case 0x11: /* offset_extended_sf */
-				reg = eh_read_uleb(&r);
-				set_off(s, reg, eh_read_sleb(&r), e->data_align);
-				break;
-			case 0x12: /* def_cfa_sf */
-				reg = eh_read_uleb(&r);
-				s->cfa_reg = reg < 256 ? (uint8_t)reg : 255;
-				s->cfa_how = factored(eh_read_sleb(&r), e->data_align, &s->cfa_off) ? C_REG
-												    : C_UNSUP;
-				break;
-			case 0x13: /* def_cfa_offset_sf */
-				if (!factored(eh_read_sleb(&r), e->data_align, &s->cfa_off))
-					s->cfa_how = C_UNSUP;
-				break;
-			case 0x14: /* val_offset */
-				set_reg(s, eh_read_uleb(&r), R_UNSUP, 0);
-				eh_read_uleb(&r);
-				break;
-			case 0x15: /* val_offset_sf */
-				set_reg(s, eh_read_uleb(&r), R_UNSUP, 0);
-				eh_read_sleb(&r);
-				break;
-			case 0x2e: eh_read_uleb(&r); break; /* GNU_args_size */
-			case 0x2f:                          /* GNU_negative_offset_extended */
-				reg = eh_read_uleb(&r);
-				set_off(s, reg, -(int64_t)(eh_read_uleb(&r) & INT64_MAX), e->data_align);
-				break;
-			default: return false;
-			}
-		}
-		if (r.err)
+	struct vm m = {
+		.e = e,
+		.b = {.valid = EH_BASE_PC},
+		.s = s,
+		.init = init,
+		.rows = o != NULL,
+		.loc = f ? f->start : 0,
+	};
+	reader_init(&m.r, p, pend, e->addr_size);
+	*ret_loc = m.loc;
+	while (m.r.p < m.r.end) {
+		uint64_t delta = 0;
+		enum step st = op_one(&m, *m.r.p++, &delta);
+		if (st == STEP_STOP || m.r.err)
 			return false;
-		if (advance && o) {
-			if (delta == 0)
-				continue;
-			if (delta >= f->end - loc) {
-				emit_state(o, loc, s);
-				return true; /* the rest of the program is past the FDE's end */
-			}
-			emit_state(o, loc, s);
-			loc += delta;
-			*ret_loc = loc;
-		}
+		if (st != STEP_ADVANCE || !o || delta == 0)
+			continue;
+		emit_state(o, m.loc, s);
+		if (delta >= f->end - m.loc)
+			return true; /* the rest of the program is past the FDE's end */
+		m.loc += delta;
+		*ret_loc = m.loc;
 	}
 	if (o)
-		emit_state(o, loc, s);
+		emit_state(o, m.loc, s);
 	return true;
 }
 

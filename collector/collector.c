@@ -9,6 +9,10 @@
  * it (the atfork child handler), and never touches its parent's blocks.
  * Nothing here may take the target down: a failing part is disabled,
  * counted and noted in log.xml.
+ *
+ * Tracers (tracer.h) are listed in tracers[]: their PA_PARAMS key, data
+ * file, start, fork child, thread end and log.xml attributes are run from
+ * here, so adding one is a new module and a line in that table.
  */
 #include "collector/collector.h"
 
@@ -25,15 +29,16 @@
 
 #include "collector/encode.h"
 #include "collector/fdkeep.h"
+#include "collector/heaptrace.h"
 #include "collector/lineage.h"
 #include "collector/loadmap.h"
 #include "collector/logxml.h"
 #include "collector/sampler.h"
 #include "collector/signals.h"
 #include "collector/stacktab.h"
+#include "collector/state.h"
 #include "collector/threads.h"
-#include "collector/trace_api.h"
-#include "experiment/heapstream.h"
+#include "collector/tracer.h"
 #include "experiment/loghead.h"
 #include "experiment/record.h"
 #include "experiment/xmlw.h"
@@ -46,100 +51,35 @@
 #define DEPTH_MAX 6000u
 #define STACKTAB_LOG2 16
 
-static struct col_real col_reals;
-static struct col_config col_cfg;
-static struct col_counters col_count;
 static _Atomic int col_init_state; /* 0 none, 1 running, 2 done */
 static _Atomic uint32_t col_init_tid;
-static _Atomic int col_active; /* owner process, collecting */
-static _Atomic int col_finished;
 
-const struct col_real *col_real(void)
+/* The tracers; each one's data file, and whether PA_PARAMS turned it on. */
+static const struct col_tracer *const tracers[] = {&heaptrace_tracer};
+#define NTRACERS (sizeof tracers / sizeof tracers[0])
+static int tracer_wanted[NTRACERS];
+static int tracer_started[NTRACERS];
+static struct blockw_file tracer_file[NTRACERS];
+
+/* A tracer by its PA_PARAMS key, or -1. */
+static int tracer_index(char param)
 {
-	return &col_reals;
+	for (size_t i = 0; i < NTRACERS; i++)
+		if (tracers[i]->param == param)
+			return (int)i;
+	return -1;
 }
 
-struct col_config *col_config(void)
+static void tracers_thread_end(void)
 {
-	return &col_cfg;
+	for (size_t i = 0; i < NTRACERS; i++)
+		if (tracers[i]->thread_end)
+			tracers[i]->thread_end();
 }
 
-struct col_counters *col_counters(void)
+int col_init_done(void)
 {
-	return &col_count;
-}
-
-int col_collecting(void)
-{
-	return atomic_load_explicit(&col_active, memory_order_acquire) &&
-	       !atomic_load_explicit(&col_finished, memory_order_relaxed);
-}
-
-static _Atomic uint64_t map_change_ns;
-
-uint64_t col_map_change_ns(void)
-{
-	return atomic_load_explicit(&map_change_ns, memory_order_acquire);
-}
-
-void col_map_changed(uint64_t now_ns)
-{
-	atomic_store_explicit(&map_change_ns, now_ns, memory_order_release);
-}
-
-uint64_t col_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * One counter for all threads: its modification order agrees with
- * happens-before, so a free that a malloc's caller made possible gets a
- * later number even from another thread.
- */
-static _Atomic uint64_t col_heap_seq;
-
-uint64_t col_heap_stamp(void)
-{
-	return atomic_fetch_add_explicit(&col_heap_seq, 1, memory_order_relaxed) + 1;
-}
-
-uint64_t col_thread_cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-uint32_t col_gettid(void)
-{
-	return (uint32_t)syscall(SYS_gettid);
-}
-
-static void *next_sym(const char *name, const char *version)
-{
-	void *p = version ? dlvsym(RTLD_NEXT, name, version) : NULL;
-	return p ? p : dlsym(RTLD_NEXT, name);
-}
-
-static void resolve_reals(void)
-{
-	struct col_real *r = &col_reals;
-	r->pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))next_sym(
-		"pthread_create", "GLIBC_2.34");
-	r->sigaction =
-		(int (*)(int, const struct sigaction *, struct sigaction *))next_sym("sigaction", NULL);
-	r->signal = (__sighandler_t(*)(int, __sighandler_t))next_sym("signal", NULL);
-	r->sigprocmask = (int (*)(int, const sigset_t *, sigset_t *))next_sym("sigprocmask", NULL);
-	r->pthread_sigmask =
-		(int (*)(int, const sigset_t *, sigset_t *))next_sym("pthread_sigmask", "GLIBC_2.32");
-	r->exit_ = (void (*)(int))next_sym("_exit", NULL);
-	r->exit = (void (*)(int))next_sym("exit", NULL);
-	r->Exit_ = (void (*)(int))next_sym("_Exit", NULL);
-	r->dlopen = (void *(*)(const char *, int))next_sym("dlopen", "GLIBC_2.34");
-	r->dlclose = (int (*)(void *))next_sym("dlclose", "GLIBC_2.34");
+	return atomic_load_explicit(&col_init_state, memory_order_acquire) == 2;
 }
 
 static uint64_t parse_u64(const char **s)
@@ -151,15 +91,16 @@ static uint64_t parse_u64(const char **s)
 }
 
 /*
- * PA_PARAMS: ';'-separated p=<us>, d=<depth>, t=<start_s>:<end_s>, H=0|1,
+ * PA_PARAMS: ';'-separated p=<us>, d=<depth>, t=<start_s>:<end_s>,
  * F=0|1|2 (follow descendants: off, on, by the regex in PA_FOLLOW; default
- * on); unknown keys ignored.
+ * on), and each tracer's key=0|1 (H: heap); unknown keys ignored.
  */
 static void parse_params(const char *s, struct col_config *cfg)
 {
 	cfg->interval_us = 0;
 	cfg->depth_limit = DEPTH_DEFAULT;
-	cfg->heap_on = 0;
+	for (size_t i = 0; i < NTRACERS; i++)
+		tracer_wanted[i] = 0;
 	cfg->follow = LINEAGE_FOLLOW_ON;
 	while (s && *s) {
 		char key = *s;
@@ -171,8 +112,8 @@ static void parse_params(const char *s, struct col_config *cfg)
 			} else if (key == 'd') {
 				uint64_t v = parse_u64(&s);
 				cfg->depth_limit = v < 1 ? 1 : v > DEPTH_MAX ? DEPTH_MAX : (uint32_t)v;
-			} else if (key == 'H') {
-				cfg->heap_on = parse_u64(&s) != 0;
+			} else if (tracer_index(key) >= 0) {
+				tracer_wanted[tracer_index(key)] = parse_u64(&s) != 0;
 			} else if (key == 'F') {
 				uint64_t v = parse_u64(&s);
 				cfg->follow = v == 0   ? LINEAGE_FOLLOW_OFF
@@ -196,6 +137,7 @@ static void parse_params(const char *s, struct col_config *cfg)
 static void write_sample(uint64_t number)
 {
 	static struct blockw_cursor cursor; /* init and finish never overlap */
+	struct col_config *cfg = col_config();
 	struct rusage ru;
 	if (getrusage(RUSAGE_SELF, &ru) != 0)
 		return;
@@ -218,9 +160,9 @@ static void write_sample(uint64_t number)
 		.nivcsw = (uint64_t)ru.ru_nivcsw,
 		.maxrss_kb = (uint64_t)ru.ru_maxrss,
 	};
-	if (blockw_append(&col_cfg.overview, &cursor, col_gettid(), s.ts_ns, EXP_REC_SAMPLE, encode_sample,
-			  &s, 0) < 0)
-		atomic_fetch_add(&col_count.lost_records, 1);
+	if (blockw_append(&cfg->overview, &cursor, col_gettid(), s.ts_ns, EXP_REC_SAMPLE, encode_sample, &s,
+			  0) < 0)
+		atomic_fetch_add(&col_counters()->lost_records, 1);
 	blockw_cursor_release(&cursor);
 }
 
@@ -249,8 +191,9 @@ static const char *errno_name(int e)
  */
 static void data_stopped(int err, uint64_t now_ns)
 {
-	if (col_cfg.health.stop_path[0])
-		syscall(SYS_unlinkat, AT_FDCWD, col_cfg.health.stop_path, 0);
+	struct col_config *cfg = col_config();
+	if (cfg->health.stop_path[0])
+		syscall(SYS_unlinkat, AT_FDCWD, cfg->health.stop_path, 0);
 	char buf[512];
 	struct xmlw w;
 	xmlw_init(&w, buf, sizeof buf);
@@ -288,27 +231,30 @@ static void reserve_path(const struct lineage_self *me, char *dst, size_t room)
 
 static void log_start(void)
 {
+	const struct col_config *cfg = col_config();
 	char buf[512];
 	struct xmlw w;
 	int timer = sampler_kind() == SAMPLER_TIMER;
-	uint32_t eff = timer && col_cfg.interval_us < KERNEL_TICK_US ? KERNEL_TICK_US : col_cfg.interval_us;
+	uint32_t eff = timer && cfg->interval_us < KERNEL_TICK_US ? KERNEL_TICK_US : cfg->interval_us;
 	xmlw_init(&w, buf, sizeof buf);
 	xmlw_raw(&w, "  <collector_start");
 	xmlw_attr_u64(&w, "pid", (uint64_t)getpid());
 	xmlw_attr_u64(&w, "ppid", (uint64_t)getppid());
-	xmlw_attr_u64(&w, "tstamp_ns", col_cfg.start_ns);
+	xmlw_attr_u64(&w, "tstamp_ns", cfg->start_ns);
 	xmlw_attr(&w, "mechanism", sampler_mechanism());
-	xmlw_attr_u64(&w, "clock_interval_us", col_cfg.interval_us);
+	xmlw_attr_u64(&w, "clock_interval_us", cfg->interval_us);
 	xmlw_attr_u64(&w, "effective_interval_us", eff);
-	xmlw_attr_u64(&w, "depth_limit", col_cfg.depth_limit);
-	xmlw_attr(&w, "heap", col_cfg.heap_on ? "on" : "off");
-	if (col_cfg.heap_on)
-		xmlw_attr_u64(&w, "heap_time_step_ns", col_cfg.heap_step_ns);
+	xmlw_attr_u64(&w, "depth_limit", cfg->depth_limit);
+	for (size_t i = 0; i < NTRACERS; i++) {
+		xmlw_attr(&w, tracers[i]->name, tracer_started[i] ? "on" : "off");
+		if (tracer_started[i] && tracers[i]->log_start)
+			tracers[i]->log_start(&w);
+	}
 	/* each thread's first expiry is at a uniform phase of the interval (sampler.h) */
 	xmlw_attr(&w, "first_expiry", "uniform");
 	xmlw_raw(&w, "/>\n");
 	logxml_append(&w);
-	if (timer && col_cfg.interval_us < KERNEL_TICK_US)
+	if (timer && cfg->interval_us < KERNEL_TICK_US)
 		logxml_note("warning", "timer_rate",
 			    "CPU timers are limited by the kernel tick (4000 us at HZ=250): each "
 			    "sample's weight is the thread's CPU time since its previous sample");
@@ -340,36 +286,58 @@ static void note_exit(int status)
  * and the calling thread.  in_child: a fork (or clone) child, whose tables
  * and load map are copies of its parent's.
  */
+/* Each wanted tracer's data file; a tracer without its file stays off. */
+static void create_tracer_files(const char *dir)
+{
+	struct col_config *cfg = col_config();
+	for (size_t i = 0; i < NTRACERS; i++) {
+		const struct col_tracer *t = tracers[i];
+		tracer_started[i] = 0;
+		if (!tracer_wanted[i])
+			continue;
+		if (blockw_file_create(&tracer_file[i], &cfg->health, dir, t->file_name, t->file_kind,
+				       cfg->owner_pid, cfg->start_ns) < 0) {
+			char text[160] = "could not create the ";
+			size_t k = strlen(text);
+			for (const char *q = t->file_name; *q && k + 40 < sizeof text; q++)
+				text[k++] = *q;
+			text[k] = 0;
+			strcat(text, " file; ");
+			strcat(text, t->name);
+			strcat(text, " tracing is off");
+			logxml_note("error", "data_files", text);
+			continue;
+		}
+		tracer_started[i] = 1;
+	}
+}
+
 static void start_recording(const struct lineage_self *me, int in_child)
 {
+	struct col_config *cfg = col_config();
 	const char *dir = me->dir;
 	fdkeep_reset(); /* each file below keeps a descriptor as it is set up */
-	if (strlen(dir) >= sizeof col_cfg.dir || logxml_init(dir) < 0)
+	if (strlen(dir) >= sizeof cfg->dir || logxml_init(dir) < 0)
 		return;
-	strcpy(col_cfg.dir, dir);
-	col_cfg.owner_pid = me->pid;
-	col_cfg.start_ns = col_now_ns();
+	strcpy(cfg->dir, dir);
+	cfg->owner_pid = me->pid;
+	cfg->start_ns = col_now_ns();
 	char stop[PATH_MAX];
 	reserve_path(me, stop, sizeof stop);
-	struct blockw_health *h = &col_cfg.health;
-	blockw_health_init(h, col_cfg.fault_blocks, stop, data_stopped);
-	if (blockw_file_create(&col_cfg.profile, h, dir, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE,
-			       col_cfg.owner_pid, col_cfg.start_ns) < 0 ||
-	    blockw_file_create(&col_cfg.stacks, h, dir, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS,
-			       col_cfg.owner_pid, col_cfg.start_ns) < 0 ||
-	    blockw_file_create(&col_cfg.overview, h, dir, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW,
-			       col_cfg.owner_pid, col_cfg.start_ns) < 0) {
+	struct blockw_health *h = &cfg->health;
+	blockw_health_init(h, cfg->fault_blocks, stop, data_stopped);
+	if (blockw_file_create(&cfg->profile, h, dir, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE, cfg->owner_pid,
+			       cfg->start_ns) < 0 ||
+	    blockw_file_create(&cfg->stacks, h, dir, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, cfg->owner_pid,
+			       cfg->start_ns) < 0 ||
+	    blockw_file_create(&cfg->overview, h, dir, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW,
+			       cfg->owner_pid, cfg->start_ns) < 0) {
 		logxml_note("error", "data_files", "could not create the data files; collection is off");
 		return;
 	}
-	if (col_cfg.heap_on && blockw_file_create(&col_cfg.heap, h, dir, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP,
-						  col_cfg.owner_pid, col_cfg.start_ns) < 0) {
-		logxml_note("error", "data_files",
-			    "could not create the heaptrace file; heap tracing is off");
-		col_cfg.heap_on = 0;
-	}
+	create_tracer_files(dir);
 	if (!tables_ready) {
-		if (stacktab_init(STACKTAB_LOG2) < 0 || threads_init() < 0) {
+		if (stacktab_init(STACKTAB_LOG2) < 0 || threads_init(tracers_thread_end) < 0) {
 			logxml_note("error", "memory",
 				    "could not map the collector's tables; collection is off");
 			return;
@@ -378,19 +346,20 @@ static void start_recording(const struct lineage_self *me, int in_child)
 	} else {
 		stacktab_reset();
 	}
-	if (!col_signals_owned() && signals_init() < 0) {
+	if (!signals_owned() && signals_init() < 0) {
 		logxml_note(
 			"error", "sigaction",
 			"could not install the SIGURG handler (the sampling signal); clock profiling is off");
-		col_cfg.interval_us = 0;
+		cfg->interval_us = 0;
 	}
-	col_cfg.heap_step_ns = heapstream_time_step_ns(col_cfg.interval_us);
 	if (in_child)
 		sampler_reseed();
 	else
-		sampler_init(col_cfg.interval_us);
-	atomic_store(&col_finished, 0);
-	atomic_store(&col_active, 1);
+		sampler_init(cfg->interval_us);
+	for (size_t i = 0; i < NTRACERS; i++)
+		if (tracer_started[i])
+			tracers[i]->start(&tracer_file[i]);
+	col_set_active(1);
 	log_start();
 	write_sample(0);
 	if ((in_child ? loadmap_fork_child(dir) : loadmap_init(dir)) < 0)
@@ -408,17 +377,21 @@ static void start_recording(const struct lineage_self *me, int in_child)
 /* A fork (letter 'f') or clone ('C') child, number n: start over as that descendant. */
 static void become_child(char letter, unsigned n)
 {
-	atomic_store(&col_active, 0);
+	col_set_active(0);
 	exit_known = 0;
 	fdkeep_reset(); /* the parent's files */
+	for (size_t i = 0; i < NTRACERS; i++) {
+		tracer_started[i] = 0;
+		if (tracers[i]->fork_child)
+			tracers[i]->fork_child();
+	}
 	const struct lineage_self *me = lineage_fork_child(letter, n);
 	if (!me->followed) {
 		threads_fork_child(0);
 		return;
 	}
 	struct col_counters zero = {0};
-	col_count = zero;
-	atomic_store(&col_heap_seq, 0);
+	*col_counters() = zero;
 	start_recording(me, 1);
 }
 
@@ -451,18 +424,19 @@ void col_clone_child(void)
 
 static void init_collection(void)
 {
-	parse_params(getenv("PA_PARAMS"), &col_cfg);
-	col_cfg.fault_blocks = -1;
+	struct col_config *cfg = col_config();
+	parse_params(getenv("PA_PARAMS"), cfg);
+	cfg->fault_blocks = -1;
 	const char *fault = getenv("PA_FAULT_BLOCKS"); /* testing: fail the block writer after N blocks */
 	if (fault && *fault >= '0' && *fault <= '9')
-		col_cfg.fault_blocks = strtoll(fault, NULL, 10);
+		cfg->fault_blocks = strtoll(fault, NULL, 10);
 	struct lineage_params lp = {
-		.follow = col_cfg.follow,
-		.interval_us = col_cfg.interval_us,
-		.depth_limit = col_cfg.depth_limit,
-		.window_start_s = col_cfg.window_start_ns / 1000000000u,
-		.window_end_s = col_cfg.window_end_ns / 1000000000u,
-		.heap_on = col_cfg.heap_on,
+		.follow = cfg->follow,
+		.interval_us = cfg->interval_us,
+		.depth_limit = cfg->depth_limit,
+		.window_start_s = cfg->window_start_ns / 1000000000u,
+		.window_end_s = cfg->window_end_ns / 1000000000u,
+		.heap_on = tracer_index('H') >= 0 && tracer_wanted[tracer_index('H')],
 	};
 	const struct lineage_self *me = lineage_init(&lp);
 	if (!me->known)
@@ -481,7 +455,7 @@ void col_init(void)
 	if (atomic_compare_exchange_strong(&col_init_state, &expect, 1)) {
 		atomic_store(&col_init_tid, col_gettid());
 		int g = threads_guard_enter(); /* our own mallocs and mmaps are not the target's */
-		resolve_reals();
+		col_resolve_reals();
 		init_collection();
 		threads_guard_leave(g);
 		atomic_store_explicit(&col_init_state, 2, memory_order_release);
@@ -493,15 +467,87 @@ void col_init(void)
 		sched_yield();
 }
 
+/* Records the tracers lost (their files stopped). */
+static uint64_t tracers_lost(void)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < NTRACERS; i++)
+		if (tracer_started[i] && tracers[i]->lost)
+			n += tracers[i]->lost();
+	return n;
+}
+
+/* <collector_end>'s losses: when the data files stopped, or records were lost for a descriptor. */
+static void log_end_losses(struct xmlw *w)
+{
+	const struct col_config *cfg = col_config();
+	struct col_counters *n = col_counters();
+	int err = atomic_load(&cfg->health.err);
+	uint64_t since = atomic_load(&cfg->health.since_ns);
+	if (!err && atomic_load(&cfg->health.transient_err) &&
+	    (atomic_load(&n->lost_samples) || atomic_load(&n->lost_records) || tracers_lost())) {
+		/* nothing stopped, but records were lost for want of a descriptor */
+		err = atomic_load(&cfg->health.transient_err);
+		since = atomic_load(&cfg->health.transient_since_ns);
+	}
+	if (!err)
+		return;
+	xmlw_attr_u64(w, "lost_since_ns", since);
+	xmlw_attr(w, "lost_errno", errno_name(err));
+	xmlw_attr_u64(w, "lost_samples", atomic_load(&n->lost_samples));
+	xmlw_attr_u64(w, "lost_sample_ns", atomic_load(&n->lost_sample_ns));
+	xmlw_attr_u64(w, "lost_records", atomic_load(&n->lost_records));
+	for (size_t i = 0; i < NTRACERS; i++) {
+		if (!tracer_started[i] || !tracers[i]->lost)
+			continue;
+		char key[48] = "lost_";
+		size_t k = 5;
+		for (const char *q = tracers[i]->name; *q && k + 1 < sizeof key; q++)
+			key[k++] = *q;
+		key[k] = 0;
+		xmlw_attr_u64(w, key, tracers[i]->lost());
+	}
+}
+
+/* <collector_end>'s counters, from the samples to each tracer's own. */
+static void log_end_counters(struct xmlw *w)
+{
+	const struct col_config *cfg = col_config();
+	struct col_counters *n = col_counters();
+	xmlw_attr_u64(w, "tstamp_ns", col_now_ns());
+	xmlw_attr_u64(w, "samples", atomic_load(&n->samples));
+	xmlw_attr_u64(w, "signals", atomic_load(&n->signals));
+	xmlw_attr_u64(w, "deferred", atomic_load(&n->deferred));
+	xmlw_attr_u64(w, "coalesced", atomic_load(&n->coalesced));
+	uint64_t busy = atomic_load(&n->dropped_busy), other = atomic_load(&n->dropped_other);
+	xmlw_attr_u64(w, "dropped", busy + other);
+	xmlw_attr_u64(w, "dropped_busy", busy);
+	xmlw_attr_u64(w, "dropped_other", other);
+	log_end_losses(w);
+	xmlw_attr_u64(w, "timer_failures", atomic_load(&n->timer_failures));
+	xmlw_attr_u64(w, "timer_fallbacks", atomic_load(&n->timer_fallbacks));
+	xmlw_attr_u64(w, "thread_slot_failures", atomic_load(&n->slot_failures));
+	uint64_t failures = atomic_load(&cfg->profile.failure_count) +
+			    atomic_load(&cfg->stacks.failure_count) +
+			    atomic_load(&cfg->overview.failure_count);
+	for (size_t i = 0; i < NTRACERS; i++)
+		if (tracer_started[i])
+			failures += atomic_load(&tracer_file[i].failure_count);
+	xmlw_attr_u64(w, "block_failures", failures);
+	for (size_t i = 0; i < NTRACERS; i++)
+		if (tracer_started[i] && tracers[i]->log_end)
+			tracers[i]->log_end(w);
+}
+
 /*
  * End collection.  exec_path: the process is about to exec that program
  * (its new image records on its own), else NULL: the process is exiting.
  */
 static void finish(const char *exec_path)
 {
-	if (!atomic_load(&col_active) || (uint32_t)getpid() != col_cfg.owner_pid)
+	if (!col_active() || (uint32_t)getpid() != col_config()->owner_pid)
 		return;
-	if (atomic_exchange(&col_finished, 1))
+	if (col_mark_finished())
 		return;
 	int saved = errno;
 	int g = threads_guard_enter();
@@ -510,46 +556,7 @@ static void finish(const char *exec_path)
 	struct xmlw w;
 	xmlw_init(&w, buf, sizeof buf);
 	xmlw_raw(&w, "  <collector_end");
-	xmlw_attr_u64(&w, "tstamp_ns", col_now_ns());
-	xmlw_attr_u64(&w, "samples", atomic_load(&col_count.samples));
-	xmlw_attr_u64(&w, "signals", atomic_load(&col_count.signals));
-	xmlw_attr_u64(&w, "deferred", atomic_load(&col_count.deferred));
-	xmlw_attr_u64(&w, "coalesced", atomic_load(&col_count.coalesced));
-	uint64_t busy = atomic_load(&col_count.dropped_busy), other = atomic_load(&col_count.dropped_other);
-	xmlw_attr_u64(&w, "dropped", busy + other);
-	xmlw_attr_u64(&w, "dropped_busy", busy);
-	xmlw_attr_u64(&w, "dropped_other", other);
-	int err = atomic_load(&col_cfg.health.err);
-	uint64_t since = atomic_load(&col_cfg.health.since_ns);
-	if (!err && atomic_load(&col_cfg.health.transient_err) &&
-	    (atomic_load(&col_count.lost_samples) || atomic_load(&col_count.lost_records) ||
-	     atomic_load(&col_count.heap_dropped))) {
-		/* nothing stopped, but records were lost for want of a descriptor */
-		err = atomic_load(&col_cfg.health.transient_err);
-		since = atomic_load(&col_cfg.health.transient_since_ns);
-	}
-	if (err) {
-		xmlw_attr_u64(&w, "lost_since_ns", since);
-		xmlw_attr(&w, "lost_errno", errno_name(err));
-		xmlw_attr_u64(&w, "lost_samples", atomic_load(&col_count.lost_samples));
-		xmlw_attr_u64(&w, "lost_sample_ns", atomic_load(&col_count.lost_sample_ns));
-		xmlw_attr_u64(&w, "lost_records", atomic_load(&col_count.lost_records));
-		if (col_cfg.heap_on)
-			xmlw_attr_u64(&w, "lost_heap", atomic_load(&col_count.heap_dropped));
-	}
-	xmlw_attr_u64(&w, "timer_failures", atomic_load(&col_count.timer_failures));
-	xmlw_attr_u64(&w, "timer_fallbacks", atomic_load(&col_count.timer_fallbacks));
-	xmlw_attr_u64(&w, "thread_slot_failures", atomic_load(&col_count.slot_failures));
-	xmlw_attr_u64(&w, "block_failures",
-		      atomic_load(&col_cfg.profile.failure_count) +
-			      atomic_load(&col_cfg.stacks.failure_count) +
-			      atomic_load(&col_cfg.overview.failure_count) +
-			      (col_cfg.heap_on ? atomic_load(&col_cfg.heap.failure_count) : 0));
-	if (col_cfg.heap_on) {
-		xmlw_attr_u64(&w, "heap_records", atomic_load(&col_count.heap_records));
-		xmlw_attr_u64(&w, "heap_dropped", atomic_load(&col_count.heap_dropped));
-		xmlw_attr_u64(&w, "heap_stackless", atomic_load(&col_count.heap_stackless));
-	}
+	log_end_counters(&w);
 	xmlw_raw(&w, "/>\n");
 	if (exec_path) {
 		xmlw_raw(&w, "  <exec");
@@ -583,31 +590,6 @@ void col_before_exec(const char *path)
 		finish(path);
 }
 
-/*
- * The heap library asks on every call.  A library's constructor may allocate
- * before ours runs: start then, once libc is initialised (it sets environ
- * before any constructor of another object runs; the loader's own earlier
- * allocations are not the target's).
- */
-static int trace_heap_active(void)
-{
-	if (atomic_load_explicit(&col_init_state, memory_order_acquire) != 2 && environ)
-		col_init();
-	return col_cfg.heap_on && col_collecting();
-}
-
-static const struct pa_trace_api trace_api = {
-	.version = PA_TRACE_API_VERSION,
-	.heap_active = trace_heap_active,
-	.heap_record = threads_heap_record,
-	.heap_stamp = col_heap_stamp,
-};
-
-EXPORT const struct pa_trace_api *pa_collector_trace_api(void)
-{
-	return &trace_api;
-}
-
 __attribute__((constructor(101))) static void col_constructor(void)
 {
 	col_init();
@@ -623,8 +605,8 @@ EXPORT void _exit(int status)
 	col_init();
 	note_exit(status);
 	col_finish();
-	if (col_reals.exit_)
-		col_reals.exit_(status);
+	if (col_real()->exit_)
+		col_real()->exit_(status);
 	for (;;)
 		syscall(SYS_exit_group, status);
 }
@@ -634,8 +616,8 @@ EXPORT void _Exit(int status)
 	col_init();
 	note_exit(status);
 	col_finish();
-	if (col_reals.Exit_)
-		col_reals.Exit_(status);
+	if (col_real()->Exit_)
+		col_real()->Exit_(status);
 	for (;;)
 		syscall(SYS_exit_group, status);
 }
@@ -644,8 +626,8 @@ EXPORT void exit(int status)
 {
 	col_init();
 	note_exit(status);
-	if (col_reals.exit)
-		col_reals.exit(status);
+	if (col_real()->exit)
+		col_real()->exit(status);
 	for (;;)
 		syscall(SYS_exit_group, status);
 }
@@ -673,7 +655,7 @@ EXPORT int __libc_start_main(col_main_fn main_fn, int argc, char **argv, void (*
 {
 	typedef int (*start_fn)(col_main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void),
 				void *);
-	start_fn real = (start_fn)next_sym("__libc_start_main", "GLIBC_2.34");
+	start_fn real = (start_fn)col_next_sym("__libc_start_main", "GLIBC_2.34");
 	col_real_main = main_fn;
 	return real(col_main, argc, argv, init, fini, rtld_fini, stack_end);
 }

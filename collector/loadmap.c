@@ -20,15 +20,14 @@
 #include <unistd.h>
 
 #include "collector/buildid.h"
-#include "collector/collector.h"
 #include "collector/fdkeep.h"
 #include "collector/logxml.h"
+#include "collector/state.h"
 #include "collector/threads.h"
 #include "collector/unwtab.h"
 #include "experiment/loghead.h"
 #include "experiment/xmlw.h"
 
-#define EXPORT __attribute__((visibility("default")))
 #define OBJ_MAX 2048
 
 struct loadmap_obj {
@@ -299,7 +298,7 @@ int loadmap_init(const char *dir)
 	if (p == MAP_FAILED)
 		return -errno;
 	loadmap_objs = p;
-	int r = unwtab_init();
+	int r = unwtab_init(threads_scan_hazards);
 	if (r < 0)
 		logxml_note("error", "unwind_tables",
 			    "cannot allocate the unwind-table registry; frame pointers only");
@@ -355,12 +354,11 @@ static void *dlopen_as_caller(const char *file, int mode, const void *caller)
 	return r ? r : real(file, mode);
 }
 
-EXPORT void *dlopen(const char *file, int mode)
+void *loadmap_dlopen(const char *file, int mode, const void *caller)
 {
-	col_init();
 	if (!col_real()->dlopen)
 		return NULL;
-	void *h = dlopen_as_caller(file, mode, __builtin_return_address(0));
+	void *h = dlopen_as_caller(file, mode, caller);
 	if (h && col_collecting()) {
 		int g = threads_guard_enter(); /* the tables' mmaps are not the target's */
 		rescan();
@@ -369,9 +367,8 @@ EXPORT void *dlopen(const char *file, int mode)
 	return h;
 }
 
-EXPORT int dlclose(void *handle)
+int loadmap_dlclose(void *handle)
 {
-	col_init();
 	int r = col_real()->dlclose ? col_real()->dlclose(handle) : -1;
 	if (col_collecting()) {
 		int g = threads_guard_enter();

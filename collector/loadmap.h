@@ -28,4 +28,13 @@ int loadmap_fork_child(const char *dir);
 /* A descendant's end: close map.xml (</map>); collect closes the founder's. */
 void loadmap_finish(void);
 
+/*
+ * dlopen and dlclose once the collector is initialised (interpose.c exports
+ * them): the real call, then a rescan that appends <load>/<unload>.  caller:
+ * the return address of the program's dlopen call, whose object's search
+ * path (RUNPATH, $ORIGIN) a bare file name is looked up in.
+ */
+void *loadmap_dlopen(const char *file, int mode, const void *caller);
+int loadmap_dlclose(void *handle);
+
 #endif

@@ -10,8 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "collector/collector.h"
 #include "collector/fdkeep.h"
+#include "collector/state.h"
 
 static char logxml_path[PATH_MAX];
 

@@ -15,13 +15,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "collector/collector.h"
 #include "collector/logxml.h"
 #include "collector/sampler.h"
+#include "collector/state.h"
 #include "collector/threads.h"
 
 #define DISP_RING 16
-#define EXPORT __attribute__((visibility("default")))
 
 static struct sigaction app_disp[DISP_RING];
 static _Atomic uint32_t app_disp_cur;
@@ -95,7 +94,7 @@ int signals_init(void)
 	return 0;
 }
 
-int col_signals_owned(void)
+int signals_owned(void)
 {
 	return atomic_load_explicit(&signals_installed, memory_order_relaxed);
 }
@@ -113,10 +112,9 @@ static void set_app_disp(const struct sigaction *act)
 			    "signals to it");
 }
 
-EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+int signals_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-	col_init();
-	if (sig != SAMPLER_SIGNAL || !col_signals_owned())
+	if (sig != SAMPLER_SIGNAL || !signals_owned())
 		return col_real()->sigaction(sig, act, old);
 	if (old) {
 		uint32_t cur = atomic_load_explicit(&app_disp_cur, memory_order_acquire);
@@ -127,17 +125,16 @@ EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old
 	return 0;
 }
 
-EXPORT __sighandler_t signal(int sig, __sighandler_t h)
+__sighandler_t signals_signal(int sig, __sighandler_t h)
 {
-	col_init();
-	if (sig != SAMPLER_SIGNAL || !col_signals_owned())
+	if (sig != SAMPLER_SIGNAL || !signals_owned())
 		return col_real()->signal(sig, h);
 	struct sigaction act, old;
 	memset(&act, 0, sizeof act);
 	act.sa_handler = h;
 	act.sa_flags = SA_RESTART; /* glibc's signal() has BSD semantics */
 	sigemptyset(&act.sa_mask);
-	sigaction(sig, &act, &old);
+	signals_sigaction(sig, &act, &old);
 	return old.sa_handler;
 }
 
@@ -155,16 +152,14 @@ static const sigset_t *strip_sampling_signal(int how, const sigset_t *set, sigse
 	return copy;
 }
 
-EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+int signals_sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	col_init();
 	sigset_t copy;
 	return col_real()->sigprocmask(how, strip_sampling_signal(how, set, &copy), old);
 }
 
-EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+int signals_pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
-	col_init();
 	sigset_t copy;
 	return col_real()->pthread_sigmask(how, strip_sampling_signal(how, set, &copy), old);
 }

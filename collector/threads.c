@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collector/collector.h"
+#include "collector/state.h"
 #include "collector/encode.h"
 #include "collector/logxml.h"
 #include "collector/sampler.h"
@@ -60,13 +60,7 @@ static int thread_key_ok;
 
 static __thread struct col_thread *tls_thread;
 static __thread volatile sig_atomic_t tls_guard;
-/*
- * Heap records of this thread.  In TLS, not in the slot: a thread also
- * allocates and frees before its slot is set up and after it is released
- * (other keys' destructors); after its end each record gets its own block.
- */
-static __thread struct blockw_heap_cursor tls_heap;
-static __thread int tls_heap_ended;
+static void (*on_thread_end)(void); /* the tracers' per-thread end */
 
 /*
  * Thread starts and ends of every thread go through one shared cursor (never
@@ -99,8 +93,9 @@ void threads_unlock(void)
 
 static void thread_key_destructor(void *p);
 
-int threads_init(void)
+int threads_init(void (*thread_end)(void))
 {
+	on_thread_end = thread_end;
 	size_t bytes = sizeof(struct col_thread) * SLOT_COUNT;
 	void *p =
 		mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -287,8 +282,8 @@ static void thread_key_destructor(void *p)
 	thread_write_end(t, t->tid, col_thread_cpu_ns());
 	tls_thread = NULL;
 	thread_release(t);
-	blockw_cursor_release(&tls_heap.c);
-	tls_heap_ended = 1;
+	if (on_thread_end)
+		on_thread_end();
 	slot_free(t);
 	tls_guard = 0;
 }
@@ -303,8 +298,6 @@ void threads_begin_initial(void)
 void threads_fork_child(int followed)
 {
 	struct col_thread *self = tls_thread;
-	blockw_cursor_forget(&tls_heap.c);
-	tls_heap_ended = 0;
 	blockw_cursor_forget(&ctl_cursor);
 	atomic_flag_clear(&ctl_lock);
 	if (!thread_slots) {
@@ -487,14 +480,14 @@ int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc)
 	return 1;
 }
 
-/* ------------------------------------------------------------ heap tracing */
+/* ------------------------------------------------------------ tracers' stacks */
 
 /*
- * Name stack s for a heap record: by its table slot (writing the STACK
+ * Name stack s for a trace record: by its table slot (writing the STACK
  * record when the stack is new and the STACK_SLOT record when the slot is
  * first used), else by its id.  0, or -1 if nothing could be written.
  */
-static int heap_stack_ref(struct col_thread *t, const struct exp_stack *s, struct exp_heap *h)
+static int stack_ref(struct col_thread *t, const struct exp_stack *s, struct threads_stackref *ref)
 {
 	struct col_config *cfg = col_config();
 	long slot = stacktab_find_slot(s->id);
@@ -512,13 +505,9 @@ static int heap_stack_ref(struct col_thread *t, const struct exp_stack *s, struc
 			slot = -1;
 		}
 	}
-	if (slot >= 0) {
-		h->stack_kind = EXP_STACKREF_SLOT0;
-		h->stack_slot = (uint32_t)slot;
-	} else {
-		h->stack_kind = EXP_STACKREF_ID; /* the STACK record is in the file */
-		h->stack_id = s->id;
-	}
+	ref->slot = slot >= 0 ? (uint32_t)slot : 0;
+	ref->id = s->id;
+	ref->kind = slot >= 0 ? EXP_STACKREF_SLOT0 : EXP_STACKREF_ID; /* the STACK record is in the file */
 	return 0;
 }
 
@@ -594,44 +583,23 @@ void threads_guard_leave(int old)
 	tls_guard = old;
 }
 
-void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t stamp)
+uint32_t threads_trace_tid(void)
 {
-	struct col_config *cfg = col_config();
-	if (tls_guard || !cfg->heap_on || !col_collecting())
-		return;
-	tls_guard = 1;
-	int saved_errno = errno;
 	struct col_thread *t = tls_thread;
-	struct exp_heap h = {
-		.seq = stamp ? stamp : col_heap_stamp(),
-		.tid = t ? t->tid : col_gettid(),
-		.op = (uint8_t)op,
-		.size = size,
-		.addr = addr,
-		.old_addr = old_addr,
-		.stack_kind = EXP_STACKREF_NONE,
-	};
-	if (op != EXP_HEAP_FREE && op != EXP_HEAP_MUNMAP && t && t->pcs &&
-	    atomic_load(&t->state) == SLOT_LIVE) {
-		uint32_t flags;
-		struct exp_stack s = {.pcs = t->pcs};
-		s.nframes = unwind_here(t, cfg->depth_limit, &flags);
-		s.flags = flags;
-		s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
-		if (heap_stack_ref(t, &s, &h) < 0)
-			atomic_fetch_add(&col_counters()->heap_stackless, 1);
-	}
-	if (blockw_append_heap(&cfg->heap, &tls_heap, &h, col_now_ns(), col_map_change_ns(),
-			       cfg->heap_step_ns) < 0)
-		atomic_fetch_add(&col_counters()->heap_dropped, 1);
-	else
-		atomic_fetch_add(&col_counters()->heap_records, 1);
-	if (tls_heap_ended)
-		blockw_cursor_release(&tls_heap.c); /* no key destructor will release it */
-	if (t && t->deferred)
-		take_deferred(t, 0);
-	errno = saved_errno;
-	tls_guard = 0;
+	return t ? t->tid : col_gettid();
+}
+
+int threads_trace_stack(struct threads_stackref *ref)
+{
+	struct col_thread *t = tls_thread;
+	if (!t || !t->pcs || atomic_load(&t->state) != SLOT_LIVE)
+		return 0;
+	uint32_t flags;
+	struct exp_stack s = {.pcs = t->pcs};
+	s.nframes = unwind_here(t, col_config()->depth_limit, &flags);
+	s.flags = flags;
+	s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
+	return stack_ref(t, &s, ref) < 0 ? -1 : 1;
 }
 
 /* ------------------------------------------------------------ pthread_create */
@@ -656,10 +624,8 @@ static void *thread_start_wrapper(void *p)
 	return r;
 }
 
-__attribute__((visibility("default"))) int pthread_create(pthread_t *th, const pthread_attr_t *attr,
-							  void *(*fn)(void *), void *arg)
+int threads_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
-	col_init();
 	const struct col_real *real = col_real();
 	if (!real->pthread_create)
 		return EAGAIN;

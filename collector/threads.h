@@ -2,9 +2,9 @@
  * threads.h - per-thread collection: a slot per live thread (mmap'd table,
  * claimed with CAS, no malloc), the pthread_create interposer and its start
  * wrapper, the per-thread CPU-time timer, THREAD_START/THREAD_END records,
- * the sample taken in the sampling signal handler, and the heap records of collect
- * -H (threads_heap_record: a TLS cursor per thread on the heaptrace file,
- * stacks named by their stack-table slot).
+ * the sample taken in the sampling signal handler, and what tracers
+ * (tracer.h) need of the calling thread: its id, its guard and its stack,
+ * named by its stack-table slot.
  *
  * A thread's slot holds its stack bounds, timer, CPU baseline and block
  * cursors; the thread-local reentrancy guard makes the handler drop (and
@@ -13,12 +13,23 @@
 #ifndef COLLECTOR_THREADS_H
 #define COLLECTOR_THREADS_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <ucontext.h>
 
-/* Map the slot table and create the pthread key.  Returns 0 or -errno. */
-int threads_init(void);
+/*
+ * Map the slot table and create the pthread key.  thread_end (may be NULL)
+ * runs on each thread as it ends, under its guard.  Returns 0 or -errno.
+ */
+int threads_init(void (*thread_end)(void));
+
+/*
+ * pthread_create's work once the collector is initialised: the new thread
+ * is profiled from its first instruction (a slot, THREAD_START, its timer)
+ * while collecting.
+ */
+int threads_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 
 /* Set up the calling thread as the initial thread (creator 0). */
 void threads_begin_initial(void);
@@ -76,13 +87,23 @@ void threads_scan_hazards(void (*fn)(const void *hazard, void *ctx), void *ctx);
 int threads_guard_enter(void);
 void threads_guard_leave(int old);
 
+/* The calling thread's id (its slot's, else gettid). SIGNAL_SAFE. */
+uint32_t threads_trace_tid(void);
+
+/* A stack in a trace record: by stack-table slot or by the STACK record's id. */
+struct threads_stackref {
+	uint32_t kind; /* EXP_STACKREF_SLOT0 (slot) or EXP_STACKREF_ID (id) */
+	uint32_t slot;
+	uint64_t id;
+};
+
 /*
- * Record a heap call of the calling thread in the heaptrace file (see
- * trace_api.h): its stack is unwound from here and named by its stack-table
- * slot (a STACK_SLOT record when the slot is first used).  A thread without
- * a collector slot records no stack.  Dropped and counted when the guard is
- * held or no block can be claimed.  stamp 0: take one now.  Keeps errno.  SIGNAL_SAFE.
+ * The calling thread's stack, unwound from here (the collector's frames are
+ * hidden by the reader) to at most the depth limit, written to the stacks
+ * file when new.  Call under the guard.  1: *ref names it; 0: the thread
+ * has no collector slot (no stack); -1: it could not be written.
+ * SIGNAL_SAFE.
  */
-void threads_heap_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t stamp);
+int threads_trace_stack(struct threads_stackref *ref);
 
 #endif

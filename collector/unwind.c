@@ -79,6 +79,111 @@ static void find_rule(const struct unwtab_snap *snap, struct unwind_cache_entry 
 	*ret_rule = rule;
 }
 
+/* A signal frame: the interrupted registers, from the kernel's ucontext above sp. */
+static enum step step_signal(struct regs *r, int *exact, uint64_t lo, uint64_t hi)
+{
+	uint64_t g = r->sp + SIGFRAME_GREGS;
+	uint64_t a_pc = g + 8 * REG_RIP, a_sp = g + 8 * REG_RSP, a_fp = g + 8 * REG_RBP,
+		 a_bx = g + 8 * REG_RBX;
+	if (!readable(a_pc, lo, hi) || !readable(a_sp, lo, hi) || !readable(a_fp, lo, hi) ||
+	    !readable(a_bx, lo, hi))
+		return STEP_STOP;
+	uint64_t sp = load(a_sp);
+	if (sp <= r->sp)
+		return STEP_STOP;
+	r->pc = load(a_pc);
+	r->sp = sp;
+	r->fp = load(a_fp);
+	r->bx = load(a_bx);
+	r->bx_ok = 1;
+	*exact = 1; /* the interrupted PC, not a return address */
+	return r->pc ? STEP_OK : STEP_STOP;
+}
+
+/* Where a frame's CFA is and where it saved %rbp and %rbx. */
+struct frame_rule {
+	uint64_t cfa;
+	int16_t fp_off;
+	int8_t bx_slot;
+};
+
+/*
+ * The frame rule of r's frame from its CFI rule (kind, rule), or without
+ * CFI the frame-pointer rule.  0, or -1 when the walk cannot go on.
+ */
+static int frame_rule(int kind, const struct cfi_rule *rule, const struct regs *r, int frame0,
+		      const struct unwtab_obj *o, uint64_t hi, struct frame_rule *f)
+{
+	f->fp_off = CFI_FP_SAME;
+	f->bx_slot = CFI_BX_SAME;
+	switch (kind) {
+	case CFI_CFA_SP:
+	case CFI_CFA_FP:
+	case CFI_CFA_BX:
+		if (kind == CFI_CFA_BX && !r->bx_ok)
+			return -1;
+		f->cfa = (kind == CFI_CFA_SP   ? r->sp
+			  : kind == CFI_CFA_FP ? r->fp
+					       : r->bx) +
+			 (uint64_t)(int64_t)rule->cfa_off;
+		f->fp_off = rule->fp_off;
+		f->bx_slot = rule->bx_slot;
+		return 0;
+	case CFI_PLT: f->cfa = r->sp + 8 + ((r->pc & 15) >= rule->plt_threshold ? 8 : 0); return 0;
+	default: /* no CFI: the frame-pointer rule, if %rbp points into the stack */
+		if (readable(r->fp, r->sp, hi) && r->fp + 16 <= hi) {
+			f->cfa = r->fp + 16;
+			f->fp_off = -16;
+			f->bx_slot = CFI_BX_UNKNOWN; /* where such a function keeps %rbx is unknown */
+			return 0;
+		}
+		if (frame0 && !o) {
+			/* code no table knows yet (a library's _init running inside dlopen,
+			 * before the rescan): assume a function entry, return address at
+			 * [sp]; accepted only if it returns into known code (step) */
+			f->cfa = r->sp + 8;
+			return 0;
+		}
+		return -1;
+	}
+}
+
+/*
+ * The caller's %rbp (*fp) and %rbx (*bx, *bx_ok) from their slots under
+ * f.cfa.  0, or -1 when %rbp's slot cannot be read.  %rbx matters only to
+ * a CFA_BX frame further up: losing it never stops the walk.
+ */
+static int callee_saved(const struct regs *r, const struct frame_rule *f, int frame0, uint64_t hi,
+			uint64_t *fp, uint64_t *bx, int *bx_ok)
+{
+	*fp = r->fp;
+	if (f->fp_off != CFI_FP_SAME) {
+		uint64_t slot = f->cfa + (uint64_t)(int64_t)f->fp_off;
+		if (slot < r->sp && frame0) {
+			/* epilogue after `pop %rbp`: %rbp already holds the caller's value */
+		} else if (readable(slot, r->sp, hi)) {
+			*fp = load(slot);
+		} else {
+			return -1;
+		}
+	}
+	*bx = r->bx;
+	*bx_ok = r->bx_ok;
+	if (f->bx_slot == CFI_BX_UNKNOWN) {
+		*bx_ok = 0;
+	} else if (f->bx_slot != CFI_BX_SAME) {
+		uint64_t slot = f->cfa + 8 * (uint64_t)(int64_t)f->bx_slot;
+		if (slot < r->sp && frame0) {
+			/* epilogue after `pop %rbx`: %rbx already holds the caller's value */
+		} else if (readable(slot, r->sp, hi)) {
+			*bx = load(slot);
+		} else {
+			*bx_ok = 0;
+		}
+	}
+	return 0;
+}
+
 /*
  * One frame up from r.  `exact`: r.pc is not a return address.  Returns
  * STEP_END at the outermost frame, STEP_STOP when the walk cannot go on.
@@ -91,94 +196,27 @@ static enum step step(const struct unwtab_snap *snap, struct unwind_cache_entry 
 	const struct cfi_rule *rule;
 	find_rule(snap, cache, key, &o, &rule);
 	int kind = rule ? rule->kind : CFI_NO_INFO;
-	uint64_t cfa;
-	int16_t fp_off = CFI_FP_SAME;
-	int8_t bx_slot = CFI_BX_SAME;
-	switch (kind) {
-	case CFI_OUTERMOST: return STEP_END;
-	case CFI_SIGNAL: {
-		uint64_t g = r->sp + SIGFRAME_GREGS;
-		uint64_t a_pc = g + 8 * REG_RIP, a_sp = g + 8 * REG_RSP, a_fp = g + 8 * REG_RBP,
-			 a_bx = g + 8 * REG_RBX;
-		if (!readable(a_pc, lo, hi) || !readable(a_sp, lo, hi) || !readable(a_fp, lo, hi) ||
-		    !readable(a_bx, lo, hi))
-			return STEP_STOP;
-		uint64_t sp = load(a_sp);
-		if (sp <= r->sp)
-			return STEP_STOP;
-		r->pc = load(a_pc);
-		r->sp = sp;
-		r->fp = load(a_fp);
-		r->bx = load(a_bx);
-		r->bx_ok = 1;
-		*exact = 1; /* the interrupted PC, not a return address */
-		return r->pc ? STEP_OK : STEP_STOP;
-	}
-	case CFI_CFA_SP:
-	case CFI_CFA_FP:
-	case CFI_CFA_BX:
-		if (kind == CFI_CFA_BX && !r->bx_ok)
-			return STEP_STOP;
-		cfa = (kind == CFI_CFA_SP   ? r->sp
-		       : kind == CFI_CFA_FP ? r->fp
-					    : r->bx) +
-		      (uint64_t)(int64_t)rule->cfa_off;
-		fp_off = rule->fp_off;
-		bx_slot = rule->bx_slot;
-		break;
-	case CFI_PLT: cfa = r->sp + 8 + ((r->pc & 15) >= rule->plt_threshold ? 8 : 0); break;
-	default: /* no CFI: the frame-pointer rule, if %rbp points into the stack */
-		if (readable(r->fp, r->sp, hi) && r->fp + 16 <= hi) {
-			cfa = r->fp + 16;
-			fp_off = -16;
-			bx_slot = CFI_BX_UNKNOWN; /* where such a function keeps %rbx is unknown */
-		} else if (frame0 && !o) {
-			/* code no table knows yet (a library's _init running inside dlopen,
-			 * before the rescan): assume a function entry, return address at
-			 * [sp]; accepted only if it returns into known code (below) */
-			cfa = r->sp + 8;
-		} else {
-			return STEP_STOP;
-		}
-		break;
-	}
-	/* the return address at CFA - 8, inside the stack, above sp */
-	if (cfa <= r->sp || !readable(cfa - 8, r->sp, hi))
+	if (kind == CFI_OUTERMOST)
+		return STEP_END;
+	if (kind == CFI_SIGNAL)
+		return step_signal(r, exact, lo, hi);
+	struct frame_rule f;
+	if (frame_rule(kind, rule, r, frame0, o, hi, &f) < 0)
 		return STEP_STOP;
-	uint64_t ra = load(cfa - 8);
-	uint64_t fp = r->fp;
-	if (fp_off != CFI_FP_SAME) {
-		uint64_t slot = cfa + (uint64_t)(int64_t)fp_off;
-		if (slot < r->sp && frame0) {
-			/* epilogue after `pop %rbp`: %rbp already holds the caller's value */
-		} else if (readable(slot, r->sp, hi)) {
-			fp = load(slot);
-		} else {
-			return STEP_STOP;
-		}
-	}
-	/* %rbx matters only to a CFA_BX frame further up: losing it never stops the walk */
-	uint64_t bx = r->bx;
-	int bx_ok = r->bx_ok;
-	if (bx_slot == CFI_BX_UNKNOWN) {
-		bx_ok = 0;
-	} else if (bx_slot != CFI_BX_SAME) {
-		uint64_t slot = cfa + 8 * (uint64_t)(int64_t)bx_slot;
-		if (slot < r->sp && frame0) {
-			/* epilogue after `pop %rbx`: %rbx already holds the caller's value */
-		} else if (readable(slot, r->sp, hi)) {
-			bx = load(slot);
-		} else {
-			bx_ok = 0;
-		}
-	}
-	(void)lo;
+	/* the return address at CFA - 8, inside the stack, above sp */
+	if (f.cfa <= r->sp || !readable(f.cfa - 8, r->sp, hi))
+		return STEP_STOP;
+	uint64_t ra = load(f.cfa - 8);
+	uint64_t fp, bx;
+	int bx_ok;
+	if (callee_saved(r, &f, frame0, hi, &fp, &bx, &bx_ok) < 0)
+		return STEP_STOP;
 	if (ra == 0)
 		return STEP_END; /* a null return address ends a chain too */
 	if (ra < 4096 || (kind == CFI_NO_INFO && frame0 && !o && (!snap || !unwtab_find(snap, ra - 1))))
 		return STEP_STOP;
 	r->pc = ra;
-	r->sp = cfa;
+	r->sp = f.cfa;
 	r->fp = fp;
 	r->bx = bx;
 	r->bx_ok = bx_ok;

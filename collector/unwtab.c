@@ -16,9 +16,8 @@
 #include <unistd.h>
 
 #include "collector/buildid.h"
-#include "collector/collector.h"
 #include "collector/logxml.h"
-#include "collector/threads.h"
+#include "collector/state.h"
 
 #define OBJ_MAX 2048
 #define RETIRED_MAX 512
@@ -98,9 +97,11 @@ static uint64_t snap_gen;
 static const struct unwtab_snap *_Atomic current;
 static size_t current_bytes;
 static struct unwtab_stats stats;
+static unwtab_scan_fn scan_hazards;
 
-int unwtab_init(void)
+int unwtab_init(unwtab_scan_fn scan)
 {
+	scan_hazards = scan;
 	size_t bytes = sizeof(struct entry) * OBJ_MAX + sizeof(struct retired) * RETIRED_MAX;
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -293,7 +294,10 @@ static void note_hazard(const void *h, void *ctx)
 static void reclaim(void)
 {
 	struct hazard_scan hs = {.min_gen = UINT64_MAX};
-	threads_scan_hazards(note_hazard, &hs);
+	if (scan_hazards)
+		scan_hazards(note_hazard, &hs);
+	else
+		hs.min_gen = 0; /* no way to see the handlers: free nothing */
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < nretired; i++) {
 		struct retired *r = &retired[i];

@@ -40,8 +40,14 @@ struct unwtab_stats {
 	uint64_t build_ns;
 };
 
-/* One-time setup. 0 or -errno. Not signal-safe. */
-int unwtab_init(void);
+/*
+ * Calls fn with the hazard of every thread that may be inside the handler
+ * (threads_scan_hazards).
+ */
+typedef void (*unwtab_scan_fn)(void (*fn)(const void *hazard, void *ctx), void *ctx);
+
+/* One-time setup; scan finds the handlers' hazards. 0 or -errno. Not signal-safe. */
+int unwtab_init(unwtab_scan_fn scan);
 
 /*
  * Rescan protocol, called by loadmap.c with its lock held: unwtab_begin, then

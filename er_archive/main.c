@@ -247,6 +247,32 @@ static int make_temp(const char *dst, char *ret_tmp, size_t room)
 }
 
 /*
+ * Copy in's bytes to out, adding their count to *total.  A failure to read is
+ * -errno with *ret_src_failed = 1; a failure to write dst is reported here.
+ */
+static int copy_fd(int in, int out, const char *dst, uint64_t *total, int *ret_src_failed)
+{
+	char buf[1 << 16];
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*ret_src_failed = 1;
+			return -errno;
+		}
+		if (n == 0)
+			return 0;
+		int r = io_write_all(out, buf, (size_t)n);
+		if (r < 0) {
+			errorx("cannot write %s: %s", dst, strerror(-r));
+			return r;
+		}
+		*total += (uint64_t)n;
+	}
+}
+
+/*
  * Copy src to dst through a temporary and rename.  If expect_id is not empty
  * the copy must carry that build-id.  A failure to read src is a warning
  * (returns -errno with *ret_src_failed = 1); a failure to write is an error
@@ -255,7 +281,7 @@ static int make_temp(const char *dst, char *ret_tmp, size_t room)
 static int copy_atomic(const char *src, const char *dst, const char *expect_id, uint64_t *ret_bytes,
 		       int *ret_src_failed)
 {
-	char tmp[PATH_MAX], buf[1 << 16];
+	char tmp[PATH_MAX];
 	int in = -1, out = -1, r = 0, src_failed = 0;
 	struct stat st;
 	uint64_t total = 0;
@@ -274,24 +300,7 @@ static int copy_atomic(const char *src, const char *dst, const char *expect_id, 
 		out = -1;
 		goto out;
 	}
-	for (;;) {
-		ssize_t n = read(in, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			r = -errno;
-			src_failed = 1;
-			break;
-		}
-		if (n == 0)
-			break;
-		r = io_write_all(out, buf, (size_t)n);
-		if (r < 0) {
-			errorx("cannot write %s: %s", dst, strerror(-r));
-			break;
-		}
-		total += (uint64_t)n;
-	}
+	r = copy_fd(in, out, dst, &total, &src_failed);
 	if (r == 0 && fchmod(out, (st.st_mode & 0111) ? 0755 : 0644) < 0) {
 		r = -errno;
 		errorx("cannot write %s: %s", dst, strerror(-r));
@@ -498,6 +507,86 @@ static void materialize(struct entry *en, const char *objpath)
 		printf("copied %s into the experiment\n", objpath);
 }
 
+/*
+ * An object already in the archive: with -A copy, a link into the cache
+ * becomes a copy; without -F, it stays as it is.  1 when that settles it, 0
+ * to archive it again.
+ */
+static int archived_already(struct entry *en, const char *objpath)
+{
+	if (en->linked && opt.mode == MODE_COPY) {
+		if (opt.dry_run)
+			plan("would copy", objpath, objpath);
+		else
+			materialize(en, objpath);
+		en->linked = 0;
+		return 1;
+	}
+	if (!opt.force) {
+		en->has_file = 1;
+		if (opt.dry_run || !opt.quiet)
+			printf("already archived: %s\n", en->lo->path);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is lo->path still the object map.xml recorded (the same build-id; with -F,
+ * any file for an object without one)?  1, or 0 with the reason noted.
+ */
+static int source_unchanged(struct entry *en)
+{
+	const struct exp_loadobj *lo = en->lo;
+	if (!lo->build_id || !lo->build_id[0]) {
+		if (!opt.force) {
+			note_set(en,
+				 "%s has no build-id recorded; not archived (use -F to archive it by path)",
+				 lo->path);
+			return 0;
+		}
+		return 1;
+	}
+	char id[ARCHIVE_BUILD_ID_HEX_MAX + 1];
+	int r = archive_read_build_id(lo->path, id, sizeof id);
+	if (r < 0 && r != -ENOEXEC) {
+		note_set(en, "cannot read %s: %s; not archived", lo->path, strerror(-r));
+		return 0;
+	}
+	if (r != 1 || strcmp(id, lo->build_id) != 0) {
+		note_set(en, "%s changed since the experiment was recorded; not archived", lo->path);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Same build-id already copied in this run under another name (done[0..ndone)):
+ * link objpath to it.  1 when linked (or, with -n, planned); 0 to copy it.
+ */
+static int link_done(const char *exp, struct entry *en, const char *objpath, const struct entry *done,
+		     size_t ndone)
+{
+	for (size_t i = 0; i < ndone; i++) {
+		if (!done[i].has_file || strcmp(done[i].key, en->key) != 0)
+			continue;
+		char other[PATH_MAX];
+		if (archive_object_path(exp, done[i].lo->path, done[i].lo->build_id, other, sizeof other) < 0)
+			continue;
+		if (opt.dry_run) {
+			plan("would link", other, objpath);
+			en->has_file = 1;
+			return 1;
+		}
+		if (link(other, objpath) == 0) {
+			en->has_file = is_file(objpath, &en->size_bytes);
+			return 1;
+		}
+		return 0; /* copy it instead */
+	}
+	return 0;
+}
+
 static void archive_one(const char *exp, struct entry *en, struct entry *done, size_t ndone)
 {
 	const struct exp_loadobj *lo = en->lo;
@@ -514,61 +603,16 @@ static void archive_one(const char *exp, struct entry *en, struct entry *done, s
 	int exists = is_file(objpath, &en->size_bytes);
 	en->has_debug = is_file(dbgpath, NULL);
 	en->linked = is_link(objpath);
-	if (exists && en->linked && opt.mode == MODE_COPY) {
-		if (opt.dry_run)
-			plan("would copy", objpath, objpath);
-		else
-			materialize(en, objpath);
-		en->linked = 0;
+	if (exists && archived_already(en, objpath))
 		return;
-	}
-	if (exists && !opt.force) {
-		en->has_file = 1;
-		if (opt.dry_run || !opt.quiet)
-			printf("already archived: %s\n", lo->path);
-		return;
-	}
 	if (opt.mode == MODE_OFF) {
 		en->has_file = exists;
 		return;
 	}
-	if (!lo->build_id || !lo->build_id[0]) {
-		if (!opt.force) {
-			note_set(en,
-				 "%s has no build-id recorded; not archived (use -F to archive it by path)",
-				 lo->path);
-			return;
-		}
-	} else {
-		char id[ARCHIVE_BUILD_ID_HEX_MAX + 1];
-		r = archive_read_build_id(lo->path, id, sizeof id);
-		if (r < 0 && r != -ENOEXEC) {
-			note_set(en, "cannot read %s: %s; not archived", lo->path, strerror(-r));
-			return;
-		}
-		if (r != 1 || strcmp(id, lo->build_id) != 0) {
-			note_set(en, "%s changed since the experiment was recorded; not archived", lo->path);
-			return;
-		}
-	}
-	/* Same build-id already copied in this run under another name: link it. */
-	for (size_t i = 0; i < ndone; i++) {
-		if (!done[i].has_file || strcmp(done[i].key, en->key) != 0 || exists)
-			continue;
-		char other[PATH_MAX];
-		if (archive_object_path(exp, done[i].lo->path, done[i].lo->build_id, other, sizeof other) < 0)
-			continue;
-		if (opt.dry_run) {
-			plan("would link", other, objpath);
-			en->has_file = 1;
-			return;
-		}
-		if (link(other, objpath) == 0) {
-			en->has_file = is_file(objpath, &en->size_bytes);
-			return;
-		}
-		break; /* copy it instead */
-	}
+	if (!source_unchanged(en))
+		return;
+	if (!exists && link_done(exp, en, objpath, done, ndone))
+		return;
 	if (opt.dry_run) {
 		plan(cache_root[0] && lo->build_id && lo->build_id[0] ? "would link (per-user cache)"
 								      : "would copy",
@@ -847,6 +891,85 @@ static void report_unused(struct experiment **exps, size_t nexps, uint8_t **used
 		       count == 1 ? "" : "s");
 }
 
+/*
+ * Open the founder opt.exp and then subs[0..nsubs), the subexperiments of
+ * its descendants, into exps (their maps and call stacks, never the large
+ * event files), adding their objects to *nobjs; returns how many opened.
+ * A founder that cannot be read ends it; a damaged subexperiment is skipped
+ * (exit 1 at the end).
+ */
+static size_t open_tree(char **subs, int nsubs, struct experiment **exps, size_t *nobjs)
+{
+	size_t nexps = 0;
+	char *err = NULL;
+	for (int k = -1; k < nsubs; k++) {
+		const char *path = k < 0 ? opt.exp : subs[k];
+		int r = experiment_open_stacks(path, &exps[nexps], &err);
+		if (r < 0) {
+			fprintf(stderr, "er_archive: cannot read experiment %s\n", err ? err : strerror(-r));
+			free(err);
+			err = NULL;
+			if (k < 0)
+				break; /* the founder: nothing to archive */
+			io_error = 1;  /* a damaged subexperiment: archive the rest, exit 1 */
+			continue;
+		}
+		*nobjs += exps[nexps++]->nobjs;
+	}
+	return nexps;
+}
+
+/*
+ * Archive the used object lo of the experiment ep as the entry v[*n] unless
+ * an earlier entry has the same key and path (an invalid build-id gets an
+ * entry that says so).
+ */
+static void add_object(const char *ep, const struct exp_loadobj *lo, struct entry *v, size_t *n)
+{
+	struct entry en = {.lo = lo};
+	const char *sl = strrchr(lo->path, '/');
+	en.base = sl ? sl + 1 : lo->path;
+	int dup = 0;
+	if (archive_key(lo->path, lo->build_id, en.key, sizeof en.key) < 0) {
+		snprintf(en.key, sizeof en.key, "invalid");
+		v[(*n)++] = en;
+		note_set(&v[*n - 1], "%s: the build-id in map.xml is not valid hex; not archived", lo->path);
+		return;
+	}
+	for (size_t j = 0; j < *n && !dup; j++)
+		dup = strcmp(v[j].key, en.key) == 0 && strcmp(v[j].lo->path, lo->path) == 0;
+	if (dup)
+		return;
+	v[*n] = en;
+	archive_one(ep, &v[*n], v, *n);
+	(*n)++;
+}
+
+/*
+ * Archive the objects of exps[x] that used[x] marks (with -A src, their
+ * sources too) into the experiment ep, one entry each in v, until a write
+ * fails; returns how many entries.
+ */
+static size_t archive_objects(const char *ep, struct experiment **exps, size_t nexps, uint8_t **used,
+			      struct entry *v)
+{
+	size_t n = 0;
+	for (size_t x = 0; x < nexps; x++) {
+		const struct experiment *exp = exps[x];
+		for (size_t i = 0; i < exp->nobjs && !io_error; i++) {
+			const struct exp_loadobj *lo = &exp->objs[i];
+			if (!used[x][i])
+				continue; /* mapped, but no recorded stack runs its code */
+			add_object(ep, lo, v, &n);
+		}
+		if (opt.mode == MODE_SRC)
+			for (size_t i = 0; i < exp->nobjs && !io_error; i++)
+				if (used[x][i])
+					archive_sources(ep, &exp->objs[i]);
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	struct experiment **exps = NULL;
@@ -854,7 +977,7 @@ int main(int argc, char **argv)
 	struct entry *v = NULL;
 	uint8_t **used = NULL;
 	size_t n = 0, nobjs = 0, nstacks = 0;
-	char *err = NULL, root[PATH_MAX];
+	char root[PATH_MAX];
 	char **subs = NULL;
 	int rc = 1;
 
@@ -869,21 +992,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "er_archive: out of memory\n");
 		return 1;
 	}
-	for (int k = -1; k < nsubs; k++) {
-		const char *path = k < 0 ? opt.exp : subs[k];
-		/* the maps and the call stacks, never the (large) event files */
-		int r = experiment_open_stacks(path, &exps[nexps], &err);
-		if (r < 0) {
-			fprintf(stderr, "er_archive: cannot read experiment %s\n", err ? err : strerror(-r));
-			free(err);
-			err = NULL;
-			if (k < 0)
-				break; /* the founder: nothing to archive */
-			io_error = 1;  /* a damaged subexperiment: archive the rest, exit 1 */
-			continue;
-		}
-		nobjs += exps[nexps++]->nobjs;
-	}
+	nexps = open_tree(subs, nsubs, exps, &nobjs);
 	for (int k = 0; k < nsubs; k++)
 		free(subs[k]);
 	free(subs);
@@ -922,37 +1031,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "er_archive: out of memory\n");
 		goto out;
 	}
-	for (size_t x = 0; x < nexps; x++) {
-		const struct experiment *exp = exps[x];
-		for (size_t i = 0; i < exp->nobjs && !io_error; i++) {
-			const struct exp_loadobj *lo = &exp->objs[i];
-			if (!used[x][i])
-				continue; /* mapped, but no recorded stack runs its code */
-			struct entry en = {.lo = lo};
-			const char *sl = strrchr(lo->path, '/');
-			en.base = sl ? sl + 1 : lo->path;
-			int dup = 0;
-			if (archive_key(lo->path, lo->build_id, en.key, sizeof en.key) < 0) {
-				snprintf(en.key, sizeof en.key, "invalid");
-				v[n++] = en;
-				note_set(&v[n - 1],
-					 "%s: the build-id in map.xml is not valid hex; not archived",
-					 lo->path);
-				continue;
-			}
-			for (size_t j = 0; j < n && !dup; j++)
-				dup = strcmp(v[j].key, en.key) == 0 && strcmp(v[j].lo->path, lo->path) == 0;
-			if (dup)
-				continue;
-			v[n] = en;
-			archive_one(ep, &v[n], v, n);
-			n++;
-		}
-		if (opt.mode == MODE_SRC)
-			for (size_t i = 0; i < exp->nobjs && !io_error; i++)
-				if (used[x][i])
-					archive_sources(ep, &exp->objs[i]);
-	}
+	n = archive_objects(ep, exps, nexps, used, v);
 	report_unused(exps, nexps, used, v, n);
 	if (!opt.dry_run && !io_error)
 		write_index(ep, v, n);

@@ -21,6 +21,7 @@ struct export_format {
 
 static const struct export_format formats[] = {
 	{"folded", export_folded},
+	{"pprof", export_pprof},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -68,7 +69,7 @@ int report_export(struct erp *e, const char *arg)
 		if (strlen(formats[i].name) == flen && strncmp(formats[i].name, word, flen) == 0)
 			fmt = &formats[i];
 	if (!fmt) {
-		erp_error(e, "export: unknown format '%.*s' (known: folded)", (int)flen, word);
+		erp_error(e, "export: unknown format '%.*s' (known: folded, pprof)", (int)flen, word);
 		return -1;
 	}
 	long metric = PROFILE_METRIC_TOTALCPU;

@@ -21,5 +21,6 @@ int report_export(struct erp *e, const char *arg);
  * (erp_error); write errors on f are the caller's to detect.
  */
 int export_folded(struct erp *e, FILE *f, size_t metric);
+int export_pprof(struct erp *e, FILE *f, size_t metric);
 
 #endif

@@ -23,7 +23,12 @@
 #    <elfutils/...>) only in analysis/symtab*.c (and its internal symtab_elf.h), analysis/dwarf*.c
 #    and analysis/lines*.c
 #    (the symbolizer); tests/ and bench/ are exempt.
-# 3. If BUILD_DIR/lib/libcollector.so exists: `nm -D --defined-only` shows only names listed
+# 3. No cycle among a directory's modules (a module is X.c with X.h; X depends on Y when X.c
+#    or X.h includes that directory's Y.h), in ACYCLIC's directories: each module can be
+#    read, tested and replaced from the bottom up (collector/state.h is the collector's
+#    bottom, collector.c its top).  analysis/ is exempt for now: its profile and experiment
+#    modules share private headers by design (profile_internal.h, exp_read.h).
+# 4. If BUILD_DIR/lib/libcollector.so exists: `nm -D --defined-only` shows only names listed
 #    in the global: part of collector/libcollector.map (wildcards allowed there), and it
 #    has no strong undefined name without a glibc version (one the link left unresolved).
 #
@@ -131,6 +136,28 @@ while IFS= read -r f; do
 		fi
 	done < <(grep -nE '^[[:space:]]*#[[:space:]]*include' "$top/$f" || true)
 done < <(list_sources)
+
+# ---- no include cycle among a directory's modules
+ACYCLIC=(common experiment collector collect er_print er_archive)
+for d in "${ACYCLIC[@]}"; do
+	[[ -d $top/$d ]] || continue
+	edges=$(
+		while IFS= read -r f; do
+			[[ $f == "$d"/* && $f != "$d"/*/* && -f $top/$f ]] || continue
+			m=$(basename "$f")
+			m=${m%.*}
+			printf '%s %s\n' "$m" "$m"
+			sed -nE 's@^[[:space:]]*#[[:space:]]*include[[:space:]]*"'"$d"'/([^"/]+)\.h".*@\1@p' "$top/$f" |
+				while IFS= read -r y; do
+					[[ $y != "$m" ]] && printf '%s %s\n' "$m" "$y"
+				done
+		done < <(list_sources)
+	)
+	loop=$(printf '%s\n' "$edges" | tsort 2>&1 >/dev/null | grep -v 'input contains a loop' | sed 's/^tsort: //' | awk '!seen[$0]++' | tr '\n' ' ' || true)
+	if [[ -n ${loop// /} ]]; then
+		violation "$d/: its modules include each other in a cycle: ${loop% }"
+	fi
+done
 
 # ---- exported names of the collector
 so=$build/lib/libcollector.so

@@ -22,9 +22,13 @@ PACKAGES=(
 	libcapstone-dev # analysis: disassembly
 	libedit-dev     # er_print: interactive command line
 	libzstd-dev     # collect compresses heaptrace after the run; analysis reads it
+	protobuf-c-compiler # er_print: protoc-c generates the pprof profile.proto code at build time
+	libprotobuf-c-dev   # er_print: -export pprof encodes profile.proto
+	zlib1g-dev          # er_print: -export pprof gzips its output
 	libc6-dbg       # tests resolve libc functions through /usr/lib/debug
 	libunwind-dev   # tests/unwind, bench/unwind: reference unwinder (test-only, never linked into the collector)
 	python3         # tests: XML well-formedness with the standard library
+	golang-go       # tests: `go tool pprof` reads er_print's pprof exports back (test-only)
 	clang-format    # scripts/format-check.sh
 	pmccabe         # scripts/complexity-check.sh
 	binutils        # nm (scripts/layers-check.sh), objdump, readelf

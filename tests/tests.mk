@@ -65,5 +65,5 @@ $(BUILD)/tests/tools/info_driver: tests/tools/info_driver.c $(BUILD)/obj/er_prin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.o %.a,$^) $(ANALYSIS_LIBS) -lm
 # every test binary is rebuilt when a header it may use changes
 $(UNIT_BIN) $(FUZZ_BIN) $(LIBFUZZER_BIN) $(TOOLS_BIN): $(wildcard common/*.h experiment/*.h analysis/*.h) tests/unit/check.h
-# unit tests of collector modules include their sources
-$(BUILD)/tests/unit/test_cfi: collector/cfi.c collector/cfi.h
+# unit tests and fuzz targets of collector modules include their sources
+$(BUILD)/tests/unit/test_cfi $(BUILD)/tests/fuzz/fuzz_cfi $(BUILD)/libfuzzer/fuzz_cfi: collector/cfi.c collector/cfi.h

@@ -13,17 +13,7 @@
 #  - `export` as a script command and FILE - (stdout) write the same lines;
 #    an unknown format, an unknown metric, a heap metric without heap data
 #    and an unwritable file fail with a message naming what is wrong.
-. "$(dirname "$0")/heap_lib.sh" export_folded
-er_print=$PA_BIN/er_print
-
-gcc -O0 -g -fno-builtin -fno-omit-frame-pointer -o export_prog "$PA_TOP/tests/fixtures/export_prog.c" ||
-	{ echo "cannot build export_prog"; exit 1; }
-for x in c h; do
-	opt=()
-	[[ $x == h ]] && opt=(-H on)
-	out=$("$collect" "${opt[@]}" -o $x.er ./export_prog 2>err) && rc=0 || rc=$?
-	[[ $out:$rc == "export_prog done:0" ]] || { echo "collect $x: '$out' rc=$rc: $(head -c 300 err)"; exit 1; }
-done
+. "$(dirname "$0")/export_lib.sh" export_folded
 
 parses() { # every line: non-empty frames joined by ';', a space, an integer
 	[[ -s $1 ]] && ! grep -Evq '^[^;]+(;[^;]+)* [0-9]+$' "$1"
@@ -38,20 +28,15 @@ sum_through() { # sum of the stacks with frame $2
 top_leaf() {
 	awk '{ v = $NF; sub(/ [0-9]+$/, ""); n = split($0, a, ";"); s[a[n]] += v } END { for (f in s) if (s[f] > m) { m = s[f]; t = f } print t }' "$1"
 }
-secs() { awk -v n="$1" 'BEGIN { printf "%.3f", n / 1e9 }'; }
-total_row() { # exp metric_spec -> the values of <Total>
-	"$er_print" -metrics "$2:name" -functions "$1" | awk '$NF == "<Total>" { NF--; print; exit }'
-}
 
 for x in c h; do
 	"$er_print" -export folded cpu.$x "$x.er" 2>err
 	check "$x: export folded exits 0 ($(head -c 300 err))" test $? = 0
 	check "$x: every line parses" parses cpu.$x
 	check "$x: no duplicate stacks" test "$(sed 's/ [0-9]*$//' cpu.$x | sort | uniq -d | wc -l)" = 0
-	total=$(total_row "$x.er" e.totalcpu)
+	total=$(total_row e.totalcpu "$x.er")
 	check "$x: CPU sum $(sum cpu.$x) ns = <Total> $total s" test "$(secs "$(sum cpu.$x)")" = "$total"
-	top=$("$er_print" -metrics e.totalcpu:name -sort e.totalcpu -functions "$x.er" |
-		awk 'f { print $NF; exit } $NF == "<Total>" { f = 1 }')
+	top=$(top_er "$x.er" totalcpu)
 	check "$x: top function $top is the heaviest leaf $(top_leaf cpu.$x)" test "$top" = "$(top_leaf cpu.$x)"
 	check "$x: hot outweighs warm" test "$(sum_through cpu.$x hot)" -gt "$(sum_through cpu.$x warm)"
 done
@@ -60,7 +45,7 @@ check "-H on: heapallocbytes" "$er_print" -export folded:heapallocbytes bytes h.
 check "-H on: heapalloccnt" "$er_print" -export folded:heapalloccnt count h.er
 check "-H on: heapleakbytes" "$er_print" -export folded:heapleakbytes leaked h.er
 for f in bytes count leaked; do check "-H on: $f parses" parses $f; done
-read -r tleaked tbytes tcount < <(total_row h.er i.heapleakbytes:i.heapallocbytes:i.heapalloccnt)
+read -r tleaked tbytes tcount < <(total_row i.heapleakbytes:i.heapallocbytes:i.heapalloccnt h.er)
 check "-H on: bytes sum $(sum bytes) = <Total> $tbytes" test "$(sum bytes)" = "$tbytes"
 check "-H on: allocation sum $(sum count) = <Total> $tcount" test "$(sum count)" = "$tcount"
 check "-H on: leaked sum $(sum leaked) = <Total> $tleaked" test "$(sum leaked)" = "$tleaked"
@@ -74,12 +59,7 @@ check "script command writes the same ($(head -c 200 err))" cmp -s script.out cp
 "$er_print" -export folded - c.er >stdout.out 2>err
 check "FILE - is standard output ($(head -c 200 err))" cmp -s stdout.out cpu.c
 
-fails_with() { # description, expected stderr text, er_print args...
-	local d=$1 want=$2; shift 2
-	"$er_print" "$@" >/dev/null 2>err && rc=0 || rc=$?
-	check "$d: exit $rc, says '$want' ($(head -c 200 err))" eval '((rc != 0)) && grep -qF -- "$want" err'
-}
-fails_with "unknown format" "unknown format 'pprof'" -export pprof x.out c.er
+fails_with "unknown format" "unknown format 'nosuch'" -export nosuch x.out c.er
 fails_with "unknown metric" "unknown metric 'cycles'" -export folded:cycles x.out c.er
 fails_with "heap metric without heap data" "heapallocbytes needs heap data" -export folded:heapallocbytes x.out c.er
 fails_with "unwritable file" "cannot write '$tmp/no/such/dir/f': No such file or directory" \

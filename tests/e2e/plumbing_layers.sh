@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# plumbing_layers: the tree obeys the layer rule and the elfutils rule, the built collector
+# plumbing_layers: the tree obeys the layer rule, the elfutils rule and the no-cycle rule
+# among a directory's modules, the built collector
 # exports only the names of collector/libcollector.map; and each of these checks does fail
 # on a small synthetic tree that breaks it.
 set -euo pipefail
@@ -28,6 +29,9 @@ echo '#include "analysis/symtab.h"' >"$t/er_print/ok.c"                   # ok
 echo '#include "../experiment/record.h"' >"$t/er_print/ok_rel.c"          # ok
 echo '#include "own.h"' >"$t/collect/ok_own.c"                            # ok
 touch "$t/collect/own.h" "$t/common/v.h"
+echo '#include "collect/cyc_b.h"' >"$t/collect/cyc_a.c"                   # module cycle a -> b -> a
+echo '#include "collect/cyc_a.h"' >"$t/collect/cyc_b.h"
+printf '#include "collect/own.h"\n' >"$t/collect/cyc_a.h"                 # ok: a -> own
 echo '#include "er_print/cli.h"' >"$t/tests/unit/ok_any.c"                # ok: tests
 echo '#include <gelf.h>' >"$t/tests/unit/ok_elf.c"                        # ok: tests
 printf '{\n  global:\n    sigaction; /* c */\n  local:\n    *;\n};\n' >"$t/collector/libcollector.map"
@@ -54,6 +58,7 @@ expect=(
 	'analysis/metrics.c:1: includes elfutils header <elfutils/libdw.h>'
 	'exports "leaked_helper"'
 	'needs "col_missing"'
+	'collect/: its modules include each other in a cycle: '
 )
 for e in "${expect[@]}"; do
 	grep -qF "$e" <<<"$out" || { echo "missing violation: $e"; exit 1; }

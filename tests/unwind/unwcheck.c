@@ -32,9 +32,8 @@
 #include <libunwind.h>
 
 #include "collector/cfi.h"
-#include "collector/collector.h"
+#include "collector/state.h"
 #include "collector/logxml.h"
-#include "collector/threads.h"
 #include "collector/unwind.h"
 #include "collector/unwtab.h"
 #include "experiment/format.h"
@@ -170,7 +169,7 @@ void logxml_note(const char *element, const char *id, const char *text)
 	fprintf(stderr, "unwcheck: logxml %s %s: %s\n", element, id, text);
 }
 
-void threads_scan_hazards(void (*fn)(const void *hazard, void *ctx), void *ctx)
+static void scan_hazards(void (*fn)(const void *hazard, void *ctx), void *ctx)
 {
 	uint32_t n = atomic_load(&nrecs);
 	for (uint32_t i = 0; i < n; i++)
@@ -659,7 +658,7 @@ __attribute__((constructor)) static void unwcheck_init(void)
 		fprintf(stderr, "unwcheck: out of memory\n");
 		abort();
 	}
-	if (unwtab_init() != 0) {
+	if (unwtab_init(scan_hazards) != 0) {
 		fprintf(stderr, "unwcheck: unwtab_init failed\n");
 		abort();
 	}

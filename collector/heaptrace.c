@@ -1,0 +1,143 @@
+/*
+ * heaptrace.c - heap tracing, the collector's first tracer (see heaptrace.h
+ * and tracer.h).  What it records is unchanged from when it lived in
+ * threads.c and collector.c: the same events, stacks, time marks, order
+ * numbers and <collector_start>/<collector_end> attributes.
+ */
+#include "collector/heaptrace.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "collector/state.h"
+#include "collector/threads.h"
+#include "experiment/format.h"
+#include "experiment/heapstream.h"
+
+static struct blockw_file *heap_file; /* NULL: not started in this process */
+static uint64_t heap_step_ns;         /* between the stream's time marks (heapstream_time_step_ns) */
+
+static _Atomic uint64_t heap_records;   /* heap calls recorded */
+static _Atomic uint64_t heap_dropped;   /* heap calls lost: no block (the data files stopped) */
+static _Atomic uint64_t heap_stackless; /* heap calls recorded without their stack */
+
+/*
+ * One counter for all threads: its modification order agrees with
+ * happens-before, so a free that a malloc's caller made possible gets a
+ * later number even from another thread.
+ */
+static _Atomic uint64_t heap_seq;
+
+/*
+ * Heap records of this thread.  In TLS, not in the thread's slot: a thread
+ * also allocates and frees before its slot is set up and after it is
+ * released (other keys' destructors); after its end each record gets its
+ * own block.
+ */
+static __thread struct blockw_heap_cursor tls_heap;
+static __thread int tls_heap_ended;
+
+uint64_t heaptrace_stamp(void)
+{
+	return atomic_fetch_add_explicit(&heap_seq, 1, memory_order_relaxed) + 1;
+}
+
+int heaptrace_active(void)
+{
+	return heap_file && col_collecting();
+}
+
+void heaptrace_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t stamp)
+{
+	struct blockw_file *file = heap_file;
+	if (!file || !col_collecting())
+		return;
+	int g = threads_guard_enter();
+	if (g) { /* the collector's own call */
+		threads_guard_leave(g);
+		return;
+	}
+	int saved_errno = errno;
+	struct exp_heap h = {
+		.seq = stamp ? stamp : heaptrace_stamp(),
+		.tid = threads_trace_tid(),
+		.op = (uint8_t)op,
+		.size = size,
+		.addr = addr,
+		.old_addr = old_addr,
+		.stack_kind = EXP_STACKREF_NONE,
+	};
+	if (op != EXP_HEAP_FREE && op != EXP_HEAP_MUNMAP) {
+		struct threads_stackref ref;
+		int r = threads_trace_stack(&ref);
+		if (r > 0) {
+			h.stack_kind = ref.kind;
+			h.stack_slot = ref.slot;
+			h.stack_id = ref.id;
+		} else if (r < 0) {
+			atomic_fetch_add(&heap_stackless, 1);
+		}
+	}
+	if (blockw_append_heap(file, &tls_heap, &h, col_now_ns(), col_map_change_ns(), heap_step_ns) < 0)
+		atomic_fetch_add(&heap_dropped, 1);
+	else
+		atomic_fetch_add(&heap_records, 1);
+	if (tls_heap_ended)
+		blockw_cursor_release(&tls_heap.c); /* no thread end will release it */
+	threads_guard_leave(g);
+	errno = saved_errno;
+}
+
+static void heap_start(struct blockw_file *file)
+{
+	heap_step_ns = heapstream_time_step_ns(col_config()->interval_us);
+	heap_file = file;
+}
+
+static void heap_fork_child(void)
+{
+	heap_file = NULL;
+	blockw_cursor_forget(&tls_heap.c);
+	tls_heap_ended = 0;
+	atomic_store(&heap_records, 0);
+	atomic_store(&heap_dropped, 0);
+	atomic_store(&heap_stackless, 0);
+	atomic_store(&heap_seq, 0);
+}
+
+static void heap_thread_end(void)
+{
+	blockw_cursor_release(&tls_heap.c);
+	tls_heap_ended = 1;
+}
+
+static void heap_log_start(struct xmlw *w)
+{
+	xmlw_attr_u64(w, "heap_time_step_ns", heap_step_ns);
+}
+
+static uint64_t heap_lost(void)
+{
+	return atomic_load(&heap_dropped);
+}
+
+static void heap_log_end(struct xmlw *w)
+{
+	xmlw_attr_u64(w, "heap_records", atomic_load(&heap_records));
+	xmlw_attr_u64(w, "heap_dropped", atomic_load(&heap_dropped));
+	xmlw_attr_u64(w, "heap_stackless", atomic_load(&heap_stackless));
+}
+
+const struct col_tracer heaptrace_tracer = {
+	.name = "heap",
+	.param = 'H',
+	.file_name = EXP_FILE_NAME_HEAP,
+	.file_kind = EXP_FILE_HEAP,
+	.start = heap_start,
+	.fork_child = heap_fork_child,
+	.thread_end = heap_thread_end,
+	.log_start = heap_log_start,
+	.lost = heap_lost,
+	.log_end = heap_log_end,
+};

@@ -1,0 +1,108 @@
+/*
+ * state.c - the collector's process state (see state.h).
+ */
+#include "collector/state.h"
+
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct col_real col_reals;
+static struct col_config col_cfg;
+static struct col_counters col_count;
+static _Atomic int col_is_active; /* owner process, collecting */
+static _Atomic int col_finished;
+static _Atomic uint64_t map_change_ns;
+
+const struct col_real *col_real(void)
+{
+	return &col_reals;
+}
+
+void *col_next_sym(const char *name, const char *version)
+{
+	void *p = version ? dlvsym(RTLD_NEXT, name, version) : NULL;
+	return p ? p : dlsym(RTLD_NEXT, name);
+}
+
+void col_resolve_reals(void)
+{
+	struct col_real *r = &col_reals;
+	r->pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+				     void *))col_next_sym("pthread_create", "GLIBC_2.34");
+	r->sigaction =
+		(int (*)(int, const struct sigaction *, struct sigaction *))col_next_sym("sigaction", NULL);
+	r->signal = (__sighandler_t(*)(int, __sighandler_t))col_next_sym("signal", NULL);
+	r->sigprocmask = (int (*)(int, const sigset_t *, sigset_t *))col_next_sym("sigprocmask", NULL);
+	r->pthread_sigmask =
+		(int (*)(int, const sigset_t *, sigset_t *))col_next_sym("pthread_sigmask", "GLIBC_2.32");
+	r->exit_ = (void (*)(int))col_next_sym("_exit", NULL);
+	r->exit = (void (*)(int))col_next_sym("exit", NULL);
+	r->Exit_ = (void (*)(int))col_next_sym("_Exit", NULL);
+	r->dlopen = (void *(*)(const char *, int))col_next_sym("dlopen", "GLIBC_2.34");
+	r->dlclose = (int (*)(void *))col_next_sym("dlclose", "GLIBC_2.34");
+}
+
+struct col_config *col_config(void)
+{
+	return &col_cfg;
+}
+
+struct col_counters *col_counters(void)
+{
+	return &col_count;
+}
+
+int col_collecting(void)
+{
+	return atomic_load_explicit(&col_is_active, memory_order_acquire) &&
+	       !atomic_load_explicit(&col_finished, memory_order_relaxed);
+}
+
+void col_set_active(int on)
+{
+	if (on)
+		atomic_store(&col_finished, 0);
+	atomic_store(&col_is_active, on ? 1 : 0);
+}
+
+int col_active(void)
+{
+	return atomic_load(&col_is_active);
+}
+
+int col_mark_finished(void)
+{
+	return atomic_exchange(&col_finished, 1);
+}
+
+uint64_t col_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t col_thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t col_gettid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+uint64_t col_map_change_ns(void)
+{
+	return atomic_load_explicit(&map_change_ns, memory_order_acquire);
+}
+
+void col_map_changed(uint64_t now_ns)
+{
+	atomic_store_explicit(&map_change_ns, now_ns, memory_order_release);
+}

@@ -1,0 +1,100 @@
+/*
+ * state.h - the process state every collector module reads: the real
+ * functions behind the interposers, what this process collects (col_config),
+ * the counters of <collector_end>, whether it is collecting, and its clocks.
+ * The bottom of the collector: it includes no other collector module but the
+ * block writer, so that the modules above it (threads, signals, loadmap,
+ * tracers, collector.c) form no include cycle (scripts/layers-check.sh).
+ *
+ * collector.c fills the state (col_init) and is its only writer, except the
+ * counters, which every module adds to.  The getters are SIGNAL_SAFE.
+ */
+#ifndef COLLECTOR_STATE_H
+#define COLLECTOR_STATE_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "collector/blockw.h"
+
+/* The real functions behind the interposers, resolved at init. */
+struct col_real {
+	int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+	int (*sigaction)(int, const struct sigaction *, struct sigaction *);
+	__sighandler_t (*signal)(int, __sighandler_t);
+	int (*sigprocmask)(int, const sigset_t *, sigset_t *);
+	int (*pthread_sigmask)(int, const sigset_t *, sigset_t *);
+	void (*exit_)(int);
+	void (*exit)(int);
+	void (*Exit_)(int);
+	void *(*dlopen)(const char *, int);
+	int (*dlclose)(void *);
+};
+
+/* What this process collects; filled once by col_init (tracers keep their own). */
+struct col_config {
+	uint32_t owner_pid;
+	uint64_t start_ns;        /* CLOCK_MONOTONIC at init */
+	uint32_t interval_us;     /* 0: clock profiling off */
+	uint32_t depth_limit;     /* frames, [1, 6000] */
+	uint64_t window_start_ns; /* collect only in [start, end) after start_ns */
+	uint64_t window_end_ns;   /* 0: no end */
+	int follow;               /* F=: enum lineage_follow */
+	char dir[PATH_MAX - 64];
+	int64_t fault_blocks; /* PA_FAULT_BLOCKS: blocks a process may claim, then ENOSPC; < 0 no limit */
+	struct blockw_health health; /* shared by every data file, the tracers' too */
+	struct blockw_file profile, stacks, overview;
+};
+
+/* Counters reported in <collector_end> (a tracer counts its own records). */
+struct col_counters {
+	_Atomic uint64_t samples;
+	_Atomic uint64_t
+		signals; /* sampling signals of live threads while collecting: samples + coalesced + dropped + lost */
+	_Atomic uint64_t deferred;      /* samples taken when the collector's own code returned */
+	_Atomic uint64_t coalesced;     /* signals folded into such a sample (several arrived) */
+	_Atomic uint64_t dropped_busy;  /* samples lost: the thread was in collector code that cannot defer */
+	_Atomic uint64_t dropped_other; /* samples lost: a record too big for a block */
+	_Atomic uint64_t lost_samples;  /* samples lost after the data files stopped (health) */
+	_Atomic uint64_t lost_sample_ns;  /* ... and the CPU time they stood for */
+	_Atomic uint64_t lost_records;    /* thread and sample-point records lost so */
+	_Atomic uint64_t timer_failures;  /* threads left without a timer */
+	_Atomic uint64_t timer_fallbacks; /* threads on a POSIX timer though perf is the mechanism */
+	_Atomic uint64_t slot_failures;   /* threads not followed: slot table full */
+};
+
+/* The next definition of name after ours (RTLD_NEXT), of that version if it exists. */
+void *col_next_sym(const char *name, const char *version);
+
+/* Resolve the real functions (dlsym RTLD_NEXT); col_init's first step. Not signal-safe. */
+void col_resolve_reals(void);
+
+const struct col_real *col_real(void);
+struct col_config *col_config(void);
+struct col_counters *col_counters(void);
+
+/* 1 while this process is the experiment's owner and has not finished. SIGNAL_SAFE. */
+int col_collecting(void);
+/* Start (1: collecting, not finished) or stop (0) being the collecting owner. */
+void col_set_active(int on);
+/* 1 once col_set_active(1) ran and until col_set_active(0), finished or not. */
+int col_active(void);
+/* Mark the collection finished; returns 1 if it already was. SIGNAL_SAFE. */
+int col_mark_finished(void);
+
+/* CLOCK_MONOTONIC and this thread's CPU clock in ns; the thread's id. SIGNAL_SAFE. */
+uint64_t col_now_ns(void);
+uint64_t col_thread_cpu_ns(void);
+uint32_t col_gettid(void);
+
+/*
+ * The time of the latest load or unload map.xml records (0: none yet), and
+ * recording one: a traced call after it gets an exact time mark, so that the
+ * reader pins its frames to the objects mapped then. SIGNAL_SAFE.
+ */
+uint64_t col_map_change_ns(void);
+void col_map_changed(uint64_t now_ns);
+
+#endif
