@@ -131,7 +131,7 @@ static const struct command commands[] = {
 	{"heapstat", NULL, ARG_NONE, report_heapstat, "",
 	 "heap statistics: peak, size histograms, temporary allocations, memory at the peak"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
-	 "write the call stacks to file (- stdout): folded (flame graphs), metric totalcpu (ns) or a heap one"},
+	 "write the call stacks to file (- stdout): folded, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
 	{"pcs", NULL, ARG_NONE, report_pcs, "", "instructions (PCs) with metrics"},
 	{"lsummary", NULL, ARG_NONE, report_lsummary, "", "summary of every source line"},
@@ -665,7 +665,7 @@ static void usage(FILE *f)
 		   "  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
 		   "  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
 		   "  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
-		   "  -export folded[:METRIC] FILE (call stacks for flame graphs; FILE - = stdout)\n"
+		   "  -export FORMAT[:METRIC] FILE (folded, speedscope, firefox, chrome; FILE - = stdout)\n"
 		   "Run 'er_print -help' for every command; see er_print(1).\n");
 }
 
