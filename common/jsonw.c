@@ -183,6 +183,21 @@ static size_t utf8_len(const unsigned char *s, size_t n, size_t *ret_bad)
 	return 0;
 }
 
+/* JSON's two-character escape of c, or NULL. */
+static const char *short_escape(unsigned char c)
+{
+	switch (c) {
+	case '"': return "\\\"";
+	case '\\': return "\\\\";
+	case '\n': return "\\n";
+	case '\t': return "\\t";
+	case '\r': return "\\r";
+	case '\b': return "\\b";
+	case '\f': return "\\f";
+	}
+	return NULL;
+}
+
 static void emit_escaped(struct jsonw *w, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -190,27 +205,13 @@ static void emit_escaped(struct jsonw *w, const char *str, size_t n)
 	size_t i = 0;
 	while (i < n) {
 		unsigned char c = s[i];
-		const char *esc = NULL;
+		const char *esc = short_escape(c);
 		char buf[8];
 		size_t step = 1;
-		if (c == '"')
-			esc = "\\\"";
-		else if (c == '\\')
-			esc = "\\\\";
-		else if (c == '\n')
-			esc = "\\n";
-		else if (c == '\t')
-			esc = "\\t";
-		else if (c == '\r')
-			esc = "\\r";
-		else if (c == '\b')
-			esc = "\\b";
-		else if (c == '\f')
-			esc = "\\f";
-		else if (c < 0x20) {
+		if (!esc && c < 0x20) {
 			snprintf(buf, sizeof buf, "\\u%04x", c);
 			esc = buf;
-		} else if (c >= 0x80) {
+		} else if (!esc && c >= 0x80) {
 			size_t bad = 0;
 			step = utf8_len(s + i, n - i, &bad);
 			if (!step) {

@@ -8,14 +8,19 @@
  *
  *  - pid/tid are the recorded process and thread ids; "M" events name
  *    them (process_name: the program; thread_name: "Thread N").
- *  - Times are microseconds (with nanosecond decimals) since the earliest
+ *  - Times are whole microseconds (the format's unit) since the earliest
  *    experiment's start.  Each clock sample of a thread becomes a span of
  *    its CPU time ending at the sample's time; consecutive samples share
  *    the slices of their common callers.  A span never overlaps the one
  *    before it: it is moved later when it would, or earlier (by at most
  *    half a sampling interval) to join the one before across a small gap.
  *    So every slice's "dur" is CPU time, and the root slices of all
- *    threads sum to <Total> CPU time exactly.
+ *    threads sum to <Total> CPU time, to within a microsecond per root
+ *    slice: slice boundaries are computed in nanoseconds and rounded down
+ *    to microseconds, which keeps children inside their parents for every
+ *    reader (fractional microseconds would be read through binary floating
+ *    point, and Perfetto truncates them: a child could end 1 ns after its
+ *    parent and no longer nest).
  *  - Heap allocations: an instant ("i") event per allocation on its
  *    thread, named after the allocating function, args {bytes, stack}, and
  *    a per-process counter ("C") "Heap allocated" with the running totals
@@ -183,8 +188,8 @@ static int write_cpu(struct chrome *c)
 			event_head(c, "X", x->v.v[i].exp, x->v.v[i].thread);
 			jsonw_key_string(w, "cat", "cpu");
 			jsonw_key_string(w, "name", func_name(c, s->func));
-			jsonw_key_udecimal(w, "ts", s->start_ns, 3);
-			jsonw_key_udecimal(w, "dur", s->dur_ns, 3);
+			jsonw_key_uint(w, "ts", s->start_ns / 1000);
+			jsonw_key_uint(w, "dur", (s->start_ns + s->dur_ns) / 1000 - s->start_ns / 1000);
 			jsonw_object_end(w);
 		}
 		i = j;
@@ -231,7 +236,7 @@ static int write_allocations(struct chrome *c)
 		jsonw_key_string(w, "s", "t");
 		jsonw_key_string(w, "cat", "heap");
 		jsonw_key_string(w, "name", func_name(c, x->frames.v[s->off + s->n - 1]));
-		jsonw_key_udecimal(w, "ts", rel(c, s->ts_ns), 3);
+		jsonw_key_uint(w, "ts", rel(c, s->ts_ns) / 1000);
 		jsonw_key(w, "args");
 		jsonw_object_begin(w);
 		jsonw_key_uint(w, "bytes", s->m[PROFILE_METRIC_HEAPALLOCBYTES]);
@@ -257,7 +262,7 @@ static int write_allocations(struct chrome *c)
 		count += v[i].m[PROFILE_METRIC_HEAPALLOCCNT];
 		event_head(c, "C", v[i].exp, v[i].thread);
 		jsonw_key_string(w, "name", "Heap allocated");
-		jsonw_key_udecimal(w, "ts", rel(c, v[i].ts_ns), 3);
+		jsonw_key_uint(w, "ts", rel(c, v[i].ts_ns) / 1000);
 		jsonw_key(w, "args");
 		jsonw_object_begin(w);
 		jsonw_key_uint(w, "bytes", bytes);
@@ -285,7 +290,7 @@ static int write_leaks(struct chrome *c, const struct xstacks *leaks)
 		jsonw_key_string(w, "s", "t");
 		jsonw_key_string(w, "cat", "heap");
 		jsonw_key_string(w, "name", leaf);
-		jsonw_key_udecimal(w, "ts", rel(c, exp->log.start_ns + exp->duration_ns), 3);
+		jsonw_key_uint(w, "ts", rel(c, exp->log.start_ns + exp->duration_ns) / 1000);
 		jsonw_key(w, "args");
 		jsonw_object_begin(w);
 		jsonw_key_uint(w, "bytes", s->m[PROFILE_METRIC_HEAPLEAKBYTES]);

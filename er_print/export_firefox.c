@@ -86,29 +86,36 @@ static void key_schema(struct jsonw *w, const char *const *names, size_t n)
 	jsonw_object_end(w);
 }
 
+/* Open key: {"schema": {names[0]: 0, ...}, "data": [ ... (table_end closes it). */
+static void table_begin(struct jsonw *w, const char *key, const char *const *names, size_t n)
+{
+	jsonw_key(w, key);
+	jsonw_object_begin(w);
+	key_schema(w, names, n);
+	jsonw_key(w, "data");
+	jsonw_array_begin(w);
+}
+
+static int table_end(struct jsonw *w)
+{
+	jsonw_array_end(w);
+	return jsonw_object_end(w);
+}
+
 static const char *const sample_schema[] = {"stack", "time", "eventDelay", "threadCPUDelta"};
 static const char *const marker_schema[] = {"name", "startTime", "endTime", "phase", "category", "data"};
 
 /* An empty marker table (the SyncProfile of an allocation's stack has one). */
 static void empty_markers(struct jsonw *w)
 {
-	jsonw_key(w, "markers");
-	jsonw_object_begin(w);
-	key_schema(w, marker_schema, 6);
-	jsonw_key(w, "data");
-	jsonw_array_begin(w);
-	jsonw_array_end(w);
-	jsonw_object_end(w);
+	table_begin(w, "markers", marker_schema, 6);
+	table_end(w);
 }
 
 static int write_samples(struct firefox *ff, struct gthread *g, const struct xstack *v, size_t n)
 {
 	struct jsonw *w = &ff->w;
-	jsonw_key(w, "samples");
-	jsonw_object_begin(w);
-	key_schema(w, sample_schema, 4);
-	jsonw_key(w, "data");
-	jsonw_array_begin(w);
+	table_begin(w, "samples", sample_schema, 4);
 	for (size_t i = 0; ff->cpu && i < n; i++) {
 		uint64_t cpu = v[i].m[PROFILE_METRIC_TOTALCPU];
 		if (!cpu)
@@ -123,8 +130,7 @@ static int write_samples(struct firefox *ff, struct gthread *g, const struct xst
 		jsonw_uint(w, cpu);
 		jsonw_array_end(w);
 	}
-	jsonw_array_end(w);
-	return jsonw_object_end(w);
+	return table_end(w);
 }
 
 /* A "Native allocation" marker's payload: size and the stack as a one-sample SyncProfile. */
@@ -146,18 +152,13 @@ static void allocation_payload(struct firefox *ff, const struct xstack *s, long 
 	jsonw_key_uint(w, "tid", x->threads[s->thread].tid);
 	jsonw_key_uint(w, "pid", x->log.pid);
 	empty_markers(w);
-	jsonw_key(w, "samples");
-	jsonw_object_begin(w);
-	key_schema(w, sample_schema, 3);
-	jsonw_key(w, "data");
-	jsonw_array_begin(w);
+	table_begin(w, "samples", sample_schema, 3);
 	jsonw_array_begin(w);
 	jsonw_uint(w, (uint64_t)stack);
 	jsonw_udecimal(w, t, MS);
 	jsonw_uint(w, 0);
 	jsonw_array_end(w);
-	jsonw_array_end(w);
-	jsonw_object_end(w);
+	table_end(w);
 	jsonw_object_end(w);
 	jsonw_object_end(w);
 }
@@ -166,11 +167,7 @@ static void allocation_payload(struct firefox *ff, const struct xstack *s, long 
 static int write_markers(struct firefox *ff, struct gthread *g, const struct xstack *v, size_t n)
 {
 	struct jsonw *w = &ff->w;
-	jsonw_key(w, "markers");
-	jsonw_object_begin(w);
-	key_schema(w, marker_schema, 6);
-	jsonw_key(w, "data");
-	jsonw_array_begin(w);
+	table_begin(w, "markers", marker_schema, 6);
 	for (size_t i = 0; ff->allocs && i < n; i++) {
 		if (!v[i].m[PROFILE_METRIC_HEAPALLOCCNT])
 			continue;
@@ -187,8 +184,7 @@ static int write_markers(struct firefox *ff, struct gthread *g, const struct xst
 		allocation_payload(ff, &v[i], s, t);
 		jsonw_array_end(w);
 	}
-	jsonw_array_end(w);
-	return jsonw_object_end(w);
+	return table_end(w);
 }
 
 /* frameTable, stackTable and stringTable: string 0 is the marker name, string i + 1 frame i's location. */
@@ -199,11 +195,7 @@ static void write_tables(struct firefox *ff, struct gthread *g)
 						   "column",         "category",      "subcategory"};
 	static const char *const stack_schema[] = {"prefix", "frame"};
 	struct jsonw *w = &ff->w;
-	jsonw_key(w, "frameTable");
-	jsonw_object_begin(w);
-	key_schema(w, frame_schema, 9);
-	jsonw_key(w, "data");
-	jsonw_array_begin(w);
+	table_begin(w, "frameTable", frame_schema, 9);
 	for (size_t i = 0; i < g->frames.funcs.n; i++) {
 		jsonw_array_begin(w);
 		jsonw_uint(w, i + 1);
@@ -215,13 +207,8 @@ static void write_tables(struct firefox *ff, struct gthread *g)
 		jsonw_uint(w, 0);
 		jsonw_array_end(w);
 	}
-	jsonw_array_end(w);
-	jsonw_object_end(w);
-	jsonw_key(w, "stackTable");
-	jsonw_object_begin(w);
-	key_schema(w, stack_schema, 2);
-	jsonw_key(w, "data");
-	jsonw_array_begin(w);
+	table_end(w);
+	table_begin(w, "stackTable", stack_schema, 2);
 	for (size_t i = 0; i < g->stack_frame.n; i++) {
 		jsonw_array_begin(w);
 		if (g->stack_prefix.v[i] < 0)
@@ -231,8 +218,7 @@ static void write_tables(struct firefox *ff, struct gthread *g)
 		jsonw_uint(w, g->stack_frame.v[i]);
 		jsonw_array_end(w);
 	}
-	jsonw_array_end(w);
-	jsonw_object_end(w);
+	table_end(w);
 	jsonw_key(w, "stringTable");
 	jsonw_array_begin(w);
 	jsonw_string(w, "Native allocation");

@@ -11,7 +11,7 @@
 #    not carried, and firefox:heapleakbytes fails saying so;
 #  - each worker thread's stacks are on a thread of its own; :METRIC carries one metric;
 #  - the script command and FILE - write the same; errors name what is wrong.
-. "$(dirname "$0")/export_lib.sh" export_firefox
+. "$(dirname "$0")/export_lib.sh" export_firefox json
 
 common_checks firefox noleaks
 check "h: no leaks carried" test -z "$(value "$sum_h" leak_count)"

@@ -13,17 +13,7 @@
 #  - `export` as a script command and FILE - (stdout) write the same lines;
 #    an unknown format, an unknown metric, a heap metric without heap data
 #    and an unwritable file fail with a message naming what is wrong.
-. "$(dirname "$0")/heap_lib.sh" export_folded
-er_print=$PA_BIN/er_print
-
-gcc -O0 -g -fno-builtin -fno-omit-frame-pointer -o export_prog "$PA_TOP/tests/fixtures/export_prog.c" ||
-	{ echo "cannot build export_prog"; exit 1; }
-for x in c h; do
-	opt=()
-	[[ $x == h ]] && opt=(-H on)
-	out=$("$collect" "${opt[@]}" -o $x.er ./export_prog 2>err) && rc=0 || rc=$?
-	[[ $out:$rc == "export_prog done:0" ]] || { echo "collect $x: '$out' rc=$rc: $(head -c 300 err)"; exit 1; }
-done
+. "$(dirname "$0")/export_lib.sh" export_folded
 
 parses() { # every line: non-empty frames joined by ';', a space, an integer
 	[[ -s $1 ]] && ! grep -Evq '^[^;]+(;[^;]+)* [0-9]+$' "$1"
@@ -38,11 +28,6 @@ sum_through() { # sum of the stacks with frame $2
 top_leaf() {
 	awk '{ v = $NF; sub(/ [0-9]+$/, ""); n = split($0, a, ";"); s[a[n]] += v } END { for (f in s) if (s[f] > m) { m = s[f]; t = f } print t }' "$1"
 }
-secs() { awk -v n="$1" 'BEGIN { printf "%.3f", n / 1e9 }'; }
-total_row() { # exp metric_spec -> the values of <Total>
-	"$er_print" -metrics "$2:name" -functions "$1" | awk '$NF == "<Total>" { NF--; print; exit }'
-}
-
 for x in c h; do
 	"$er_print" -export folded cpu.$x "$x.er" 2>err
 	check "$x: export folded exits 0 ($(head -c 300 err))" test $? = 0

@@ -12,7 +12,7 @@
 #  - what speedscope imports: the same profiles, each with the total weight of the file's
 #    profile, and the heaviest self frame of the CPU profiles is er_print's top function;
 #  - the script command and FILE - write the same; errors name what is wrong.
-. "$(dirname "$0")/export_lib.sh" export_speedscope
+. "$(dirname "$0")/export_lib.sh" export_speedscope json
 
 common_checks speedscope
 schema=$js/node_modules/speedscope/dist/release/file-format-schema.json
