@@ -131,7 +131,7 @@ static const struct command commands[] = {
 	{"heapstat", NULL, ARG_NONE, report_heapstat, "",
 	 "heap statistics: peak, size histograms, temporary allocations, memory at the peak"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
-	 "write the call stacks to file (- stdout): folded (flame graphs), pprof; metric totalcpu (ns) or a heap one"},
+	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
 	{"pcs", NULL, ARG_NONE, report_pcs, "", "instructions (PCs) with metrics"},
 	{"lsummary", NULL, ARG_NONE, report_lsummary, "", "summary of every source line"},
@@ -657,16 +657,17 @@ static int cmd_quit(struct erp *e, const char *arg)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...\n"
-		   "Print reports from Performance Analyzer experiments (NAME.er directories).\n"
-		   "Commands given as options run in order; with none, er_print reads commands\n"
-		   "interactively. Several experiments are aggregated. Common commands:\n"
-		   "  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
-		   "  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
-		   "  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
-		   "  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
-		   "  -export folded|pprof[:METRIC] FILE (call stacks to other tools; FILE - = stdout)\n"
-		   "Run 'er_print -help' for every command; see er_print(1).\n");
+	fprintf(f,
+		"Usage: er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...\n"
+		"Print reports from Performance Analyzer experiments (NAME.er directories).\n"
+		"Commands given as options run in order; with none, er_print reads commands\n"
+		"interactively. Several experiments are aggregated. Common commands:\n"
+		"  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
+		"  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
+		"  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
+		"  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
+		"  -export FORMAT[:METRIC] FILE (folded, pprof, speedscope, firefox, chrome; FILE - = stdout)\n"
+		"Run 'er_print -help' for every command; see er_print(1).\n");
 }
 
 static void interactive(struct erp *e)
