@@ -60,7 +60,11 @@ static size_t attr_columns(struct erp *e, const uint64_t *base, struct mspec_ite
 					     .unit = d[items[c].metric].unit,
 					     .show_value = 1,
 					     .show_percent = 1,
-					     .percent_base = base[items[c].metric]};
+					     .percent_base = base[items[c].metric],
+					     .flavor = 'a',
+					     .keyword = d[items[c].metric].keyword,
+					     .username = d[items[c].metric].username,
+					     .sort = c == 0};
 	}
 	return ni;
 }
@@ -144,7 +148,7 @@ static int print_block(struct erp *e, uint32_t f, char **names, int fragment)
 			vals[c] = callees[i].values[items[c].metric];
 		table_add_row(t, vals, NULL, callees[i].name, 0);
 	}
-	table_print(t, e->out);
+	erp_table_print(e, t);
 	fputc('\n', e->out);
 	table_free(t);
 	free(callers);
@@ -300,7 +304,7 @@ int report_calltree(struct erp *e, const char *arg)
 	const struct mspec_item *s = &e->sort.items[0];
 	sort_metric = s->kind == MSPEC_METRIC ? s->metric : 0;
 	tree_walk(c, metrics_tree_node(m, 0), 0, 0);
-	table_print(t, e->out);
+	erp_table_print(e, t);
 	fputc('\n', e->out);
 	table_free(t);
 	free(c);

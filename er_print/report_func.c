@@ -107,6 +107,12 @@ size_t report_columns(struct erp *e, struct table_col *cols, struct mspec_item *
 			c.show_value = it->show_value;
 			c.show_percent = it->show_percent;
 			c.percent_base = total[it->metric];
+			c.flavor = it->flavor == MSPEC_EXCL ? 'e' : it->flavor == MSPEC_INCL ? 'i' : 'a';
+			c.keyword = d[it->metric].keyword;
+			c.username = d[it->metric].username;
+			c.sort = e->sort.n && e->sort.items[0].kind == MSPEC_METRIC &&
+				 e->sort.items[0].metric == it->metric &&
+				 e->sort.items[0].flavor == it->flavor;
 		} else {
 			snprintf(titles[n], 64, "%s", it->kind == MSPEC_SIZE ? "Size" : "PC Addr.");
 			c.kind = TABLE_TEXT;
@@ -178,7 +184,7 @@ int report_functions(struct erp *e, const char *arg)
 			tp[c] = texts[c];
 		table_add_row(t, vals, tp, names[ids[i]], 0);
 	}
-	table_print(t, e->out);
+	erp_table_print(e, t);
 	fputc('\n', e->out);
 	object_warnings(e);
 	table_free(t);
@@ -362,7 +368,7 @@ int report_objects(struct erp *e, const char *arg)
 			vals[c] = report_item_value(om, &items[c], o);
 		table_add_row(t, vals, NULL, names[o] ? names[o] : "?", 0);
 	}
-	table_print(t, e->out);
+	erp_table_print(e, t);
 	fputc('\n', e->out);
 	object_warnings(e); /* objects whose symbols could not be read */
 	table_free(t);

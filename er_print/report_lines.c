@@ -126,7 +126,7 @@ static int report_list(struct erp *e, const struct list_view *v)
 					  : 0;
 		table_add_row(t, vals, NULL, rows[i].name ? rows[i].name : "?", 0);
 	}
-	table_print(t, e->out);
+	erp_table_print(e, t);
 	fputc('\n', e->out);
 	table_free(t);
 	free_rows(rows, n);

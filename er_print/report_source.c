@@ -236,7 +236,7 @@ int report_source(struct erp *e, const char *arg)
 		int is_hot = hot && sl[ln].excl && sl[ln].excl * 100 >= hot * (uint64_t)e->sthresh;
 		table_add_annotated(t, vals, name, is_hot ? "## " : NULL, !sl[ln].has && ln <= ntext);
 	}
-	table_print(t, e->out);
+	erp_table_print(e, t);
 	fputc('\n', e->out);
 	table_free(t);
 	for (size_t i = 0; i < ntext; i++)
@@ -388,7 +388,7 @@ static int disasm_one(struct erp *e, const struct pfunc *f)
 	long n = disasm_code(code, (size_t)got, f->addr, on_insn, &c);
 	if (n < 0)
 		erp_error(e, "disasm: capstone could not be used (%s)", strerror((int)-n));
-	table_print(t, e->out);
+	erp_table_print(e, t);
 	fputc('\n', e->out);
 	table_free(t);
 	for (size_t i = 0; i < c.ntext; i++)
