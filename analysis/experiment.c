@@ -150,103 +150,195 @@ struct log_parse {
 	int in_target;
 };
 
+/* One element of log.xml: what its start tag sets. */
+typedef void (*log_elem_fn)(struct log_parse *lp, struct exp_log *l, const XML_Char *name,
+			    const XML_Char **a);
+
+static void log_collector(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)lp, (void)name;
+	set_dup(&l->collector_version, a, "version");
+}
+
+static void log_target(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)name;
+	set_dup(&l->target_path, a, "path");
+	lp->in_target = 1;
+}
+
+static void log_arg(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)l, (void)name, (void)a;
+	if (lp->in_target)
+		lp->elem = "arg";
+}
+
+static void log_host(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)lp, (void)name;
+	set_dup(&l->host, a, "name");
+	set_dup(&l->os, a, "os");
+	set_dup(&l->release, a, "release");
+	set_dup(&l->arch, a, "arch");
+	l->cpus = (uint32_t)attr_u64(a, "cpus");
+	l->pagesize = attr_u64(a, "pagesize");
+	l->pages = attr_u64(a, "pages");
+	l->clock_mhz = (uint32_t)attr_u64(a, "clock_mhz");
+}
+
+static void log_process(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)lp, (void)name;
+	set_dup(&l->cwd, a, "cwd");
+	l->wordsize = (uint32_t)attr_u64(a, "wordsize");
+	set_dup(&l->lineage, a, "lineage");
+	set_dup(&l->origin, a, "origin");
+}
+
+static void log_params(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)lp, (void)name;
+	set_dup(&l->clock_mode, a, "clock");
+	l->clock_interval_us = attr_u64(a, "clock_interval_us");
+	set_dup(&l->duration, a, "duration");
+	l->depth_limit = (uint32_t)attr_u64(a, "depth_limit");
+	set_dup(&l->descriptor, a, "descriptor");
+	set_dup(&l->follow, a, "follow");
+}
+
+static void log_comment(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)l, (void)name, (void)a;
+	lp->elem = "comment";
+}
+
+static void log_start_elem(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)lp, (void)name;
+	l->start_ns = attr_u64(a, "tstamp_ns");
+	l->realtime_ns = attr_u64(a, "realtime_ns");
+}
+
+static void log_collector_start(struct log_parse *lp, struct exp_log *l, const XML_Char *name,
+				const XML_Char **a)
+{
+	(void)lp, (void)name;
+	l->pid = (uint32_t)attr_u64(a, "pid");
+	l->ppid = (uint32_t)attr_u64(a, "ppid");
+	set_dup(&l->mechanism, a, "mechanism");
+	l->effective_interval_us = attr_u64(a, "effective_interval_us");
+	set_dup(&l->first_expiry, a, "first_expiry");
+}
+
+static void log_note(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	lp->elem = name[0] == 'w' ? "warning" : "error";
+	set_dup(&lp->elem_id, a, "id");
+	if (lp->elem_id && strcmp(lp->elem_id, "ended_unseen") == 0)
+		l->ended_unseen = 1;
+	if (lp->elem_id && strcmp(lp->elem_id, "data_lost") == 0 && !l->lost.stopped) {
+		/* reported as one line with the counts (loss_line), not as its text */
+		lp->elem = NULL;
+		l->lost.stopped = 1;
+		l->lost.since_ns = attr_u64(a, "tstamp_ns");
+		set_dup(&l->lost.errno_name, a, "errno");
+	}
+}
+
+static void log_exec(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)lp, (void)name;
+	add_str(&l->exec_paths, &l->nexecs, attr(a, "path"));
+}
+
+static void log_collector_end(struct log_parse *lp, struct exp_log *l, const XML_Char *name,
+			      const XML_Char **a)
+{
+	(void)lp, (void)name;
+	l->samples_recorded = attr_u64(a, "samples");
+	l->samples_dropped = attr_u64(a, "dropped");
+	l->signals = attr_u64(a, "signals");
+	if (attr(a, "lost_since_ns")) {
+		struct exp_loss *x = &l->lost;
+		x->stopped = x->counted = 1;
+		x->since_ns = attr_u64(a, "lost_since_ns");
+		if (!x->errno_name)
+			set_dup(&x->errno_name, a, "lost_errno");
+		x->samples = attr_u64(a, "lost_samples");
+		x->sample_ns = attr_u64(a, "lost_sample_ns");
+		x->heap = attr_u64(a, "lost_heap");
+		x->records = attr_u64(a, "lost_records");
+	}
+}
+
+static void log_exit(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)lp, (void)name;
+	l->has_exit = 1;
+	l->exit_ns = attr_u64(a, "tstamp_ns");
+	l->exit_status = (int)attr_u64(a, "status");
+	l->exit_signal = (int)attr_u64(a, "signal");
+	set_dup(&l->exit_signame, a, "signame");
+	l->core_dumped = (int)attr_u64(a, "core");
+}
+
+static void log_rusage(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)lp, (void)name;
+	struct exp_rusage *r = &l->rusage;
+	r->valid = 1;
+	r->utime_ns = attr_u64(a, "utime_ns");
+	r->stime_ns = attr_u64(a, "stime_ns");
+	r->maxrss_kb = attr_u64(a, "maxrss_kb");
+	r->minflt = attr_u64(a, "minflt");
+	r->majflt = attr_u64(a, "majflt");
+	r->inblock = attr_u64(a, "inblock");
+	r->oublock = attr_u64(a, "oublock");
+	r->nvcsw = attr_u64(a, "nvcsw");
+	r->nivcsw = attr_u64(a, "nivcsw");
+}
+
+static void log_end_elem(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)lp, (void)name;
+	l->end_ns = attr_u64(a, "tstamp_ns");
+}
+
+/* The elements of log.xml that set something; others are skipped. */
+static const struct {
+	const char *name;
+	log_elem_fn fn;
+} log_elems[] = {
+	{"collector", log_collector},
+	{"target", log_target},
+	{"arg", log_arg},
+	{"host", log_host},
+	{"process", log_process},
+	{"params", log_params},
+	{"comment", log_comment},
+	{"start", log_start_elem},
+	{"collector_start", log_collector_start},
+	{"warning", log_note},
+	{"error", log_note},
+	{"exec", log_exec},
+	{"collector_end", log_collector_end},
+	{"exit", log_exit},
+	{"rusage", log_rusage},
+	{"end", log_end_elem},
+};
+
 static void log_start(void *ud, const XML_Char *name, const XML_Char **a)
 {
 	struct log_parse *lp = ud;
-	struct exp_log *l = &lp->exp->log;
 	lp->depth++;
 	strbuf_reset(&lp->text);
 	lp->elem = NULL;
-	if (strcmp(name, "collector") == 0) {
-		set_dup(&l->collector_version, a, "version");
-	} else if (strcmp(name, "target") == 0) {
-		set_dup(&l->target_path, a, "path");
-		lp->in_target = 1;
-	} else if (strcmp(name, "arg") == 0 && lp->in_target) {
-		lp->elem = "arg";
-	} else if (strcmp(name, "host") == 0) {
-		set_dup(&l->host, a, "name");
-		set_dup(&l->os, a, "os");
-		set_dup(&l->release, a, "release");
-		set_dup(&l->arch, a, "arch");
-		l->cpus = (uint32_t)attr_u64(a, "cpus");
-		l->pagesize = attr_u64(a, "pagesize");
-		l->pages = attr_u64(a, "pages");
-		l->clock_mhz = (uint32_t)attr_u64(a, "clock_mhz");
-	} else if (strcmp(name, "process") == 0) {
-		set_dup(&l->cwd, a, "cwd");
-		l->wordsize = (uint32_t)attr_u64(a, "wordsize");
-		set_dup(&l->lineage, a, "lineage");
-		set_dup(&l->origin, a, "origin");
-	} else if (strcmp(name, "params") == 0) {
-		set_dup(&l->clock_mode, a, "clock");
-		l->clock_interval_us = attr_u64(a, "clock_interval_us");
-		set_dup(&l->duration, a, "duration");
-		l->depth_limit = (uint32_t)attr_u64(a, "depth_limit");
-		set_dup(&l->descriptor, a, "descriptor");
-		set_dup(&l->follow, a, "follow");
-	} else if (strcmp(name, "comment") == 0) {
-		lp->elem = "comment";
-	} else if (strcmp(name, "start") == 0) {
-		l->start_ns = attr_u64(a, "tstamp_ns");
-		l->realtime_ns = attr_u64(a, "realtime_ns");
-	} else if (strcmp(name, "collector_start") == 0) {
-		l->pid = (uint32_t)attr_u64(a, "pid");
-		l->ppid = (uint32_t)attr_u64(a, "ppid");
-		set_dup(&l->mechanism, a, "mechanism");
-		l->effective_interval_us = attr_u64(a, "effective_interval_us");
-		set_dup(&l->first_expiry, a, "first_expiry");
-	} else if (strcmp(name, "warning") == 0 || strcmp(name, "error") == 0) {
-		lp->elem = name[0] == 'w' ? "warning" : "error";
-		set_dup(&lp->elem_id, a, "id");
-		if (lp->elem_id && strcmp(lp->elem_id, "ended_unseen") == 0)
-			l->ended_unseen = 1;
-		if (lp->elem_id && strcmp(lp->elem_id, "data_lost") == 0 && !l->lost.stopped) {
-			/* reported as one line with the counts (loss_line), not as its text */
-			lp->elem = NULL;
-			l->lost.stopped = 1;
-			l->lost.since_ns = attr_u64(a, "tstamp_ns");
-			set_dup(&l->lost.errno_name, a, "errno");
+	for (size_t i = 0; i < sizeof log_elems / sizeof log_elems[0]; i++)
+		if (strcmp(name, log_elems[i].name) == 0) {
+			log_elems[i].fn(lp, &lp->exp->log, name, a);
+			return;
 		}
-	} else if (strcmp(name, "exec") == 0) {
-		add_str(&l->exec_paths, &l->nexecs, attr(a, "path"));
-	} else if (strcmp(name, "collector_end") == 0) {
-		l->samples_recorded = attr_u64(a, "samples");
-		l->samples_dropped = attr_u64(a, "dropped");
-		l->signals = attr_u64(a, "signals");
-		if (attr(a, "lost_since_ns")) {
-			struct exp_loss *x = &l->lost;
-			x->stopped = x->counted = 1;
-			x->since_ns = attr_u64(a, "lost_since_ns");
-			if (!x->errno_name)
-				set_dup(&x->errno_name, a, "lost_errno");
-			x->samples = attr_u64(a, "lost_samples");
-			x->sample_ns = attr_u64(a, "lost_sample_ns");
-			x->heap = attr_u64(a, "lost_heap");
-			x->records = attr_u64(a, "lost_records");
-		}
-	} else if (strcmp(name, "exit") == 0) {
-		l->has_exit = 1;
-		l->exit_ns = attr_u64(a, "tstamp_ns");
-		l->exit_status = (int)attr_u64(a, "status");
-		l->exit_signal = (int)attr_u64(a, "signal");
-		set_dup(&l->exit_signame, a, "signame");
-		l->core_dumped = (int)attr_u64(a, "core");
-	} else if (strcmp(name, "rusage") == 0) {
-		struct exp_rusage *r = &l->rusage;
-		r->valid = 1;
-		r->utime_ns = attr_u64(a, "utime_ns");
-		r->stime_ns = attr_u64(a, "stime_ns");
-		r->maxrss_kb = attr_u64(a, "maxrss_kb");
-		r->minflt = attr_u64(a, "minflt");
-		r->majflt = attr_u64(a, "majflt");
-		r->inblock = attr_u64(a, "inblock");
-		r->oublock = attr_u64(a, "oublock");
-		r->nvcsw = attr_u64(a, "nvcsw");
-		r->nivcsw = attr_u64(a, "nivcsw");
-	} else if (strcmp(name, "end") == 0) {
-		l->end_ns = attr_u64(a, "tstamp_ns");
-	}
 }
 
 static void log_end(void *ud, const XML_Char *name)
@@ -777,28 +869,28 @@ static int read_data(struct experiment *exp, int stacks_only)
 
 enum open_what { OPEN_MAPS, OPEN_STACKS, OPEN_ALL };
 
-static int open_impl(const char *path, enum open_what what, struct experiment **ret, char **ret_err)
+/* *ret_err = "PATH: text" when the caller wants it. */
+static void set_err(char **ret_err, const char *path, const char *text)
 {
-	if (ret_err)
-		*ret_err = NULL;
+	if (!ret_err)
+		return;
+	struct strbuf m;
+	strbuf_init(&m, 0);
+	strbuf_addf(&m, "%s: %s", path, text);
+	*ret_err = strbuf_detach(&m);
+}
+
+/* A new experiment for directory path (trailing slashes dropped): 0, or -errno with *ret_err. */
+static int exp_new(const char *path, struct experiment **ret, char **ret_err)
+{
 	struct stat st;
 	if (stat(path, &st) < 0) {
 		int e = -errno;
-		if (ret_err) {
-			struct strbuf m;
-			strbuf_init(&m, 0);
-			strbuf_addf(&m, "%s: %s", path, strerror(-e));
-			*ret_err = strbuf_detach(&m);
-		}
+		set_err(ret_err, path, strerror(-e));
 		return e;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		if (ret_err) {
-			struct strbuf m;
-			strbuf_init(&m, 0);
-			strbuf_addf(&m, "%s: not an experiment (an experiment is a directory NAME.er)", path);
-			*ret_err = strbuf_detach(&m);
-		}
+		set_err(ret_err, path, "not an experiment (an experiment is a directory NAME.er)");
 		return -ENOTDIR;
 	}
 	struct experiment *exp = calloc(1, sizeof *exp);
@@ -813,26 +905,28 @@ static int open_impl(const char *path, enum open_what what, struct experiment **
 		experiment_free(exp);
 		return -ENOMEM;
 	}
+	*ret = exp;
+	return 0;
+}
 
+/* log.xml, map.xml, processes.xml and the notes file. */
+static int read_xml_files(struct experiment *exp, char **ret_err)
+{
 	struct log_parse lp = {.exp = exp};
 	strbuf_init(&lp.text, 1 << 20);
 	int r = parse_xml(exp, EXP_FILE_NAME_LOG, log_start, log_end, log_text, &lp, ret_err);
 	strbuf_release(&lp.text);
 	free(lp.elem_id);
 	if (r < 0)
-		goto fail;
-
+		return r;
 	loss_problems(exp);
-
 	struct map_parse mp = {.exp = exp};
 	r = parse_xml(exp, EXP_FILE_NAME_MAP, map_start, map_end, NULL, &mp, ret_err);
 	exp->objs = mp.objs.v;
 	exp->nobjs = mp.objs.n;
 	if (r < 0)
-		goto fail;
-
+		return r;
 	read_processes(exp);
-
 	char *notes;
 	size_t nlen;
 	struct strbuf np;
@@ -841,21 +935,12 @@ static int open_impl(const char *path, enum open_what what, struct experiment **
 	if (read_file(strbuf_str(&np), &notes, &nlen, 1 << 20) == 0)
 		exp->notes = notes;
 	strbuf_release(&np);
+	return 0;
+}
 
-	r = what == OPEN_ALL ? read_data(exp, 0) : what == OPEN_STACKS ? read_data(exp, 1) : 0;
-	if (r == 0 && what == OPEN_ALL)
-		r = exp_timemap_apply(exp);
-	if (r < 0) {
-		if (ret_err && !*ret_err) {
-			struct strbuf m;
-			strbuf_init(&m, 0);
-			strbuf_addf(&m, "%s: %s", exp->path, strerror(-r));
-			*ret_err = strbuf_detach(&m);
-		}
-		goto fail;
-	}
-	if (!exp->log.complete)
-		warnf(exp, "log.xml is not closed: the collection did not finish or is still running");
+/* The run's length: to <end>, else to the last event (a heap event may be the last). */
+static void set_duration(struct experiment *exp)
+{
 	uint64_t end = exp->log.end_ns;
 	if (!end && exp->nevents)
 		end = exp->events[exp->nevents - 1].ts_ns;
@@ -863,6 +948,30 @@ static int open_impl(const char *path, enum open_what what, struct experiment **
 		if (exp->heap[i].ts_ns > end) /* in seq order: times may step back a little */
 			end = exp->heap[i].ts_ns;
 	exp->duration_ns = end > exp->log.start_ns ? end - exp->log.start_ns : 0;
+}
+
+static int open_impl(const char *path, enum open_what what, struct experiment **ret, char **ret_err)
+{
+	if (ret_err)
+		*ret_err = NULL;
+	struct experiment *exp = NULL;
+	int r = exp_new(path, &exp, ret_err);
+	if (r < 0)
+		return r;
+	r = read_xml_files(exp, ret_err);
+	if (r < 0)
+		goto fail;
+	r = what == OPEN_ALL ? read_data(exp, 0) : what == OPEN_STACKS ? read_data(exp, 1) : 0;
+	if (r == 0 && what == OPEN_ALL)
+		r = exp_timemap_apply(exp);
+	if (r < 0) {
+		if (ret_err && !*ret_err)
+			set_err(ret_err, exp->path, strerror(-r));
+		goto fail;
+	}
+	if (!exp->log.complete)
+		warnf(exp, "log.xml is not closed: the collection did not finish or is still running");
+	set_duration(exp);
 	*ret = exp;
 	return 0;
 fail:

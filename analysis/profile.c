@@ -36,7 +36,7 @@ int profile_has_heap(const struct profile *p)
 /* Clock profiling: each sample's weight (CPU time) at its stack. */
 static const struct metric_def clock_defs[] = {
 	{"totalcpu", "Total CPU Time", "Total CPU", METRIC_UNIT_TIME, METRIC_FLAVORS_ALL,
-	 EXP_FILE_NAME_PROFILE},
+	 EXP_FILE_NAME_PROFILE, 0},
 };
 
 static int clock_present(const struct profile *p, size_t x, void *arg)

@@ -42,6 +42,7 @@ struct metric_def {
 	enum metric_unit unit; /* values are integers: nanoseconds, counts, bytes */
 	unsigned flavors;      /* METRIC_FLAVOR_* it can be shown as */
 	const char *data_file; /* the experiment file whose reader provides it: "profile", "heaptrace" */
+	int at_end;            /* 1: a state at the end of the run (leaks), charged as no event */
 };
 
 /* ------------------------------------------------------------ metrics registry

@@ -15,6 +15,9 @@
 #include "analysis/mspec.h"
 
 enum erp_name_form { ERP_NAME_LONG, ERP_NAME_SHORT, ERP_NAME_MANGLED };
+enum erp_printmode { ERP_PRINT_TEXT, ERP_PRINT_HTML, ERP_PRINT_JSON, ERP_PRINT_DELIM };
+
+struct table;
 
 struct erp {
 	struct profile *prof;
@@ -29,6 +32,8 @@ struct erp {
 	char *search_path;    /* `setpath`/`addpath`: ':'-separated, "$expts" = experiment dirs */
 	char *pathmap_from[16], *pathmap_to[16]; /* `pathmap` prefixes */
 	int npathmaps;
+	enum erp_printmode printmode; /* `printmode` */
+	char delim;                   /* ... its delimiter character */
 	int interactive;
 	int quit;         /* set by quit/exit */
 	const char *prog; /* "er_print" */
@@ -43,6 +48,19 @@ void erp_error(struct erp *e, const char *fmt, ...) __attribute__((format(printf
  * (pfunc.show_version).
  */
 const char *erp_func_name(struct erp *e, const struct pfunc *f, char *buf, size_t room);
+
+/* `printmode` (er_print/printmode.c): set it, or print it when arg is NULL. */
+int cmd_printmode(struct erp *e, const char *arg);
+/* Write table t to e->out in the current printmode (reports call this, not table_print). */
+void erp_table_print(struct erp *e, const struct table *t);
+/*
+ * Run report fn(e, arg) named `name` in the current printmode: html and json
+ * capture its output and write it as HTML, or as one JSON object.
+ */
+int printmode_run(struct erp *e, int (*fn)(struct erp *, const char *), const char *name, const char *arg);
+
+/* The typed json renderer of information report `name` (report_json.c), or NULL. */
+int (*report_json_of(const char *name))(struct erp *, const char *);
 
 /* Information reports (er_print/report_info.c). `arg` may be NULL. */
 int report_header(struct erp *e, const char *arg);

@@ -1,8 +1,8 @@
 /*
  * export.c - the `export` command: FORMAT[:METRIC] FILE.  The format table
- * below is where pprof, speedscope, Firefox Profiler and Chrome trace
- * renderers will be added; each gets an open stream and a base metric and
- * builds on profile_foreach_stack.  The file is only created once the
+ * below names one renderer per format; each gets an open stream and a base
+ * metric (EXPORT_METRIC_ALL when none was named) and builds on
+ * profile_foreach_stack.  The file is only created once the
  * arguments are valid, and a failed write names the file and the error.
  */
 #include "er_print/export.h"
@@ -20,10 +20,22 @@ struct export_format {
 };
 
 static const struct export_format formats[] = {
-	{"folded", export_folded},
-	{"pprof", export_pprof},
+	{"folded", export_folded},   {"pprof", export_pprof},   {"speedscope", export_speedscope},
+	{"firefox", export_firefox}, {"chrome", export_chrome},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
+
+/* The format names, "folded, speedscope, ...". */
+static const char *known_formats(void)
+{
+	static char list[128];
+	if (!list[0])
+		for (size_t i = 0; i < NFORMATS; i++) {
+			size_t l = strlen(list);
+			snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", formats[i].name);
+		}
+	return list;
+}
 
 /* The metric named by keyword kw[0..len), or -1 after an error message. */
 static long find_metric(struct erp *e, const char *kw, size_t len)
@@ -69,10 +81,10 @@ int report_export(struct erp *e, const char *arg)
 		if (strlen(formats[i].name) == flen && strncmp(formats[i].name, word, flen) == 0)
 			fmt = &formats[i];
 	if (!fmt) {
-		erp_error(e, "export: unknown format '%.*s' (known: folded, pprof)", (int)flen, word);
+		erp_error(e, "export: unknown format '%.*s' (known: %s)", (int)flen, word, known_formats());
 		return -1;
 	}
-	long metric = PROFILE_METRIC_TOTALCPU;
+	long metric = (long)EXPORT_METRIC_ALL;
 	if (colon && (metric = find_metric(e, colon + 1, wlen - flen - 1)) < 0)
 		return -1;
 	if (report_prepare(e) < 0)

@@ -77,7 +77,7 @@ static int cmp_line(const void *pa, const void *pb)
 
 int export_folded(struct erp *e, FILE *f, size_t metric)
 {
-	struct folded fo = {.e = e, .metric = metric};
+	struct folded fo = {.e = e, .metric = metric == EXPORT_METRIC_ALL ? PROFILE_METRIC_TOTALCPU : metric};
 	int r = profile_foreach_stack(e->prof, NULL, collect_line, &fo);
 	if (r < 0) {
 		erp_error(e, "export: %s", strerror(-r));

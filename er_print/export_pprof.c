@@ -370,7 +370,7 @@ int export_pprof(struct erp *e, FILE *f, size_t metric)
 		pp.failed = 1;
 	str_keep(&pp, ""); /* string_table[0] */
 	pp.thread_key = str_keep(&pp, "thread");
-	add_sample_types(&pp, &pr, metric);
+	add_sample_types(&pp, &pr, metric == EXPORT_METRIC_ALL ? PROFILE_METRIC_TOTALCPU : metric);
 	add_times(&pp, &pr);
 	add_comments(&pp, &pr);
 	struct profile_stacks_options opt = {.flags = PROFILE_STACKS_BY_THREAD};

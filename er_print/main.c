@@ -131,7 +131,7 @@ static const struct command commands[] = {
 	{"heapstat", NULL, ARG_NONE, report_heapstat, "",
 	 "heap statistics: peak, size histograms, temporary allocations, memory at the peak"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
-	 "write the call stacks to file (- stdout): folded (flame graphs), pprof; metric totalcpu (ns) or a heap one"},
+	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
 	{"pcs", NULL, ARG_NONE, report_pcs, "", "instructions (PCs) with metrics"},
 	{"lsummary", NULL, ARG_NONE, report_lsummary, "", "summary of every source line"},
@@ -173,6 +173,8 @@ static const struct command commands[] = {
 	{"name", NULL, ARG_ONE, cmd_name, "long|short|mangled[:soname|:nosoname]",
 	 "how function names are shown"},
 	{"outfile", NULL, ARG_ONE, cmd_outfile, "file|-|--", "write reports to file (- stdout, -- stderr)"},
+	{"printmode", NULL, ARG_OPT, cmd_printmode, "[text|html|json|c]",
+	 "how reports are written: text, HTML, JSON (one object per report), or c-separated values"},
 	{"appendfile", NULL, ARG_ONE, cmd_appendfile, "file", "append reports to file"},
 	{"script", NULL, ARG_ONE, cmd_script, "file", "run the commands in file"},
 	{"help", NULL, ARG_NONE, cmd_help, "", "this list"},
@@ -222,7 +224,11 @@ static int run(struct erp *e, const struct command *c, const char *arg)
 		erp_error(e, "%s takes no argument", c->name);
 		return -1;
 	}
-	int r = c->fn(e, arg && *arg ? arg : NULL);
+	arg = arg && *arg ? arg : NULL;
+	/* the commands that change where or how output goes are never captured */
+	int direct = c->fn == cmd_outfile || c->fn == cmd_appendfile || c->fn == cmd_printmode ||
+		     c->fn == cmd_script || c->fn == cmd_quit;
+	int r = direct ? c->fn(e, arg) : printmode_run(e, c->fn, c->name, arg);
 	fflush(e->out);
 	return r;
 }
@@ -663,16 +669,18 @@ static int cmd_quit(struct erp *e, const char *arg)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...\n"
-		   "Print reports from Performance Analyzer experiments (NAME.er directories).\n"
-		   "Commands given as options run in order; with none, er_print reads commands\n"
-		   "interactively. Several experiments are aggregated. Common commands:\n"
-		   "  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
-		   "  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
-		   "  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
-		   "  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
-		   "  -export folded|pprof[:METRIC] FILE (call stacks to other tools; FILE - = stdout)\n"
-		   "Run 'er_print -help' for every command; see er_print(1).\n");
+	fprintf(f,
+		"Usage: er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...\n"
+		"Print reports from Performance Analyzer experiments (NAME.er directories).\n"
+		"Commands given as options run in order; with none, er_print reads commands\n"
+		"interactively. Several experiments are aggregated. Common commands:\n"
+		"  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
+		"  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
+		"  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
+		"  -printmode text|html|json|C (tables as HTML, JSON or C-separated values)\n"
+		"  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
+		"  -export FORMAT[:METRIC] FILE (folded, pprof, speedscope, firefox, chrome; FILE - = stdout)\n"
+		"Run 'er_print -help' for every command; see er_print(1).\n");
 }
 
 static void interactive(struct erp *e)

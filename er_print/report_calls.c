@@ -41,7 +41,11 @@ static size_t attr_columns(struct erp *e, const uint64_t *base, struct mspec_ite
 					     .unit = d[items[c].metric].unit,
 					     .show_value = 1,
 					     .show_percent = 1,
-					     .percent_base = base[items[c].metric]};
+					     .percent_base = base[items[c].metric],
+					     .flavor = 'a',
+					     .keyword = d[items[c].metric].keyword,
+					     .username = d[items[c].metric].username,
+					     .sort = c == 0};
 	}
 	return ni;
 }
@@ -101,7 +105,7 @@ static int print_block(struct erp *e, uint32_t f, int fragment)
 		table_add_line(t, "============== Callees");
 	}
 	add_edges(e, t, rc.callees, rc.ncallees, items, ni);
-	table_print(t, e->out);
+	erp_table_print(e, t);
 	fputc('\n', e->out);
 	table_free(t);
 	report_calls_release(&rc);
@@ -234,7 +238,7 @@ int report_calltree(struct erp *e, const char *arg)
 	if (r < 0) {
 		erp_error_r(e, r);
 	} else {
-		table_print(t, e->out);
+		erp_table_print(e, t);
 		fputc('\n', e->out);
 	}
 	table_free(t);

@@ -74,6 +74,12 @@ size_t report_columns(struct erp *e, const struct mspec_item *items, size_t n, c
 			c.show_value = it->show_value;
 			c.show_percent = it->show_percent;
 			c.percent_base = percent_base[i];
+			c.flavor = it->flavor == MSPEC_EXCL ? 'e' : it->flavor == MSPEC_INCL ? 'i' : 'a';
+			c.keyword = d[it->metric].keyword;
+			c.username = d[it->metric].username;
+			c.sort = e->sort.n && e->sort.items[0].kind == MSPEC_METRIC &&
+				 e->sort.items[0].metric == it->metric &&
+				 e->sort.items[0].flavor == it->flavor;
 		} else {
 			snprintf(titles[i], 64, "%s", it->kind == MSPEC_SIZE ? "Size" : "PC Addr.");
 			c.kind = TABLE_TEXT;
@@ -110,7 +116,7 @@ int report_print_list(struct erp *e, const struct report_list *l, int func_texts
 		}
 		table_add_row(t, l->values + i * l->ncols, func_texts ? tp : NULL, l->names[i], 0);
 	}
-	table_print(t, e->out);
+	erp_table_print(e, t);
 	fputc('\n', e->out);
 	table_free(t);
 	return 0;

@@ -218,7 +218,7 @@ int report_source(struct erp *e, const char *arg)
 	struct table *t = model_table(e, s->cols, s->ncols, s->percent_base, titles);
 	if (t) {
 		source_rows(e, t, s, &tx);
-		table_print(t, e->out);
+		erp_table_print(e, t);
 		fputc('\n', e->out);
 		table_free(t);
 	}
@@ -293,7 +293,7 @@ static int disasm_one(struct erp *e, const struct pfunc *f)
 	disasm_rows(e, t, d, &tx);
 	if (d->disasm_error)
 		erp_error(e, "disasm: capstone could not be used (%s)", strerror(-d->disasm_error));
-	table_print(t, e->out);
+	erp_table_print(e, t);
 	fputc('\n', e->out);
 	table_free(t);
 	text_release(&tx);

@@ -1,5 +1,6 @@
 /*
- * table.c - gprofng-compatible text tables.
+ * table.c - gprofng-compatible text tables (the other printmodes:
+ * table_modes.c, which shares table_internal.h).
  */
 #include "er_print/table.h"
 
@@ -7,24 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COLS 40
-
-struct row {
-	char **cells; /* per column: value text, percent text (2 per metric col) */
-	char *name;
-	char marker;
-	int is_line;
-	int blank;      /* metric cells left empty */
-	char prefix[4]; /* with an indented table: "## " or "   " */
-};
-
-struct table {
-	struct table_col cols[MAX_COLS];
-	size_t ncols;
-	struct row *rows;
-	size_t nrows, cap;
-	int indent;
-};
+#include "er_print/table_internal.h"
 
 void table_format_value(enum metric_unit unit, uint64_t v, char *buf, size_t room)
 {
@@ -64,6 +48,7 @@ static void row_free(struct row *r, size_t ncols)
 		for (size_t i = 0; i < 2 * ncols; i++)
 			free(r->cells[i]);
 	free(r->cells);
+	free(r->vals);
 	free(r->name);
 }
 
@@ -127,9 +112,10 @@ int table_add_row(struct table *t, const uint64_t *vals, const char *const *text
 	if (!r)
 		return -ENOMEM;
 	r->cells = calloc(2 * (t->ncols ? t->ncols : 1), sizeof *r->cells);
+	r->vals = calloc(t->ncols ? t->ncols : 1, sizeof *r->vals);
 	r->name = strdup(name);
 	r->marker = marker;
-	if (!r->cells || !r->name)
+	if (!r->cells || !r->vals || !r->name)
 		goto nomem;
 	for (size_t c = 0; c < t->ncols; c++) {
 		const struct table_col *col = &t->cols[c];
@@ -139,6 +125,7 @@ int table_add_row(struct table *t, const uint64_t *vals, const char *const *text
 				goto nomem;
 			continue;
 		}
+		r->vals[c] = vals[c];
 		if (col->show_value) {
 			table_format_value(col->unit, vals[c], buf, sizeof buf);
 			if (!(r->cells[2 * c] = strdup(buf)))

@@ -17,7 +17,12 @@ enum table_col_kind { TABLE_METRIC, TABLE_TEXT };
 
 struct table_col {
 	enum table_col_kind kind;
-	const char *title;     /* e.g. "Excl. Total CPU", "Size", "PC Addr." */
+	const char *title; /* e.g. "Excl. Total CPU", "Size", "PC Addr." */
+	/* for the other printmodes (0/NULL: taken from the title): */
+	char flavor;           /* 'e', 'i' or 'a': exclusive, inclusive, attributed */
+	const char *keyword;   /* the metric's keyword: json key "e.totalcpu" */
+	const char *username;  /* "Total CPU Time" (delimiter header) */
+	int sort;              /* the sort column (delimiter: "V", html: a nabla, json: "sort") */
 	enum metric_unit unit; /* metric columns */
 	int show_value, show_percent;
 	uint64_t percent_base; /* 100% */
@@ -42,6 +47,18 @@ int table_add_annotated(struct table *t, const uint64_t *vals, const char *name,
 /* Add a literal line (e.g. "============== Callers") printed in row order. */
 int table_add_line(struct table *t, const char *line);
 void table_print(const struct table *t, FILE *out);
+
+/*
+ * printmode (er_print(1)): the same table as delimiter-separated values
+ * (gprofng's layout: every cell quoted, four header rows, V on the sort
+ * column, "%%" for percent), an HTML <table>, or a JSON object
+ * {"columns": [...], "rows": [...]} with typed numbers: each metric in its
+ * integer unit (ns, count, bytes) under its key, and each column's total
+ * (the 100% of its percentages).
+ */
+void table_print_delim(const struct table *t, char delim, FILE *out);
+void table_print_html(const struct table *t, FILE *out);
+void table_print_json(const struct table *t, FILE *out);
 
 /* Format a value as the tables do ("2.000", "0.", "12"), into buf. */
 void table_format_value(enum metric_unit unit, uint64_t v, char *buf, size_t room);

@@ -10,6 +10,10 @@
 # apt-get command to run and fails.  Works without a tty (DEBIAN_FRONTEND=noninteractive) and
 # in CI (CI=true, root, network only to Debian's mirrors).  Called by `make deps`, which
 # `make demo` and `make check` depend on, and by .ci/run.
+#
+# Then the npm packages of tests/tools/js (the readers the export tests use: speedscope's
+# importer, jsdom, ajv): `npm ci` from the committed package-lock.json, only when
+# node_modules is missing or older than the lockfile; otherwise no network access.
 set -euo pipefail
 
 # The one list of packages.  Keep it sorted by purpose, one line each.
@@ -34,6 +38,10 @@ PACKAGES=(
 	binutils        # nm (scripts/layers-check.sh), objdump, readelf
 	file            # tests: identify built artefacts
 )
+# Node.js and npm (tests/tools/js): any Node.js >= 18 with npm will do (a machine may have
+# one from elsewhere); Debian's packages only when there is none.
+command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -55,8 +63,24 @@ for p in "${PACKAGES[@]}"; do
 	is_installed "$p" || missing+=("$p")
 done
 
+# npm packages of the export tests, from the lockfile; offline when already installed.
+npm_deps() {
+	local js top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	js=$top/tests/tools/js
+	if [[ -d $js/node_modules && ! $js/package-lock.json -nt $js/node_modules ]]; then
+		say "npm packages of tests/tools/js present, nothing to install"
+		return 0
+	fi
+	say "running: npm ci in tests/tools/js"
+	(cd "$js" && npm ci --no-audit --no-fund --loglevel=error) ||
+		die "npm ci failed in $js; run it there by hand"
+	touch "$js/node_modules"
+}
+
 if ((${#missing[@]} == 0)); then
 	say "all ${#PACKAGES[@]} packages present, nothing to install"
+	npm_deps
 	exit 0
 fi
 
@@ -94,3 +118,4 @@ for p in "${missing[@]}"; do
 done
 ((${#still[@]} == 0)) || die "still not installed after apt-get: ${still[*]}"
 say "installed ${#missing[@]} package(s): ${missing[*]}"
+npm_deps

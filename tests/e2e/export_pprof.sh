@@ -42,7 +42,7 @@ for x in c h; do
 	pprof -raw $x.pb.gz >$x.raw
 	check "$x: go tool pprof -raw reads it ($(head -c 300 pprof.err))" test -s $x.raw
 	read -r cpu _ < <(sums $x.raw)
-	total=$(total_row e.totalcpu "$x.er")
+	total=$(totals e.totalcpu "$x.er")
 	check "$x: CPU sum $cpu ns = <Total> $total s" test "$(secs "${cpu:-0}")" = "$total"
 	pprof -top -sample_index=totalcpu $x.pb.gz >$x.top
 	top=$(top_er "$x.er" totalcpu)
@@ -58,7 +58,7 @@ check "c: totalcpu is the only sample type, the default" test "$(types c.raw)" =
 check "h: the five base metrics, totalcpu default ($(types h.raw))" test "$(types h.raw)" = \
 	"totalcpu/nanoseconds[dflt] heapalloccnt/count heapallocbytes/bytes heapleakcnt/count heapleakbytes/bytes"
 read -r _ hcount hbytes hleakcnt hleaked < <(sums h.raw)
-read -r tcount tbytes tleakcnt tleaked < <(total_row i.heapalloccnt:i.heapallocbytes:i.heapleakcnt:i.heapleakbytes h.er)
+read -r tcount tbytes tleakcnt tleaked < <(totals i.heapalloccnt:i.heapallocbytes:i.heapleakcnt:i.heapleakbytes h.er)
 check "h: allocations $hcount = <Total> $tcount" test "$hcount" = "$tcount"
 check "h: bytes $hbytes = <Total> $tbytes" test "$hbytes" = "$tbytes"
 check "h: leaks $hleakcnt = <Total> $tleakcnt" test "$hleakcnt" = "$tleakcnt"
@@ -86,7 +86,7 @@ pprof -raw both.pb.gz >both.raw
 pprof -tags both.pb.gz >both.tags
 check "two experiments: threads 1:1 and 2:1" eval 'grep -q " 1:1$" both.tags && grep -q " 2:1$" both.tags'
 read -r cpu bcount _ < <(sums both.raw)
-read -r total tcount < <(total_row e.totalcpu:i.heapalloccnt c.er h.er)
+read -r total tcount < <(totals e.totalcpu:i.heapalloccnt c.er h.er)
 check "two experiments: CPU $cpu ns = <Total> $total s" test "$(secs "${cpu:-0}")" = "$total"
 check "two experiments: allocations $bcount = <Total> $tcount" test "$bcount" = "$tcount"
 

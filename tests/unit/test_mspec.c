@@ -134,6 +134,8 @@ static void test_registry(void)
 	}
 	CHECK_EQ_STR(d[0].data_file, "profile");
 	CHECK_EQ_STR(d[4].data_file, "heaptrace");
+	CHECK(!d[0].at_end && !d[1].at_end && !d[2].at_end && d[3].at_end &&
+	      d[4].at_end);                                             /* leaks: the end state */
 	CHECK(profile_metric_needs(heap_prof, "heapalloccnt") == NULL); /* present */
 	CHECK(profile_metric_needs(heap_prof, "foo") == NULL);          /* unknown */
 }

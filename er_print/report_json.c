@@ -1,0 +1,348 @@
+/*
+ * report_json.c - `printmode json` for the reports whose text layouts are
+ * sentences rather than tables: header, statistics, experiment_list,
+ * thread_list, leaks and allocs, as typed JSON (times in ns, counts,
+ * bytes), from the experiments and the library's statistics and heap
+ * models.  One object per report, on one
+ * line, like every report in json mode (printmode.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/profile_heap.h"
+#include "analysis/report_heap.h"
+#include "analysis/report_stats.h"
+#include "common/jsonw.h"
+#include "er_print/erp.h"
+#include "er_print/report.h"
+
+static void key_str_opt(struct jsonw *w, const char *key, const char *s)
+{
+	if (s)
+		jsonw_key_string(w, key, s);
+}
+
+static void strings(struct jsonw *w, const char *key, char **v, size_t n)
+{
+	jsonw_key(w, key);
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_string(w, v[i]);
+	jsonw_array_end(w);
+}
+
+static void begin(struct jsonw *w, struct erp *e, const char *name, const char *arg)
+{
+	jsonw_init(w, e->out, NULL, 0);
+	jsonw_object_begin(w);
+	jsonw_key_string(w, "report", name);
+	jsonw_key(w, "arg");
+	jsonw_string(w, arg);
+}
+
+static void end(struct jsonw *w)
+{
+	jsonw_object_end(w);
+	jsonw_finish(w);
+}
+
+/* The experiments a report covers: exp_id (1-based) or every selected one. */
+static int covered(struct erp *e, const char *arg, size_t i)
+{
+	if (arg)
+		return (size_t)strtoul(arg, NULL, 10) == i + 1;
+	return profile_experiment_selected(e->prof, i);
+}
+
+static void header_exit(struct jsonw *w, const struct exp_log *l)
+{
+	jsonw_key(w, "exit");
+	if (!l->has_exit) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object_begin(w);
+	if (l->exit_signal) {
+		jsonw_key_int(w, "signal", l->exit_signal);
+		key_str_opt(w, "signame", l->exit_signame);
+		jsonw_key_bool(w, "core_dumped", l->core_dumped);
+	} else {
+		jsonw_key_int(w, "status", l->exit_status);
+	}
+	jsonw_object_end(w);
+}
+
+static void header_one(struct jsonw *w, const struct experiment *x)
+{
+	const struct exp_log *l = &x->log;
+	jsonw_object_begin(w);
+	jsonw_key_string(w, "experiment", x->path);
+	strings(w, "errors", x->errors, x->nerrors);
+	strings(w, "warnings", x->warnings, x->nwarnings);
+	strings(w, "problems", x->problems, x->nproblems);
+	key_str_opt(w, "target", l->target_path);
+	strings(w, "argv", l->argv, l->argc);
+	jsonw_key_uint(w, "pid", l->pid);
+	jsonw_key_uint(w, "ppid", l->ppid);
+	key_str_opt(w, "lineage", l->lineage);
+	key_str_opt(w, "cwd", l->cwd);
+	key_str_opt(w, "collector_version", l->collector_version);
+	key_str_opt(w, "host", l->host);
+	key_str_opt(w, "os", l->os);
+	key_str_opt(w, "release", l->release);
+	key_str_opt(w, "arch", l->arch);
+	jsonw_key_uint(w, "cpus", l->cpus);
+	jsonw_key_uint(w, "clock_mhz", l->clock_mhz);
+	jsonw_key_uint(w, "memory_bytes", l->pages * l->pagesize);
+	key_str_opt(w, "clock_profiling", l->clock_mode);
+	jsonw_key_uint(w, "clock_interval_us", l->clock_interval_us);
+	jsonw_key_uint(w, "effective_interval_us", l->effective_interval_us);
+	key_str_opt(w, "mechanism", l->mechanism);
+	jsonw_key_uint(w, "depth_limit", l->depth_limit);
+	jsonw_key_bool(w, "heap_tracing", x->has_heap);
+	key_str_opt(w, "follow", l->follow);
+	strings(w, "comments", l->comments, l->ncomments);
+	jsonw_key_uint(w, "start_realtime_ns", l->realtime_ns);
+	jsonw_key_uint(w, "duration_ns", x->duration_ns);
+	header_exit(w, l);
+	strings(w, "exec", l->exec_paths, l->nexecs);
+	jsonw_key_bool(w, "complete", l->complete);
+	jsonw_object_end(w);
+}
+
+static int json_header(struct erp *e, const char *arg)
+{
+	struct jsonw w;
+	begin(&w, e, "header", arg);
+	jsonw_key(&w, "experiments");
+	jsonw_array_begin(&w);
+	for (size_t i = 0; i < profile_experiment_count(e->prof); i++)
+		if (covered(e, arg, i))
+			header_one(&w, profile_experiment(e->prof, i));
+	jsonw_array_end(&w);
+	end(&w);
+	return 0;
+}
+
+static const char *usage_name(enum report_usage_source u)
+{
+	switch (u) {
+	case REPORT_USAGE_RUSAGE: return "rusage";
+	case REPORT_USAGE_SAMPLE: return "last_sample";
+	case REPORT_USAGE_OWN: return "own_samples";
+	default: return "none";
+	}
+}
+
+static void stats_object(struct jsonw *w, const struct report_stats *s)
+{
+	jsonw_key_uint(w, "duration_ns", s->duration_ns);
+	jsonw_key_uint(w, "thread_ns", s->thread_ns);
+	jsonw_key_uint(w, "user_cpu_ns", s->user_ns);
+	jsonw_key_uint(w, "system_cpu_ns", s->sys_ns);
+	jsonw_key_uint(w, "sleep_ns", report_stats_sleep_ns(s));
+	jsonw_key_uint(w, "cpu_recorded_ns", s->cpu_recorded_ns);
+	jsonw_key_uint(w, "samples_recorded", s->samples_recorded);
+	jsonw_key_uint(w, "samples_dropped", s->samples_dropped);
+	jsonw_key_string(w, "usage_source", usage_name(s->usage));
+	const char *labels[REPORT_STATS_COUNTS];
+	uint64_t vals[REPORT_STATS_COUNTS];
+	size_t n = report_stats_counts(s, labels, vals);
+	jsonw_key(w, "counters");
+	jsonw_object_begin(w);
+	for (size_t i = 0; i < n; i++) { /* "Minor Page Faults" -> "minor_page_faults" */
+		char key[64];
+		size_t k = 0;
+		for (const char *q = labels[i]; *q && k + 1 < sizeof key; q++)
+			key[k++] = *q == ' ' ? '_' : (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q);
+		key[k] = 0;
+		jsonw_key_uint(w, key, vals[i]);
+	}
+	jsonw_object_end(w);
+	if (s->note[0])
+		jsonw_key_string(w, "note", s->note);
+}
+
+static int json_statistics(struct erp *e, const char *arg)
+{
+	if (report_prepare(e) < 0)
+		return -1;
+	struct jsonw w;
+	begin(&w, e, "statistics", arg);
+	struct report_stats sum;
+	memset(&sum, 0, sizeof sum);
+	jsonw_key(&w, "experiments");
+	jsonw_array_begin(&w);
+	for (size_t i = 0; i < profile_experiment_count(e->prof); i++) {
+		if (!covered(e, arg, i))
+			continue;
+		struct report_stats s;
+		report_stats_of(e->prof, i, &s);
+		report_stats_add(&sum, &s);
+		jsonw_object_begin(&w);
+		jsonw_key_string(&w, "experiment", profile_experiment(e->prof, i)->path);
+		stats_object(&w, &s);
+		jsonw_object_end(&w);
+	}
+	jsonw_array_end(&w);
+	jsonw_key(&w, "sum");
+	jsonw_object_begin(&w);
+	stats_object(&w, &sum);
+	jsonw_object_end(&w);
+	end(&w);
+	return 0;
+}
+
+static int json_experiment_list(struct erp *e, const char *arg)
+{
+	struct jsonw w;
+	begin(&w, e, "experiment_list", arg);
+	jsonw_key(&w, "experiments");
+	jsonw_array_begin(&w);
+	for (size_t i = 0; i < profile_experiment_count(e->prof); i++) {
+		const struct experiment *x = profile_experiment(e->prof, i);
+		jsonw_object_begin(&w);
+		jsonw_key_uint(&w, "id", i + 1);
+		jsonw_key_string(&w, "experiment", x->path);
+		jsonw_key_bool(&w, "selected", profile_experiment_selected(e->prof, i));
+		jsonw_key_uint(&w, "pid", x->log.pid);
+		jsonw_key_uint(&w, "ppid", x->log.ppid);
+		long parent = profile_experiment_parent(e->prof, i);
+		jsonw_key(&w, "parent_id");
+		if (parent >= 0)
+			jsonw_uint(&w, (uint64_t)parent + 1);
+		else
+			jsonw_null(&w);
+		key_str_opt(&w, "lineage", x->log.lineage);
+		key_str_opt(&w, "origin", x->log.origin);
+		strings(&w, "argv", x->log.argv, x->log.argc);
+		jsonw_object_end(&w);
+	}
+	jsonw_array_end(&w);
+	end(&w);
+	return 0;
+}
+
+static int json_thread_list(struct erp *e, const char *arg)
+{
+	struct jsonw w;
+	begin(&w, e, "thread_list", arg);
+	jsonw_key(&w, "threads");
+	jsonw_array_begin(&w);
+	for (size_t i = 0; i < profile_experiment_count(e->prof); i++) {
+		const struct experiment *x = profile_experiment(e->prof, i);
+		for (size_t k = 0; k < x->nthreads; k++) {
+			const struct exp_thread *t = &x->threads[k];
+			jsonw_object_begin(&w);
+			jsonw_key_uint(&w, "experiment_id", i + 1);
+			jsonw_key_uint(&w, "thread", t->number);
+			jsonw_key_uint(&w, "tid", t->tid);
+			jsonw_key_uint(&w, "creator_tid", t->creator_tid);
+			jsonw_key_bool(&w, "selected", profile_thread_selected(e->prof, i, k));
+			jsonw_key_uint(&w, "samples", t->samples);
+			jsonw_key_uint(&w, "sampled_cpu_ns", t->sampled_ns);
+			jsonw_key(&w, "cpu_ns");
+			if (t->has_end)
+				jsonw_uint(&w, t->cpu_ns);
+			else
+				jsonw_null(&w);
+			jsonw_object_end(&w);
+		}
+	}
+	jsonw_array_end(&w);
+	end(&w);
+	return 0;
+}
+
+/* A stack's frames, leaf first: function, object offset, and line where known. */
+static void json_frames(struct jsonw *w, struct erp *e, size_t x, uint32_t s)
+{
+	const uint32_t *pcs;
+	int n = profile_stack_pcs(e->prof, x, s, &pcs);
+	jsonw_key(w, "frames");
+	jsonw_array_begin(w);
+	for (int i = 0; i < n; i++) {
+		const struct ppc *pc = profile_pc(e->prof, pcs[i]);
+		const struct pfunc *f = profile_func(e->prof, pc->func);
+		char name[4096];
+		jsonw_object_begin(w);
+		jsonw_key_string(w, "function", erp_func_name(e, f, name, sizeof name));
+		jsonw_key_uint(w, "offset",
+			       f->obj == pc->obj && pc->vaddr >= f->addr ? pc->vaddr - f->addr : pc->vaddr);
+		const struct pline *l = profile_line(e->prof, pc->line);
+		if (l && l->file && l->line) {
+			jsonw_key_string(w, "file", l->file);
+			jsonw_key_uint(w, "line", l->line);
+		}
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
+/* leaks and allocs: the totals, then each stack with its count and bytes, largest first. */
+static int json_heap_blocks(struct erp *e, const char *name, const char *arg, enum report_heap_key key)
+{
+	if (report_prepare(e) < 0)
+		return -1;
+	if (!profile_has_heap(e->prof)) {
+		erp_error(e, "no heap tracing data in the experiments (record with collect -H on)");
+		return -1;
+	}
+	struct report_heap_item *v;
+	ssize_t got = report_heap_items(e->prof, key, 0, &v);
+	if (got < 0) {
+		erp_error(e, "out of memory");
+		return -1;
+	}
+	const struct heap_summary *h = profile_heap_summary(e->prof);
+	int leaks = key == REPORT_HEAP_LEAK;
+	struct jsonw w;
+	begin(&w, e, name, arg);
+	jsonw_key_uint(&w, "distinct_stacks", (uint64_t)got);
+	jsonw_key_uint(&w, "count", leaks ? h->leak_count : h->alloc_count);
+	jsonw_key_uint(&w, "bytes", leaks ? h->leak_bytes : h->alloc_bytes);
+	jsonw_key(&w, "stacks");
+	jsonw_array_begin(&w);
+	size_t n = e->limit > 0 && (size_t)e->limit < (size_t)got ? (size_t)e->limit : (size_t)got;
+	for (size_t i = 0; i < n; i++) {
+		jsonw_object_begin(&w);
+		jsonw_key_uint(&w, "count", v[i].count);
+		jsonw_key_uint(&w, "bytes", v[i].bytes);
+		json_frames(&w, e, v[i].exp, v[i].stack);
+		jsonw_object_end(&w);
+	}
+	jsonw_array_end(&w);
+	end(&w);
+	free(v);
+	return 0;
+}
+
+static int json_leaks(struct erp *e, const char *arg)
+{
+	return json_heap_blocks(e, "leaks", arg, REPORT_HEAP_LEAK);
+}
+
+static int json_allocs(struct erp *e, const char *arg)
+{
+	return json_heap_blocks(e, "allocs", arg, REPORT_HEAP_ALLOC);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct erp *e, const char *arg);
+} json_reports[] = {
+	{"leaks", json_leaks},
+	{"allocs", json_allocs},
+	{"header", json_header},
+	{"statistics", json_statistics},
+	{"experiment_list", json_experiment_list},
+	{"thread_list", json_thread_list},
+};
+
+int (*report_json_of(const char *name))(struct erp *, const char *)
+{
+	for (size_t i = 0; i < sizeof json_reports / sizeof json_reports[0]; i++)
+		if (strcmp(json_reports[i].name, name) == 0)
+			return json_reports[i].fn;
+	return NULL;
+}

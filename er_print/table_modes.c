@@ -1,0 +1,297 @@
+/*
+ * table_modes.c - a table in the printmodes other than text (table.h):
+ * delimiter-separated values in gprofng's layout, an HTML table, and a
+ * JSON object with typed numbers.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/jsonw.h"
+#include "er_print/table_internal.h"
+
+/* ------------------------------------------------------------ delimiter */
+
+/* One quoted cell, '"' doubled; trim: leading and trailing blanks dropped. */
+static void put_cell_trim(FILE *out, const char *s, int first, char delim, int trim)
+{
+	if (!first)
+		fputc(delim, out);
+	fputc('"', out);
+	if (s) {
+		while (trim && *s == ' ')
+			s++;
+		size_t n = strlen(s);
+		while (trim && n && s[n - 1] == ' ')
+			n--;
+		for (size_t i = 0; i < n; i++) {
+			if (s[i] == '"')
+				fputc('"', out);
+			fputc(s[i], out);
+		}
+	}
+	fputc('"', out);
+}
+
+static void put_cell(FILE *out, const char *s, int first, char delim)
+{
+	put_cell_trim(out, s, first, delim, 1);
+}
+
+/* The flavor word of a metric column ("Exclusive"), from its title's first word when not set. */
+static const char *flavor_of(const struct table_col *c)
+{
+	if (c->flavor)
+		return c->flavor == 'e' ? "Exclusive" : c->flavor == 'i' ? "Inclusive" : "Attributed";
+	if (c->kind != TABLE_METRIC)
+		return c->title;
+	if (strncmp(c->title, "Excl.", 5) == 0)
+		return "Exclusive";
+	if (strncmp(c->title, "Incl.", 5) == 0)
+		return "Inclusive";
+	if (strncmp(c->title, "Attr.", 5) == 0)
+		return "Attributed";
+	return "";
+}
+
+/* The metric's name ("Total CPU Time"), else the title without its flavor word. */
+static const char *username_of(const struct table_col *c)
+{
+	if (c->username)
+		return c->username;
+	if (c->kind != TABLE_METRIC)
+		return "";
+	const char *sp = strchr(c->title, ' ');
+	return sp && strchr(c->title, '.') < sp ? sp + 1 : c->title;
+}
+
+/* Header row k (0..3) of the delimiter layout: blank, flavor, name, units with the sort mark. */
+static void delim_header_row(const struct table *t, int k, char delim, FILE *out)
+{
+	int first = 1;
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct table_col *col = &t->cols[c];
+		int parts = col->kind == TABLE_METRIC ? !!col->show_value + !!col->show_percent : 1;
+		for (int p = 0; p < parts; p++) {
+			char unit[32];
+			int is_pct = col->kind == TABLE_METRIC && (p == 1 || !col->show_value);
+			const char *u = is_pct ? "%%" : col->unit == METRIC_UNIT_TIME ? "(sec.)" : "";
+			snprintf(unit, sizeof unit, "%s%s", col->sort ? "V  " : "   ", u);
+			const char *cell = k == 0   ? ""
+					   : k == 1 ? flavor_of(col)
+					   : k == 2 ? username_of(col)
+						    : unit;
+			put_cell_trim(out, k == 3 && col->kind != TABLE_METRIC ? "   " : cell, first, delim,
+				      0);
+			first = 0;
+		}
+	}
+	put_cell_trim(out, k == 1 ? "Name" : k == 3 ? "   " : "", first, delim, 0);
+	fputc('\n', out);
+}
+
+void table_print_delim(const struct table *t, char delim, FILE *out)
+{
+	for (int k = 0; k < 4; k++)
+		delim_header_row(t, k, delim, out);
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+		if (r->is_line) {
+			if (*r->name)
+				fprintf(out, "%s\n", r->name);
+			continue;
+		}
+		int first = 1;
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct table_col *col = &t->cols[c];
+			if (col->kind == TABLE_TEXT || col->show_value) {
+				put_cell(out, r->blank ? "" : r->cells[2 * c], first, delim);
+				first = 0;
+			}
+			if (col->kind == TABLE_METRIC && col->show_percent) {
+				put_cell(out, r->blank ? "" : r->cells[2 * c + 1], first, delim);
+				first = 0;
+			}
+		}
+		put_cell(out, r->name, first, delim);
+		fputc('\n', out);
+	}
+}
+
+/* ------------------------------------------------------------ html */
+
+static void html_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+/* Text of a cell without the text layout's padding. */
+static void html_cell(FILE *out, const char *s)
+{
+	fputs("<td align=\"right\">", out);
+	while (s && *s == ' ')
+		s++;
+	size_t n = s ? strlen(s) : 0;
+	while (n && s[n - 1] == ' ')
+		n--;
+	char buf[128];
+	snprintf(buf, sizeof buf, "%.*s", (int)n, s ? s : "");
+	html_text(out, buf);
+	fputs("</td>", out);
+}
+
+static void html_header(const struct table *t, FILE *out)
+{
+	fputs("<tr>", out);
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct table_col *col = &t->cols[c];
+		int span = col->kind == TABLE_METRIC ? !!col->show_value + !!col->show_percent : 1;
+		fprintf(out, "<th colspan=\"%d\">", span ? span : 1);
+		html_text(out, col->title);
+		if (col->sort)
+			fputs(" &nabla;", out);
+		if (col->kind == TABLE_METRIC)
+			fputs(col->unit == METRIC_UNIT_TIME ? "<br>sec." : "", out);
+		fputs("</th>", out);
+	}
+	fputs("<th>Name</th></tr>\n", out);
+}
+
+void table_print_html(const struct table *t, FILE *out)
+{
+	size_t ncells = 1;
+	for (size_t c = 0; c < t->ncols; c++)
+		ncells += t->cols[c].kind == TABLE_METRIC
+				  ? !!t->cols[c].show_value + !!t->cols[c].show_percent
+				  : 1;
+	fputs("<table border=\"1\" cellspacing=\"0\" cellpadding=\"2\">\n", out);
+	html_header(t, out);
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+		if (r->is_line) {
+			fprintf(out, "<tr><td colspan=\"%zu\"><b>", ncells);
+			html_text(out, r->name);
+			fputs("</b></td></tr>\n", out);
+			continue;
+		}
+		fputs(strncmp(r->prefix, "##", 2) == 0 ? "<tr style=\"font-weight:bold\">" : "<tr>", out);
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct table_col *col = &t->cols[c];
+			if (col->kind == TABLE_TEXT || col->show_value)
+				html_cell(out, r->blank ? "" : r->cells[2 * c]);
+			if (col->kind == TABLE_METRIC && col->show_percent)
+				html_cell(out, r->blank ? "" : r->cells[2 * c + 1]);
+		}
+		fputs("<td><pre style=\"margin:0\">", out);
+		if (r->marker && r->marker != ' ')
+			fputc(r->marker, out);
+		html_text(out, r->name);
+		fputs("</pre></td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+/* ------------------------------------------------------------ json */
+
+static const char *unit_name(enum metric_unit u)
+{
+	return u == METRIC_UNIT_TIME ? "ns" : u == METRIC_UNIT_BYTES ? "bytes" : "count";
+}
+
+/* A column's key: "e.totalcpu" for a metric, else the title. */
+static const char *key_of(const struct table_col *c, char *buf, size_t room)
+{
+	if (c->kind != TABLE_METRIC || !c->keyword || !c->flavor)
+		return c->title;
+	snprintf(buf, room, "%c.%s", c->flavor, c->keyword);
+	return buf;
+}
+
+static void json_columns(const struct table *t, struct jsonw *w)
+{
+	jsonw_key(w, "columns");
+	jsonw_array_begin(w);
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct table_col *col = &t->cols[c];
+		char key[96];
+		jsonw_object_begin(w);
+		jsonw_key_string(w, "key", key_of(col, key, sizeof key));
+		jsonw_key_string(w, "title", col->title);
+		if (col->kind == TABLE_METRIC) {
+			jsonw_key_string(w, "unit", unit_name(col->unit));
+			if (col->show_percent)
+				jsonw_key_uint(w, "total", col->percent_base);
+		} else {
+			jsonw_key_string(w, "unit", "text");
+		}
+		if (col->sort)
+			jsonw_key_bool(w, "sort", 1);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
+static void json_row(const struct table *t, const struct row *r, const char *section, struct jsonw *w)
+{
+	jsonw_object_begin(w);
+	if (section)
+		jsonw_key_string(w, "section", section);
+	for (size_t c = 0; c < t->ncols && !r->blank; c++) {
+		const struct table_col *col = &t->cols[c];
+		char key[96];
+		if (col->kind == TABLE_TEXT) {
+			const char *s = r->cells[2 * c];
+			while (s && *s == ' ')
+				s++;
+			jsonw_key_string(w, key_of(col, key, sizeof key), s);
+		} else {
+			jsonw_key_uint(w, key_of(col, key, sizeof key), r->vals[c]);
+		}
+	}
+	if (r->marker && r->marker != ' ')
+		jsonw_key_string(w, "marker", (char[2]){r->marker, 0});
+	if (strncmp(r->prefix, "##", 2) == 0)
+		jsonw_key_bool(w, "hot", 1);
+	jsonw_key_string(w, "name", r->name);
+	jsonw_object_end(w);
+}
+
+/* "============== Callers" -> "Callers" (a section of the rows that follow). */
+static const char *section_name(const char *line)
+{
+	while (*line == '=' || isspace((unsigned char)*line))
+		line++;
+	return *line ? line : NULL;
+}
+
+void table_print_json(const struct table *t, FILE *out)
+{
+	struct jsonw w;
+	jsonw_init(&w, out, NULL, 0);
+	jsonw_object_begin(&w);
+	json_columns(t, &w);
+	jsonw_key(&w, "rows");
+	jsonw_array_begin(&w);
+	const char *section = NULL;
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+		if (r->is_line) {
+			const char *s = section_name(r->name);
+			if (s)
+				section = s;
+			continue;
+		}
+		json_row(t, r, section, &w);
+	}
+	jsonw_array_end(&w);
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+}
