@@ -16,6 +16,8 @@
 
 /* Compute metrics for the current selection; -1 after an error message. */
 int report_prepare(struct erp *e);
+/* report_prepare, then an error (-1) unless the experiments have heap data. */
+int report_heap_prepare(struct erp *e);
 void report_sort_title(struct erp *e, char *buf, size_t room);
 /* Rows to print of a list of n whose first row is <Total>: <Total> + `limit`. */
 size_t report_rows(const struct erp *e, size_t n);

@@ -39,7 +39,7 @@ static void print_frames(struct erp *e, size_t x, uint32_t s)
 	}
 }
 
-static int heap_prepare(struct erp *e)
+int report_heap_prepare(struct erp *e)
 {
 	if (report_prepare(e) < 0)
 		return -1;
@@ -58,7 +58,7 @@ static size_t shown(const struct erp *e, size_t n)
 /* leaks / allocs: Summary Results, then one block per stack by bytes. */
 static int report_stack_blocks(struct erp *e, enum report_heap_key key)
 {
-	if (heap_prepare(e) < 0)
+	if (report_heap_prepare(e) < 0)
 		return -1;
 	struct report_heap_item *v;
 	ssize_t got = report_heap_items(e->prof, key, 0, &v);
@@ -114,7 +114,7 @@ static void print_counts(struct erp *e, uint64_t ac, uint64_t ab, uint64_t lc, u
 int report_heap(struct erp *e, const char *arg)
 {
 	(void)arg;
-	if (heap_prepare(e) < 0)
+	if (report_heap_prepare(e) < 0)
 		return -1;
 	struct report_heap_item *v;
 	ssize_t got = report_heap_items(e->prof, REPORT_HEAP_ALLOC, 1, &v);
@@ -169,7 +169,7 @@ static int print_top(struct erp *e, enum report_heap_key key, const char *what, 
 int report_heapstat(struct erp *e, const char *arg)
 {
 	(void)arg;
-	if (heap_prepare(e) < 0)
+	if (report_heap_prepare(e) < 0)
 		return -1;
 	const struct heap_summary *h = profile_heap_summary(e->prof);
 	FILE *o = e->out;

@@ -282,12 +282,8 @@ static void json_frames(struct jsonw *w, struct erp *e, size_t x, uint32_t s)
 /* leaks and allocs: the totals, then each stack with its count and bytes, largest first. */
 static int json_heap_blocks(struct erp *e, const char *name, const char *arg, enum report_heap_key key)
 {
-	if (report_prepare(e) < 0)
+	if (report_heap_prepare(e) < 0)
 		return -1;
-	if (!profile_has_heap(e->prof)) {
-		erp_error(e, "no heap tracing data in the experiments (record with collect -H on)");
-		return -1;
-	}
 	struct report_heap_item *v;
 	ssize_t got = report_heap_items(e->prof, key, 0, &v);
 	if (got < 0) {

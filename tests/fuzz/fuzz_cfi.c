@@ -17,6 +17,8 @@
 
 #include <stdlib.h>
 
+#include "tests/fuzz/fuzz_input.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void *fz_alloc(void *ctx, size_t bytes)
@@ -52,14 +54,11 @@ static void check_table(const struct cfi_table *t)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size < 1)
-		return 0;
-	uint8_t mode = data[0];
-	size_t n = size - 1;
-	uint8_t *copy = malloc(n ? n : 1);
+	uint8_t mode;
+	size_t n;
+	uint8_t *copy = fuzz_input(data, size, &mode, &n);
 	if (!copy)
 		return 0;
-	memcpy(copy, data + 1, n);
 	void *keep[2] = {NULL, NULL};
 	struct cfi_alloc a = {fz_alloc, keep};
 	struct cfi_table t;

@@ -16,6 +16,7 @@
 
 #include "common/dwarf_eh.h"
 #include "common/elfnote.h"
+#include "tests/fuzz/fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -66,14 +67,11 @@ static void pointers(const uint8_t *d, size_t n, uint8_t mode)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size < 1)
-		return 0;
-	uint8_t mode = data[0];
-	size_t n = size - 1;
-	uint8_t *copy = malloc(n ? n : 1);
+	uint8_t mode;
+	size_t n;
+	uint8_t *copy = fuzz_input(data, size, &mode, &n);
 	if (!copy)
 		return 0;
-	memcpy(copy, data + 1, n);
 	notes(copy, n, mode);
 	cie(copy, n, mode);
 	pointers(copy, n, mode);
