@@ -27,6 +27,7 @@ struct metrics {
 	struct edge_list *callers, *callees;
 	struct u64map edge_index; /* (F << 32 | G) * 2 + dir -> index into the list of F */
 	uint64_t *total;
+	uint64_t *zero; /* nm zeros: the value of a function never seen */
 	uint32_t seq;
 	/* value storage for edges and tree nodes: chunks of nm values */
 	uint64_t **chunks;
@@ -48,7 +49,7 @@ static uint64_t *alloc_values(struct metrics *m)
 		if (!c)
 			return NULL;
 		m->chunks = c;
-		c[m->nchunks] = calloc(CHUNK_VECTORS * m->nm, sizeof(uint64_t));
+		c[m->nchunks] = calloc(CHUNK_VECTORS * (m->nm ? m->nm : 1), sizeof(uint64_t));
 		if (!c[m->nchunks])
 			return NULL;
 		m->nchunks++;
@@ -67,7 +68,7 @@ static int ensure_funcs(struct metrics *m, uint32_t f)
 	uint32_t cap = m->cap ? m->cap : 256;
 	while (cap <= f)
 		cap *= 2;
-	size_t nm = m->nm;
+	size_t nm = m->nm ? m->nm : 1; /* no metrics: still a valid (unused) vector per function */
 	uint64_t *excl = realloc(m->excl, cap * nm * sizeof *excl);
 	if (excl)
 		m->excl = excl;
@@ -133,8 +134,6 @@ static uint32_t new_node(struct metrics *m, uint32_t func, uint32_t parent)
 
 struct metrics *metrics_new(size_t nmetrics, uint32_t root_func)
 {
-	if (!nmetrics || nmetrics > METRICS_MAX)
-		return NULL;
 	struct metrics *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
@@ -142,8 +141,10 @@ struct metrics *metrics_new(size_t nmetrics, uint32_t root_func)
 	m->root = root_func;
 	u64map_init(&m->edge_index);
 	u64map_init(&m->child_index);
-	m->total = calloc(nmetrics, sizeof *m->total);
-	if (!m->total || ensure_funcs(m, root_func) < 0 || new_node(m, root_func, UINT32_MAX) != 0) {
+	m->total = calloc(nmetrics ? nmetrics : 1, sizeof *m->total);
+	m->zero = calloc(nmetrics ? nmetrics : 1, sizeof *m->zero);
+	if (!m->total || !m->zero || ensure_funcs(m, root_func) < 0 ||
+	    new_node(m, root_func, UINT32_MAX) != 0) {
 		metrics_free(m);
 		return NULL;
 	}
@@ -167,6 +168,7 @@ void metrics_free(struct metrics *m)
 	free(m->innermost);
 	free(m->seen);
 	free(m->total);
+	free(m->zero);
 	for (size_t i = 0; i < m->nchunks; i++)
 		free(m->chunks[i]);
 	free(m->chunks);
@@ -294,16 +296,14 @@ const uint64_t *metrics_total(const struct metrics *m)
 	return m->total;
 }
 
-static const uint64_t zero_values[METRICS_MAX];
-
 const uint64_t *metrics_exclusive(const struct metrics *m, uint32_t f)
 {
-	return f < m->nfuncs ? m->excl + (size_t)f * m->nm : zero_values;
+	return f < m->nfuncs ? m->excl + (size_t)f * m->nm : m->zero;
 }
 
 const uint64_t *metrics_inclusive(const struct metrics *m, uint32_t f)
 {
-	return f < m->nfuncs ? m->incl + (size_t)f * m->nm : zero_values;
+	return f < m->nfuncs ? m->incl + (size_t)f * m->nm : m->zero;
 }
 
 int metrics_seen(const struct metrics *m, uint32_t f)

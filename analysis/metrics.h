@@ -26,9 +26,6 @@
 
 struct metrics;
 
-/* Most metrics one vector may hold. */
-#define METRICS_MAX 64
-
 struct metrics_edge {
 	uint32_t func; /* the caller (for callers lists) or the callee */
 	const uint64_t *values;
@@ -43,7 +40,7 @@ struct metrics_node {
 	const uint64_t *values; /* inclusive value of this call path */
 };
 
-/* Returns NULL on allocation failure or nmetrics outside 1..METRICS_MAX. */
+/* nmetrics values per vector (0 is allowed: nothing to add up).  NULL on allocation failure. */
 struct metrics *metrics_new(size_t nmetrics, uint32_t root_func);
 void metrics_free(struct metrics *m);
 

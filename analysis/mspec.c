@@ -9,10 +9,10 @@
 
 #include "analysis/profile.h"
 
-static int find_metric(const char *name, size_t len)
+static int find_metric(const struct profile *p, const char *name, size_t len)
 {
 	size_t n;
-	const struct metric_def *d = profile_metric_defs(&n);
+	const struct metric_def *d = profile_metric_defs(p, &n);
 	for (size_t i = 0; i < n; i++)
 		if (strlen(d[i].keyword) == len && strncmp(d[i].keyword, name, len) == 0)
 			return (int)i;
@@ -73,10 +73,17 @@ static int static_column(const char *p, size_t nlen, enum mspec_kind *kind)
 	return 0;
 }
 
-static int unknown_metric(const char *p, size_t nlen, char *err, size_t errlen)
+static int unknown_metric(const struct profile *prof, const char *p, size_t nlen, char *err, size_t errlen)
 {
+	char kw[256];
+	snprintf(kw, sizeof kw, "%.*s", (int)nlen, p);
+	const char *needs = profile_metric_needs(prof, kw);
+	if (needs) {
+		snprintf(err, errlen, "metric '%s' needs %s", kw, needs);
+		return -EINVAL;
+	}
 	size_t n, len;
-	const struct metric_def *d = profile_metric_defs(&n);
+	const struct metric_def *d = profile_metric_defs(prof, &n);
 	snprintf(err, errlen, "unknown metric '%.*s' (available: ", (int)nlen, p);
 	for (size_t i = 0; i < n && (len = strlen(err)) < errlen; i++)
 		snprintf(err + len, errlen - len, "%s, ", d[i].keyword);
@@ -85,7 +92,18 @@ static int unknown_metric(const char *p, size_t nlen, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-static int parse_item(const char *s, size_t len, int sort, struct mspec *m, char *err, size_t errlen)
+static const char *flavor_name(char f)
+{
+	return f == 'e' ? "exclusive" : f == 'i' ? "inclusive" : "attributed";
+}
+
+static unsigned flavor_bit(char f)
+{
+	return f == 'e' ? METRIC_FLAVOR_EXCL : f == 'i' ? METRIC_FLAVOR_INCL : METRIC_FLAVOR_ATTR;
+}
+
+static int parse_item(const struct profile *prof, const char *s, size_t len, int sort, struct mspec *m,
+		      char *err, size_t errlen)
 {
 	const char *end = s + len, *p = s;
 	char flavors[4] = {0};
@@ -109,11 +127,19 @@ static int parse_item(const char *s, size_t len, int sort, struct mspec *m, char
 		it.flavor = MSPEC_STATIC;
 		return add(m, it, err, errlen);
 	}
-	int metric = find_metric(p, nlen);
+	int metric = find_metric(prof, p, nlen);
 	if (metric < 0)
-		return unknown_metric(p, nlen, err, errlen);
+		return unknown_metric(prof, p, nlen, err, errlen);
 	if (!nf)
 		flavors[nf++] = 'e';
+	size_t nd;
+	const struct metric_def *d = profile_metric_defs(prof, &nd);
+	for (size_t i = 0; i < nf; i++)
+		if (!(d[metric].flavors & flavor_bit(flavors[i]))) {
+			snprintf(err, errlen, "metric '%s' has no %s flavor", d[metric].keyword,
+				 flavor_name(flavors[i]));
+			return -EINVAL;
+		}
 	if (!it.show_value && !it.show_percent && !it.hidden)
 		it.show_value = 1;
 	it.kind = MSPEC_METRIC;
@@ -127,7 +153,8 @@ static int parse_item(const char *s, size_t len, int sort, struct mspec *m, char
 	return 0;
 }
 
-int mspec_parse(const char *text, int sort, struct mspec *ret, char *err, size_t errlen)
+int mspec_parse(const struct profile *p, const char *text, int sort, struct mspec *ret, char *err,
+		size_t errlen)
 {
 	struct mspec m = {0};
 	while (*text == ' ')
@@ -148,7 +175,7 @@ int mspec_parse(const char *text, int sort, struct mspec *ret, char *err, size_t
 			snprintf(err, errlen, "empty item in metric list '%s'", text);
 			return -EINVAL;
 		}
-		int r = parse_item(s, len, sort, &m, err, errlen);
+		int r = parse_item(p, s, len, sort, &m, err, errlen);
 		if (r < 0)
 			return r;
 		if (!c)
@@ -165,10 +192,10 @@ int mspec_parse(const char *text, int sort, struct mspec *ret, char *err, size_t
 	return 0;
 }
 
-void mspec_format(const struct mspec *m, char *buf, size_t room)
+void mspec_format(const struct profile *p, const struct mspec *m, char *buf, size_t room)
 {
 	size_t n;
-	const struct metric_def *d = profile_metric_defs(&n);
+	const struct metric_def *d = profile_metric_defs(p, &n);
 	size_t len = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < m->n && len < room; i++) {

@@ -3,14 +3,18 @@
  *   item[:item...], item = FLAVOR VISIBILITY NAME, e.g. "e.%totalcpu:i.totalcpu:name"
  *   FLAVOR: e (exclusive), i (inclusive), a (attributed), or several ("ei")
  *   VISIBILITY: "." as time, "+" as value, "%" as percent (combinable), "!" hidden
- *   NAME: a base metric keyword (totalcpu), or the static name/size/address
+ *   NAME: a metric keyword of the profile's registry (totalcpu), or the
+ *         static name/size/address
  * "default" is the default list.  Pure parsing; no output.  The metric names
- * are the base metrics of profile_metric_defs.
+ * are those of profile_metric_defs(p): a list names metrics by their index
+ * in the registry, valid for that profile (the registry only grows).
  */
 #ifndef ANALYSIS_MSPEC_H
 #define ANALYSIS_MSPEC_H
 
 #include <stddef.h>
+
+#include "analysis/profile.h"
 
 #define MSPEC_MAX 32
 
@@ -20,7 +24,7 @@ enum mspec_kind { MSPEC_METRIC, MSPEC_NAME, MSPEC_SIZE, MSPEC_ADDRESS };
 struct mspec_item {
 	enum mspec_kind kind;
 	enum mspec_flavor flavor;
-	int metric;       /* base metric index for MSPEC_METRIC */
+	int metric;       /* registry index (profile_metric_defs) for MSPEC_METRIC */
 	int show_value;   /* "." or "+" */
 	int show_percent; /* "%" */
 	int hidden;       /* "!" */
@@ -38,15 +42,18 @@ struct mspec {
 	"i.heapleakbytes:i.heapleakcnt:i.heapallocbytes:i.heapalloccnt:e.%totalcpu:i.%totalcpu:name"
 
 /*
- * Parse `text` into *ret.  Returns 0, or -EINVAL with a message in err (e.g.
- * "unknown metric 'foo' (available: ...)"); *ret is unchanged then.  `sort`
- * = 1 parses a sort spec: one metric (or "name"), flavors e/i/a, visibility
- * ignored.  A metric without a flavor is exclusive; without a visibility,
- * shown as a value.
+ * Parse `text` into *ret, the metrics named from p's registry.  Returns 0,
+ * or -EINVAL with a message in err (e.g. "unknown metric 'foo' (available:
+ * ...)", "metric 'heapalloccnt' needs heap data (collect -H on)" for a
+ * metric whose data no experiment of p has, "metric 'x' has no attributed
+ * flavor"); *ret is unchanged then.  `sort` = 1 parses a sort spec: one
+ * metric (or "name"), flavors e/i/a, visibility ignored.  A metric without
+ * a flavor is exclusive; without a visibility, shown as a value.
  */
-int mspec_parse(const char *text, int sort, struct mspec *ret, char *err, size_t errlen);
+int mspec_parse(const struct profile *p, const char *text, int sort, struct mspec *ret, char *err,
+		size_t errlen);
 
-/* Canonical text of a list, e.g. "e.%totalcpu:i.%totalcpu:name". */
-void mspec_format(const struct mspec *m, char *buf, size_t room);
+/* Canonical text of a list of p's metrics, e.g. "e.%totalcpu:i.%totalcpu:name". */
+void mspec_format(const struct profile *p, const struct mspec *m, char *buf, size_t room);
 
 #endif

@@ -23,19 +23,6 @@
 #include "common/vec.h"
 #include "experiment/format.h"
 
-static const struct metric_def metric_defs[PROFILE_METRIC_COUNT] = {
-	{"totalcpu", "Total CPU Time", "Total CPU", METRIC_UNIT_TIME},
-	{"heapalloccnt", "Allocations", "Allocations", METRIC_UNIT_COUNT},
-	{"heapallocbytes", "Bytes Allocated", "Bytes Allocated", METRIC_UNIT_BYTES},
-	{"heapleakcnt", "Leaks", "Leaks", METRIC_UNIT_COUNT},
-	{"heapleakbytes", "Bytes Leaked", "Bytes Leaked", METRIC_UNIT_BYTES},
-};
-
-int profile_metric_is_heap(size_t metric)
-{
-	return metric >= PROFILE_METRIC_HEAPALLOCCNT && metric <= PROFILE_METRIC_HEAPLEAKBYTES;
-}
-
 int profile_has_heap(const struct profile *p)
 {
 	for (size_t x = 0; x < p->exps.n; x++)
@@ -44,10 +31,146 @@ int profile_has_heap(const struct profile *p)
 	return 0;
 }
 
-const struct metric_def *profile_metric_defs(size_t *ret_count)
+/* ------------------------------------------------------------ metrics registry */
+
+/* Clock profiling: each sample's weight (CPU time) at its stack. */
+static const struct metric_def clock_defs[] = {
+	{"totalcpu", "Total CPU Time", "Total CPU", METRIC_UNIT_TIME, METRIC_FLAVORS_ALL,
+	 EXP_FILE_NAME_PROFILE, 0},
+};
+
+static int clock_present(const struct profile *p, size_t x, void *arg)
 {
-	*ret_count = PROFILE_METRIC_COUNT;
-	return metric_defs;
+	(void)p, (void)x, (void)arg;
+	return 1; /* the CPU-time axis of every report, 0 without clock data */
+}
+
+static int clock_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn_arg, void *arg)
+{
+	(void)arg;
+	const struct exp_slot *e = &p->exps.v[x];
+	const struct experiment *exp = e->exp;
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < exp->nevents; i++) {
+		const struct exp_event *ev = &exp->events[i];
+		if (!e->selected[ev->thread])
+			continue;
+		struct profile_charge c = {.stack = ev->stack,
+					   .thread = ev->thread,
+					   .ts_ns = ev->ts_ns,
+					   .event = 1,
+					   .values = &ev->weight_ns};
+		r = fn(fn_arg, &c);
+	}
+	return r;
+}
+
+static int clock_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, const size_t *cols,
+		     void *arg)
+{
+	(void)arg;
+	const struct exp_slot *e = &p->exps.v[x];
+	const struct experiment *exp = e->exp;
+	for (size_t i = 0; i < exp->nevents; i++) {
+		const struct exp_event *ev = &exp->events[i];
+		if (!e->selected[ev->thread])
+			continue;
+		sums[(size_t)ev->stack * stride + cols[0]] += ev->weight_ns;
+		p->selected_events++;
+	}
+	return 0;
+}
+
+static const struct profile_metric_source clock_source = {
+	.needs = "clock profiling (collect -p on)",
+	.defs = clock_defs,
+	.ndefs = sizeof clock_defs / sizeof clock_defs[0],
+	.present = clock_present,
+	.charge = clock_charge,
+	.sum = clock_sum,
+};
+
+/* Add source slot i's metrics to the registry (once). */
+static int activate_source(struct profile *p, size_t i)
+{
+	struct source_slot *s = &p->sources.v[i];
+	if (s->active)
+		return 0;
+	for (size_t k = 0; k < s->src.ndefs; k++) {
+		s->cols[k] = p->mdefs.n;
+		if (VEC_PUSH(&p->mdefs, s->src.defs[k]) < 0) {
+			p->mdefs.n -= k; /* all or none */
+			return -ENOMEM;
+		}
+	}
+	s->active = 1;
+	p->dirty = 1;
+	return 0;
+}
+
+/* Activate every source whose data experiment x has, in registration order. */
+static int activate_sources(struct profile *p, size_t x)
+{
+	for (size_t i = 0; i < p->sources.n; i++) {
+		const struct source_slot *s = &p->sources.v[i];
+		if (!s->active && s->src.present(p, x, s->src.arg) && activate_source(p, i) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The source slot defining keyword, or NULL. */
+static const struct source_slot *source_of(const struct profile *p, const char *keyword)
+{
+	for (size_t i = 0; i < p->sources.n; i++)
+		for (size_t k = 0; k < p->sources.v[i].src.ndefs; k++)
+			if (strcmp(p->sources.v[i].src.defs[k].keyword, keyword) == 0)
+				return &p->sources.v[i];
+	return NULL;
+}
+
+int profile_metric_register(struct profile *p, const struct profile_metric_source *src)
+{
+	if (!src->ndefs || !src->defs || !src->present || !src->charge)
+		return -EINVAL;
+	for (size_t k = 0; k < src->ndefs; k++) {
+		if (!src->defs[k].keyword || !src->defs[k].keyword[0])
+			return -EINVAL;
+		for (size_t j = 0; j < k; j++)
+			if (strcmp(src->defs[j].keyword, src->defs[k].keyword) == 0)
+				return -EEXIST;
+		if (source_of(p, src->defs[k].keyword))
+			return -EEXIST;
+	}
+	struct source_slot s = {.src = *src, .cols = calloc(src->ndefs, sizeof *s.cols)};
+	if (!s.cols || VEC_PUSH(&p->sources, s) < 0) {
+		free(s.cols);
+		return -ENOMEM;
+	}
+	for (size_t x = 0; x < p->exps.n; x++)
+		if (src->present(p, x, src->arg))
+			return activate_source(p, p->sources.n - 1);
+	return 0;
+}
+
+const struct metric_def *profile_metric_defs(const struct profile *p, size_t *ret_count)
+{
+	*ret_count = p->mdefs.n;
+	return p->mdefs.v;
+}
+
+long profile_metric_find(const struct profile *p, const char *keyword)
+{
+	for (size_t k = 0; k < p->mdefs.n; k++)
+		if (strcmp(p->mdefs.v[k].keyword, keyword) == 0)
+			return (long)k;
+	return -1;
+}
+
+const char *profile_metric_needs(const struct profile *p, const char *keyword)
+{
+	const struct source_slot *s = source_of(p, keyword);
+	return s && !s->active ? s->src.needs : NULL;
 }
 
 char *profile_own(struct profile *p, char *s)
@@ -88,6 +211,11 @@ int profile_new(struct profile **ret)
 	p->inline_mode = 1;
 	profile_heap_reset(p);
 	uint32_t id;
+	if (profile_metric_register(p, &clock_source) < 0 ||
+	    profile_metric_register(p, &profile_heap_source) < 0) {
+		profile_free(p);
+		return -ENOMEM;
+	}
 	if (profile_add_func(p, PFUNC_TOTAL, "<Total>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
 	    profile_add_func(p, PFUNC_UNKNOWN, "<Unknown>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
 	    profile_add_func(p, PFUNC_TRUNCATED, "<Truncated-stack>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
@@ -112,6 +240,7 @@ static void exp_slot_release(struct exp_slot *e)
 	free(e->objmap);
 	free(e->selected);
 	free(e->heap);
+	free(e->sums);
 	u64map_release(&e->pcmemo);
 	experiment_free(e->exp);
 }
@@ -147,6 +276,10 @@ void profile_free(struct profile *p)
 	u64map_release(&p->inline_index);
 	free(p->selection_text);
 	free(p->exp_selection_text);
+	for (size_t i = 0; i < p->sources.n; i++)
+		free(p->sources.v[i].cols);
+	free(p->sources.v);
+	free(p->mdefs.v);
 	metrics_free(p->fm);
 	metrics_free(p->om);
 	metrics_free(p->pm);
@@ -250,7 +383,7 @@ static int add_one(struct profile *p, const char *path, size_t founder, char **r
 	if (VEC_PUSH(&p->exps, e) < 0)
 		goto nomem;
 	p->dirty = 1;
-	return 0;
+	return activate_sources(p, p->exps.n - 1);
 nomem:
 	exp_slot_release(&e);
 	return -ENOMEM;
@@ -533,17 +666,25 @@ const char *profile_thread_selection(const struct profile *p)
 
 /* ------------------------------------------------------------ compute */
 
+/* Room for n ids in *buf. */
+static int grow_buf(uint32_t **buf, size_t *cap, size_t n)
+{
+	if (n <= *cap)
+		return 0;
+	uint32_t *b = realloc(*buf, n * 2 * sizeof *b);
+	if (!b)
+		return -ENOMEM;
+	*buf = b;
+	*cap = n * 2;
+	return 0;
+}
+
 /* Feed ids + 1 (0 is the engine's <Total>) to an engine, dropping pseudo ids. */
 static int add_shifted(struct metrics *m, const uint32_t *ids, size_t n, const uint64_t *v, uint32_t **buf,
 		       size_t *cap)
 {
-	if (n > *cap) {
-		uint32_t *b = realloc(*buf, n * 2 * sizeof *b);
-		if (!b)
-			return -ENOMEM;
-		*buf = b;
-		*cap = n * 2;
-	}
+	if (grow_buf(buf, cap, n) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		(*buf)[i] = ids[i] + 1;
 	return metrics_add_stack(m, *buf, n, v);
@@ -579,95 +720,110 @@ out:
 	return r;
 }
 
+struct sum_ctx {
+	uint64_t *sums;
+	size_t stride, nstacks;
+	const size_t *cols;
+	size_t ncols;
+};
+
+/* A charge summed per stack: what profile_compute does without a source's sum. */
+static int sum_charge(void *arg, const struct profile_charge *c)
+{
+	const struct sum_ctx *s = arg;
+	if (c->stack >= s->nstacks)
+		return 0;
+	for (size_t k = 0; k < s->ncols; k++)
+		s->sums[(size_t)c->stack * s->stride + s->cols[k]] += c->values[k];
+	return 0;
+}
+
+/* Experiment x's metric values per stack (e->sums), from every active source. */
+static int sum_experiment(struct profile *p, size_t x, size_t nm)
+{
+	struct exp_slot *e = &p->exps.v[x];
+	size_t ns = e->exp->nstacks;
+	free(e->sums);
+	e->sums = calloc((ns ? ns : 1) * nm, sizeof *e->sums);
+	if (!e->sums)
+		return -ENOMEM;
+	if (!e->exp_selected)
+		return 0;
+	for (size_t i = 0; i < p->sources.n; i++) {
+		const struct source_slot *sl = &p->sources.v[i];
+		const struct profile_metric_source *src = &sl->src;
+		if (!sl->active)
+			continue;
+		struct sum_ctx c = {
+			.sums = e->sums, .stride = nm, .nstacks = ns, .cols = sl->cols, .ncols = src->ndefs};
+		int r = src->sum ? src->sum(p, x, e->sums, nm, sl->cols, src->arg)
+				 : src->charge(p, x, sum_charge, &c, src->arg);
+		if (r != 0)
+			return r < 0 ? r : -ECANCELED;
+	}
+	return 0;
+}
+
+/* Feed stack s of e, with its values v, to the four engines. */
+static int feed_stack(struct profile *p, struct exp_slot *e, uint32_t s, const uint64_t *v, uint32_t **buf,
+		      size_t *cap)
+{
+	if (profile_resolve_stack(p, e, s) < 0)
+		return -ENOMEM;
+	const struct stack_res *sr = &e->stacks[s];
+	if (metrics_add_stack(p->fm, sr->funcs, sr->nfuncs, v) < 0 ||
+	    add_shifted(p->pm, sr->pcs, sr->npcs, v, buf, cap) < 0 ||
+	    add_shifted(p->lm, sr->lines, sr->nlines, v, buf, cap) < 0 || grow_buf(buf, cap, sr->nfuncs) < 0)
+		return -ENOMEM;
+	/* the same stack as load objects (id + 1), pseudo-functions dropped */
+	size_t k = 0;
+	for (size_t i = 0; i < sr->nfuncs; i++) {
+		const struct pfunc *f = &p->funcs.v[sr->funcs[i]];
+		if (f->obj != PROFILE_NO_OBJECT)
+			(*buf)[k++] = f->obj + 1;
+	}
+	return metrics_add_stack(p->om, *buf, k, v);
+}
+
 int profile_compute(struct profile *p)
 {
 	if (!p->dirty)
 		return 0;
+	size_t nm = p->mdefs.n;
 	metrics_free(p->fm);
 	metrics_free(p->om);
 	metrics_free(p->pm);
 	metrics_free(p->lm);
-	p->fm = metrics_new(PROFILE_METRIC_COUNT, PROFILE_FUNC_TOTAL);
-	p->om = metrics_new(PROFILE_METRIC_COUNT, 0); /* object id + 1; 0 = <Total> */
-	p->pm = metrics_new(PROFILE_METRIC_COUNT, 0); /* pc id + 1 */
-	p->lm = metrics_new(PROFILE_METRIC_COUNT, 0); /* line id + 1 */
+	p->fm = metrics_new(nm, PROFILE_FUNC_TOTAL);
+	p->om = metrics_new(nm, 0); /* object id + 1; 0 = <Total> */
+	p->pm = metrics_new(nm, 0); /* pc id + 1 */
+	p->lm = metrics_new(nm, 0); /* line id + 1 */
+	p->nsums = nm;
 	p->selected_events = 0;
 	profile_heap_reset(p);
 	if (!p->fm || !p->om || !p->pm || !p->lm)
 		return -ENOMEM;
 	uint32_t *buf = NULL;
 	size_t cap = 0;
-	for (size_t x = 0; x < p->exps.n; x++) {
+	int r = 0;
+	for (size_t x = 0; r == 0 && x < p->exps.n; x++) {
 		struct exp_slot *e = &p->exps.v[x];
-		const struct experiment *exp = e->exp;
-		size_t ns = exp->nstacks;
-		uint64_t *sum = calloc((ns ? ns : 1) * PROFILE_METRIC_COUNT, sizeof *sum);
-		if (!sum) {
-			free(buf);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; e->exp_selected && i < exp->nevents; i++) {
-			const struct exp_event *ev = &exp->events[i];
-			if (!e->selected[ev->thread])
-				continue;
-			sum[(size_t)ev->stack * PROFILE_METRIC_COUNT + PROFILE_METRIC_TOTALCPU] +=
-				ev->weight_ns;
-			p->selected_events++;
-		}
-		if (profile_heap_compute(p, x) < 0)
-			goto nomem;
-		if (e->heap)
-			for (size_t s = 0; s < ns; s++) {
-				uint64_t *v = sum + s * PROFILE_METRIC_COUNT;
-				const struct heap_stack_stat *h = &e->heap[s];
-				v[PROFILE_METRIC_HEAPALLOCCNT] = h->alloc_count;
-				v[PROFILE_METRIC_HEAPALLOCBYTES] = h->alloc_bytes;
-				v[PROFILE_METRIC_HEAPLEAKCNT] = h->leak_count;
-				v[PROFILE_METRIC_HEAPLEAKBYTES] = h->leak_bytes;
-			}
-		for (size_t s = 0; s < ns; s++) {
-			const uint64_t *v = sum + s * PROFILE_METRIC_COUNT;
-			int any = 0;
-			for (size_t k = 0; k < PROFILE_METRIC_COUNT; k++)
-				any |= v[k] != 0;
-			if (!any)
-				continue;
-			if (profile_resolve_stack(p, e, (uint32_t)s) < 0)
-				goto nomem;
-			const struct stack_res *sr = &e->stacks[s];
-			if (metrics_add_stack(p->fm, sr->funcs, sr->nfuncs, v) < 0 ||
-			    add_shifted(p->pm, sr->pcs, sr->npcs, v, &buf, &cap) < 0 ||
-			    add_shifted(p->lm, sr->lines, sr->nlines, v, &buf, &cap) < 0)
-				goto nomem;
-			/* the same stack as load objects (id + 1), pseudo-functions dropped */
-			if (sr->nfuncs > cap) {
-				uint32_t *b = realloc(buf, sr->nfuncs * 2 * sizeof *b);
-				if (!b)
-					goto nomem;
-				buf = b;
-				cap = sr->nfuncs * 2;
-			}
+		r = sum_experiment(p, x, nm);
+		for (size_t s = 0; r == 0 && s < e->exp->nstacks; s++) {
+			const uint64_t *v = e->sums + s * nm;
 			size_t k = 0;
-			for (size_t i = 0; i < sr->nfuncs; i++) {
-				const struct pfunc *f = &p->funcs.v[sr->funcs[i]];
-				if (f->obj != PROFILE_NO_OBJECT)
-					buf[k++] = f->obj + 1;
-			}
-			if (metrics_add_stack(p->om, buf, k, v) < 0)
-				goto nomem;
+			while (k < nm && !v[k])
+				k++;
+			if (k < nm)
+				r = feed_stack(p, e, (uint32_t)s, v, &buf, &cap);
 		}
-		free(sum);
-		continue;
-nomem:
-		free(sum);
-		free(buf);
-		return -ENOMEM;
 	}
 	free(buf);
-	if (mark_versions(p) < 0)
-		return -ENOMEM;
-	p->dirty = 0;
-	return 0;
+	if (r == 0)
+		r = mark_versions(p);
+	if (r == 0)
+		p->dirty = 0;
+	return r;
 }
 
 void profile_set_inline(struct profile *p, int on)

@@ -12,8 +12,8 @@
  * a PLT stub is dropped instead, charging the call instruction).  Each PC
  * resolves once (memoized per experiment).
  *
- * Metrics are vectors of PROFILE_METRIC_COUNT base metrics (see metric_def).
- * Values are integers: nanoseconds for times, counts, bytes.
+ * Metrics are vectors of the profile's registered metrics (see the metrics
+ * registry below).  Values are integers: nanoseconds for times, counts, bytes.
  * Not thread-safe.  Errors are negative errno with a malloc'd message.
  */
 #ifndef ANALYSIS_PROFILE_H
@@ -25,34 +25,109 @@
 #include "analysis/experiment.h"
 #include "analysis/metrics.h"
 
+struct profile;
+
 enum metric_unit { METRIC_UNIT_TIME, METRIC_UNIT_COUNT, METRIC_UNIT_BYTES };
 
+/* How a metric may be shown (mspec flavors e, i, a). */
+#define METRIC_FLAVOR_EXCL 0x1u
+#define METRIC_FLAVOR_INCL 0x2u
+#define METRIC_FLAVOR_ATTR 0x4u
+#define METRIC_FLAVORS_ALL (METRIC_FLAVOR_EXCL | METRIC_FLAVOR_INCL | METRIC_FLAVOR_ATTR)
+
 struct metric_def {
-	const char *keyword;  /* "totalcpu" */
-	const char *username; /* "Total CPU Time" */
-	const char *abbrev;   /* header words after "Excl."/"Incl."/"Attr.": "Total CPU" */
-	enum metric_unit unit;
+	const char *keyword;   /* "totalcpu" */
+	const char *username;  /* "Total CPU Time" */
+	const char *abbrev;    /* header words after "Excl."/"Incl."/"Attr.": "Total CPU" */
+	enum metric_unit unit; /* values are integers: nanoseconds, counts, bytes */
+	unsigned flavors;      /* METRIC_FLAVOR_* it can be shown as */
+	const char *data_file; /* the experiment file whose reader provides it: "profile", "heaptrace" */
+	int at_end;            /* 1: a state at the end of the run (leaks), charged as no event */
+};
+
+/* ------------------------------------------------------------ metrics registry
+ * The metrics of a profile are not fixed at compile time: each kind of data
+ * registers a metric source (its metric definitions and how to charge their
+ * values to call stacks), and a source's metrics join the profile's registry
+ * when an experiment that has its data is added.  Metric k of the registry
+ * is element k of every metric vector (profile_metrics, the PC, line and
+ * object engines, profile_foreach_stack), sized from the registry when
+ * profile_compute runs.  Indices never change once given: the registry
+ * only grows, in order of first appearance (experiment by experiment, the
+ * sources in the order they were registered).
+ *
+ * Built in (registered by profile_new, in this order):
+ *   clock profiling ("profile" file): totalcpu, present in every experiment
+ *     (every report's default list names it; 0 without clock data), hence
+ *     always metric 0 once an experiment is added: PROFILE_METRIC_TOTALCPU;
+ *   heap tracing ("heaptrace", collect -H on; semantics in profile_heap.h):
+ *     heapalloccnt, heapallocbytes, heapleakcnt, heapleakbytes, only when
+ *     some experiment has heap data.
+ */
+enum { PROFILE_METRIC_TOTALCPU = 0 };
+
+/*
+ * One charge of a source's metrics: values (one per metric of the source,
+ * in the order of its defs) to a recorded stack of experiment x, made by a
+ * thread.  event 1: an event at ts_ns (a clock sample, an allocation);
+ * event 0: a state at the end of the experiment (a leak), not on a timeline.
+ */
+struct profile_charge {
+	uint32_t stack;  /* index into the experiment's stacks */
+	uint32_t thread; /* index into its threads */
+	uint64_t ts_ns;  /* on the experiment's clock (exp_event.ts_ns); 0 when event is 0 */
+	int event;
+	const uint64_t *values;
+};
+typedef int (*profile_charge_fn)(void *arg, const struct profile_charge *c);
+
+struct profile_metric_source {
+	const char *needs; /* what collecting its data takes, for messages: "heap data (collect -H on)" */
+	const struct metric_def *defs;
+	size_t ndefs;
+	/* 1 if experiment x of p has this source's data (its metrics join the registry). */
+	int (*present)(const struct profile *p, size_t x, void *arg);
+	/*
+	 * Charge the data of selected experiment x that the current thread
+	 * selection keeps (profile_thread_selected), calling fn once per charge
+	 * (a charge whose values are all 0 may be skipped).  Returns 0, a
+	 * negative errno, or fn's non-zero return.  Must not change the
+	 * selection nor call profile_compute.
+	 */
+	int (*charge)(struct profile *p, size_t x, profile_charge_fn fn, void *fn_arg, void *arg);
+	/*
+	 * Optional, for profile_compute (NULL: charge is summed): add the same
+	 * figures per stack, into sums[stack * stride + cols[k]] for metric k
+	 * of the source.  0 or a negative errno.
+	 */
+	int (*sum)(struct profile *p, size_t x, uint64_t *sums, size_t stride, const size_t *cols, void *arg);
+	void *arg;
 };
 
 /*
- * The heap metrics (collect -H; semantics in profile_heap.h) are zero
- * without heap data: heapalloccnt/heapallocbytes count allocations at the
- * allocating stack, heapleakcnt/heapleakbytes the blocks still live at the end.
+ * Register a metric source: its metrics join the registry now if an
+ * experiment already added has its data, else when one is added.  src is
+ * copied; src->defs (and their strings) and arg must stay valid as long as
+ * the profile.  Returns 0; -EEXIST if a keyword is already some source's;
+ * -EINVAL for a source without metrics, keyword, present or charge; -ENOMEM.
  */
-enum {
-	PROFILE_METRIC_TOTALCPU = 0,
-	PROFILE_METRIC_HEAPALLOCCNT,
-	PROFILE_METRIC_HEAPALLOCBYTES,
-	PROFILE_METRIC_HEAPLEAKCNT,
-	PROFILE_METRIC_HEAPLEAKBYTES,
-	PROFILE_METRIC_COUNT
-};
+int profile_metric_register(struct profile *p, const struct profile_metric_source *src);
 
-/* 1 if a metric (PROFILE_METRIC_*) is a heap metric. */
-int profile_metric_is_heap(size_t metric);
+/*
+ * The registry: *ret_count metrics, indexed as the metric vectors.  Valid
+ * until the next profile_add_experiment or profile_metric_register.
+ */
+const struct metric_def *profile_metric_defs(const struct profile *p, size_t *ret_count);
 
-/* The base metrics, indexed by PROFILE_METRIC_*. */
-const struct metric_def *profile_metric_defs(size_t *ret_count);
+/* The index of the metric named keyword, or -1. */
+long profile_metric_find(const struct profile *p, const char *keyword);
+
+/*
+ * For a keyword that a registered source defines but no experiment of p
+ * provides (heapalloccnt without heap data): that source's `needs` text;
+ * else NULL.  For messages: "heapalloccnt needs heap data (collect -H on)".
+ */
+const char *profile_metric_needs(const struct profile *p, const char *keyword);
 
 enum pfunc_kind {
 	PFUNC_TOTAL,
@@ -116,8 +191,6 @@ struct pobject {
 	const char *symbol_file; /* where symbols came from, or NULL */
 	const char *error;       /* why symbols could not be read, or NULL */
 };
-
-struct profile;
 
 int profile_new(struct profile **ret);
 void profile_free(struct profile *p);
@@ -245,17 +318,21 @@ uint64_t profile_selected_events(const struct profile *p);
  *   PROFILE_STACKS_BY_THREAD: one call per distinct (experiment, thread,
  *     frame sequence); exp and thread (an index into that experiment's
  *     threads) are set.  Heap metrics go to the allocating thread.
- *   PROFILE_STACKS_BY_EVENT: one call per event, for timelines: a clock
- *     sample (metrics[TOTALCPU] = its weight) or a heap allocation
- *     (HEAPALLOCCNT 1, HEAPALLOCBYTES its size); exp, thread and ts_ns (on
- *     the experiment's clock, as exp_event.ts_ns) are set.  A leak is not
- *     an event (it is the state at the end): leak metrics are 0 here, use
- *     an aggregate mode for them.  Order: experiment by experiment; in each,
- *     the clock samples in time order, then the heap allocations in the
- *     order they were made.  Not one timeline: sort by ts_ns if needed.
+ *   PROFILE_STACKS_BY_EVENT: one call per event, for timelines: each
+ *     charge of a metric source that is an event (profile_charge.event),
+ *     its values in the metric vector and the other metrics 0: a clock
+ *     sample (totalcpu = its weight) or a heap allocation (heapalloccnt 1,
+ *     heapallocbytes its size); exp, thread and ts_ns (on the experiment's
+ *     clock, as exp_event.ts_ns) are set.  A leak is not an event (it is
+ *     the state at the end): leak metrics are 0 here, use an aggregate mode
+ *     for them.  Order: experiment by experiment; in each, source by source
+ *     in registration order (the clock samples in time order, then the heap
+ *     allocations in the order they were made).  Not one timeline: sort by
+ *     ts_ns if needed.
  * In the aggregate modes the sum of metrics over all calls equals
- * metrics_total(profile_metrics(p)) for every base metric; in
- * PROFILE_STACKS_BY_EVENT for TOTALCPU, HEAPALLOCCNT and HEAPALLOCBYTES.
+ * metrics_total(profile_metrics(p)) for every registered metric; in
+ * PROFILE_STACKS_BY_EVENT for the metrics charged as events (totalcpu,
+ * heapalloccnt and heapallocbytes).
  *
  * Order (aggregate modes): by first occurrence: experiment index, then
  * recorded stack id, then thread index; deterministic for the same input
@@ -274,7 +351,7 @@ uint64_t profile_selected_events(const struct profile *p);
 struct profile_stack {
 	const uint32_t *frames;  /* function ids, root first */
 	size_t nframes;          /* >= 1 */
-	const uint64_t *metrics; /* PROFILE_METRIC_COUNT values (ns, counts, bytes) */
+	const uint64_t *metrics; /* one value per registered metric (ns, counts, bytes) */
 	size_t exp;              /* experiment index, or SIZE_MAX (aggregate) */
 	uint32_t thread;         /* thread index in exp's threads, or UINT32_MAX (aggregate) */
 	uint64_t ts_ns;          /* the event's time (PROFILE_STACKS_BY_EVENT), else 0 */

@@ -509,7 +509,80 @@ void profile_heap_reset(struct profile *p)
 {
 	memset(&p->heap_sum, 0, sizeof p->heap_sum);
 	p->heap_sum.peak_exp = SIZE_MAX;
+	for (size_t x = 0; x < p->exps.n; x++) {
+		free(p->exps.v[x].heap);
+		p->exps.v[x].heap = NULL;
+	}
 }
+
+/* ------------------------------------------------------------ metric source */
+
+/* Heap tracing's metrics, in the order of heap_source_values. */
+static const struct metric_def heap_defs[] = {
+	{"heapalloccnt", "Allocations", "Allocations", METRIC_UNIT_COUNT, METRIC_FLAVORS_ALL,
+	 EXP_FILE_NAME_HEAP, 0},
+	{"heapallocbytes", "Bytes Allocated", "Bytes Allocated", METRIC_UNIT_BYTES, METRIC_FLAVORS_ALL,
+	 EXP_FILE_NAME_HEAP, 0},
+	{"heapleakcnt", "Leaks", "Leaks", METRIC_UNIT_COUNT, METRIC_FLAVORS_ALL, EXP_FILE_NAME_HEAP, 1},
+	{"heapleakbytes", "Bytes Leaked", "Bytes Leaked", METRIC_UNIT_BYTES, METRIC_FLAVORS_ALL,
+	 EXP_FILE_NAME_HEAP, 1},
+};
+
+static int heap_present(const struct profile *p, size_t x, void *arg)
+{
+	(void)arg;
+	return p->exps.v[x].exp->has_heap;
+}
+
+struct heap_charge_ctx {
+	profile_charge_fn fn;
+	void *arg;
+};
+
+/* A heap replay's charge as the source's: an allocation is an event, a leak the state at the end. */
+static int heap_to_charge(void *arg, enum heap_charge_kind kind, uint32_t stack, uint32_t thread,
+			  uint64_t bytes, uint64_t ts_ns)
+{
+	const struct heap_charge_ctx *h = arg;
+	int leak = kind == HEAP_CHARGE_LEAK;
+	uint64_t v[4] = {leak ? 0 : 1, leak ? 0 : bytes, leak, leak ? bytes : 0};
+	struct profile_charge c = {
+		.stack = stack, .thread = thread, .ts_ns = leak ? 0 : ts_ns, .event = !leak, .values = v};
+	return h->fn(h->arg, &c);
+}
+
+static int heap_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn_arg, void *arg)
+{
+	(void)arg;
+	struct heap_charge_ctx h = {.fn = fn, .arg = fn_arg};
+	return profile_heap_charges(p, x, heap_to_charge, &h);
+}
+
+/* profile_compute's pass: the replay of the heap reports, its per-stack figures as metrics. */
+static int heap_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, const size_t *cols, void *arg)
+{
+	(void)arg;
+	int r = profile_heap_compute(p, x);
+	const struct exp_slot *e = &p->exps.v[x];
+	for (size_t s = 0; r == 0 && e->heap && s < e->exp->nstacks; s++) {
+		uint64_t *v = sums + s * stride;
+		const struct heap_stack_stat *h = &e->heap[s];
+		v[cols[0]] += h->alloc_count;
+		v[cols[1]] += h->alloc_bytes;
+		v[cols[2]] += h->leak_count;
+		v[cols[3]] += h->leak_bytes;
+	}
+	return r;
+}
+
+const struct profile_metric_source profile_heap_source = {
+	.needs = "heap data (collect -H on)",
+	.defs = heap_defs,
+	.ndefs = sizeof heap_defs / sizeof heap_defs[0],
+	.present = heap_present,
+	.charge = heap_charge,
+	.sum = heap_sum,
+};
 
 const struct heap_stack_stat *profile_heap_stack(const struct profile *p, size_t x, uint32_t s)
 {

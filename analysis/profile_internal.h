@@ -53,6 +53,14 @@ struct exp_slot {
 	size_t founder;               /* index of its founder (itself for a founder) */
 	long parent;                  /* index of its parent process's experiment, or -1 */
 	struct heap_stack_stat *heap; /* per stack, NULL without heap data */
+	uint64_t *sums;               /* per stack, nmetrics values of the last profile_compute, or NULL */
+};
+
+/* A registered metric source; active once an experiment has its data. */
+struct source_slot {
+	struct profile_metric_source src;
+	int active;
+	size_t *cols; /* registry index of each of its metrics (valid when active) */
 };
 
 struct profile {
@@ -67,6 +75,9 @@ struct profile {
 	char *exp_selection_text;
 	int dirty;
 	int inline_mode; /* 1: inlined functions are functions of their own */
+	VEC(struct source_slot) sources;
+	VEC(struct metric_def) mdefs; /* the registry */
+	size_t nsums;                 /* metrics per vector of the exp_slot.sums of the last compute */
 	struct metrics *fm, *om, *pm, *lm;
 	uint64_t selected_events;
 	struct heap_summary heap_sum;
@@ -77,9 +88,11 @@ int profile_add_func(struct profile *p, enum pfunc_kind kind, const char *name, 
 		     uint32_t obj, uint64_t addr, uint64_t size, uint32_t *ret_id);
 void profile_refresh_object_views(struct profile *p);
 
-/* profile_heap.c: clear the summary; replay experiment x's heap calls (0 or -ENOMEM). */
+/* profile_heap.c: forget the heap figures (summary and per stack); replay experiment x's heap calls (0 or -ENOMEM). */
 void profile_heap_reset(struct profile *p);
 int profile_heap_compute(struct profile *p, size_t x);
+/* The heap tracing metric source (profile_metric_register). */
+extern const struct profile_metric_source profile_heap_source;
 
 /*
  * What a heap replay counts, one charge at a time: an allocation (at its

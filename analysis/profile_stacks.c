@@ -17,57 +17,84 @@
 #include "common/u64map.h"
 #include "common/vec.h"
 
-#define K PROFILE_METRIC_COUNT
+/* A growable array of metric values (rows of nm). */
+struct values {
+	uint64_t *v;
+	size_t n, cap;
+};
 
-/* One experiment's metrics of one recorded stack (and thread). */
+/* One experiment's metrics of one recorded stack (and thread): nm values at vals[off]. */
 struct acc_row {
 	uint32_t stack, thread;
-	uint64_t m[K];
+	size_t off;
 };
 
 struct acc {
+	size_t nm;
 	struct u64map index; /* stack << 32 | thread -> row */
 	VEC(struct acc_row) rows;
+	struct values vals;
 };
 
-/* One stack handed to the callback: frames[off .. off + n) of the pool. */
+/* One stack handed to the callback: frames[off .. off + n) of the pool, nm values at vals[voff]. */
 struct out_row {
 	size_t exp;
 	uint32_t thread;
-	size_t off, n;
-	uint64_t m[K];
+	size_t off, n, voff;
 };
 
 struct out {
+	size_t nm;
 	struct u64map index; /* hash of (exp, thread, frames), probed linearly -> row */
 	VEC(struct out_row) rows;
 	VEC(uint32_t) frames;
+	struct values vals;
 };
 
-static uint64_t *acc_slot(struct acc *a, uint32_t stack, uint32_t thread)
+/* nm zeroed values appended to *v; their offset, or SIZE_MAX. */
+static size_t push_zeros(struct values *v, size_t nm)
+{
+	size_t off = v->n;
+	for (size_t i = 0; i < nm; i++)
+		if (VEC_PUSH(v, 0) < 0)
+			return SIZE_MAX;
+	return off;
+}
+
+static size_t acc_slot(struct acc *a, uint32_t stack, uint32_t thread)
 {
 	uint64_t key = (uint64_t)stack << 32 | thread;
 	int64_t i = u64map_get(&a->index, key);
 	if (i >= 0)
-		return a->rows.v[i].m;
-	struct acc_row r = {.stack = stack, .thread = thread};
-	if (a->rows.n >= UINT32_MAX || VEC_PUSH(&a->rows, r) < 0 ||
+		return a->rows.v[i].off;
+	struct acc_row r = {.stack = stack, .thread = thread, .off = push_zeros(&a->vals, a->nm)};
+	if (r.off == SIZE_MAX || a->rows.n >= UINT32_MAX || VEC_PUSH(&a->rows, r) < 0 ||
 	    u64map_put(&a->index, key, (uint32_t)(a->rows.n - 1)) < 0)
-		return NULL;
-	return a->rows.v[a->rows.n - 1].m;
+		return SIZE_MAX;
+	return r.off;
 }
 
-/* profile_heap_charges callback of PROFILE_STACKS_BY_THREAD. */
-static int charge_thread(void *arg, enum heap_charge_kind kind, uint32_t stack, uint32_t thread,
-			 uint64_t bytes, uint64_t ts_ns)
+/* A source's charge into the (stack, thread) rows: what PROFILE_STACKS_BY_THREAD adds up. */
+struct acc_charge {
+	struct acc *a;
+	const size_t *cols;
+	size_t ncols;
+	uint32_t nstacks;
+};
+
+static int charge_thread(void *arg, const struct profile_charge *c)
 {
-	(void)ts_ns;
-	uint64_t *m = acc_slot(arg, stack, thread);
-	if (!m)
+	const struct acc_charge *ac = arg;
+	size_t k = 0;
+	while (k < ac->ncols && !c->values[k])
+		k++;
+	if (k == ac->ncols || c->stack >= ac->nstacks)
+		return 0;
+	size_t off = acc_slot(ac->a, c->stack, c->thread);
+	if (off == SIZE_MAX)
 		return -ENOMEM;
-	int leak = kind == HEAP_CHARGE_LEAK;
-	m[leak ? PROFILE_METRIC_HEAPLEAKCNT : PROFILE_METRIC_HEAPALLOCCNT]++;
-	m[leak ? PROFILE_METRIC_HEAPLEAKBYTES : PROFILE_METRIC_HEAPALLOCBYTES] += bytes;
+	for (k = 0; k < ac->ncols; k++)
+		ac->a->vals.v[off + ac->cols[k]] += c->values[k];
 	return 0;
 }
 
@@ -76,28 +103,30 @@ static int accumulate(struct profile *p, size_t x, int by_thread, struct acc *a)
 {
 	struct exp_slot *e = &p->exps.v[x];
 	const struct experiment *exp = e->exp;
-	for (size_t i = 0; i < exp->nevents; i++) {
-		const struct exp_event *ev = &exp->events[i];
-		if (!e->selected[ev->thread] || !ev->weight_ns)
-			continue;
-		uint64_t *m = acc_slot(a, ev->stack, by_thread ? ev->thread : UINT32_MAX);
-		if (!m)
-			return -ENOMEM;
-		m[PROFILE_METRIC_TOTALCPU] += ev->weight_ns;
+	if (!by_thread) { /* profile_compute's own figures */
+		for (size_t s = 0; e->sums && s < exp->nstacks; s++) {
+			const uint64_t *v = e->sums + s * a->nm;
+			size_t k = 0;
+			while (k < a->nm && !v[k])
+				k++;
+			if (k == a->nm)
+				continue;
+			size_t off = acc_slot(a, (uint32_t)s, UINT32_MAX);
+			if (off == SIZE_MAX)
+				return -ENOMEM;
+			memcpy(a->vals.v + off, v, a->nm * sizeof *v);
+		}
+		return 0;
 	}
-	if (by_thread)
-		return profile_heap_charges(p, x, charge_thread, a);
-	for (size_t s = 0; e->heap && s < exp->nstacks; s++) { /* profile_compute's own figures */
-		const struct heap_stack_stat *h = &e->heap[s];
-		if (!h->alloc_count && !h->alloc_bytes && !h->leak_count && !h->leak_bytes)
+	for (size_t i = 0; i < p->sources.n; i++) {
+		const struct source_slot *sl = &p->sources.v[i];
+		if (!sl->active)
 			continue;
-		uint64_t *m = acc_slot(a, (uint32_t)s, UINT32_MAX);
-		if (!m)
-			return -ENOMEM;
-		m[PROFILE_METRIC_HEAPALLOCCNT] += h->alloc_count;
-		m[PROFILE_METRIC_HEAPALLOCBYTES] += h->alloc_bytes;
-		m[PROFILE_METRIC_HEAPLEAKCNT] += h->leak_count;
-		m[PROFILE_METRIC_HEAPLEAKBYTES] += h->leak_bytes;
+		struct acc_charge ac = {
+			.a = a, .cols = sl->cols, .ncols = sl->src.ndefs, .nstacks = (uint32_t)exp->nstacks};
+		int r = sl->src.charge(p, x, charge_thread, &ac, sl->src.arg);
+		if (r != 0)
+			return r < 0 ? r : -ECANCELED;
 	}
 	return 0;
 }
@@ -149,13 +178,19 @@ static int out_add(struct out *o, size_t exp, uint32_t thread, const uint32_t *f
 		struct out_row *r = &o->rows.v[i];
 		if (r->exp == exp && r->thread == thread && r->n == n &&
 		    memcmp(o->frames.v + r->off, f, n * sizeof *f) == 0) {
-			for (size_t k = 0; k < K; k++)
-				r->m[k] += m[k];
+			for (size_t k = 0; k < o->nm; k++)
+				o->vals.v[r->voff + k] += m[k];
 			return 0;
 		}
 	}
-	struct out_row r = {.exp = exp, .thread = thread, .off = o->frames.n, .n = n};
-	memcpy(r.m, m, sizeof r.m);
+	struct out_row r = {.exp = exp,
+			    .thread = thread,
+			    .off = o->frames.n,
+			    .n = n,
+			    .voff = push_zeros(&o->vals, o->nm)};
+	if (r.voff == SIZE_MAX)
+		return -ENOMEM;
+	memcpy(o->vals.v + r.voff, m, o->nm * sizeof *m);
 	for (size_t i = 0; i < n; i++)
 		if (VEC_PUSH(&o->frames, f[i]) < 0)
 			return -ENOMEM;
@@ -167,7 +202,7 @@ static int out_add(struct out *o, size_t exp, uint32_t thread, const uint32_t *f
 
 static int foreach_aggregate(struct profile *p, int by_thread, profile_stack_fn fn, void *arg)
 {
-	struct out o = {0};
+	struct out o = {.nm = p->nsums};
 	u64map_init(&o.index);
 	uint32_t *buf = NULL;
 	size_t cap = 0;
@@ -176,7 +211,7 @@ static int foreach_aggregate(struct profile *p, int by_thread, profile_stack_fn 
 		struct exp_slot *e = &p->exps.v[x];
 		if (!e->exp_selected)
 			continue;
-		struct acc a = {0};
+		struct acc a = {.nm = p->nsums};
 		u64map_init(&a.index);
 		r = accumulate(p, x, by_thread, &a);
 		if (r == 0 && a.rows.n > 1)
@@ -186,16 +221,18 @@ static int foreach_aggregate(struct profile *p, int by_thread, profile_stack_fn 
 			size_t n;
 			r = root_first(p, e, row->stack, &buf, &cap, &n);
 			if (r == 0)
-				r = out_add(&o, by_thread ? x : SIZE_MAX, row->thread, buf, n, row->m);
+				r = out_add(&o, by_thread ? x : SIZE_MAX, row->thread, buf, n,
+					    a.vals.v + row->off);
 		}
 		u64map_release(&a.index);
 		free(a.rows.v);
+		free(a.vals.v);
 	}
 	for (size_t i = 0; r == 0 && i < o.rows.n; i++) {
 		const struct out_row *row = &o.rows.v[i];
 		struct profile_stack s = {.frames = o.frames.v + row->off,
 					  .nframes = row->n,
-					  .metrics = row->m,
+					  .metrics = o.vals.v + row->voff,
 					  .exp = row->exp,
 					  .thread = row->thread};
 		r = fn(&s, arg);
@@ -203,6 +240,7 @@ static int foreach_aggregate(struct profile *p, int by_thread, profile_stack_fn 
 	free(buf);
 	free(o.rows.v);
 	free(o.frames.v);
+	free(o.vals.v);
 	u64map_release(&o.index);
 	return r;
 }
@@ -214,53 +252,55 @@ struct event_ctx {
 	void *arg;
 	uint32_t *buf;
 	size_t cap;
+	uint64_t *m; /* nsums values: the event's, the others 0 */
+	const size_t *cols;
+	size_t ncols;
 };
 
-/* One event of experiment c->x to the caller. */
-static int emit_event(struct event_ctx *c, uint32_t stack, uint32_t thread, uint64_t ts_ns, const uint64_t *m)
+/* A source's charge that is an event, to the caller; a state at the end (a leak) is none. */
+static int charge_event(void *arg, const struct profile_charge *ch)
 {
-	size_t n;
-	if (root_first(c->p, &c->p->exps.v[c->x], stack, &c->buf, &c->cap, &n) < 0)
-		return -ENOMEM;
-	struct profile_stack s = {
-		.frames = c->buf, .nframes = n, .metrics = m, .exp = c->x, .thread = thread, .ts_ns = ts_ns};
-	return c->fn(&s, c->arg);
-}
-
-/* profile_heap_charges callback of PROFILE_STACKS_BY_EVENT: allocations only. */
-static int charge_event(void *arg, enum heap_charge_kind kind, uint32_t stack, uint32_t thread,
-			uint64_t bytes, uint64_t ts_ns)
-{
-	if (kind != HEAP_CHARGE_ALLOC)
+	struct event_ctx *c = arg;
+	struct exp_slot *e = &c->p->exps.v[c->x];
+	if (!ch->event || ch->stack >= e->exp->nstacks)
 		return 0;
-	uint64_t m[K] = {0};
-	m[PROFILE_METRIC_HEAPALLOCCNT] = 1;
-	m[PROFILE_METRIC_HEAPALLOCBYTES] = bytes;
-	return emit_event(arg, stack, thread, ts_ns, m);
+	size_t n;
+	if (root_first(c->p, e, ch->stack, &c->buf, &c->cap, &n) < 0)
+		return -ENOMEM;
+	for (size_t k = 0; k < c->ncols; k++)
+		c->m[c->cols[k]] = ch->values[k];
+	struct profile_stack s = {.frames = c->buf,
+				  .nframes = n,
+				  .metrics = c->m,
+				  .exp = c->x,
+				  .thread = ch->thread,
+				  .ts_ns = ch->ts_ns};
+	int r = c->fn(&s, c->arg);
+	for (size_t k = 0; k < c->ncols; k++)
+		c->m[c->cols[k]] = 0;
+	return r;
 }
 
 static int foreach_event(struct profile *p, profile_stack_fn fn, void *arg)
 {
-	struct event_ctx c = {.p = p, .fn = fn, .arg = arg};
-	int r = 0;
+	struct event_ctx c = {
+		.p = p, .fn = fn, .arg = arg, .m = calloc(p->nsums ? p->nsums : 1, sizeof *c.m)};
+	int r = c.m ? 0 : -ENOMEM;
 	for (size_t x = 0; r == 0 && x < p->exps.n; x++) {
-		struct exp_slot *e = &p->exps.v[x];
-		const struct experiment *exp = e->exp;
-		if (!e->exp_selected)
+		if (!p->exps.v[x].exp_selected)
 			continue;
 		c.x = x;
-		for (size_t i = 0; r == 0 && i < exp->nevents; i++) {
-			const struct exp_event *ev = &exp->events[i];
-			if (!e->selected[ev->thread])
+		for (size_t i = 0; r == 0 && i < p->sources.n; i++) {
+			const struct source_slot *sl = &p->sources.v[i];
+			if (!sl->active)
 				continue;
-			uint64_t m[K] = {0};
-			m[PROFILE_METRIC_TOTALCPU] = ev->weight_ns;
-			r = emit_event(&c, ev->stack, ev->thread, ev->ts_ns, m);
+			c.cols = sl->cols;
+			c.ncols = sl->src.ndefs;
+			r = sl->src.charge(p, x, charge_event, &c, sl->src.arg);
 		}
-		if (r == 0)
-			r = profile_heap_charges(p, x, charge_event, &c);
 	}
 	free(c.buf);
+	free(c.m);
 	return r;
 }
 

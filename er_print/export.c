@@ -37,19 +37,21 @@ static const char *known_formats(void)
 	return list;
 }
 
-/* The base metric named by keyword kw[0..len), or -1 after an error message. */
+/* The metric named by keyword kw[0..len), or -1 after an error message. */
 static long find_metric(struct erp *e, const char *kw, size_t len)
 {
+	char name[256];
+	snprintf(name, sizeof name, "%.*s", (int)len, kw);
+	long k = profile_metric_find(e->prof, name);
+	if (k >= 0)
+		return k;
+	const char *needs = profile_metric_needs(e->prof, name);
+	if (needs) {
+		erp_error(e, "export: %s needs %s", name, needs);
+		return -1;
+	}
 	size_t n;
-	const struct metric_def *d = profile_metric_defs(&n);
-	for (size_t i = 0; i < n; i++)
-		if (strlen(d[i].keyword) == len && strncmp(d[i].keyword, kw, len) == 0) {
-			if (profile_metric_is_heap(i) && !profile_has_heap(e->prof)) {
-				erp_error(e, "export: %s needs heap data (collect -H on)", d[i].keyword);
-				return -1;
-			}
-			return (long)i;
-		}
+	const struct metric_def *d = profile_metric_defs(e->prof, &n);
 	char list[256] = "";
 	for (size_t i = 0; i < n; i++) {
 		size_t l = strlen(list);

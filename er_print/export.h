@@ -8,6 +8,7 @@
 #define ER_PRINT_EXPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "er_print/erp.h"
@@ -16,14 +17,14 @@
 int report_export(struct erp *e, const char *arg);
 
 /*
- * A renderer: write the current selection's stacks valued by base metric
- * `metric` (PROFILE_METRIC_*) to f.  0, or -1 after one error message
+ * A renderer: write the current selection's stacks valued by metric
+ * `metric` (an index of profile_metric_defs) to f.  0, or -1 after one error message
  * (erp_error); write errors on f are the caller's to detect.  `metric` is
  * EXPORT_METRIC_ALL when the command named none: a format that carries one
  * metric then uses PROFILE_METRIC_TOTALCPU, one that carries several
  * carries every metric the experiments have.
  */
-#define EXPORT_METRIC_ALL ((size_t)PROFILE_METRIC_COUNT)
+#define EXPORT_METRIC_ALL SIZE_MAX
 
 int export_folded(struct erp *e, FILE *f, size_t metric);
 int export_pprof(struct erp *e, FILE *f, size_t metric);

@@ -48,6 +48,7 @@ struct chrome {
 	struct jsonw w;
 	const struct xstacks *x;
 	uint64_t origin_ns;
+	struct xmetric_ids ids;
 	char name[4096];
 	VEC(struct slice) slices;
 	VEC(struct slice) open; /* the current stack of a thread; dur_ns unused */
@@ -148,7 +149,7 @@ static int thread_slices(struct chrome *c, const struct xstack *v, size_t n)
 	uint64_t slack = join_slack_ns(c, v[0].exp), end = 0;
 	c->slices.n = c->open.n = 0;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t w = v[i].m[PROFILE_METRIC_TOTALCPU];
+		uint64_t w = xstack_value(&v[i], c->ids.cpu);
 		if (!w)
 			continue;
 		uint64_t ts = rel(c, v[i].ts_ns), cand = ts > w ? ts - w : 0, start = cand;
@@ -230,7 +231,7 @@ static int write_allocations(struct chrome *c)
 	struct jsonw *w = &c->w;
 	for (size_t i = 0; i < x->v.n; i++) {
 		const struct xstack *s = &x->v.v[i];
-		if (!s->m[PROFILE_METRIC_HEAPALLOCCNT])
+		if (!xstack_value(s, c->ids.alloccnt))
 			continue;
 		event_head(c, "i", s->exp, s->thread);
 		jsonw_key_string(w, "s", "t");
@@ -239,7 +240,7 @@ static int write_allocations(struct chrome *c)
 		jsonw_key_uint(w, "ts", rel(c, s->ts_ns) / 1000);
 		jsonw_key(w, "args");
 		jsonw_object_begin(w);
-		jsonw_key_uint(w, "bytes", s->m[PROFILE_METRIC_HEAPALLOCBYTES]);
+		jsonw_key_uint(w, "bytes", xstack_value(s, c->ids.allocbytes));
 		if (key_stack(c, s) < 0)
 			return -ENOMEM;
 		jsonw_object_end(w);
@@ -251,15 +252,15 @@ static int write_allocations(struct chrome *c)
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < x->v.n; i++)
-		if (x->v.v[i].m[PROFILE_METRIC_HEAPALLOCCNT])
+		if (xstack_value(&x->v.v[i], c->ids.alloccnt))
 			v[n++] = x->v.v[i];
 	qsort(v, n, sizeof *v, cmp_process_time);
 	uint64_t bytes = 0, count = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (i && v[i].exp != v[i - 1].exp)
 			bytes = count = 0;
-		bytes += v[i].m[PROFILE_METRIC_HEAPALLOCBYTES];
-		count += v[i].m[PROFILE_METRIC_HEAPALLOCCNT];
+		bytes += xstack_value(&v[i], c->ids.allocbytes);
+		count += xstack_value(&v[i], c->ids.alloccnt);
 		event_head(c, "C", v[i].exp, v[i].thread);
 		jsonw_key_string(w, "name", "Heap allocated");
 		jsonw_key_uint(w, "ts", rel(c, v[i].ts_ns) / 1000);
@@ -282,7 +283,7 @@ static int write_leaks(struct chrome *c, const struct xstacks *leaks)
 	c->x = leaks;
 	for (size_t i = 0; i < leaks->v.n; i++) {
 		const struct xstack *s = &leaks->v.v[i];
-		if (!s->m[PROFILE_METRIC_HEAPLEAKCNT])
+		if (!xstack_value(s, c->ids.leakcnt))
 			continue;
 		const struct experiment *exp = profile_experiment(c->e->prof, s->exp);
 		snprintf(leaf, sizeof leaf, "Leak: %s", func_name(c, leaks->frames.v[s->off + s->n - 1]));
@@ -293,8 +294,8 @@ static int write_leaks(struct chrome *c, const struct xstacks *leaks)
 		jsonw_key_uint(w, "ts", rel(c, exp->log.start_ns + exp->duration_ns) / 1000);
 		jsonw_key(w, "args");
 		jsonw_object_begin(w);
-		jsonw_key_uint(w, "bytes", s->m[PROFILE_METRIC_HEAPLEAKBYTES]);
-		jsonw_key_uint(w, "blocks", s->m[PROFILE_METRIC_HEAPLEAKCNT]);
+		jsonw_key_uint(w, "bytes", xstack_value(s, c->ids.leakbytes));
+		jsonw_key_uint(w, "blocks", xstack_value(s, c->ids.leakcnt));
 		if (key_stack(c, s) < 0)
 			return -ENOMEM;
 		jsonw_object_end(w);
@@ -305,14 +306,18 @@ static int write_leaks(struct chrome *c, const struct xstacks *leaks)
 
 int export_chrome(struct erp *e, FILE *f, size_t metric)
 {
-	size_t metrics[PROFILE_METRIC_COUNT];
-	size_t nm = export_metrics(e, metric, metrics);
-	int cpu = export_metric_in(metrics, nm, PROFILE_METRIC_TOTALCPU);
-	int allocs = export_metric_in(metrics, nm, PROFILE_METRIC_HEAPALLOCCNT) ||
-		     export_metric_in(metrics, nm, PROFILE_METRIC_HEAPALLOCBYTES);
-	int leaks = export_metric_in(metrics, nm, PROFILE_METRIC_HEAPLEAKCNT) ||
-		    export_metric_in(metrics, nm, PROFILE_METRIC_HEAPLEAKBYTES);
+	size_t *metrics;
+	size_t nm = export_metrics(e, metric, &metrics);
+	if (!nm)
+		return -1;
 	struct chrome c = {.e = e, .origin_ns = export_time_origin_ns(e)};
+	export_metric_ids(e, &c.ids);
+	int cpu = export_metric_in(metrics, nm, c.ids.cpu);
+	int allocs = export_metric_in(metrics, nm, c.ids.alloccnt) ||
+		     export_metric_in(metrics, nm, c.ids.allocbytes);
+	int leaks = export_metric_in(metrics, nm, c.ids.leakcnt) ||
+		    export_metric_in(metrics, nm, c.ids.leakbytes);
+	free(metrics);
 	struct xstacks events = {0}, threads = {0};
 	int r = -1;
 	if (((cpu || allocs) && xstacks_collect(e, PROFILE_STACKS_BY_EVENT, 1, &events) < 0) ||

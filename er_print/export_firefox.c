@@ -48,6 +48,7 @@ struct firefox {
 	const struct xstacks *x;
 	uint64_t origin_ns;
 	int cpu, allocs;
+	struct xmetric_ids ids;
 };
 
 static uint64_t rel(const struct firefox *ff, uint64_t ts_ns)
@@ -117,7 +118,7 @@ static int write_samples(struct firefox *ff, struct gthread *g, const struct xst
 	struct jsonw *w = &ff->w;
 	table_begin(w, "samples", sample_schema, 4);
 	for (size_t i = 0; ff->cpu && i < n; i++) {
-		uint64_t cpu = v[i].m[PROFILE_METRIC_TOTALCPU];
+		uint64_t cpu = xstack_value(&v[i], ff->ids.cpu);
 		if (!cpu)
 			continue;
 		long s = stack_index(g, &ff->x->frames.v[v[i].off], v[i].n);
@@ -140,7 +141,7 @@ static void allocation_payload(struct firefox *ff, const struct xstack *s, long 
 	const struct experiment *x = profile_experiment(ff->e->prof, s->exp);
 	jsonw_object_begin(w);
 	jsonw_key_string(w, "type", "Native allocation");
-	jsonw_key_uint(w, "size", s->m[PROFILE_METRIC_HEAPALLOCBYTES]);
+	jsonw_key_uint(w, "size", xstack_value(s, ff->ids.allocbytes));
 	jsonw_key(w, "stack");
 	jsonw_object_begin(w);
 	jsonw_key_string(w, "name", "SyncProfile");
@@ -169,7 +170,7 @@ static int write_markers(struct firefox *ff, struct gthread *g, const struct xst
 	struct jsonw *w = &ff->w;
 	table_begin(w, "markers", marker_schema, 6);
 	for (size_t i = 0; ff->allocs && i < n; i++) {
-		if (!v[i].m[PROFILE_METRIC_HEAPALLOCCNT])
+		if (!xstack_value(&v[i], ff->ids.alloccnt))
 			continue;
 		long s = stack_index(g, &ff->x->frames.v[v[i].off], v[i].n);
 		if (s < 0)
@@ -328,12 +329,16 @@ static void write_meta(struct firefox *ff)
 
 int export_firefox(struct erp *e, FILE *f, size_t metric)
 {
-	size_t metrics[PROFILE_METRIC_COUNT];
-	size_t nm = export_metrics(e, metric, metrics);
+	size_t *metrics;
+	size_t nm = export_metrics(e, metric, &metrics);
+	if (!nm)
+		return -1;
 	struct firefox ff = {.e = e, .origin_ns = export_time_origin_ns(e)};
-	ff.cpu = export_metric_in(metrics, nm, PROFILE_METRIC_TOTALCPU);
-	ff.allocs = export_metric_in(metrics, nm, PROFILE_METRIC_HEAPALLOCCNT) ||
-		    export_metric_in(metrics, nm, PROFILE_METRIC_HEAPALLOCBYTES);
+	export_metric_ids(e, &ff.ids);
+	ff.cpu = export_metric_in(metrics, nm, ff.ids.cpu);
+	ff.allocs = export_metric_in(metrics, nm, ff.ids.alloccnt) ||
+		    export_metric_in(metrics, nm, ff.ids.allocbytes);
+	free(metrics);
 	if (!ff.cpu && !ff.allocs) {
 		erp_error(e, "export: firefox carries CPU time and heap allocations, not leaks "
 			     "(use speedscope, chrome or folded)");
@@ -365,8 +370,8 @@ int export_firefox(struct erp *e, FILE *f, size_t metric)
 		for (; j < events.v.n && events.v.v[j].exp == events.v.v[i].exp &&
 		       events.v.v[j].thread == events.v.v[i].thread;
 		     j++)
-			any |= (ff.cpu && events.v.v[j].m[PROFILE_METRIC_TOTALCPU]) ||
-			       (ff.allocs && events.v.v[j].m[PROFILE_METRIC_HEAPALLOCCNT]);
+			any |= (ff.cpu && xstack_value(&events.v.v[j], ff.ids.cpu)) ||
+			       (ff.allocs && xstack_value(&events.v.v[j], ff.ids.alloccnt));
 		if (any)
 			err = write_thread(&ff, &events.v.v[i], j - i);
 		i = j;

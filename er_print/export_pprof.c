@@ -29,6 +29,7 @@
 #include "common/u64map.h"
 #include "common/vec.h"
 #include "er_print/export.h"
+#include "analysis/report_source.h"
 #include "er_print/report.h"
 #include "third_party/pprof/profile.pb-c.h"
 
@@ -163,7 +164,7 @@ static uint64_t location_id(struct pp *pp, uint32_t fid)
 	loc->id = pp->locations.n;
 	loc->mapping_id = mapping_id(pp, f->obj);
 	struct line_loc pos;
-	if (report_func_position(pp->e, f, &pos) && pos.file[0]) {
+	if (report_func_position(pp->e->prof, f, &pos) && pos.file[0]) {
 		fn->filename = str_keep(pp, pos.file);
 		fn->start_line = pos.line;
 		if (loc->mapping_id)
@@ -232,11 +233,11 @@ static const char *unit_name(enum metric_unit u)
 	return u == METRIC_UNIT_TIME ? "nanoseconds" : u == METRIC_UNIT_BYTES ? "bytes" : "count";
 }
 
-/* sample_type: the base metrics the experiments have; default_sample_type: `metric`. */
+/* sample_type: the metrics the experiments have (the registry); default_sample_type: `metric`. */
 static void add_sample_types(struct pp *pp, pp_profile *pr, size_t metric)
 {
 	size_t n;
-	const struct metric_def *d = profile_metric_defs(&n);
+	const struct metric_def *d = profile_metric_defs(pp->e->prof, &n);
 	pp->value_metric = calloc(n, sizeof *pp->value_metric);
 	pr->sample_type = pp_new(pp, n * sizeof *pr->sample_type);
 	if (!pp->value_metric || !pr->sample_type) {
@@ -244,8 +245,6 @@ static void add_sample_types(struct pp *pp, pp_profile *pr, size_t metric)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (profile_metric_is_heap(i) && !profile_has_heap(pp->e->prof))
-			continue;
 		pp_value_type *vt = pp_new(pp, sizeof *vt);
 		if (!vt)
 			return;

@@ -18,6 +18,7 @@
  *    no profile for it.  The first profile is the one shown on opening.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/jsonw.h"
@@ -46,7 +47,7 @@ static int write_profile(struct speedscope *sp, const struct xstacks *x, const s
 {
 	struct jsonw *w = &sp->w;
 	size_t ndefs;
-	const struct metric_def *d = &profile_metric_defs(&ndefs)[m];
+	const struct metric_def *d = &profile_metric_defs(sp->e->prof, &ndefs)[m];
 	uint64_t sum = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += v[i].m[m];
@@ -123,11 +124,13 @@ static void write_frames(struct speedscope *sp)
 
 int export_speedscope(struct erp *e, FILE *f, size_t metric)
 {
-	size_t metrics[PROFILE_METRIC_COUNT];
-	size_t nm = export_metrics(e, metric, metrics);
+	size_t *metrics;
+	size_t nm = export_metrics(e, metric, &metrics);
+	if (!nm)
+		return -1;
 	int need_events = 0, need_threads = 0;
 	for (size_t i = 0; i < nm; i++) {
-		int leak = export_metric_is_leak(metrics[i]);
+		int leak = export_metric_is_leak(e, metrics[i]);
 		need_threads |= leak;
 		need_events |= !leak;
 	}
@@ -136,6 +139,7 @@ int export_speedscope(struct erp *e, FILE *f, size_t metric)
 	int r = -1;
 	if (xframes_init(&sp.frames, e) < 0) {
 		erp_error(e, "export: %s", strerror(ENOMEM));
+		free(metrics);
 		return -1;
 	}
 	if ((need_events && xstacks_collect(e, PROFILE_STACKS_BY_EVENT, 1, &events) < 0) ||
@@ -152,7 +156,8 @@ int export_speedscope(struct erp *e, FILE *f, size_t metric)
 	jsonw_array_begin(w);
 	int err = 0;
 	for (size_t i = 0; i < nm && !err; i++) {
-		err = write_metric(&sp, export_metric_is_leak(metrics[i]) ? &threads : &events, metrics[i]);
+		err = write_metric(&sp, export_metric_is_leak(e, metrics[i]) ? &threads : &events,
+				   metrics[i]);
 	}
 	jsonw_array_end(w);
 	write_frames(&sp);
@@ -162,5 +167,6 @@ out:
 	xstacks_release(&events);
 	xstacks_release(&threads);
 	xframes_release(&sp.frames);
+	free(metrics);
 	return r;
 }

@@ -16,9 +16,15 @@
 static int copy_stack(const struct profile_stack *s, void *arg)
 {
 	struct xstacks *x = arg;
-	struct xstack c = {
-		.exp = s->exp, .thread = s->thread, .ts_ns = s->ts_ns, .off = x->frames.n, .n = s->nframes};
-	memcpy(c.m, s->metrics, sizeof c.m);
+	struct xstack c = {.exp = s->exp,
+			   .thread = s->thread,
+			   .ts_ns = s->ts_ns,
+			   .off = x->frames.n,
+			   .n = s->nframes,
+			   .moff = x->vals.n};
+	for (size_t k = 0; k < x->nm; k++)
+		if (VEC_PUSH(&x->vals, s->metrics[k]) < 0)
+			return -ENOMEM;
 	for (size_t i = 0; i < s->nframes; i++)
 		if (VEC_PUSH(&x->frames, s->frames[i]) < 0)
 			return -ENOMEM;
@@ -42,12 +48,15 @@ int xstacks_collect(struct erp *e, unsigned flags, int sort_by_thread, struct xs
 {
 	memset(ret, 0, sizeof *ret);
 	struct profile_stacks_options o = {.flags = flags};
+	profile_metric_defs(e->prof, &ret->nm);
 	int r = profile_foreach_stack(e->prof, &o, copy_stack, ret);
 	if (r < 0) {
 		erp_error(e, "export: %s", strerror(-r));
 		xstacks_release(ret);
 		return -1;
 	}
+	for (size_t i = 0; i < ret->v.n; i++) /* the pool moved no more */
+		ret->v.v[i].m = ret->vals.v + ret->v.v[i].moff;
 	if (sort_by_thread && ret->v.n)
 		qsort(ret->v.v, ret->v.n, sizeof *ret->v.v, cmp_thread_time);
 	return 0;
@@ -57,33 +66,51 @@ void xstacks_release(struct xstacks *s)
 {
 	free(s->v.v);
 	free(s->frames.v);
+	free(s->vals.v);
 	memset(s, 0, sizeof *s);
 }
 
-size_t export_metrics(struct erp *e, size_t metric, size_t *ret)
+void export_metric_ids(struct erp *e, struct xmetric_ids *ret)
 {
-	if (metric != EXPORT_METRIC_ALL) {
-		ret[0] = metric;
-		return 1;
+	static const char *const kw[] = {"totalcpu", "heapalloccnt", "heapallocbytes", "heapleakcnt",
+					 "heapleakbytes"};
+	size_t *id[] = {&ret->cpu, &ret->alloccnt, &ret->allocbytes, &ret->leakcnt, &ret->leakbytes};
+	for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++) {
+		long k = profile_metric_find(e->prof, kw[i]);
+		*id[i] = k < 0 ? SIZE_MAX : (size_t)k;
 	}
-	size_t n = 0;
-	for (size_t m = 0; m < PROFILE_METRIC_COUNT; m++)
-		if (!profile_metric_is_heap(m) || profile_has_heap(e->prof))
-			ret[n++] = m;
+}
+
+size_t export_metrics(struct erp *e, size_t metric, size_t **ret)
+{
+	size_t n;
+	profile_metric_defs(e->prof, &n);
+	if (metric != EXPORT_METRIC_ALL)
+		n = 1;
+	if (!(*ret = malloc((n ? n : 1) * sizeof **ret))) {
+		erp_error(e, "export: %s", strerror(ENOMEM));
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		(*ret)[i] = metric != EXPORT_METRIC_ALL ? metric : i;
 	return n;
 }
 
 int export_metric_in(const size_t *metrics, size_t n, size_t m)
 {
+	if (m == SIZE_MAX)
+		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (metrics[i] == m)
 			return 1;
 	return 0;
 }
 
-int export_metric_is_leak(size_t m)
+int export_metric_is_leak(struct erp *e, size_t m)
 {
-	return m == PROFILE_METRIC_HEAPLEAKCNT || m == PROFILE_METRIC_HEAPLEAKBYTES;
+	size_t n;
+	const struct metric_def *d = profile_metric_defs(e->prof, &n);
+	return m < n && d[m].at_end;
 }
 
 int export_json_finish(struct erp *e, struct jsonw *w, int err)

@@ -15,19 +15,42 @@
 #include "common/vec.h"
 #include "er_print/erp.h"
 
-/* One stack of the selection; its frames are xstacks.frames.v[off .. off + n), root first. */
+/*
+ * One stack of the selection; its frames are xstacks.frames.v[off .. off + n),
+ * root first; m its metric vector (one value per registered metric, in
+ * xstacks.vals).
+ */
 struct xstack {
 	size_t exp;      /* SIZE_MAX in the aggregate mode */
 	uint32_t thread; /* index into exp's threads; UINT32_MAX in the aggregate mode */
 	uint64_t ts_ns;  /* PROFILE_STACKS_BY_EVENT only */
 	size_t off, n;
-	uint64_t m[PROFILE_METRIC_COUNT];
+	size_t moff; /* m = vals.v + moff */
+	const uint64_t *m;
 };
 
 struct xstacks {
 	VEC(struct xstack) v;
 	VEC(uint32_t) frames;
+	size_t nm; /* metrics per vector: the registry's */
+	VEC(uint64_t) vals;
 };
+
+/*
+ * The registry indices of the metrics whose meaning an export knows (the
+ * CPU time, the heap's allocations and leaks), SIZE_MAX for one the
+ * experiments do not have.
+ */
+struct xmetric_ids {
+	size_t cpu, alloccnt, allocbytes, leakcnt, leakbytes;
+};
+void export_metric_ids(struct erp *e, struct xmetric_ids *ret);
+
+/* Metric k of s, 0 for SIZE_MAX (a metric the experiments do not have). */
+static inline uint64_t xstack_value(const struct xstack *s, size_t k)
+{
+	return k == SIZE_MAX ? 0 : s->m[k];
+}
 
 /*
  * Copy the selection's stacks in mode `flags` (0 or one PROFILE_STACKS_*)
@@ -39,18 +62,18 @@ int xstacks_collect(struct erp *e, unsigned flags, int sort_by_thread, struct xs
 void xstacks_release(struct xstacks *s);
 
 /*
- * The base metrics an export carries, into ret (room for
- * PROFILE_METRIC_COUNT): `metric` alone, or for EXPORT_METRIC_ALL the CPU
- * time and, when an experiment traced the heap, every heap metric.
- * Returns their count.
+ * The metrics an export carries, malloc'd into *ret: `metric` alone, or for
+ * EXPORT_METRIC_ALL every metric of the registry (the CPU time and, when an
+ * experiment traced the heap, every heap metric).  Returns their count, or
+ * 0 after an error message (out of memory).
  */
-size_t export_metrics(struct erp *e, size_t metric, size_t *ret);
+size_t export_metrics(struct erp *e, size_t metric, size_t **ret);
 
-/* 1 if m is one of ret[0..n) of export_metrics. */
+/* 1 if m is one of ret[0..n) of export_metrics (never for SIZE_MAX). */
 int export_metric_in(const size_t *metrics, size_t n, size_t m);
 
-/* 1 for the leak metrics: the state at the end, not events (no PROFILE_STACKS_BY_EVENT value). */
-int export_metric_is_leak(size_t m);
+/* 1 for a metric of the state at the end (the leaks), whose values are no events. */
+int export_metric_is_leak(struct erp *e, size_t m);
 
 /*
  * End a JSON export: finish w unless err (the writer's first error, or the

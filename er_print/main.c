@@ -267,13 +267,13 @@ static int cmd_metrics(struct erp *e, const char *arg)
 		const char *t = arg + strspn(arg, " ");
 		if (strcmp(t, "default") == 0 && profile_has_heap(e->prof))
 			arg = MSPEC_DEFAULT_HEAP_METRICS;
-		if (mspec_parse(arg, 0, &m, buf, sizeof buf) < 0) {
+		if (mspec_parse(e->prof, arg, 0, &m, buf, sizeof buf) < 0) {
 			erp_error(e, "metrics: %s", buf);
 			return -1;
 		}
 		e->metrics = m;
 	}
-	mspec_format(&e->metrics, buf, sizeof buf);
+	mspec_format(e->prof, &e->metrics, buf, sizeof buf);
 	fprintf(e->out, "Current metrics: %s\n", buf);
 	return 0;
 }
@@ -282,17 +282,23 @@ static int cmd_metric_list(struct erp *e, const char *arg)
 {
 	(void)arg;
 	size_t n;
-	const struct metric_def *d = profile_metric_defs(&n);
+	const struct metric_def *d = profile_metric_defs(e->prof, &n);
 	char buf[1024];
-	mspec_format(&e->metrics, buf, sizeof buf);
+	mspec_format(e->prof, &e->metrics, buf, sizeof buf);
 	fprintf(e->out, "Current metrics: %s\n", buf);
-	mspec_format(&e->sort, buf, sizeof buf);
+	mspec_format(e->prof, &e->sort, buf, sizeof buf);
 	fprintf(e->out, "Current Sort Metric: %s\n", buf);
 	fprintf(e->out, "Available metrics:\n");
-	for (size_t i = 0; i < n; i++)
-		if (!profile_metric_is_heap(i) || profile_has_heap(e->prof))
-			fprintf(e->out, "  %s: %s (flavors e, i, a; visibility . + %% !)\n", d[i].keyword,
-				d[i].username);
+	for (size_t i = 0; i < n; i++) {
+		char fl[16] = "";
+		for (size_t k = 0; k < 3; k++)
+			if (d[i].flavors & (1u << k)) {
+				size_t l = strlen(fl);
+				snprintf(fl + l, sizeof fl - l, "%s%c", l ? ", " : "", "eia"[k]);
+			}
+		fprintf(e->out, "  %s: %s (flavors %s; visibility . + %% !)\n", d[i].keyword, d[i].username,
+			fl);
+	}
 	fprintf(e->out, "  size: Size\n  address: PC Address\n  name: Name\n");
 	return 0;
 }
@@ -302,13 +308,13 @@ static int cmd_sort(struct erp *e, const char *arg)
 	char buf[1024];
 	if (arg) {
 		struct mspec m;
-		if (mspec_parse(arg, 1, &m, buf, sizeof buf) < 0) {
+		if (mspec_parse(e->prof, arg, 1, &m, buf, sizeof buf) < 0) {
 			erp_error(e, "sort: %s", buf);
 			return -1;
 		}
 		e->sort = m;
 	}
-	mspec_format(&e->sort, buf, sizeof buf);
+	mspec_format(e->prof, &e->sort, buf, sizeof buf);
 	fprintf(e->out, "Current Sort Metric: %s\n", buf);
 	return 0;
 }
@@ -793,9 +799,6 @@ int main(int argc, char **argv)
 {
 	struct erp e = {.out = stdout, .prog = PROG, .sthresh = 75, .dthresh = 75};
 	char err[256];
-	if (mspec_parse(MSPEC_DEFAULT_METRICS, 0, &e.metrics, err, sizeof err) < 0 ||
-	    mspec_parse(MSPEC_DEFAULT_SORT, 1, &e.sort, err, sizeof err) < 0)
-		return 1;
 	if (argc == 1) {
 		usage(stderr);
 		return 2;
@@ -828,10 +831,16 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
-	/* with heap data, gprofng's default list: the heap metrics first */
-	if (profile_has_heap(e.prof) &&
-	    mspec_parse(MSPEC_DEFAULT_HEAP_METRICS, 0, &e.metrics, err, sizeof err) < 0)
-		return 1;
+	/* the default lists over the metrics the experiments registered; with
+	 * heap data, gprofng's default list: the heap metrics first */
+	if (status == 0 && nexps > 0 &&
+	    (mspec_parse(e.prof,
+			 profile_has_heap(e.prof) ? MSPEC_DEFAULT_HEAP_METRICS : MSPEC_DEFAULT_METRICS, 0,
+			 &e.metrics, err, sizeof err) < 0 ||
+	     mspec_parse(e.prof, MSPEC_DEFAULT_SORT, 1, &e.sort, err, sizeof err) < 0)) {
+		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
+		status = 1;
+	}
 	if (nexps == 0) {
 		fprintf(stderr, "%s: no experiment given\n", PROG);
 		usage(stderr);

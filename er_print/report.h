@@ -1,7 +1,8 @@
 /*
  * report.h - helpers shared by er_print's metric reports: computing the
- * profile, the sorted function list, table columns from the metric list, and
- * function lookup by name.  Internal to er_print.
+ * profile, display names, the list models (analysis/report_list.h) as
+ * tables, table columns from the metric list, and function lookup by name.
+ * Internal to er_print.
  */
 #ifndef ER_PRINT_REPORT_H
 #define ER_PRINT_REPORT_H
@@ -9,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/lines.h"
 #include "analysis/report_list.h"
 #include "er_print/erp.h"
 #include "er_print/table.h"
@@ -21,17 +21,23 @@ int report_heap_prepare(struct erp *e);
 void report_sort_title(struct erp *e, char *buf, size_t room);
 /* Rows to print of a list of n whose first row is <Total>: <Total> + `limit`. */
 size_t report_rows(const struct erp *e, size_t n);
-size_t report_sorted_funcs(struct erp *e, uint32_t **ret_ids, char ***ret_names);
-void report_free_names(struct erp *e, char **names);
-size_t report_columns(struct erp *e, struct table_col *cols, struct mspec_item *items, char titles[][64]);
-void report_row(struct erp *e, const struct mspec_item *items, size_t ncols, uint32_t f, uint64_t *vals,
-		char texts[][32]);
+
+/* The display name of a function, object ("<libc.so.6>"), line or PC (a report_name_fn; arg is the erp). */
+const char *report_entity_name(void *arg, enum report_what what, uint32_t id, char *buf, size_t room);
+/* "work, line 10 in \"prog.c\"" and "work + 0x00000036, line 10 in \"prog.c\"" (report_lines.c). */
+const char *report_line_name(struct erp *e, uint32_t line, char *buf, size_t room);
+const char *report_pc_name(struct erp *e, uint32_t pc, char *buf, size_t room);
+/* The list model of `what` for the current metrics and sort; NULL after an error message. */
+struct report_list *report_list_get(struct erp *e, enum report_what what);
+/* Table columns (cols, titles) for metric-list items; percent_base[i] is item i's 100%. */
+size_t report_columns(struct erp *e, const struct mspec_item *items, size_t n, const uint64_t *percent_base,
+		      struct table_col *cols, char titles[][64]);
 /*
- * The source file and first line of a function, from its entry address
- * (report_source.c): 1 and *ret, or 0 (a pseudo-function, or no line
- * information).  ret->file belongs to the object's line table.
+ * Print a list model as a table (<Total> and `limit` rows); func_texts: the
+ * rows are functions, whose size and address columns are filled.  0, or -1
+ * after an error message.
  */
-int report_func_position(struct erp *e, const struct pfunc *f, struct line_loc *ret);
+int report_print_list(struct erp *e, const struct report_list *l, int func_texts);
 /* "name" or "name N" -> function id; -1 after an error message. */
 int report_resolve_function(struct erp *e, const char *arg, uint32_t *ret);
 

@@ -1,58 +1,39 @@
 /*
  * report_calls.c - callers-callees (one block per function, in function-list
- * order), csingle (one function's callers and callees) and calltree.
- * Attributed values follow the manual's rules (analysis/metrics.h); the
- * percentages of a callers-callees block are of the focus function's
- * inclusive value, those of the call tree of <Total>.
+ * order), csingle (one function's callers and callees) and calltree, as
+ * text tables.  The blocks, their order and the tree walk are
+ * analysis/report_calls.h's model; the percentages of a callers-callees
+ * block are of the focus function's inclusive value, those of the call
+ * tree of <Total>.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report_calls.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
 
-/* The metrics shown as attributed columns: each base metric of the list once. */
-static size_t attr_items(struct erp *e, struct mspec_item *items)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < e->metrics.n; i++) {
-		const struct mspec_item *it = &e->metrics.items[i];
-		if (it->hidden || it->kind != MSPEC_METRIC)
-			continue;
-		int dup = 0;
-		for (size_t j = 0; j < n; j++)
-			dup |= items[j].metric == it->metric;
-		if (dup)
-			continue;
-		items[n] = *it;
-		items[n].flavor = MSPEC_ATTR;
-		items[n].show_value = 1;
-		items[n].show_percent = 1;
-		n++;
-	}
-	return n;
-}
-
 static void attr_sort_title(struct erp *e, const struct mspec_item *items, size_t n, char *buf, size_t room)
 {
 	size_t nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	const struct mspec_item *s = &e->sort.items[0];
 	int metric = s->kind == MSPEC_METRIC ? s->metric : (n ? items[0].metric : 0);
 	snprintf(buf, room, "Attributed %s", d[metric].username);
 }
 
 /*
- * Attributed columns, one per base metric of the list; base[k] is metric
- * k's 100%.  Returns the count; items/cols/titles are filled.
+ * Attributed columns, one per metric of the list; base[k] is metric k's
+ * 100%.  Returns the count; items/cols/titles are filled.
  */
 static size_t attr_columns(struct erp *e, const uint64_t *base, struct mspec_item *items,
 			   struct table_col *cols, char titles[][64])
 {
 	size_t nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
-	size_t ni = attr_items(e, items);
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
+	size_t ni = report_attr_items(&e->metrics, items);
 	for (size_t c = 0; c < ni; c++) {
 		snprintf(titles[c], 64, "Attr. %s", d[items[c].metric].abbrev);
 		cols[c] = (struct table_col){.kind = TABLE_METRIC,
@@ -69,90 +50,65 @@ static size_t attr_columns(struct erp *e, const uint64_t *base, struct mspec_ite
 	return ni;
 }
 
-struct edge_sort {
-	uint32_t func;
-	const uint64_t *values;
-	const char *name;
-};
-
-static int sort_metric;
-
-static int cmp_edges(const void *a, const void *b)
+static void erp_error_r(struct erp *e, int r)
 {
-	const struct edge_sort *x = a, *y = b;
-	if (x->values[sort_metric] != y->values[sort_metric])
-		return x->values[sort_metric] > y->values[sort_metric] ? -1 : 1;
-	return strcmp(x->name, y->name);
+	erp_error(e, "%s", r == -ENOMEM ? "out of memory" : strerror(-r));
 }
 
-static struct edge_sort *sorted_edges(struct erp *e, const struct metrics_edge *ed, size_t n, char **names)
+static void add_edges(struct erp *e, struct table *t, const struct report_edge *v, size_t n,
+		      const struct mspec_item *items, size_t ni)
 {
-	struct edge_sort *v = malloc((n ? n : 1) * sizeof *v);
-	if (!v)
-		return NULL;
+	uint64_t vals[MSPEC_MAX];
+	char name[4096];
 	for (size_t i = 0; i < n; i++) {
-		v[i].func = ed[i].func;
-		v[i].values = ed[i].values;
-		v[i].name = names[ed[i].func];
+		for (size_t c = 0; c < ni; c++)
+			vals[c] = v[i].values[items[c].metric];
+		table_add_row(t, vals, NULL,
+			      erp_func_name(e, profile_func(e->prof, v[i].func), name, sizeof name), 0);
 	}
-	const struct mspec_item *s = &e->sort.items[0];
-	sort_metric = s->kind == MSPEC_METRIC ? s->metric : 0;
-	qsort(v, n, sizeof *v, cmp_edges);
-	return v;
 }
 
 /* One block: callers, the focus function with its exclusive value, callees. */
-static int print_block(struct erp *e, uint32_t f, char **names, int fragment)
+static int print_block(struct erp *e, uint32_t f, int fragment)
 {
-	const struct metrics *m = profile_metrics(e->prof);
+	struct report_calls rc;
+	int r = report_calls_of(e->prof, f, report_sort_metric(&e->sort.items[0]), report_entity_name, e,
+				&rc);
+	if (r < 0) {
+		erp_error_r(e, r);
+		return -1;
+	}
 	struct mspec_item items[MSPEC_MAX];
 	struct table_col cols[MSPEC_MAX];
-	char titles[MSPEC_MAX][64];
-	/* percentages of the focus function's inclusive value */
-	size_t ni = attr_columns(e, f == PROFILE_FUNC_TOTAL ? metrics_total(m) : metrics_inclusive(m, f),
-				 items, cols, titles);
+	char titles[MSPEC_MAX][64], name[4096];
+	size_t ni = attr_columns(e, rc.base, items, cols, titles);
 	struct table *t = table_new(cols, ni);
-	const struct metrics_edge *ed;
-	size_t ncallers = metrics_callers(m, f, &ed);
-	struct edge_sort *callers = sorted_edges(e, ed, ncallers, names);
-	size_t ncallees = metrics_callees(m, f, &ed);
-	struct edge_sort *callees = sorted_edges(e, ed, ncallees, names);
-	if (!t || !callers || !callees) {
-		table_free(t);
-		free(callers);
-		free(callees);
+	if (!t) {
+		report_calls_release(&rc);
 		erp_error(e, "out of memory");
 		return -1;
 	}
-	uint64_t vals[MSPEC_MAX];
 	if (fragment)
 		table_add_line(t, "============== Callers");
-	for (size_t i = 0; i < ncallers; i++) {
-		for (size_t c = 0; c < ni; c++)
-			vals[c] = callers[i].values[items[c].metric];
-		table_add_row(t, vals, NULL, callers[i].name, 0);
-	}
+	add_edges(e, t, rc.callers, rc.ncallers, items, ni);
 	if (fragment) {
 		table_add_line(t, "");
 		table_add_line(t, "============== Stack Fragment");
 	}
+	uint64_t vals[MSPEC_MAX];
 	for (size_t c = 0; c < ni; c++)
-		vals[c] = metrics_exclusive(m, f)[items[c].metric];
-	table_add_row(t, vals, NULL, names[f], fragment ? 0 : '*');
+		vals[c] = rc.exclusive[items[c].metric];
+	table_add_row(t, vals, NULL, erp_func_name(e, profile_func(e->prof, f), name, sizeof name),
+		      fragment ? 0 : '*');
 	if (fragment) {
 		table_add_line(t, "");
 		table_add_line(t, "============== Callees");
 	}
-	for (size_t i = 0; i < ncallees; i++) {
-		for (size_t c = 0; c < ni; c++)
-			vals[c] = callees[i].values[items[c].metric];
-		table_add_row(t, vals, NULL, callees[i].name, 0);
-	}
+	add_edges(e, t, rc.callees, rc.ncallees, items, ni);
 	erp_table_print(e, t);
 	fputc('\n', e->out);
 	table_free(t);
-	free(callers);
-	free(callees);
+	report_calls_release(&rc);
 	return 0;
 }
 
@@ -163,24 +119,19 @@ int report_callers_callees(struct erp *e, const char *arg)
 		return -1;
 	char title[256];
 	struct mspec_item items[MSPEC_MAX];
-	size_t ni = attr_items(e, items);
+	size_t ni = report_attr_items(&e->metrics, items);
 	report_sort_title(e, title, sizeof title);
 	fprintf(e->out, "Functions sorted by metric: %s\n", title);
 	attr_sort_title(e, items, ni, title, sizeof title);
 	fprintf(e->out, "Callers and callees sorted by metric: %s\n\n", title);
-	uint32_t *ids;
-	char **names;
-	size_t n = report_sorted_funcs(e, &ids, &names);
-	if (!ids) {
-		erp_error(e, "out of memory");
+	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
+	if (!l)
 		return -1;
-	}
-	size_t rows = report_rows(e, n);
+	size_t rows = report_rows(e, l->nrows);
 	int r = 0;
 	for (size_t i = 0; i < rows && r == 0; i++)
-		r = print_block(e, ids[i], names, 0);
-	free(ids);
-	report_free_names(e, names);
+		r = print_block(e, l->ids[i], 0);
+	report_list_free(l);
 	return r;
 }
 
@@ -193,79 +144,66 @@ int report_csingle(struct erp *e, const char *arg)
 		return -1;
 	char title[256];
 	struct mspec_item items[MSPEC_MAX];
-	size_t ni = attr_items(e, items);
+	size_t ni = report_attr_items(&e->metrics, items);
 	attr_sort_title(e, items, ni, title, sizeof title);
 	fprintf(e->out, "Callers and callees sorted by metric: %s\n\n", title);
-	uint32_t *ids;
-	char **names;
-	report_sorted_funcs(e, &ids, &names);
-	if (!ids) {
-		erp_error(e, "out of memory");
-		return -1;
-	}
-	int r = print_block(e, f, names, 1);
-	free(ids);
-	report_free_names(e, names);
-	return r;
+	return print_block(e, f, 1);
 }
 
 /* ------------------------------------------------------------ call tree */
 
+#define PREFIX_MAX (3 * 6200) /* 3 chars per level: deeper than the collector's 6000-frame limit */
+
 struct tree_ctx {
 	struct erp *e;
-	const struct metrics *m;
-	char **names;
 	struct table *t;
 	struct mspec_item *items;
 	size_t ni;
-	char prefix[3 * 6200];      /* 3 chars per level: deeper than the collector's 6000-frame limit */
-	char line[3 * 6200 + 4096]; /* scratch: recursion depth must not multiply stack use */
+	char prefix[PREFIX_MAX];
+	size_t *plen; /* per depth, the length of its rows' prefix */
+	size_t depth_cap;
+	char line[PREFIX_MAX + 4096];
 	size_t rows, max_rows;
+	int nomem;
 };
 
-static int cmp_nodes(const void *a, const void *b)
-{
-	const struct metrics_node *x = *(const struct metrics_node *const *)a,
-				  *y = *(const struct metrics_node *const *)b;
-	if (x->values[sort_metric] != y->values[sort_metric])
-		return x->values[sort_metric] > y->values[sort_metric] ? -1 : 1;
-	return x->func < y->func ? -1 : x->func > y->func;
-}
-
 /*
- * Print node n, then its children.  A line's prefix holds one piece per
- * ancestor below the root: "|  " if that ancestor has a later sibling, else
- * two spaces (gprofng's layout).
+ * One row per node.  A line's prefix holds one piece per ancestor below the
+ * root: "|  " if that ancestor has a later sibling, else two spaces
+ * (gprofng's layout); a node whose children's prefix would not fit is not
+ * entered.
  */
-static void tree_walk(struct tree_ctx *c, const struct metrics_node *n, size_t plen, int has_next)
+static int tree_row(void *arg, const struct metrics_node *n, size_t depth, int has_next)
 {
+	struct tree_ctx *c = arg;
 	if (c->max_rows && c->rows >= c->max_rows)
-		return;
+		return REPORT_TREE_STOP;
+	if (depth + 1 >= c->depth_cap) {
+		size_t cap = (depth + 1) * 2;
+		size_t *v = realloc(c->plen, cap * sizeof *v);
+		if (!v) {
+			c->nomem = 1;
+			return REPORT_TREE_STOP;
+		}
+		c->plen = v;
+		c->depth_cap = cap;
+	}
+	size_t plen = depth ? c->plen[depth] : 0;
 	uint64_t vals[MSPEC_MAX];
 	for (size_t i = 0; i < c->ni; i++)
 		vals[i] = n->values[c->items[i].metric];
-	snprintf(c->line, sizeof c->line, "%.*s+-%s", (int)plen, c->prefix, c->names[n->func]);
+	char name[4096];
+	snprintf(c->line, sizeof c->line, "%.*s+-%s", (int)plen, c->prefix,
+		 erp_func_name(c->e, profile_func(c->e->prof, n->func), name, sizeof name));
 	table_add_row(c->t, vals, NULL, c->line, 0);
 	c->rows++;
-	size_t nk = 0;
-	for (uint32_t k = n->first_child; k != UINT32_MAX; k = metrics_tree_node(c->m, k)->next_sibling)
-		nk++;
 	const char *piece = has_next ? "|  " : "  ";
 	size_t l = strlen(piece);
-	if (!nk || plen + l + 2 >= sizeof c->prefix)
-		return;
-	const struct metrics_node **kids = malloc(nk * sizeof *kids);
-	if (!kids)
-		return;
-	size_t i = 0;
-	for (uint32_t k = n->first_child; k != UINT32_MAX; k = metrics_tree_node(c->m, k)->next_sibling)
-		kids[i++] = metrics_tree_node(c->m, k);
-	qsort(kids, nk, sizeof *kids, cmp_nodes);
-	for (i = 0; i < nk; i++) {
-		memcpy(c->prefix + plen, piece, l);
-		tree_walk(c, kids[i], plen + l, i + 1 < nk);
-	}
-	free(kids);
+	if (plen + l + 2 >= sizeof c->prefix)
+		return REPORT_TREE_SKIP;
+	memcpy(c->prefix + plen, piece, l);
+	c->plen[depth + 1] = plen + l;
+	return 0;
 }
 
 int report_calltree(struct erp *e, const char *arg)
@@ -281,34 +219,30 @@ int report_calltree(struct erp *e, const char *arg)
 	char title[256];
 	attr_sort_title(e, items, ni, title, sizeof title);
 	fprintf(e->out, "Functions Call Tree. Metric: %s\n\n", title);
-	uint32_t *ids;
-	char **names;
-	report_sorted_funcs(e, &ids, &names);
 	struct tree_ctx *c = calloc(1, sizeof *c);
 	struct table *t = table_new(cols, ni);
-	if (!ids || !c || !t) {
-		free(ids);
+	if (!c || !t) {
 		free(c);
 		table_free(t);
-		report_free_names(e, names);
 		erp_error(e, "out of memory");
 		return -1;
 	}
 	c->e = e;
-	c->m = m;
-	c->names = names;
 	c->t = t;
 	c->items = items;
 	c->ni = ni;
 	c->max_rows = e->limit > 0 ? (size_t)e->limit : 0;
-	const struct mspec_item *s = &e->sort.items[0];
-	sort_metric = s->kind == MSPEC_METRIC ? s->metric : 0;
-	tree_walk(c, metrics_tree_node(m, 0), 0, 0);
-	erp_table_print(e, t);
-	fputc('\n', e->out);
+	int r = report_tree_walk(e->prof, report_sort_metric(&e->sort.items[0]), tree_row, c);
+	if (r == 0 && c->nomem)
+		r = -ENOMEM;
+	if (r < 0) {
+		erp_error_r(e, r);
+	} else {
+		erp_table_print(e, t);
+		fputc('\n', e->out);
+	}
 	table_free(t);
+	free(c->plen);
 	free(c);
-	free(ids);
-	report_free_names(e, names);
-	return 0;
+	return r < 0 ? -1 : 0;
 }

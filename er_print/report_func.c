@@ -28,7 +28,7 @@ size_t report_rows(const struct erp *e, size_t n)
 void report_sort_title(struct erp *e, char *buf, size_t room)
 {
 	size_t n;
-	const struct metric_def *d = profile_metric_defs(&n);
+	const struct metric_def *d = profile_metric_defs(e->prof, &n);
 	const struct mspec_item *s = &e->sort.items[0];
 	if (s->kind == MSPEC_NAME)
 		snprintf(buf, room, "Name");
@@ -36,77 +36,44 @@ void report_sort_title(struct erp *e, char *buf, size_t room)
 		snprintf(buf, room, "%s %s", flavor_word(s->flavor), d[s->metric].username);
 }
 
-/*
- * The functions to list, <Total> first then by the sort metric; returns the
- * count and a malloc'd id array, names[] the display names (malloc'd).
- */
-size_t report_sorted_funcs(struct erp *e, uint32_t **ret_ids, char ***ret_names)
+const char *report_entity_name(void *arg, enum report_what what, uint32_t id, char *buf, size_t room)
 {
-	const struct metrics *m = profile_metrics(e->prof);
-	size_t nf = profile_func_count(e->prof);
-	uint32_t *ids = malloc((nf ? nf : 1) * sizeof *ids);
-	uint64_t *key = calloc(nf ? nf : 1, sizeof *key);
-	char **names = calloc(nf ? nf : 1, sizeof *names);
-	size_t n = 0;
-	if (!ids || !key || !names)
-		goto fail;
-	for (uint32_t f = 0; f < nf; f++) {
-		char buf[4096];
-		names[f] = strdup(erp_func_name(e, profile_func(e->prof, f), buf, sizeof buf));
-		if (!names[f])
-			goto fail;
-		if (f == PROFILE_FUNC_TOTAL || !metrics_seen(m, f))
-			continue;
-		key[f] = report_item_value(m, &e->sort.items[0], f);
-		ids[n++] = f;
+	struct erp *e = arg;
+	switch (what) {
+	case REPORT_FUNCTIONS: return erp_func_name(e, profile_func(e->prof, id), buf, room);
+	case REPORT_OBJECTS: snprintf(buf, room, "<%s>", profile_object(e->prof, id)->name); return buf;
+	case REPORT_LINES: return report_line_name(e, id, buf, room);
+	case REPORT_PCS: return report_pc_name(e, id, buf, room);
 	}
-	report_sort_ids(ids, n, key, names, e->sort.items[0].kind == MSPEC_NAME);
-	memmove(ids + 1, ids, n * sizeof *ids);
-	ids[0] = PROFILE_FUNC_TOTAL;
-	n++;
-	free(key);
-	*ret_ids = ids;
-	*ret_names = names;
-	return n;
-fail:
-	free(ids);
-	free(key);
-	if (names)
-		for (size_t i = 0; i < nf; i++)
-			free(names[i]);
-	free(names);
-	*ret_ids = NULL;
-	*ret_names = NULL;
-	return 0;
+	return "?";
 }
 
-void report_free_names(struct erp *e, char **names)
+struct report_list *report_list_get(struct erp *e, enum report_what what)
 {
-	size_t nf = profile_func_count(e->prof);
-	if (names)
-		for (size_t i = 0; i < nf; i++)
-			free(names[i]);
-	free(names);
+	struct report_list *l;
+	int r = report_list_new(e->prof, what, &e->metrics, &e->sort.items[0], report_entity_name, e, &l);
+	if (r < 0) {
+		erp_error(e, "%s", r == -ENOMEM ? "out of memory" : strerror(-r));
+		return NULL;
+	}
+	return l;
 }
 
-/* Table columns for the function-level metric list (flavors e and i). */
-size_t report_columns(struct erp *e, struct table_col *cols, struct mspec_item *items, char titles[][64])
+size_t report_columns(struct erp *e, const struct mspec_item *items, size_t n, const uint64_t *percent_base,
+		      struct table_col *cols, char titles[][64])
 {
-	size_t n = 0, nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
-	const uint64_t *total = metrics_total(profile_metrics(e->prof));
-	for (size_t i = 0; i < e->metrics.n; i++) {
-		const struct mspec_item *it = &e->metrics.items[i];
-		if (it->hidden || it->kind == MSPEC_NAME || it->flavor == MSPEC_ATTR)
-			continue;
+	size_t nd;
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
+	for (size_t i = 0; i < n; i++) {
+		const struct mspec_item *it = &items[i];
 		struct table_col c = {0};
 		if (it->kind == MSPEC_METRIC) {
-			snprintf(titles[n], 64, "%s %s", flavor_abbrev(it->flavor), d[it->metric].abbrev);
+			snprintf(titles[i], 64, "%s %s", flavor_abbrev(it->flavor), d[it->metric].abbrev);
 			c.kind = TABLE_METRIC;
 			c.unit = d[it->metric].unit;
 			c.show_value = it->show_value;
 			c.show_percent = it->show_percent;
-			c.percent_base = total[it->metric];
+			c.percent_base = percent_base[i];
 			c.flavor = it->flavor == MSPEC_EXCL ? 'e' : it->flavor == MSPEC_INCL ? 'i' : 'a';
 			c.keyword = d[it->metric].keyword;
 			c.username = d[it->metric].username;
@@ -114,31 +81,45 @@ size_t report_columns(struct erp *e, struct table_col *cols, struct mspec_item *
 				 e->sort.items[0].metric == it->metric &&
 				 e->sort.items[0].flavor == it->flavor;
 		} else {
-			snprintf(titles[n], 64, "%s", it->kind == MSPEC_SIZE ? "Size" : "PC Addr.");
+			snprintf(titles[i], 64, "%s", it->kind == MSPEC_SIZE ? "Size" : "PC Addr.");
 			c.kind = TABLE_TEXT;
 		}
-		c.title = titles[n];
-		items[n] = *it;
-		cols[n++] = c;
+		c.title = titles[i];
+		cols[i] = c;
 	}
 	return n;
 }
 
-/* Values and texts of one function's row. */
-void report_row(struct erp *e, const struct mspec_item *items, size_t ncols, uint32_t f, uint64_t *vals,
-		char texts[][32])
+int report_print_list(struct erp *e, const struct report_list *l, int func_texts)
 {
-	const struct metrics *m = profile_metrics(e->prof);
-	const struct pfunc *pf = profile_func(e->prof, f);
-	for (size_t c = 0; c < ncols; c++) {
-		const struct mspec_item *it = &items[c];
-		vals[c] = report_item_value(m, it, f);
-		if (it->kind == MSPEC_SIZE)
-			snprintf(texts[c], 32, "%llu", (unsigned long long)pf->size);
-		else if (it->kind == MSPEC_ADDRESS)
-			snprintf(texts[c], 32, "%u:0x%08llx", pf->obj == PROFILE_NO_OBJECT ? 1u : pf->obj + 2,
-				 (unsigned long long)pf->addr);
+	struct table_col cols[MSPEC_MAX];
+	char titles[MSPEC_MAX][64];
+	size_t nc = report_columns(e, l->cols, l->ncols, l->percent_base, cols, titles);
+	struct table *t = table_new(cols, nc);
+	if (!t) {
+		erp_error(e, "out of memory");
+		return -1;
 	}
+	size_t rows = report_rows(e, l->nrows);
+	for (size_t i = 0; i < rows; i++) {
+		char texts[MSPEC_MAX][32];
+		const char *tp[MSPEC_MAX];
+		const struct pfunc *pf = func_texts ? profile_func(e->prof, l->ids[i]) : NULL;
+		for (size_t c = 0; pf && c < nc; c++) {
+			if (l->cols[c].kind == MSPEC_SIZE)
+				snprintf(texts[c], 32, "%llu", (unsigned long long)pf->size);
+			else if (l->cols[c].kind == MSPEC_ADDRESS)
+				snprintf(texts[c], 32, "%u:0x%08llx",
+					 pf->obj == PROFILE_NO_OBJECT ? 1u : pf->obj + 2,
+					 (unsigned long long)pf->addr);
+			tp[c] = texts[c];
+		}
+		table_add_row(t, l->values + i * l->ncols, func_texts ? tp : NULL, l->names[i], 0);
+	}
+	erp_table_print(e, t);
+	fputc('\n', e->out);
+	table_free(t);
+	return 0;
 }
 
 /* "Warning:" for each load object whose code or symbols could not be read. */
@@ -159,38 +140,14 @@ int report_functions(struct erp *e, const char *arg)
 	char title[256];
 	report_sort_title(e, title, sizeof title);
 	fprintf(e->out, "Functions sorted by metric: %s\n\n", title);
-	uint32_t *ids;
-	char **names;
-	size_t n = report_sorted_funcs(e, &ids, &names);
-	struct table_col cols[MSPEC_MAX];
-	struct mspec_item items[MSPEC_MAX];
-	char titles[MSPEC_MAX][64];
-	size_t nc = report_columns(e, cols, items, titles);
-	struct table *t = table_new(cols, nc);
-	if (!ids || !t) {
-		free(ids);
-		report_free_names(e, names);
-		table_free(t);
-		erp_error(e, "out of memory");
+	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
+	if (!l)
 		return -1;
-	}
-	size_t rows = report_rows(e, n);
-	for (size_t i = 0; i < rows; i++) {
-		uint64_t vals[MSPEC_MAX];
-		char texts[MSPEC_MAX][32];
-		const char *tp[MSPEC_MAX];
-		report_row(e, items, nc, ids[i], vals, texts);
-		for (size_t c = 0; c < nc; c++)
-			tp[c] = texts[c];
-		table_add_row(t, vals, tp, names[ids[i]], 0);
-	}
-	erp_table_print(e, t);
-	fputc('\n', e->out);
-	object_warnings(e);
-	table_free(t);
-	free(ids);
-	report_free_names(e, names);
-	return 0;
+	int r = report_print_list(e, l, 1);
+	if (r == 0)
+		object_warnings(e);
+	report_list_free(l);
+	return r;
 }
 
 static void print_summary(struct erp *e, uint32_t f, const char *name)
@@ -198,12 +155,10 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 	const struct metrics *m = profile_metrics(e->prof);
 	const struct pfunc *pf = profile_func(e->prof, f);
 	size_t nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	const uint64_t *total = metrics_total(m);
 	fprintf(e->out, "%s\n", name);
 	for (size_t k = 0; k < nd; k++) {
-		if (profile_metric_is_heap(k) && !profile_has_heap(e->prof))
-			continue;
 		for (int fl = 0; fl < 2; fl++) {
 			uint64_t v = f == PROFILE_FUNC_TOTAL ? total[k]
 				     : fl == 0               ? metrics_exclusive(m, f)[k]
@@ -241,18 +196,13 @@ int report_fsummary(struct erp *e, const char *arg)
 	char title[256];
 	report_sort_title(e, title, sizeof title);
 	fprintf(e->out, "Functions sorted by metric: %s\n\n", title);
-	uint32_t *ids;
-	char **names;
-	size_t n = report_sorted_funcs(e, &ids, &names);
-	if (!ids) {
-		erp_error(e, "out of memory");
+	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
+	if (!l)
 		return -1;
-	}
-	size_t rows = report_rows(e, n);
+	size_t rows = report_rows(e, l->nrows);
 	for (size_t i = 0; i < rows; i++)
-		print_summary(e, ids[i], names[ids[i]]);
-	free(ids);
-	report_free_names(e, names);
+		print_summary(e, l->ids[i], l->names[i]);
+	report_list_free(l);
 	return 0;
 }
 
@@ -313,69 +263,15 @@ int report_objects(struct erp *e, const char *arg)
 	(void)arg;
 	if (report_prepare(e) < 0)
 		return -1;
-	const struct metrics *om = profile_object_metrics(e->prof);
-	size_t no = profile_object_count(e->prof), nd;
-	const struct metric_def *d = profile_metric_defs(&nd);
 	char title[256];
 	report_sort_title(e, title, sizeof title);
 	fprintf(e->out, "Load Objects sorted by metric: %s\n\n", title);
-	struct table_col cols[MSPEC_MAX];
-	struct mspec_item items[MSPEC_MAX];
-	char titles[MSPEC_MAX][64];
-	size_t nc = 0;
-	for (size_t i = 0; i < e->metrics.n; i++) {
-		const struct mspec_item *it = &e->metrics.items[i];
-		if (it->hidden || it->kind != MSPEC_METRIC || it->flavor == MSPEC_ATTR)
-			continue;
-		snprintf(titles[nc], 64, "%s %s", flavor_abbrev(it->flavor), d[it->metric].abbrev);
-		struct table_col c = {.kind = TABLE_METRIC,
-				      .title = titles[nc],
-				      .unit = d[it->metric].unit,
-				      .show_value = it->show_value,
-				      .show_percent = it->show_percent,
-				      .percent_base = metrics_total(om)[it->metric]};
-		items[nc] = *it;
-		cols[nc++] = c;
-	}
-	struct table *t = table_new(cols, nc);
-	uint32_t *ids = malloc((no + 1) * sizeof *ids);
-	uint64_t *key = calloc(no + 2, sizeof *key);
-	char **names = calloc(no + 2, sizeof *names);
-	if (!t || !ids || !key || !names) {
-		table_free(t);
-		free(ids);
-		free(key);
-		free(names);
-		erp_error(e, "out of memory");
+	struct report_list *l = report_list_get(e, REPORT_OBJECTS);
+	if (!l)
 		return -1;
-	}
-	names[0] = strdup("<Total>");
-	size_t n = 0;
-	for (uint32_t o = 0; o < no; o++) {
-		char buf[512];
-		snprintf(buf, sizeof buf, "<%s>", profile_object(e->prof, o)->name);
-		names[o + 1] = strdup(buf);
-		if (!metrics_seen(om, o + 1) || !names[o + 1])
-			continue;
-		key[o + 1] = report_item_value(om, &e->sort.items[0], o + 1);
-		ids[n++] = o + 1;
-	}
-	report_sort_ids(ids, n, key, names, e->sort.items[0].kind == MSPEC_NAME);
-	for (size_t i = 0; i <= n; i++) {
-		uint32_t o = i == 0 ? 0 : ids[i - 1];
-		uint64_t vals[MSPEC_MAX];
-		for (size_t c = 0; c < nc; c++)
-			vals[c] = report_item_value(om, &items[c], o);
-		table_add_row(t, vals, NULL, names[o] ? names[o] : "?", 0);
-	}
-	erp_table_print(e, t);
-	fputc('\n', e->out);
-	object_warnings(e); /* objects whose symbols could not be read */
-	table_free(t);
-	free(ids);
-	free(key);
-	for (size_t i = 0; i < no + 1; i++)
-		free(names[i]);
-	free(names);
-	return 0;
+	int r = report_print_list(e, l, 0);
+	if (r == 0)
+		object_warnings(e); /* objects whose symbols could not be read */
+	report_list_free(l);
+	return r;
 }

@@ -6,7 +6,9 @@
  * Everything here copes with an experiment that did not finish: a missing
  * exit, rusage, end, thread end or sample is printed as what is known plus a
  * word about what is missing, never as garbage.  Times are relative to the
- * experiment's <start>.  Output goes to e->out only.
+ * experiment's <start>.  Output goes to e->out only.  What the reports say
+ * (endings, the process tree, warnings, threads, statistics) comes from
+ * analysis/report_info.h and report_stats.h; this file lays it out.
  */
 #include "er_print/erp.h"
 
@@ -21,6 +23,7 @@
 #include "analysis/experiment.h"
 #include "analysis/metrics.h"
 #include "analysis/profile.h"
+#include "analysis/report_info.h"
 #include "analysis/report_stats.h"
 #include "common/strbuf.h"
 #include "experiment/format.h"
@@ -60,12 +63,6 @@ static int exp_range(struct erp *e, const char *cmd, const char *arg, size_t *lo
 	*lo = (size_t)k - 1;
 	*hi = (size_t)k;
 	return 0;
-}
-
-/* A time relative to the experiment's start (0 if before it or unknown). */
-static uint64_t rel_ns(const struct experiment *x, uint64_t t)
-{
-	return t > x->log.start_ns ? t - x->log.start_ns : 0;
 }
 
 static double sec(uint64_t ns)
@@ -109,81 +106,44 @@ static void print_lines(FILE *o, const char *text)
 
 /* ------------------------------------------------------------ header */
 
-/* The loaded experiment of founder f whose lineage is `lineage`, or -1. */
-static long exp_of_lineage(struct erp *e, size_t f, const char *lineage)
-{
-	for (size_t j = f; j < profile_experiment_count(e->prof); j++) {
-		const struct experiment *y = profile_experiment(e->prof, j);
-		if (profile_experiment_founder(e->prof, j) == f &&
-		    strcmp(y->log.lineage ? y->log.lineage : "", lineage) == 0)
-			return (long)j;
-	}
-	return -1;
-}
-
 /* How experiment y's process (image) ended, in a few words. */
 static void ending_of(const struct experiment *y, char *buf, size_t room)
 {
-	const struct exp_log *l = &y->log;
-	if (l->has_exit && l->exit_signal)
-		snprintf(buf, room, "killed by signal %d%s%s", l->exit_signal, l->exit_signame ? " " : "",
-			 l->exit_signame ? l->exit_signame : "");
-	else if (l->has_exit)
-		snprintf(buf, room, "exit %d", l->exit_status);
-	else if (l->nexecs)
-		snprintf(buf, room, "exec %s", l->exec_paths[l->nexecs - 1]);
-	else if (l->ended_unseen)
-		snprintf(buf, room, "ended unseen (killed or crashed)");
-	else if (l->complete)
-		snprintf(buf, room, "ended");
-	else
-		snprintf(buf, room, "did not finish");
+	struct report_ending end;
+	report_ending_of(y, &end);
+	switch (end.kind) {
+	case REPORT_END_SIGNAL:
+		snprintf(buf, room, "killed by signal %d%s%s", end.code, end.name ? " " : "",
+			 end.name ? end.name : "");
+		break;
+	case REPORT_END_EXIT: snprintf(buf, room, "exit %d", end.code); break;
+	case REPORT_END_EXEC: snprintf(buf, room, "exec %s", end.name); break;
+	case REPORT_END_UNSEEN: snprintf(buf, room, "ended unseen (killed or crashed)"); break;
+	case REPORT_END_ENDED: snprintf(buf, room, "ended"); break;
+	case REPORT_END_UNFINISHED: snprintf(buf, room, "did not finish"); break;
+	}
 }
 
-static uint64_t recorded_ns(const struct experiment *y)
-{
-	uint64_t t = 0;
-	for (size_t i = 0; i < y->nevents; i++)
-		t += y->events[i].weight_ns;
-	return t;
-}
-
-static int cmp_proc_time(const void *a, const void *b)
-{
-	const struct exp_process *x = *(const struct exp_process *const *)a,
-				 *y = *(const struct exp_process *const *)b;
-	return x->tstamp_ns < y->tstamp_ns ? -1 : x->tstamp_ns > y->tstamp_ns;
-}
-
-/* Print the processes whose parent is `parent` (by lineage), then theirs, at depth d. */
-static void tree_level(struct erp *e, size_t xi, const struct exp_process **v, size_t n, const char *parent,
-		       int d)
+/* One process of the tree, indented by generation. */
+static void tree_line(struct erp *e, const struct report_process *rp)
 {
 	FILE *o = e->out;
-	char end[PATH_MAX + 64], up[512];
-	for (size_t i = 0; i < n; i++) {
-		const struct exp_process *pr = v[i];
-		experiment_parent_lineage(pr->lineage, up, sizeof up);
-		if (strcmp(up, parent) != 0 || d > 64)
-			continue;
-		char name[300];
-		long j = pr->followed ? exp_of_lineage(e, xi, pr->lineage) : -1;
-		snprintf(name, sizeof name, "%s%s", pr->lineage, j >= 0 ? ".er" : "");
-		fprintf(o, "%*s%-*s pid %-7" PRIu32 " ", 2 + 2 * d, "", 24 - 2 * d > 1 ? 24 - 2 * d : 1, name,
-			pr->pid);
-		if (j >= 0) {
-			const struct experiment *y = profile_experiment(e->prof, (size_t)j);
-			ending_of(y, end, sizeof end);
-			fprintf(o, "%.3f s  %s", sec(recorded_ns(y)), end);
-		} else if (pr->followed) {
-			fprintf(o, "(its subexperiment was not read)");
-		} else {
-			fprintf(o, "not profiled: %s", pr->reason ? pr->reason : "unknown reason");
-		}
-		fprintf(o, "  %s '%s'\n", pr->origin, pr->command[0] ? pr->command : pr->path);
-		if (strchr(pr->lineage, '?') == NULL)
-			tree_level(e, xi, v, n, pr->lineage, d + 1);
+	const struct exp_process *pr = rp->proc;
+	char name[300], end[PATH_MAX + 64];
+	int d = (int)rp->depth;
+	snprintf(name, sizeof name, "%s%s", pr->lineage, rp->exp >= 0 ? ".er" : "");
+	fprintf(o, "%*s%-*s pid %-7" PRIu32 " ", 2 + 2 * d, "", 24 - 2 * d > 1 ? 24 - 2 * d : 1, name,
+		pr->pid);
+	if (rp->exp >= 0) {
+		const struct experiment *y = profile_experiment(e->prof, (size_t)rp->exp);
+		ending_of(y, end, sizeof end);
+		fprintf(o, "%.3f s  %s", sec(report_recorded_ns(y)), end);
+	} else if (pr->followed) {
+		fprintf(o, "(its subexperiment was not read)");
+	} else {
+		fprintf(o, "not profiled: %s", pr->reason ? pr->reason : "unknown reason");
 	}
+	fprintf(o, "  %s '%s'\n", pr->origin, pr->command[0] ? pr->command : pr->path);
 }
 
 /*
@@ -195,58 +155,48 @@ static void tree_level(struct erp *e, size_t xi, const struct exp_process **v, s
 static void process_tree(struct erp *e, size_t xi, const struct experiment *x)
 {
 	FILE *o = e->out;
-	if (!x->nprocs)
-		return;
-	const struct exp_process **v = calloc(x->nprocs, sizeof *v);
-	if (!v)
+	struct report_process *v;
+	ssize_t n = report_process_tree(e->prof, xi, &v);
+	if (n < 0)
 		return;
 	size_t followed = 0;
-	for (size_t i = 0; i < x->nprocs; i++) {
-		v[i] = &x->procs[i];
-		followed += v[i]->followed != 0;
-	}
-	qsort(v, x->nprocs, sizeof *v, cmp_proc_time);
+	for (size_t i = 0; i < x->nprocs; i++)
+		followed += x->procs[i].followed != 0;
 	fprintf(o, "Process tree: the founder and %zu descendant process%s, %zu recorded in subexperiments\n",
 		x->nprocs, x->nprocs == 1 ? "" : "es", followed);
 	char end[PATH_MAX + 64];
 	ending_of(x, end, sizeof end);
 	fprintf(o, "  %-24s pid %-7" PRIu32 " %.3f s  %s  founder '", x->name, x->log.pid,
-		sec(recorded_ns(x)), end);
+		sec(report_recorded_ns(x)), end);
 	for (size_t i = 0; i < x->log.argc; i++)
 		fprintf(o, "%s%s", i ? " " : "", x->log.argv[i]);
 	fprintf(o, "'\n");
-	tree_level(e, xi, v, x->nprocs, "", 1);
+	for (ssize_t i = 0; i < n; i++)
+		tree_line(e, &v[i]);
 	free(v);
 }
 
-static void header_one(struct erp *e, const struct experiment *x)
+/* Notes, collector errors, and every warning. */
+static void header_messages(FILE *o, const struct experiment *x)
 {
-	FILE *o = e->out;
 	const struct exp_log *l = &x->log;
-
-	fprintf(o, "Experiment: %s\n", x->path);
 	/* Notes first, as gprofng prints them; log.xml's copy if the file is gone. */
 	if (x->notes && *x->notes)
 		print_lines(o, x->notes);
 	else
 		for (size_t i = 0; i < l->ncomments; i++)
 			print_lines(o, str_or(l->comments[i], ""));
-
 	if (x->nerrors == 0)
 		fprintf(o, "No errors\n");
 	for (size_t i = 0; i < x->nerrors; i++)
 		fprintf(o, "*** Collector Error: %s\n", x->errors[i]);
-
-	size_t unprofiled = 0;
-	for (size_t i = 0; i < x->nprocs; i++)
-		unprofiled += !x->procs[i].followed;
-	/* an exec not followed by a subexperiment: -F off, or an older experiment */
-	int exec_lost = l->nexecs && (!l->follow || strcmp(l->follow, "off") == 0);
-	if (x->nwarnings == 0 && x->nproblems == 0 && !exec_lost && unprofiled == 0)
+	struct report_header_warnings w;
+	report_header_warnings(x, &w);
+	if (w.none)
 		fprintf(o, "No warnings\n");
 	for (size_t i = 0; i < x->nwarnings; i++)
 		fprintf(o, "*** Collector Warning: %s\n", x->warnings[i]);
-	for (size_t i = 0; exec_lost && i < l->nexecs; i++)
+	for (size_t i = 0; w.exec_lost && i < l->nexecs; i++)
 		fprintf(o,
 			"*** Warning: the target exec'd %s; what ran after the exec was not profiled "
 			"(descendants were not followed)\n",
@@ -259,7 +209,11 @@ static void header_one(struct erp *e, const struct experiment *x)
 	for (size_t i = 0; i < x->nproblems; i++)
 		fprintf(o, "*** Warning: %s\n", x->problems[i]);
 	fprintf(o, "\n");
+}
 
+/* What ran, as which process, where, with which collector. */
+static void header_target(FILE *o, const struct exp_log *l)
+{
 	unsigned bits = l->wordsize ? l->wordsize : 64;
 	fprintf(o, "Target command (%u-bit): ", bits);
 	if (l->argc) {
@@ -280,20 +234,27 @@ static void header_one(struct erp *e, const struct experiment *x)
 	fprintf(o, "Collector version: `%s'; experiment version %d.%d (%u-bit)\n",
 		str_or(l->collector_version, "unknown"), EXP_FORMAT_VERSION_MAJOR, EXP_FORMAT_VERSION_MINOR,
 		bits);
-	if (l->host || l->os) {
-		fprintf(o, "Host `%s', OS `%s%s%s', page size %" PRIu64 ", architecture `%s'\n",
-			str_or(l->host, "unknown"), str_or(l->os, "unknown"),
-			l->release && *l->release ? " " : "", str_or(l->release, ""), l->pagesize,
-			str_or(l->arch, "unknown"));
-		fprintf(o, "  %" PRIu32 " CPUs, clock speed %" PRIu32 " MHz.\n", l->cpus, l->clock_mhz);
-		if (l->pages && l->pagesize)
-			fprintf(o, "  Memory: %" PRIu64 " pages @ %5" PRIu64 " = %" PRIu64 " MB.\n", l->pages,
-				l->pagesize,
-				(uint64_t)((double)l->pages * (double)l->pagesize / (1024.0 * 1024.0)));
-	} else {
-		fprintf(o, "Host: not recorded\n");
-	}
+}
 
+/* The machine. */
+static void header_host(FILE *o, const struct exp_log *l)
+{
+	if (!l->host && !l->os) {
+		fprintf(o, "Host: not recorded\n");
+		return;
+	}
+	fprintf(o, "Host `%s', OS `%s%s%s', page size %" PRIu64 ", architecture `%s'\n",
+		str_or(l->host, "unknown"), str_or(l->os, "unknown"), l->release && *l->release ? " " : "",
+		str_or(l->release, ""), l->pagesize, str_or(l->arch, "unknown"));
+	fprintf(o, "  %" PRIu32 " CPUs, clock speed %" PRIu32 " MHz.\n", l->cpus, l->clock_mhz);
+	if (l->pages && l->pagesize)
+		fprintf(o, "  Memory: %" PRIu64 " pages @ %5" PRIu64 " = %" PRIu64 " MB.\n", l->pages,
+			l->pagesize, (uint64_t)((double)l->pages * (double)l->pagesize / (1024.0 * 1024.0)));
+}
+
+/* How the data was collected. */
+static void header_parameters(FILE *o, const struct exp_log *l)
+{
 	fprintf(o, "Data collection parameters:\n");
 	if (l->clock_mode && strcmp(l->clock_mode, "off") == 0) {
 		fprintf(o, "  Clock-profiling disabled\n");
@@ -310,7 +271,12 @@ static void header_one(struct erp *e, const struct experiment *x)
 	if (l->depth_limit)
 		fprintf(o, "  Stack depth limit = %" PRIu32 " frames\n", l->depth_limit);
 	fprintf(o, "\n");
+}
 
+/* When it started, how it ended, how long it took. */
+static void header_times(FILE *o, const struct experiment *x)
+{
+	const struct exp_log *l = &x->log;
 	char when[64];
 	time_t t = (time_t)(l->realtime_ns / 1000000000u);
 	if (l->realtime_ns && ctime_r(&t, when)) {
@@ -320,7 +286,6 @@ static void header_one(struct erp *e, const struct experiment *x)
 		fprintf(o, "Experiment started (time not recorded)\n");
 	}
 	fprintf(o, "\n");
-
 	if (l->has_exit && l->exit_signal) {
 		fprintf(o, "Target terminated by signal %d", l->exit_signal);
 		if (l->exit_signame && *l->exit_signame)
@@ -333,11 +298,22 @@ static void header_one(struct erp *e, const struct experiment *x)
 	}
 	uint64_t end = l->end_ns ? l->end_ns : l->exit_ns;
 	if (end) {
-		uint64_t d = rel_ns(x, end);
+		uint64_t d = report_rel_ns(x, end);
 		fprintf(o, "Experiment Ended: %" PRIu64 ".%09" PRIu64 "\n", d / 1000000000u, d % 1000000000u);
 	}
 	uint64_t d = x->duration_ns;
 	fprintf(o, "Data Collection Duration: %" PRIu64 ".%09" PRIu64 "\n", d / 1000000000u, d % 1000000000u);
+}
+
+static void header_one(struct erp *e, const struct experiment *x)
+{
+	FILE *o = e->out;
+	fprintf(o, "Experiment: %s\n", x->path);
+	header_messages(o, x);
+	header_target(o, &x->log);
+	header_host(o, &x->log);
+	header_parameters(o, &x->log);
+	header_times(o, x);
 }
 
 int report_header(struct erp *e, const char *arg)
@@ -502,7 +478,8 @@ int report_experiment_list(struct erp *e, const char *arg)
 	FILE *o = e->out;
 	(void)arg;
 	size_t n = profile_experiment_count(e->prof);
-	int wid = count_digits(n) > 2 ? count_digits(n) : 2, wpid = 3, wname = 10, wlin = 7, tree = 0;
+	int wid = count_digits(n) > 2 ? count_digits(n) : 2, wpid = 3, wname = 10, wlin = 7;
+	int tree = report_experiments_are_tree(e->prof);
 	for (size_t i = 0; i < n; i++) {
 		const struct experiment *x = profile_experiment(e->prof, i);
 		if (count_digits(x->log.pid) > wpid)
@@ -511,7 +488,6 @@ int report_experiment_list(struct erp *e, const char *arg)
 			wname = (int)strlen(x->path);
 		if (x->log.lineage && (int)strlen(x->log.lineage) > wlin)
 			wlin = (int)strlen(x->log.lineage);
-		tree |= x->log.lineage != NULL || x->nprocs != 0;
 	}
 	if (!tree) {
 		fprintf(o, "%*s Sel %*s %-*s \n", wid, "ID", wpid, "PID", wname, "Experiment");
@@ -551,86 +527,57 @@ int report_experiment_list(struct erp *e, const char *arg)
 	return 0;
 }
 
-/* The selected threads of one experiment as "all", "none" or "1,3-5". */
-static void selection_of(const struct profile *p, size_t xi, const struct experiment *x, struct strbuf *b)
+static void thread_row(FILE *o, const struct report_thread *r)
 {
-	size_t nsel = 0;
-	for (size_t t = 0; t < x->nthreads; t++)
-		nsel += profile_thread_selected(p, xi, t) != 0;
-	if (x->nthreads == 0) {
-		strbuf_adds(b, strcmp(profile_thread_selection(p), "all") == 0 ? "all" : "none");
-		return;
-	}
-	if (nsel == x->nthreads) {
-		strbuf_adds(b, "all");
-		return;
-	}
-	if (nsel == 0) {
-		strbuf_adds(b, "none");
-		return;
-	}
-	int first = 1;
-	for (size_t t = 0; t < x->nthreads;) {
-		if (!profile_thread_selected(p, xi, t)) {
-			t++;
-			continue;
-		}
-		size_t u = t;
-		while (u + 1 < x->nthreads && profile_thread_selected(p, xi, u + 1))
-			u++;
-		strbuf_addf(b, "%s%" PRIu32, first ? "" : ",", x->threads[t].number);
-		if (u > t)
-			strbuf_addf(b, "-%" PRIu32, x->threads[u].number);
-		first = 0;
-		t = u + 1;
-	}
+	const struct exp_thread *th = r->t;
+	char num[24], start[32], end[32], cpu[40], routine[40];
+	snprintf(num, sizeof num, "%s%" PRIu32, r->selected ? "" : "-", th->number);
+	if (th->has_start)
+		snprintf(start, sizeof start, "%.3f", sec(r->start_ns));
+	else
+		snprintf(start, sizeof start, "-");
+	if (th->has_end)
+		snprintf(end, sizeof end, "%.3f", sec(r->end_ns));
+	else
+		snprintf(end, sizeof end, "-");
+	snprintf(cpu, sizeof cpu, "%.3f%s", sec(r->cpu_ns), r->cpu_sampled ? "*" : " ");
+	if (r->routine == REPORT_ROUTINE_UNKNOWN)
+		snprintf(routine, sizeof routine, "(start not recorded)");
+	else if (r->routine == REPORT_ROUTINE_MAIN)
+		snprintf(routine, sizeof routine, "main thread");
+	else if (r->routine == REPORT_ROUTINE_FUNC)
+		snprintf(routine, sizeof routine, "%s%s", r->func->name,
+			 r->func->show_version ? r->func->version : "");
+	else
+		snprintf(routine, sizeof routine, "0x%" PRIx64, th->start_pc);
+	fprintf(o, "%6s  %-7" PRIu32 "  %12s  %10s  %11s  %7" PRIu64 "  %s\n", num, th->tid, start, end, cpu,
+		th->samples, routine);
 }
 
 static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 {
 	FILE *o = e->out;
-	const struct pfunc *f;
 	fprintf(o, "\nExperiment %zu: %s\n", xi + 1, x->path);
 	if (x->nthreads == 0) {
 		fprintf(o, "(no threads recorded)\n");
 		return;
 	}
+	struct report_thread *v;
+	ssize_t n = report_threads(e->prof, xi, &v);
+	if (n < 0) {
+		erp_error(e, "thread_list: out of memory");
+		return;
+	}
 	int sampled = 0;
 	fprintf(o, "%6s  %-7s  %12s  %10s  %11s  %7s  %s\n", "Thread", "TID", "Start (sec.)", "End (sec.)",
 		" CPU (sec.)", "Samples", "Start routine");
-	for (size_t i = 0; i < x->nthreads; i++) {
-		const struct exp_thread *th = &x->threads[i];
-		char num[24], start[32], end[32], cpu[40], routine[40];
-		snprintf(num, sizeof num, "%s%" PRIu32, profile_thread_selected(e->prof, xi, i) ? "" : "-",
-			 th->number);
-		if (th->has_start)
-			snprintf(start, sizeof start, "%.3f", sec(rel_ns(x, th->start_ns)));
-		else
-			snprintf(start, sizeof start, "-");
-		if (th->has_end)
-			snprintf(end, sizeof end, "%.3f", sec(rel_ns(x, th->end_ns)));
-		else
-			snprintf(end, sizeof end, "-");
-		if (th->has_end) {
-			snprintf(cpu, sizeof cpu, "%.3f ", sec(th->cpu_ns));
-		} else {
-			snprintf(cpu, sizeof cpu, "%.3f*", sec(th->sampled_ns));
-			sampled = 1;
-		}
-		if (!th->has_start)
-			snprintf(routine, sizeof routine, "(start not recorded)");
-		else if (th->creator_tid == 0 && th->start_pc == 0)
-			snprintf(routine, sizeof routine, "main thread");
-		else if ((f = profile_func_at(e->prof, xi, th->start_pc, th->start_ns)) &&
-			 (f->kind == PFUNC_SYMBOL || f->kind == PFUNC_SYNTH))
-			snprintf(routine, sizeof routine, "%s%s", f->name, f->show_version ? f->version : "");
-		else
-			snprintf(routine, sizeof routine, "0x%" PRIx64, th->start_pc);
-		fprintf(o, "%6s  %-7" PRIu32 "  %12s  %10s  %11s  %7" PRIu64 "  %s\n", num, th->tid, start,
-			end, cpu, th->samples, routine);
+	for (ssize_t i = 0; i < n; i++) {
+		thread_row(o, &v[i]);
+		sampled |= v[i].cpu_sampled;
 	}
 	if (sampled)
 		fprintf(o, "* CPU time of the samples: the thread had not ended when the data ends\n");
+	free(v);
 }
 
 int report_thread_list(struct erp *e, const char *arg)
@@ -638,7 +585,7 @@ int report_thread_list(struct erp *e, const char *arg)
 	FILE *o = e->out;
 	(void)arg;
 	size_t n = profile_experiment_count(e->prof);
-	struct strbuf *sel = calloc(n ? n : 1, sizeof *sel);
+	char **sel = calloc(n ? n : 1, sizeof *sel);
 	if (!sel) {
 		erp_error(e, "thread_list: out of memory");
 		return -1;
@@ -646,10 +593,9 @@ int report_thread_list(struct erp *e, const char *arg)
 	int wexp = 3, wsel = 3, wtot = 5;
 	for (size_t i = 0; i < n; i++) {
 		const struct experiment *x = profile_experiment(e->prof, i);
-		strbuf_init(&sel[i], 0);
-		selection_of(e->prof, i, x, &sel[i]);
-		if ((int)strlen(strbuf_str(&sel[i])) > wsel)
-			wsel = (int)strlen(strbuf_str(&sel[i]));
+		sel[i] = report_thread_selection(e->prof, i);
+		if (sel[i] && (int)strlen(sel[i]) > wsel)
+			wsel = (int)strlen(sel[i]);
 		if (count_digits(x->nthreads) > wtot)
 			wtot = count_digits(x->nthreads);
 	}
@@ -661,11 +607,11 @@ int report_thread_list(struct erp *e, const char *arg)
 	put_rule(o, wtot);
 	fputc('\n', o);
 	for (size_t i = 0; i < n; i++)
-		fprintf(o, "%*zu %-*s %*zu \n", wexp, i + 1, wsel, strbuf_str(&sel[i]), wtot,
+		fprintf(o, "%*zu %-*s %*zu \n", wexp, i + 1, wsel, sel[i] ? sel[i] : "?", wtot,
 			profile_experiment(e->prof, i)->nthreads);
 	for (size_t i = 0; i < n; i++) {
 		thread_table(e, i, profile_experiment(e->prof, i));
-		strbuf_release(&sel[i]);
+		free(sel[i]);
 	}
 	free(sel);
 	return 0;

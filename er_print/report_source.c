@@ -5,20 +5,18 @@
  * every instruction of a function with its metrics, its line, and the source
  * lines interleaved.  Source files are looked up through `pathmap` prefixes,
  * as recorded, in the experiments' archives/src (er_archive -A src), and
- * along the `setpath`/`addpath` list.
+ * along the `setpath`/`addpath` list.  The rows, their values and hot marks
+ * are analysis/report_source.h's model; this file finds and shows the text.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/disasm.h"
-#include "analysis/lines.h"
+#include "analysis/report_source.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
-
-#define MAX_SOURCE_LINES 1000000
 
 static const char *base_name(const char *path)
 {
@@ -74,23 +72,115 @@ static int find_source(struct erp *e, const char *recorded, char *ret, size_t ro
 	return -ENOENT;
 }
 
-int report_func_position(struct erp *e, const struct pfunc *f, struct line_loc *ret)
-{
-	if (f->obj == PROFILE_NO_OBJECT || (f->kind != PFUNC_SYMBOL && f->kind != PFUNC_SYNTH))
-		return 0;
-	struct lines *ln = profile_object_lines(e->prof, f->obj);
-	return ln && lines_lookup(ln, f->addr, ret) && ret->line;
-}
-
-struct src_line {
-	uint64_t excl, incl;
-	int has;
-	const char *func_start; /* "<Function: name>" before this line */
+/* The source text of a file: its lines (malloc'd), as found along the search rules. */
+struct text {
+	const char *file; /* as recorded */
+	int found;
+	char path[4096]; /* where it was found */
+	char **lines;
+	size_t n;
 };
 
-static int build_columns(struct erp *e, struct table_col *cols, struct mspec_item *items, char titles[][64])
+static void text_release(struct text *t)
 {
-	return (int)report_columns(e, cols, items, titles);
+	for (size_t i = 0; i < t->n; i++)
+		free(t->lines[i]);
+	free(t->lines);
+	t->lines = NULL;
+	t->n = 0;
+	t->found = 0;
+	t->file = NULL;
+}
+
+/* Read `file`'s text into t (nothing when it is not found; a line cut at 8 KiB). */
+static void text_load(struct erp *e, const char *file, struct text *t)
+{
+	text_release(t);
+	t->file = file;
+	FILE *f = find_source(e, file, t->path, sizeof t->path) == 0 ? fopen(t->path, "r") : NULL;
+	if (!f)
+		return;
+	t->found = 1;
+	char buf[8192];
+	size_t cap = 0;
+	while (fgets(buf, sizeof buf, f) && t->n < REPORT_SOURCE_MAX_LINES) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (t->n == cap) {
+			cap = cap ? cap * 2 : 256;
+			char **v = realloc(t->lines, cap * sizeof *v);
+			if (!v)
+				break;
+			t->lines = v;
+		}
+		t->lines[t->n++] = strdup(buf);
+	}
+	fclose(f);
+}
+
+/* Line ln (1-based) of t, "" when there is none. */
+static const char *text_line(const struct text *t, size_t ln)
+{
+	return ln >= 1 && ln <= t->n && t->lines[ln - 1] ? t->lines[ln - 1] : "";
+}
+
+/*
+ * The file a `source` argument names: a function's (*focus set), or a
+ * source file named directly.  NULL after an error message.
+ */
+static const char *source_file_of(struct erp *e, const char *arg, const struct pfunc **focus)
+{
+	uint32_t fid;
+	*focus = NULL;
+	if (profile_find_funcs(e->prof, arg, &fid, 1) == 0 && !strchr(arg, ' ')) {
+		const char *file = report_find_source_file(e->prof, arg);
+		if (!file)
+			erp_error(e, "source: no function or source file named '%s' in the experiment", arg);
+		return file;
+	}
+	if (report_resolve_function(e, arg, &fid) < 0)
+		return NULL;
+	*focus = profile_func(e->prof, fid);
+	struct line_loc pos;
+	if (!report_func_position(e->prof, *focus, &pos)) {
+		char buf[4096];
+		erp_error(
+			e,
+			"source: %s has no line information (compiled without -g, or its debug file is missing)",
+			erp_func_name(e, *focus, buf, sizeof buf));
+		return NULL;
+	}
+	return pos.file;
+}
+
+/* The model's columns as a table (whose titles live in titles); NULL after an error message. */
+static struct table *model_table(struct erp *e, const struct mspec_item *items, size_t n,
+				 const uint64_t *base, char titles[][64])
+{
+	struct table_col cols[MSPEC_MAX];
+	struct table *t = table_new(cols, report_columns(e, items, n, base, cols, titles));
+	if (!t)
+		erp_error(e, "out of memory");
+	else
+		table_set_indent(t);
+	return t;
+}
+
+/* Every line of the file with its values, function markers and hot marks. */
+static void source_rows(struct erp *e, struct table *t, const struct report_source *s, const struct text *tx)
+{
+	for (size_t ln = 1; ln < s->nlines; ln++) {
+		const struct report_source_line *sl = &s->lines[ln];
+		if (sl->func != UINT32_MAX) {
+			char buf[4096], mline[4300];
+			snprintf(mline, sizeof mline, "<Function: %s>",
+				 erp_func_name(e, profile_func(e->prof, sl->func), buf, sizeof buf));
+			table_add_annotated(t, NULL, mline, NULL, 1);
+		}
+		char name[8300];
+		snprintf(name, sizeof name, "%5zu. %s", ln, text_line(tx, ln));
+		table_add_annotated(t, s->values + ln * s->ncols, name, sl->hot ? "## " : NULL,
+				    !sl->has && ln <= tx->n);
+	}
 }
 
 int report_source(struct erp *e, const char *arg)
@@ -101,309 +191,115 @@ int report_source(struct erp *e, const char *arg)
 		erp_error(e, "source: a function or file name is required");
 		return -1;
 	}
-	/* which file: a function's, or a file named directly */
-	const char *file = NULL;
-	const struct pfunc *focus = NULL;
-	uint32_t fid;
-	struct line_loc pos;
-	if (profile_find_funcs(e->prof, arg, &fid, 1) > 0 || strchr(arg, ' ')) {
-		if (report_resolve_function(e, arg, &fid) < 0)
-			return -1;
-		focus = profile_func(e->prof, fid);
-		if (!report_func_position(e, focus, &pos)) {
-			char buf[4096];
-			erp_error(
-				e,
-				"source: %s has no line information (compiled without -g, or its debug file is missing)",
-				erp_func_name(e, focus, buf, sizeof buf));
-			return -1;
-		}
-		file = pos.file;
-	} else {
-		for (uint32_t i = 0; i < profile_line_count(e->prof); i++) {
-			const struct pline *l = profile_line(e->prof, i);
-			if (l->file && (strcmp(l->file, arg) == 0 || strcmp(base_name(l->file), arg) == 0)) {
-				file = l->file;
-				break;
-			}
-		}
-		if (!file) {
-			erp_error(e, "source: no function or source file named '%s' in the experiment", arg);
-			return -1;
-		}
-	}
-	/* metrics per line of that file, over every function whose code is there */
-	const struct metrics *lm = profile_line_metrics(e->prof);
-	size_t sortm = e->sort.items[0].kind == MSPEC_METRIC ? (size_t)e->sort.items[0].metric : 0;
-	uint32_t maxline = 0;
-	for (uint32_t i = 0; i < profile_line_count(e->prof); i++) {
-		const struct pline *l = profile_line(e->prof, i);
-		if (l->file && strcmp(l->file, file) == 0 && l->line > maxline && l->line < MAX_SOURCE_LINES)
-			maxline = l->line;
-	}
-	char path[4096];
-	FILE *src = find_source(e, file, path, sizeof path) == 0 ? fopen(path, "r") : NULL;
-	/* count the file's lines, to annotate all of them */
-	char **text = NULL;
-	size_t ntext = 0, captext = 0;
-	if (src) {
-		char buf[8192];
-		while (fgets(buf, sizeof buf, src) && ntext < MAX_SOURCE_LINES) {
-			size_t n = strcspn(buf, "\n");
-			buf[n] = '\0';
-			if (ntext == captext) {
-				captext = captext ? captext * 2 : 256;
-				char **t2 = realloc(text, captext * sizeof *t2);
-				if (!t2)
-					break;
-				text = t2;
-			}
-			text[ntext++] = strdup(buf);
-		}
-		fclose(src);
-	}
-	size_t nl = (ntext > maxline ? ntext : maxline) + 1;
-	struct src_line *sl = calloc(nl, sizeof *sl);
-	if (!sl) {
+	const struct pfunc *focus;
+	const char *file = source_file_of(e, arg, &focus);
+	if (!file)
+		return -1;
+	struct text tx = {0};
+	text_load(e, file, &tx);
+	struct report_source *s;
+	if (report_source_new(e->prof, file, &e->metrics, &e->sort.items[0], (unsigned)e->sthresh, tx.n, &s) <
+	    0) {
+		text_release(&tx);
 		erp_error(e, "out of memory");
 		return -1;
 	}
-	uint64_t hot = 0;
-	for (uint32_t i = 0; i < profile_line_count(e->prof); i++) {
-		const struct pline *l = profile_line(e->prof, i);
-		if (!l->file || strcmp(l->file, file) != 0 || l->line >= nl || !metrics_seen(lm, i + 1))
-			continue;
-		sl[l->line].excl += metrics_exclusive(lm, i + 1)[sortm];
-		sl[l->line].incl += metrics_inclusive(lm, i + 1)[sortm];
-		sl[l->line].has = 1;
-	}
-	for (size_t i = 0; i < nl; i++)
-		hot = sl[i].excl > hot ? sl[i].excl : hot;
-	/* function start markers, for functions seen in the experiment */
-	char **markers = calloc(nl, sizeof *markers);
-	for (uint32_t f = 0; markers && f < profile_func_count(e->prof); f++) {
-		const struct pfunc *pf = profile_func(e->prof, f);
-		if (!metrics_seen(profile_metrics(e->prof), f) || !report_func_position(e, pf, &pos) ||
-		    strcmp(pos.file, file) != 0 || pos.line >= nl || markers[pos.line])
-			continue;
-		char buf[4096], name[4200];
-		snprintf(name, sizeof name, "<Function: %s>", erp_func_name(e, pf, buf, sizeof buf));
-		markers[pos.line] = strdup(name);
-	}
 	const struct pobject *o =
 		focus && focus->obj != PROFILE_NO_OBJECT ? profile_object(e->prof, focus->obj) : NULL;
-	fprintf(e->out, "Source file: %s\n", src || ntext ? path : file);
+	fprintf(e->out, "Source file: %s\n", tx.found || tx.n ? tx.path : file);
 	if (o) {
 		fprintf(e->out, "Object file: %s\n", o->symbol_file ? o->symbol_file : o->path);
 		fprintf(e->out, "Load Object: %s\n", o->path);
 	}
 	fputc('\n', e->out);
-	if (!ntext)
+	if (!tx.n)
 		fprintf(e->out, "(source file %s not found; use setpath, addpath or pathmap)\n\n", file);
-	struct table_col cols[MSPEC_MAX];
-	struct mspec_item items[MSPEC_MAX];
 	char titles[MSPEC_MAX][64];
-	size_t nc = (size_t)build_columns(e, cols, items, titles);
-	struct table *t = table_new(cols, nc);
-	if (!t) {
-		erp_error(e, "out of memory");
-		free(sl);
-		return -1;
+	struct table *t = model_table(e, s->cols, s->ncols, s->percent_base, titles);
+	if (t) {
+		source_rows(e, t, s, &tx);
+		erp_table_print(e, t);
+		fputc('\n', e->out);
+		table_free(t);
 	}
-	table_set_indent(t);
-	for (size_t ln = 1; ln < nl; ln++) {
-		if (markers && markers[ln]) {
-			char mline[4300];
-			snprintf(mline, sizeof mline, "%*s%s", 0, "", markers[ln]);
-			table_add_annotated(t, NULL, mline, NULL, 1);
-		}
-		uint64_t vals[MSPEC_MAX];
-		for (size_t c = 0; c < nc; c++) {
-			vals[c] = 0;
-			if (items[c].kind != MSPEC_METRIC)
-				continue;
-			/* per-line values for each column's flavor and metric */
-			uint64_t v = 0;
-			for (uint32_t i = 0; i < profile_line_count(e->prof) && sl[ln].has; i++) {
-				const struct pline *l = profile_line(e->prof, i);
-				if (l->line == ln && l->file && strcmp(l->file, file) == 0)
-					v += report_item_value(lm, &items[c], i + 1);
-			}
-			vals[c] = v;
-		}
-		char name[8300];
-		snprintf(name, sizeof name, "%5zu. %s", ln, ln <= ntext && text[ln - 1] ? text[ln - 1] : "");
-		int is_hot = hot && sl[ln].excl && sl[ln].excl * 100 >= hot * (uint64_t)e->sthresh;
-		table_add_annotated(t, vals, name, is_hot ? "## " : NULL, !sl[ln].has && ln <= ntext);
-	}
-	erp_table_print(e, t);
-	fputc('\n', e->out);
-	table_free(t);
-	for (size_t i = 0; i < ntext; i++)
-		free(text[i]);
-	free(text);
-	for (size_t i = 0; markers && i < nl; i++)
-		free(markers[i]);
-	free(markers);
-	free(sl);
-	return 0;
+	report_source_free(s);
+	text_release(&tx);
+	return t ? 0 : -1;
 }
 
 /* ------------------------------------------------------------ disassembly */
 
-struct dis_ctx {
-	struct erp *e;
-	struct table *t;
-	struct lines *ln;
-	uint32_t obj;
-	struct mspec_item *items;
-	size_t nc;
-	uint64_t hot;
-	const char *last_file;
-	uint32_t last_line;
-	char **text; /* source of last_file, if found */
-	size_t ntext;
-	const char *text_file;
-};
-
-static void load_text(struct dis_ctx *c, const char *file)
+/* The rows of a disassembly: source lines (their text from tx, loaded per file) and instructions. */
+static void disasm_rows(struct erp *e, struct table *t, const struct report_disasm *d, struct text *tx)
 {
-	if (c->text_file && strcmp(c->text_file, file) == 0)
-		return;
-	for (size_t i = 0; i < c->ntext; i++)
-		free(c->text[i]);
-	free(c->text);
-	c->text = NULL;
-	c->ntext = 0;
-	c->text_file = file;
-	char path[4096];
-	FILE *f = find_source(c->e, file, path, sizeof path) == 0 ? fopen(path, "r") : NULL;
-	if (!f)
-		return;
-	char buf[8192];
-	size_t cap = 0;
-	while (fgets(buf, sizeof buf, f) && c->ntext < MAX_SOURCE_LINES) {
-		buf[strcspn(buf, "\n")] = '\0';
-		if (c->ntext == cap) {
-			cap = cap ? cap * 2 : 256;
-			char **t2 = realloc(c->text, cap * sizeof *t2);
-			if (!t2)
-				break;
-			c->text = t2;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct report_disasm_row *r = &d->rows[i];
+		char row[8300];
+		if (r->kind == REPORT_DISASM_SOURCE) {
+			if (!tx->file || strcmp(tx->file, r->file) != 0)
+				text_load(e, r->file, tx);
+			snprintf(row, sizeof row, "%5u. %s", r->line, text_line(tx, r->line));
+			table_add_annotated(t, NULL, row, NULL, 1);
+		} else if (r->line) {
+			snprintf(row, 512, "       [%2u] %8llx:  %s", r->line, (unsigned long long)r->addr,
+				 r->text);
+			table_add_annotated(t, d->values + i * d->ncols, row, r->hot ? "## " : NULL, 0);
+		} else {
+			snprintf(row, 512, "       [ ?] %8llx:  %s", (unsigned long long)r->addr, r->text);
+			table_add_annotated(t, d->values + i * d->ncols, row, r->hot ? "## " : NULL, 0);
 		}
-		c->text[c->ntext++] = strdup(buf);
 	}
-	fclose(f);
 }
 
-static void on_insn(void *ctx, const struct disasm_insn *in)
+/* The message for a function whose disassembly cannot be shown. */
+static void disasm_failed(struct erp *e, const struct pfunc *f, int r)
 {
-	struct dis_ctx *c = ctx;
-	struct line_loc loc = {0};
-	int has = c->ln && lines_lookup(c->ln, in->addr, &loc) && loc.line;
-	if (has && (!c->last_file || strcmp(c->last_file, loc.file) != 0 || c->last_line != loc.line)) {
-		load_text(c, loc.file);
-		char sline[8300];
-		snprintf(sline, sizeof sline, "%5u. %s", loc.line,
-			 loc.line <= c->ntext && c->text[loc.line - 1] ? c->text[loc.line - 1] : "");
-		table_add_annotated(c->t, NULL, sline, NULL, 1);
-		c->last_file = loc.file;
-		c->last_line = loc.line;
-	}
-	int64_t pc = profile_find_pc(c->e->prof, c->obj, in->addr);
-	const struct metrics *pm = profile_pc_metrics(c->e->prof);
-	uint64_t vals[MSPEC_MAX], first = 0;
-	for (size_t k = 0; k < c->nc; k++) {
-		vals[k] = pc >= 0 && c->items[k].kind == MSPEC_METRIC
-				  ? report_item_value(pm, &c->items[k], (uint32_t)pc + 1)
-				  : 0;
-		if (k == 0)
-			first = vals[k];
-	}
-	char row[512];
-	if (has)
-		snprintf(row, sizeof row, "       [%2u] %8llx:  %s", loc.line, (unsigned long long)in->addr,
-			 in->text);
+	char nbuf[4096];
+	const char *name = erp_func_name(e, f, nbuf, sizeof nbuf);
+	if (r == -EINVAL)
+		erp_error(e, "disasm: %s has no code of its own to show (%s)", name,
+			  f->kind == PFUNC_INLINE ? "inlined: see the functions it was inlined into"
+						  : "no address range");
+	else if (r == -ENOMEM)
+		erp_error(e, "out of memory");
 	else
-		snprintf(row, sizeof row, "       [ ?] %8llx:  %s", (unsigned long long)in->addr, in->text);
-	int is_hot = c->hot && first && first * 100 >= c->hot * (uint64_t)c->e->dthresh;
-	table_add_annotated(c->t, vals, row, is_hot ? "## " : NULL, 0);
+		erp_error(e, "disasm: cannot read the code of %s from %s: %s", name,
+			  profile_object(e->prof, f->obj)->read_path,
+			  r == -ERANGE ? "address not in the file" : strerror(-r));
 }
 
 static int disasm_one(struct erp *e, const struct pfunc *f)
 {
-	char nbuf[4096];
-	if (f->obj == PROFILE_NO_OBJECT || (f->kind != PFUNC_SYMBOL && f->kind != PFUNC_SYNTH) || !f->size) {
-		erp_error(e, "disasm: %s has no code of its own to show (%s)",
-			  erp_func_name(e, f, nbuf, sizeof nbuf),
-			  f->kind == PFUNC_INLINE ? "inlined: see the functions it was inlined into"
-						  : "no address range");
+	struct report_disasm *d;
+	int r = report_disasm_new(e->prof, f->id, &e->metrics, (unsigned)e->dthresh, &d);
+	if (r < 0) {
+		disasm_failed(e, f, r);
 		return -1;
 	}
 	const struct pobject *o = profile_object(e->prof, f->obj);
-	size_t size = f->size > (1u << 20) ? (1u << 20) : (size_t)f->size;
-	uint8_t *code = malloc(size);
-	long got = code ? disasm_read_code(o->read_path, f->addr, code, size) : -ENOMEM;
-	if (got <= 0) {
-		erp_error(e, "disasm: cannot read the code of %s from %s: %s",
-			  erp_func_name(e, f, nbuf, sizeof nbuf), o->read_path,
-			  got == 0 ? "address not in the file" : strerror((int)-got));
-		free(code);
-		return -1;
-	}
-	struct table_col cols[MSPEC_MAX];
-	struct mspec_item items[MSPEC_MAX];
-	char titles[MSPEC_MAX][64];
-	size_t nc = (size_t)build_columns(e, cols, items, titles);
-	struct table *t = table_new(cols, nc);
-	struct dis_ctx c = {.e = e,
-			    .t = t,
-			    .ln = profile_object_lines(e->prof, f->obj),
-			    .obj = f->obj,
-			    .items = items,
-			    .nc = nc};
-	/* the hottest instruction of the function, for the dthresh marks */
-	for (uint64_t a = f->addr; a < f->addr + size; a++) {
-		int64_t pc = profile_find_pc(e->prof, f->obj, a);
-		if (pc >= 0 && nc && items[0].kind == MSPEC_METRIC) {
-			uint64_t v =
-				report_item_value(profile_pc_metrics(e->prof), &items[0], (uint32_t)pc + 1);
-			c.hot = v > c.hot ? v : c.hot;
-		}
-	}
-	struct line_loc pos = {0};
-	fprintf(e->out, "Source file: %s\n",
-		c.ln && lines_lookup(c.ln, f->addr, &pos) && pos.line ? pos.file : "(unknown)");
+	fprintf(e->out, "Source file: %s\n", d->entry_file ? d->entry_file : "(unknown)");
 	fprintf(e->out, "Object file: %s\n", o->symbol_file ? o->symbol_file : o->path);
 	fprintf(e->out, "Load Object: %s\n\n", o->path);
+	char titles[MSPEC_MAX][64];
+	struct table *t = model_table(e, d->cols, d->ncols, d->percent_base, titles);
 	if (!t) {
-		free(code);
-		erp_error(e, "out of memory");
+		report_disasm_free(d);
 		return -1;
 	}
-	table_set_indent(t);
-	char mline[4300];
+	char nbuf[4096], mline[4300];
 	snprintf(mline, sizeof mline, "<Function: %s>", erp_func_name(e, f, nbuf, sizeof nbuf));
 	table_add_annotated(t, NULL, mline, NULL, 1);
-	long n = disasm_code(code, (size_t)got, f->addr, on_insn, &c);
-	if (n < 0)
-		erp_error(e, "disasm: capstone could not be used (%s)", strerror((int)-n));
+	struct text tx = {0};
+	disasm_rows(e, t, d, &tx);
+	if (d->disasm_error)
+		erp_error(e, "disasm: capstone could not be used (%s)", strerror(-d->disasm_error));
 	erp_table_print(e, t);
 	fputc('\n', e->out);
 	table_free(t);
-	for (size_t i = 0; i < c.ntext; i++)
-		free(c.text[i]);
-	free(c.text);
-	free(code);
-	return n < 0 ? -1 : 0;
-}
-
-static int cmp_func_addr(const void *a, const void *b)
-{
-	const struct pfunc *x = *(const struct pfunc *const *)a, *y = *(const struct pfunc *const *)b;
-	if (x->obj != y->obj)
-		return x->obj < y->obj ? -1 : 1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	text_release(&tx);
+	r = d->disasm_error ? -1 : 0;
+	report_disasm_free(d);
+	return r;
 }
 
 int report_disasm(struct erp *e, const char *arg)
@@ -421,28 +317,19 @@ int report_disasm(struct erp *e, const char *arg)
 		return disasm_one(e, profile_func(e->prof, fid));
 	}
 	/* a source file: every function seen in the experiment whose code starts there */
-	size_t nf = profile_func_count(e->prof), n = 0;
-	const struct pfunc **v = malloc((nf ? nf : 1) * sizeof *v);
-	if (!v) {
+	uint32_t *v;
+	long n = report_funcs_in_file(e->prof, arg, &v);
+	if (n < 0) {
 		erp_error(e, "out of memory");
 		return -1;
 	}
-	for (uint32_t i = 0; i < nf; i++) {
-		const struct pfunc *f = profile_func(e->prof, i);
-		struct line_loc pos;
-		if (metrics_seen(profile_metrics(e->prof), i) && report_func_position(e, f, &pos) &&
-		    (strcmp(pos.file, arg) == 0 || strcmp(base_name(pos.file), arg) == 0))
-			v[n++] = f;
-	}
 	if (n == 0) {
-		free(v);
 		erp_error(e, "disasm: no function or source file named '%s' in the experiment", arg);
 		return -1;
 	}
-	qsort(v, n, sizeof *v, cmp_func_addr);
 	int r = 0;
-	for (size_t i = 0; i < n; i++)
-		if (disasm_one(e, v[i]) < 0)
+	for (long i = 0; i < n; i++)
+		if (disasm_one(e, profile_func(e->prof, v[i])) < 0)
 			r = -1;
 	free(v);
 	return r;

@@ -58,8 +58,11 @@ test:
 
 .PHONY: test test-bins libfuzzer-bins fuzz-bins fuzz-campaign
 
-# info_driver compiles er_print/report_info.c into itself
-$(BUILD)/tests/tools/info_driver: er_print/report_info.c er_print/erp.h
+# info_driver links er_print's information-report renderer with the library
+$(BUILD)/tests/tools/info_driver: tests/tools/info_driver.c $(BUILD)/obj/er_print/report_info.o $(LIBANALYSIS) \
+		$(LIBEXPERIMENT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.o %.a,$^) $(ANALYSIS_LIBS) -lm
 # every test binary is rebuilt when a header it may use changes
 $(UNIT_BIN) $(FUZZ_BIN) $(LIBFUZZER_BIN) $(TOOLS_BIN): $(wildcard common/*.h experiment/*.h analysis/*.h) tests/unit/check.h
 # unit tests and fuzz targets of collector modules include their sources

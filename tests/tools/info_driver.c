@@ -9,12 +9,17 @@
  * first.  Exit status: the report's (0, or 1 after an error), 2 on usage or
  * when an experiment cannot be read.
  *
- * The test-tool build links only libanalysis, so the module under test is
- * compiled in here.
+ * It links er_print's renderer of these reports (er_print/report_info.o)
+ * with libanalysis, whose model (analysis/report_info.h, report_stats.h)
+ * says what they show; the two er_print functions the renderer calls are
+ * here.
  */
-#include "er_print/report_info.c"
-
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "er_print/erp.h"
 
 void erp_error(struct erp *e, const char *fmt, ...)
 {

@@ -59,4 +59,54 @@ static inline bool find_fixtures_dir(char *dir, size_t room, const char *probe)
 	return exists(p);
 }
 
+/*
+ * Write `script` (tests/tools/mkexp's language) to DIR/NAME.txt and make the
+ * synthetic experiment DIR/NAME.er with the mkexp of $PA_BUILD.  0, or -1
+ * after a message (no PA_BUILD: run through tests/run.sh).
+ */
+static inline int make_exp(const char *dir, const char *name, const char *script)
+{
+	const char *build = getenv("PA_BUILD");
+	char path[4200];
+	if (!build) {
+		fprintf(stderr, "PA_BUILD is not set (run through tests/run.sh)\n");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/%s.txt", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(script, f) < 0) {
+		if (f)
+			fclose(f);
+		fprintf(stderr, "cannot write %s\n", path);
+		return -1;
+	}
+	fclose(f);
+	return sh("'%s/tests/tools/mkexp' '%s/%s.er' < '%s'", build, dir, name, path) == 0 ? 0 : -1;
+}
+
+/*
+ * As make_exp, over the symbols of tests/fixtures/cc_prog.c (main, both,
+ * fast, slow, work) compiled -O0 -g into DIR/prog: the script's frames name
+ * them ("work+10").  0, or -1 after a message.
+ */
+static inline int make_prog_exp(const char *dir, const char *name, const char *script)
+{
+	char fixtures[4096], prog[4200];
+	if (!find_fixtures_dir(fixtures, sizeof(fixtures), "cc_prog.c")) {
+		fprintf(stderr, "no tests/fixtures/cc_prog.c\n");
+		return -1;
+	}
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	if (!exists(prog) && sh("cc -O0 -g -o '%s' '%s/cc_prog.c'", prog, fixtures) != 0)
+		return -1;
+	size_t n = strlen(prog) + strlen(script) + 16;
+	char *text = malloc(n);
+	if (!text)
+		return -1;
+	snprintf(text, n, "object %s\n%s", prog, script);
+	int r = make_exp(dir, name, text);
+	free(text);
+	return r;
+}
+
 #endif

@@ -115,8 +115,11 @@ static void test_recursion(void)
 
 static void test_vectors_and_bounds(void)
 {
-	CHECK(metrics_new(0, 0) == NULL);
-	CHECK(metrics_new(METRICS_MAX + 1, 0) == NULL);
+	struct metrics *none = metrics_new(0, 0); /* no metrics: stacks still make the tree */
+	uint32_t g[1] = {3};
+	CHECK(none && metrics_add_stack(none, g, 1, NULL) == 0);
+	CHECK(metrics_seen(none, 3) && metrics_tree_size(none) == 2);
+	metrics_free(none);
 	struct metrics *m = metrics_new(2, 0);
 	uint32_t f[2] = {5, 6};
 	uint64_t v[2] = {3, 4};

@@ -14,7 +14,9 @@
 #include "tests/unit/check.h"
 #include "tests/unit/fixture.h"
 
-#define K PROFILE_METRIC_COUNT
+/* The experiment's metrics: totalcpu and the four heap ones (their indices found by name). */
+#define K 5
+static size_t m_alloccnt, m_allocbytes, m_leakcnt, m_leakbytes;
 
 /*
  * Thread 100 (index 0): main<-slow<-work 10 + 3 samples (two recorded
@@ -95,7 +97,7 @@ static void check_totals(struct profile *p, const struct seen *w, int with_leaks
 {
 	const uint64_t *t = metrics_total(profile_metrics(p));
 	for (size_t k = 0; k < K; k++)
-		if (with_leaks || (k != PROFILE_METRIC_HEAPLEAKCNT && k != PROFILE_METRIC_HEAPLEAKBYTES))
+		if (with_leaks || (k != m_leakcnt && k != m_leakbytes))
 			CHECK_EQ_U64(w->sum[k], t[k]);
 }
 
@@ -127,13 +129,23 @@ int main(void)
 	CHECK(profile_new(&p) == 0);
 	CHECK(profile_add_experiment(p, path, &err) == 0);
 	free(err);
+	size_t nm;
+	profile_metric_defs(p, &nm);
+	CHECK_EQ_U64(nm, K);
+	long k[4] = {profile_metric_find(p, "heapalloccnt"), profile_metric_find(p, "heapallocbytes"),
+		     profile_metric_find(p, "heapleakcnt"), profile_metric_find(p, "heapleakbytes")};
+	CHECK(k[0] > 0 && k[1] > 0 && k[2] > 0 && k[3] > 0);
+	m_alloccnt = (size_t)k[0];
+	m_allocbytes = (size_t)k[1];
+	m_leakcnt = (size_t)k[2];
+	m_leakbytes = (size_t)k[3];
 
 	struct seen w;
 	run(p, 0, &w); /* aggregate */
 	check_totals(p, &w, 1);
 	CHECK_EQ_U64(metrics_total(profile_metrics(p))[PROFILE_METRIC_TOTALCPU], 180000000);
-	CHECK_EQ_U64(w.sum[PROFILE_METRIC_HEAPALLOCBYTES], 12740);
-	CHECK_EQ_U64(w.sum[PROFILE_METRIC_HEAPLEAKBYTES], 7644);
+	CHECK_EQ_U64(w.sum[m_allocbytes], 12740);
+	CHECK_EQ_U64(w.sum[m_leakbytes], 7644);
 	CHECK_EQ_U64(w.slow_work_cpu, 130000000); /* work+10 and work+12 merged */
 	CHECK_EQ_U64(w.dup, 0);
 	CHECK_EQ_U64(w.root_main, w.calls - 1); /* all but the stackless allocation (<Unknown>) */
@@ -143,15 +155,15 @@ int main(void)
 	check_totals(p, &w, 1);
 	CHECK_EQ_U64(w.thread_sum[0][PROFILE_METRIC_TOTALCPU], 130000000);
 	CHECK_EQ_U64(w.thread_sum[1][PROFILE_METRIC_TOTALCPU], 50000000);
-	CHECK_EQ_U64(w.thread_sum[1][PROFILE_METRIC_HEAPALLOCCNT], 3);
-	CHECK_EQ_U64(w.thread_sum[1][PROFILE_METRIC_HEAPALLOCBYTES], 9492);
-	CHECK_EQ_U64(w.thread_sum[1][PROFILE_METRIC_HEAPLEAKCNT], 2);
-	CHECK_EQ_U64(w.thread_sum[1][PROFILE_METRIC_HEAPLEAKBYTES], 5096);
+	CHECK_EQ_U64(w.thread_sum[1][m_alloccnt], 3);
+	CHECK_EQ_U64(w.thread_sum[1][m_allocbytes], 9492);
+	CHECK_EQ_U64(w.thread_sum[1][m_leakcnt], 2);
+	CHECK_EQ_U64(w.thread_sum[1][m_leakbytes], 5096);
 
 	run(p, PROFILE_STACKS_BY_EVENT, &w);
 	check_totals(p, &w, 0);
 	CHECK_EQ_U64(w.calls, 18 + 8); /* clock samples + allocations */
-	CHECK_EQ_U64(w.sum[PROFILE_METRIC_HEAPLEAKBYTES], 0);
+	CHECK_EQ_U64(w.sum[m_leakbytes], 0);
 	CHECK(!w.ts_backwards);
 
 	/* the thread selection: thread 2 only */
@@ -159,7 +171,7 @@ int main(void)
 	run(p, 0, &w);
 	check_totals(p, &w, 1);
 	CHECK_EQ_U64(w.sum[PROFILE_METRIC_TOTALCPU], 50000000);
-	CHECK_EQ_U64(w.sum[PROFILE_METRIC_HEAPALLOCBYTES], 9492);
+	CHECK_EQ_U64(w.sum[m_allocbytes], 9492);
 	CHECK(profile_select_threads(p, "all", &err) == 0);
 
 	/* inline off: the same totals */
