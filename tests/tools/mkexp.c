@@ -64,8 +64,8 @@ struct sline {
 
 static struct obj objs[16];
 static int nobjs;
-static struct sline lines[4096];
-static int nlines;
+static struct sline *lines; /* grown as the script names them */
+static int nlines, lcap;
 
 struct hline {
 	uint32_t tid;
@@ -254,8 +254,13 @@ int main(int argc, char **argv)
 			for (int t = 0; t < nthreads; t++)
 				if (thread_tids[t] == strtoul(tok[1], NULL, 10))
 					thread_end_cpu[t] = strtoull(tok[2], NULL, 10);
-		} else if ((strcmp(tok[0], "sample") == 0 || strcmp(tok[0], "tsample") == 0) && nt >= 4 &&
-			   nlines < 4096) {
+		} else if ((strcmp(tok[0], "sample") == 0 || strcmp(tok[0], "tsample") == 0) && nt >= 4) {
+			if (nlines == lcap) {
+				lcap = lcap ? lcap * 2 : 256;
+				lines = realloc(lines, (size_t)lcap * sizeof *lines);
+				if (!lines)
+					die("out of memory", "");
+			}
 			struct sline *s = &lines[nlines++];
 			s->tid = (uint32_t)strtoul(tok[1], NULL, 10);
 			s->count = strtoull(tok[2], NULL, 10);
