@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/report_heap.h"
 #include "analysis/report_list.h"
 #include "er_print/erp.h"
 #include "er_print/table.h"
@@ -18,6 +19,11 @@
 int report_prepare(struct erp *e);
 /* report_prepare, then an error (-1) unless the experiments have heap data. */
 int report_heap_prepare(struct erp *e);
+/*
+ * report_heap_prepare, then the stacks with a figure under key, largest first
+ * (report_heap_items): their number with *ret malloc'd, or -1 after a message.
+ */
+ssize_t report_heap_stacks(struct erp *e, enum report_heap_key key, struct report_heap_item **ret);
 void report_sort_title(struct erp *e, char *buf, size_t room);
 /* Rows to print of a list of n whose first row is <Total>: <Total> + `limit`. */
 size_t report_rows(const struct erp *e, size_t n);

@@ -56,16 +56,22 @@ static size_t shown(const struct erp *e, size_t n)
 }
 
 /* leaks / allocs: Summary Results, then one block per stack by bytes. */
-static int report_stack_blocks(struct erp *e, enum report_heap_key key)
+ssize_t report_heap_stacks(struct erp *e, enum report_heap_key key, struct report_heap_item **ret)
 {
 	if (report_heap_prepare(e) < 0)
 		return -1;
-	struct report_heap_item *v;
-	ssize_t got = report_heap_items(e->prof, key, 0, &v);
-	if (got < 0) {
+	ssize_t got = report_heap_items(e->prof, key, 0, ret);
+	if (got < 0)
 		erp_error(e, "out of memory");
+	return got < 0 ? -1 : got;
+}
+
+static int report_stack_blocks(struct erp *e, enum report_heap_key key)
+{
+	struct report_heap_item *v;
+	ssize_t got = report_heap_stacks(e, key, &v);
+	if (got < 0)
 		return -1;
-	}
 	size_t n = (size_t)got;
 	const struct heap_summary *h = profile_heap_summary(e->prof);
 	int leaks = key == REPORT_HEAP_LEAK;

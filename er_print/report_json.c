@@ -11,6 +11,7 @@
 
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
+#include "analysis/report_info.h"
 #include "analysis/report_stats.h"
 #include "common/jsonw.h"
 #include "er_print/erp.h"
@@ -54,22 +55,33 @@ static int covered(struct erp *e, const char *arg, size_t i)
 	return profile_experiment_selected(e->prof, i);
 }
 
-static void header_exit(struct jsonw *w, const struct exp_log *l)
+/* How the process ended (report_ending_of): {"how": ..., "status"|"signal"|"program": ...}. */
+static void header_exit(struct jsonw *w, const struct experiment *x)
 {
-	jsonw_key(w, "exit");
-	if (!l->has_exit) {
-		jsonw_null(w);
-		return;
-	}
+	static const char *const how[] = {
+		[REPORT_END_SIGNAL] = "signal", [REPORT_END_EXIT] = "exit",
+		[REPORT_END_EXEC] = "exec",     [REPORT_END_UNSEEN] = "unseen",
+		[REPORT_END_ENDED] = "ended",   [REPORT_END_UNFINISHED] = "unfinished",
+	};
+	struct report_ending r;
+	report_ending_of(x, &r);
+	jsonw_key(w, "ending");
 	jsonw_object_begin(w);
-	if (l->exit_signal) {
-		jsonw_key_int(w, "signal", l->exit_signal);
-		key_str_opt(w, "signame", l->exit_signame);
-		jsonw_key_bool(w, "core_dumped", l->core_dumped);
-	} else {
-		jsonw_key_int(w, "status", l->exit_status);
+	jsonw_key_string(w, "how", how[r.kind]);
+	if (r.kind == REPORT_END_EXIT)
+		jsonw_key_int(w, "status", r.code);
+	if (r.kind == REPORT_END_SIGNAL) {
+		jsonw_key_int(w, "signal", r.code);
+		key_str_opt(w, "signame", r.name);
+		jsonw_key_bool(w, "core_dumped", x->log.core_dumped);
 	}
+	if (r.kind == REPORT_END_EXEC)
+		key_str_opt(w, "program", r.name);
 	jsonw_object_end(w);
+	struct report_header_warnings hw;
+	report_header_warnings(x, &hw);
+	jsonw_key_uint(w, "unprofiled_processes", hw.unprofiled);
+	jsonw_key_bool(w, "exec_not_followed", hw.exec_lost);
 }
 
 static void header_one(struct jsonw *w, const struct experiment *x)
@@ -104,7 +116,7 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	strings(w, "comments", l->comments, l->ncomments);
 	jsonw_key_uint(w, "start_realtime_ns", l->realtime_ns);
 	jsonw_key_uint(w, "duration_ns", x->duration_ns);
-	header_exit(w, l);
+	header_exit(w, x);
 	strings(w, "exec", l->exec_paths, l->nexecs);
 	jsonw_key_bool(w, "complete", l->complete);
 	jsonw_object_end(w);
@@ -223,35 +235,58 @@ static int json_experiment_list(struct erp *e, const char *arg)
 	return 0;
 }
 
+static void thread_object(struct jsonw *w, struct erp *e, size_t xi, const struct report_thread *r)
+{
+	static const char *const routine[] = {[REPORT_ROUTINE_UNKNOWN] = "unknown",
+					      [REPORT_ROUTINE_MAIN] = "main",
+					      [REPORT_ROUTINE_FUNC] = "function",
+					      [REPORT_ROUTINE_ADDRESS] = "address"};
+	jsonw_object_begin(w);
+	jsonw_key_uint(w, "experiment_id", xi + 1);
+	jsonw_key_uint(w, "thread", r->t->number);
+	jsonw_key_uint(w, "tid", r->t->tid);
+	jsonw_key_uint(w, "creator_tid", r->t->creator_tid);
+	jsonw_key_bool(w, "selected", r->selected);
+	jsonw_key_string(w, "routine", routine[r->routine]);
+	if (r->routine == REPORT_ROUTINE_FUNC && r->func) {
+		char name[4096];
+		jsonw_key_string(w, "function", erp_func_name(e, r->func, name, sizeof name));
+	}
+	if (r->t->has_start)
+		jsonw_key_uint(w, "start_ns", r->start_ns);
+	if (r->t->has_end)
+		jsonw_key_uint(w, "end_ns", r->end_ns);
+	jsonw_key_uint(w, "cpu_ns", r->cpu_ns);
+	jsonw_key_bool(w, "cpu_from_samples", r->cpu_sampled);
+	jsonw_key_uint(w, "samples", r->t->samples);
+	jsonw_object_end(w);
+}
+
 static int json_thread_list(struct erp *e, const char *arg)
 {
+	if (report_prepare(e) < 0)
+		return -1;
 	struct jsonw w;
 	begin(&w, e, "thread_list", arg);
 	jsonw_key(&w, "threads");
 	jsonw_array_begin(&w);
-	for (size_t i = 0; i < profile_experiment_count(e->prof); i++) {
-		const struct experiment *x = profile_experiment(e->prof, i);
-		for (size_t k = 0; k < x->nthreads; k++) {
-			const struct exp_thread *t = &x->threads[k];
-			jsonw_object_begin(&w);
-			jsonw_key_uint(&w, "experiment_id", i + 1);
-			jsonw_key_uint(&w, "thread", t->number);
-			jsonw_key_uint(&w, "tid", t->tid);
-			jsonw_key_uint(&w, "creator_tid", t->creator_tid);
-			jsonw_key_bool(&w, "selected", profile_thread_selected(e->prof, i, k));
-			jsonw_key_uint(&w, "samples", t->samples);
-			jsonw_key_uint(&w, "sampled_cpu_ns", t->sampled_ns);
-			jsonw_key(&w, "cpu_ns");
-			if (t->has_end)
-				jsonw_uint(&w, t->cpu_ns);
-			else
-				jsonw_null(&w);
-			jsonw_object_end(&w);
+	int r = 0;
+	for (size_t i = 0; i < profile_experiment_count(e->prof) && r == 0; i++) {
+		struct report_thread *v;
+		ssize_t n = report_threads(e->prof, i, &v);
+		if (n < 0) {
+			r = -1;
+			break;
 		}
+		for (ssize_t k = 0; k < n; k++)
+			thread_object(&w, e, i, &v[k]);
+		free(v);
 	}
 	jsonw_array_end(&w);
 	end(&w);
-	return 0;
+	if (r < 0)
+		erp_error(e, "out of memory");
+	return r;
 }
 
 /* A stack's frames, leaf first: function, object offset, and line where known. */
@@ -282,14 +317,10 @@ static void json_frames(struct jsonw *w, struct erp *e, size_t x, uint32_t s)
 /* leaks and allocs: the totals, then each stack with its count and bytes, largest first. */
 static int json_heap_blocks(struct erp *e, const char *name, const char *arg, enum report_heap_key key)
 {
-	if (report_heap_prepare(e) < 0)
-		return -1;
 	struct report_heap_item *v;
-	ssize_t got = report_heap_items(e->prof, key, 0, &v);
-	if (got < 0) {
-		erp_error(e, "out of memory");
+	ssize_t got = report_heap_stacks(e, key, &v);
+	if (got < 0)
 		return -1;
-	}
 	const struct heap_summary *h = profile_heap_summary(e->prof);
 	int leaks = key == REPORT_HEAP_LEAK;
 	struct jsonw w;

@@ -47,13 +47,15 @@ r = {o["report"]: o for o in map(json.loads, open(js))}
 def ok(c, w): print(("ok: " if c else "FAIL: ") + w)
 h = r["header"]["experiments"][0]
 ok(h["pid"] == pid and h["argv"][0] == "./export_prog" and h["heap_tracing"] is True, "header: pid %d, argv, heap tracing" % h["pid"])
-ok(h["exit"] == {"status": 0} and h["complete"] is True, "header: exit status 0, complete")
+ok(h["ending"] == {"how": "exit", "status": 0} and h["complete"] is True and h["unprofiled_processes"] == 0,
+   "header: exit status 0, complete, nothing unprofiled")
 s = r["statistics"]["sum"]
 ok("%.3f" % (s["cpu_recorded_ns"] / 1e9) == cpu.split()[0], "statistics: recorded CPU %d ns = <Total> %s s" % (s["cpu_recorded_ns"], cpu))
 ok(all(isinstance(v, int) for v in s["counters"].values()) and "minor_page_faults" in s["counters"], "statistics: counters are integers")
 ok(r["experiment_list"]["experiments"][0]["pid"] == pid, "experiment_list: the pid")
 th = r["thread_list"]["threads"]
-ok(len(th) == 1 and th[0]["selected"] is True and th[0]["tid"] == pid, "thread_list: one thread, the main one")
+ok(len(th) == 1 and th[0]["selected"] is True and th[0]["tid"] == pid and th[0]["routine"] == "main"
+   and th[0]["cpu_ns"] > 0, "thread_list: one thread, the main one, with its CPU time")
 for rep, word in (("leaks", "Leaked"), ("allocs", "Allocated")):
     m = re.search(r"Summary Results: Distinct \w+ = (\d+), Total Instances = (\d+), Total Bytes %s = (\d+)" % word, txt)
     o = r[rep]
