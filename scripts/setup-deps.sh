@@ -29,6 +29,8 @@ PACKAGES=(
 	protobuf-c-compiler # er_print: protoc-c generates the pprof profile.proto code at build time
 	libprotobuf-c-dev   # er_print: -export pprof encodes profile.proto
 	zlib1g-dev          # er_print: -export pprof gzips its output
+	libmicrohttpd-dev   # analyzer: its local HTTP server (127.0.0.1 only)
+	chromium            # tests: the analyzer's page in a real browser (headless, test-only)
 	libc6-dbg       # tests resolve libc functions through /usr/lib/debug
 	libunwind-dev   # tests/unwind, bench/unwind: reference unwinder (test-only, never linked into the collector)
 	python3         # tests: XML well-formedness with the standard library
