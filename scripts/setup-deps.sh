@@ -12,7 +12,8 @@
 # `make demo` and `make check` depend on, and by .ci/run.
 #
 # Then the npm packages of tests/tools/js (the readers the export tests use: speedscope's
-# importer, jsdom, ajv): `npm ci` from the committed package-lock.json, only when
+# importer, jsdom, ajv; playwright-core, which the analyzer's browser test drives chromium
+# with): `npm ci` from the committed package-lock.json, only when
 # node_modules is missing or older than the lockfile; otherwise no network access.
 set -euo pipefail
 

@@ -1,0 +1,100 @@
+// analyzer_page.mjs - drive the analyzer's page in Debian's chromium (headless) with
+// playwright-core, for tests/e2e/analyzer_browser.sh:
+//   node analyzer_page.mjs URL EXPECT.json SHOTDIR
+// EXPECT.json (from er_print): {"names": [function names in list order, <Total> first],
+// "total_cpu": "0.500" (seconds as er_print prints them), "func": "spin_until",
+// "callers": ["hot", "warm"], "zoom": "hot"}.  Prints "ok: ..." or "not ok: ..." per check
+// and exits 1 if any failed; screenshots of each step go to SHOTDIR.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+
+const [url, expectFile, shots] = process.argv.slice(2);
+const expect = JSON.parse(fs.readFileSync(expectFile, 'utf8'));
+let failures = 0;
+function check(desc, cond) {
+  console.log(`${cond ? 'ok' : 'not ok'}: ${desc}`);
+  if (!cond) failures++;
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  timeout: 60000,
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('requestfailed', (r) => errors.push('request failed: ' + r.url()));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  await page.waitForSelector('#functions tbody tr');
+  check('the token left the address bar', !page.url().includes('token'));
+  await page.screenshot({ path: `${shots}/functions.png`, fullPage: true });
+
+  // the function list: er_print's names in er_print's order, and its <Total>
+  const rows = await page.$$eval('#functions tbody tr', (trs) =>
+    trs.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
+  const names = rows.map((r) => r[r.length - 1]);
+  check(`the function list is er_print's (${names.length} rows, er_print ${expect.names.length})`, same(names, expect.names));
+  const heads = await page.$$eval('#functions thead th', (ths) => ths.map((t) => t.textContent));
+  const cpuCol = heads.indexOf('Excl. Total CPU Time (s)');
+  // cells: each value and percent column; find the Excl. CPU seconds cell of <Total>
+  const cells = await page.$$eval('#functions tbody tr:first-child td', (tds) => tds.map((t) => t.textContent));
+  check(`<Total> shows er_print's CPU ${expect.total_cpu} s (${cells.join(' ')})`, cpuCol >= 0 && cells.includes(expect.total_cpu));
+
+  // search narrows the list; clearing it restores it
+  await page.fill('#search', expect.func);
+  const found = await page.$$eval('#functions tbody tr', (trs) => trs.map((tr) => tr.lastChild.textContent));
+  check(`search '${expect.func}' keeps <Total> and ${expect.func} (${found.join(', ')})`,
+    found[0] === '<Total>' && found.includes(expect.func) && found.every((n) => n === '<Total>' || n.includes(expect.func)));
+  await page.fill('#search', '');
+
+  // sorting by name is the server's order by name
+  await page.click('#functions th[data-sort="name"]');
+  await page.waitForSelector('#functions th.sorted[data-sort="name"]');
+  const byName = await page.$$eval('#functions tbody tr', (trs) => trs.slice(1).map((tr) => tr.lastChild.textContent));
+  check('a click on Name sorts by name', same(byName, [...byName].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))));
+
+  // click a function, see its callers
+  await page.click(`#functions tbody tr:has(td.name:text-is("${expect.func}"))`);
+  check('the click selects it', (await page.textContent('#selected')) === expect.func);
+  await page.click('#tabs button[data-view="callers"]');
+  await page.waitForSelector('#callers tbody tr');
+  const callers = await page.$$eval('#callers tbody tr', (trs) => trs.map((tr) => tr.lastChild.textContent));
+  check(`callers of ${expect.func}: ${callers.join(', ')} = er_print's ${expect.callers.join(', ')}`,
+    same([...callers].sort(), [...expect.callers].sort()));
+  const self = await page.textContent('#callers-self tbody tr td.name');
+  check('the middle row is the function', self === expect.func);
+  await page.screenshot({ path: `${shots}/callers.png`, fullPage: true });
+
+  // the flame graph: click a frame to zoom into it
+  await page.click('#tabs button[data-view="flame"]');
+  await page.waitForFunction(() => document.getElementById('flame-zoom').textContent === 'Zoom: all');
+  await page.screenshot({ path: `${shots}/flame.png`, fullPage: true });
+  const target = await page.evaluate((name) => {
+    const r = state.flame.rects.find((x) => state.flame.name(x.i) === name);
+    return r && { x: r.x + r.w / 2, y: r.y + 9, w: r.w };
+  }, expect.zoom);
+  check(`the flame graph has a frame ${expect.zoom}`, !!target);
+  const box = await page.locator('#flame-canvas').boundingBox();
+  const canvasWidth = await page.$eval('#flame-canvas', (c) => c.width);
+  check(`${expect.zoom} is narrower than the canvas before the zoom`, target && target.w < canvasWidth - 1);
+  await page.mouse.click(box.x + (target.x * box.width) / canvasWidth, box.y + target.y);
+  await page.waitForFunction((name) => document.getElementById('flame-zoom').textContent === 'Zoom: ' + name, expect.zoom);
+  const after = await page.evaluate((name) => {
+    const r = state.flame.rects.find((x) => state.flame.name(x.i) === name && x.i === state.flame.zoom);
+    return r && r.w;
+  }, expect.zoom);
+  check(`after the click ${expect.zoom} fills the width (${after} of ${canvasWidth})`, after === canvasWidth);
+  check('the click selects the frame\'s function', (await page.textContent('#selected')) === expect.zoom);
+  await page.screenshot({ path: `${shots}/flame-zoomed.png`, fullPage: true });
+  await page.click('#flame-reset');
+  check('reset zoom shows all', (await page.textContent('#flame-zoom')) === 'Zoom: all');
+  check(`no page error (${errors.join('; ')})`, errors.length === 0);
+} finally {
+  await browser.close();
+}
+console.log(`${failures} failures`);
+process.exit(failures ? 1 : 0);
