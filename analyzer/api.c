@@ -594,6 +594,34 @@ static const struct {
 	{"disasm", api_disasm},
 };
 
+/* Argument key as nanoseconds into *ret (def when absent): 0, or -1 after api_fail. */
+static int ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret)
+{
+	const char *s = api_arg(r, key);
+	*ret = def;
+	if (!s || !*s)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || errno || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+		return api_fail(r, 400, "%s '%s' is not a time in ns", key, s);
+	*ret = v;
+	return 0;
+}
+
+/* t0 and t1: the time selection of every endpoint (none: every event). */
+static int time_args(struct api_req *r)
+{
+	uint64_t t0, t1;
+	if (ns_arg(r, "t0", 0, &t0) < 0 || ns_arg(r, "t1", UINT64_MAX, &t1) < 0)
+		return -1;
+	if (profile_select_time(r->p, t0, t1) < 0)
+		return api_fail(r, 400, "the time range t0 %llu to t1 %llu is empty", (unsigned long long)t0,
+				(unsigned long long)t1);
+	return 0;
+}
+
 int api_answer(struct profile *p, const char *name, const struct api_query *q, struct strbuf *out)
 {
 	struct api_req r = {.p = p, .q = q, .status = 200};
@@ -605,7 +633,7 @@ int api_answer(struct profile *p, const char *name, const struct api_query *q, s
 	jsonw_object_begin(&r.w);
 	if (i == sizeof endpoints / sizeof endpoints[0])
 		api_fail(&r, 404, "no endpoint /api/%s", name);
-	else
+	else if (time_args(&r) == 0)
 		endpoints[i].fn(&r);
 	jsonw_object_end(&r.w);
 	if (jsonw_finish(&r.w) < 0 && r.status == 200)

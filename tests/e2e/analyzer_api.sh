@@ -117,6 +117,26 @@ c = next(i for i, x in enumerate(d["columns"]) if x["keyword"] == "totalcpu" and
 s = sum(r["values"][c] for r in d["rows"] if r["kind"] == "insn")
 assert s == next(r["values"][0] for r in rows if r["name"] == "spin_until"), s'
 
+# a time range (t0, t1) restricts every endpoint: the function list's <Total> is the
+# timeline's events in it, the flame graph's root the same, the timeline keeps only those
+read -r t0 t1 want < <(py '
+e = json.load(open("timeline.json"))["events"]; t = sorted(e["t"]); a, b = t[len(t) // 4], t[3 * len(t) // 4]
+print(a, b, sum(v for x, v in zip(e["t"], e["value"]) if a <= x < b))')
+get "api/functions?metrics=e.totalcpu:name&t0=$t0&t1=$t1" >win.json
+got=$(py 'print(json.load(open("win.json"))["rows"][0]["values"][0])')
+check "t0=$t0 t1=$t1: <Total> CPU $got = the timeline's events in it $want (< $total_ns)" \
+	eval '[[ $got == "$want" ]] && ((want > 0 && want < total_ns))'
+get "api/flame?metric=totalcpu&t0=$t0&t1=$t1" >winflame.json
+check "t0..t1: the flame graph's root is the same" \
+	test "$(py 'print(json.load(open("winflame.json"))["nodes"]["value"][0])')" = "$want"
+get "api/timeline?t0=$t0&t1=$t1" >wintl.json
+check "t0..t1: the timeline keeps the events in it" py '
+e = json.load(open("wintl.json"))["events"]; a, b = int(sys.argv[1]), int(sys.argv[2])
+assert all(a <= x < b for x in e["t"]) and sum(e["value"]) == int(sys.argv[3])' "$t0" "$t1" "$want"
+get "api/functions?metrics=e.totalcpu:name" >nowin.json
+check "without t0/t1 every event counts again" \
+	test "$(py 'print(json.load(open("nowin.json"))["rows"][0]["values"][0])')" = "$total_ns"
+
 # bad arguments
 err() { # DESC STATUS PATH TEXT
 	local c
@@ -126,6 +146,8 @@ err() { # DESC STATUS PATH TEXT
 err "unknown metric" 400 "api/functions?metrics=e.cycles" "unknown metric 'cycles'"
 err "not a function id" 400 "api/callers?func=abc" "not a function id"
 err "no such function" 404 "api/callers?func=999999" "no function 999999"
+err "an empty time range" 400 "api/functions?t0=5&t1=5" "time range t0 5 to t1 5 is empty"
+err "a time that is no number" 400 "api/flame?t0=abc" "t0 'abc' is not a time in ns"
 err "leaks are no timeline" 400 "api/timeline?metric=heapleakbytes" "not events in time"
 
 stop_analyzer TERM
