@@ -101,15 +101,6 @@ static void key_str_opt(struct jsonw *w, const char *key, const char *s)
 		jsonw_key_string(w, key, s);
 }
 
-static void key_strings(struct jsonw *w, const char *key, char **v, size_t n)
-{
-	jsonw_key(w, key);
-	jsonw_array_begin(w);
-	for (size_t i = 0; i < n; i++)
-		jsonw_string(w, v[i]);
-	jsonw_array_end(w);
-}
-
 static const char *unit_name(enum metric_unit u)
 {
 	return u == METRIC_UNIT_TIME ? "ns" : u == METRIC_UNIT_BYTES ? "bytes" : "count";
@@ -148,11 +139,11 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	const struct exp_log *l = &x->log;
 	jsonw_key_string(w, "path", x->path);
 	jsonw_key_string(w, "name", x->name);
-	key_strings(w, "errors", x->errors, x->nerrors);
-	key_strings(w, "warnings", x->warnings, x->nwarnings);
-	key_strings(w, "problems", x->problems, x->nproblems);
+	jsonw_key_strings(w, "errors", x->errors, x->nerrors);
+	jsonw_key_strings(w, "warnings", x->warnings, x->nwarnings);
+	jsonw_key_strings(w, "problems", x->problems, x->nproblems);
 	key_str_opt(w, "target", l->target_path);
-	key_strings(w, "argv", l->argv, l->argc);
+	jsonw_key_strings(w, "argv", l->argv, l->argc);
 	jsonw_key_uint(w, "pid", l->pid);
 	key_str_opt(w, "host", l->host);
 	key_str_opt(w, "os", l->os);
@@ -438,7 +429,7 @@ static int api_experiments(struct api_req *r)
 			jsonw_null(w);
 		jsonw_key_uint(w, "founder", profile_experiment_founder(r->p, i) + 1);
 		key_str_opt(w, "lineage", x->log.lineage);
-		key_strings(w, "argv", x->log.argv, x->log.argc);
+		jsonw_key_strings(w, "argv", x->log.argv, x->log.argc);
 		jsonw_key_uint(w, "threads", x->nthreads);
 		jsonw_key_uint(w, "duration_ns", x->duration_ns);
 		jsonw_key_string(w, "ending", ending_text(&end, buf, sizeof buf));

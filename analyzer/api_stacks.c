@@ -65,13 +65,39 @@ static int u64v_push(struct u64v *a, uint64_t x)
 	return VEC_PUSH(a, x);
 }
 
-static void u64v_write(struct api_req *r, const char *key, const struct u64v *a)
+/* Four parallel arrays (one element per tree node or per event), named by keys. */
+struct columns4 {
+	struct u64v a[4];
+};
+
+static int columns4_push(struct columns4 *c, uint64_t a, uint64_t b, uint64_t d, uint64_t e)
+{
+	return u64v_push(&c->a[0], a) < 0 || u64v_push(&c->a[1], b) < 0 || u64v_push(&c->a[2], d) < 0 ||
+			       u64v_push(&c->a[3], e) < 0
+		       ? -ENOMEM
+		       : 0;
+}
+
+/* "key": {"keys[0]": [...], ...}. */
+static void columns4_write(struct api_req *r, const char *key, const char *const keys[4],
+			   const struct columns4 *c)
 {
 	jsonw_key(&r->w, key);
-	jsonw_array_begin(&r->w);
-	for (size_t i = 0; i < a->n; i++)
-		jsonw_uint(&r->w, a->v[i]);
-	jsonw_array_end(&r->w);
+	jsonw_object_begin(&r->w);
+	for (size_t k = 0; k < 4; k++) {
+		jsonw_key(&r->w, keys[k]);
+		jsonw_array_begin(&r->w);
+		for (size_t i = 0; i < c->a[k].n; i++)
+			jsonw_uint(&r->w, c->a[k].v[i]);
+		jsonw_array_end(&r->w);
+	}
+	jsonw_object_end(&r->w);
+}
+
+static void columns4_free(struct columns4 *c)
+{
+	for (size_t k = 0; k < 4; k++)
+		free(c->a[k].v);
 }
 
 /* ------------------------------------------------------------ flame */
@@ -81,7 +107,7 @@ struct flame {
 	int inverted;
 	struct u64map children; /* (parent node << 32 | local function) -> node */
 	struct fnames names;
-	struct u64v parent, func, value, self;
+	struct columns4 nodes; /* parent, func, value, self */
 };
 
 static long flame_child(struct flame *fl, uint64_t parent, uint32_t func)
@@ -93,10 +119,9 @@ static long flame_child(struct flame *fl, uint64_t parent, uint32_t func)
 	int64_t k = u64map_get(&fl->children, key);
 	if (k >= 0)
 		return (long)k;
-	long node = (long)fl->parent.n;
+	long node = (long)fl->nodes.a[0].n;
 	if (node >= (long)UINT32_MAX || u64map_put(&fl->children, key, (uint32_t)node) < 0 ||
-	    u64v_push(&fl->parent, parent) < 0 || u64v_push(&fl->func, (uint64_t)lf) < 0 ||
-	    u64v_push(&fl->value, 0) < 0 || u64v_push(&fl->self, 0) < 0)
+	    columns4_push(&fl->nodes, parent, (uint64_t)lf, 0, 0) < 0)
 		return -ENOMEM;
 	return node;
 }
@@ -108,16 +133,16 @@ static int flame_add(const struct profile_stack *s, void *arg)
 	if (!v)
 		return 0;
 	uint64_t node = 0;
-	fl->value.v[0] += v;
+	fl->nodes.a[2].v[0] += v;
 	for (size_t i = 0; i < s->nframes; i++) {
 		uint32_t f = s->frames[fl->inverted ? s->nframes - 1 - i : i];
 		long c = flame_child(fl, node, f);
 		if (c < 0)
 			return (int)c;
 		node = (uint64_t)c;
-		fl->value.v[node] += v;
+		fl->nodes.a[2].v[node] += v;
 	}
-	fl->self.v[node] += v;
+	fl->nodes.a[3].v[node] += v;
 	return 0;
 }
 
@@ -130,9 +155,8 @@ int api_flame(struct api_req *r)
 	struct flame fl = {.metric = (size_t)m, .inverted = inv && strcmp(inv, "1") == 0};
 	u64map_init(&fl.children);
 	u64map_init(&fl.names.map);
-	int e = fnames_get(&fl.names, PROFILE_FUNC_TOTAL) < 0 || u64v_push(&fl.parent, UINT32_MAX) < 0 ||
-				u64v_push(&fl.func, 0) < 0 || u64v_push(&fl.value, 0) < 0 ||
-				u64v_push(&fl.self, 0) < 0
+	int e = fnames_get(&fl.names, PROFILE_FUNC_TOTAL) < 0 ||
+				columns4_push(&fl.nodes, UINT32_MAX, 0, 0, 0) < 0
 			? -ENOMEM
 			: profile_foreach_stack(r->p, NULL, flame_add, &fl);
 	if (e == 0) {
@@ -140,20 +164,12 @@ int api_flame(struct api_req *r)
 		jsonw_key_string(&r->w, "metric", profile_metric_defs(r->p, &nd)[m].keyword);
 		jsonw_key_bool(&r->w, "inverted", fl.inverted);
 		fnames_write(r, &fl.names);
-		jsonw_key(&r->w, "nodes");
-		jsonw_object_begin(&r->w);
-		u64v_write(r, "parent", &fl.parent);
-		u64v_write(r, "func", &fl.func);
-		u64v_write(r, "value", &fl.value);
-		u64v_write(r, "self", &fl.self);
-		jsonw_object_end(&r->w);
+		static const char *const keys[4] = {"parent", "func", "value", "self"};
+		columns4_write(r, "nodes", keys, &fl.nodes);
 	}
 	u64map_release(&fl.children);
 	fnames_release(&fl.names);
-	free(fl.parent.v);
-	free(fl.func.v);
-	free(fl.value.v);
-	free(fl.self.v);
+	columns4_free(&fl.nodes);
 	return e < 0 ? api_fail(r, 500, "cannot walk the stacks: %s", strerror(-e)) : 0;
 }
 
@@ -164,7 +180,7 @@ struct timeline {
 	size_t metric;
 	size_t *lane0; /* per experiment: the lane of its first thread */
 	struct fnames names;
-	struct u64v t, lane, leaf, value;
+	struct columns4 events; /* t, lane, leaf, value */
 };
 
 static int timeline_add(const struct profile_stack *s, void *arg)
@@ -177,11 +193,8 @@ static int timeline_add(const struct profile_stack *s, void *arg)
 	if (lf < 0)
 		return (int)lf;
 	const struct experiment *x = profile_experiment(tl->p, s->exp);
-	if (u64v_push(&tl->t, report_rel_ns(x, s->ts_ns)) < 0 ||
-	    u64v_push(&tl->lane, tl->lane0[s->exp] + s->thread) < 0 ||
-	    u64v_push(&tl->leaf, (uint64_t)lf) < 0 || u64v_push(&tl->value, v) < 0)
-		return -ENOMEM;
-	return 0;
+	return columns4_push(&tl->events, report_rel_ns(x, s->ts_ns), tl->lane0[s->exp] + s->thread,
+			     (uint64_t)lf, v);
 }
 
 static void lanes(struct api_req *r)
@@ -231,19 +244,11 @@ int api_timeline(struct api_req *r)
 		jsonw_key_uint(&r->w, "duration_ns", end);
 		lanes(r);
 		fnames_write(r, &tl.names);
-		jsonw_key(&r->w, "events");
-		jsonw_object_begin(&r->w);
-		u64v_write(r, "t", &tl.t);
-		u64v_write(r, "lane", &tl.lane);
-		u64v_write(r, "leaf", &tl.leaf);
-		u64v_write(r, "value", &tl.value);
-		jsonw_object_end(&r->w);
+		static const char *const keys[4] = {"t", "lane", "leaf", "value"};
+		columns4_write(r, "events", keys, &tl.events);
 	}
 	free(tl.lane0);
 	fnames_release(&tl.names);
-	free(tl.t.v);
-	free(tl.lane.v);
-	free(tl.leaf.v);
-	free(tl.value.v);
+	columns4_free(&tl.events);
 	return e < 0 ? api_fail(r, 500, "cannot walk the events: %s", strerror(-e)) : 0;
 }

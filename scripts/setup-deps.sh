@@ -32,6 +32,7 @@ PACKAGES=(
 	zlib1g-dev          # er_print: -export pprof gzips its output
 	libmicrohttpd-dev   # analyzer: its local HTTP server (127.0.0.1 only)
 	chromium            # tests: the analyzer's page in a real browser (headless, test-only)
+	curl                # tests: the analyzer's HTTP API (test-only)
 	libc6-dbg       # tests resolve libc functions through /usr/lib/debug
 	libunwind-dev   # tests/unwind, bench/unwind: reference unwinder (test-only, never linked into the collector)
 	python3         # tests: XML well-formedness with the standard library

@@ -55,13 +55,13 @@ done
 
 # The function list against er_print
 py() { python3 -c "import json, sys; $1" "${@:2}"; }
-read -r cpu_s incl_s bytes < <(er_total e.totalcpu:i.totalcpu:i.heapallocbytes h.er)
+read -r cpu_s incl_s bytes < <(total_row h.er e.totalcpu:i.totalcpu:i.heapallocbytes)
 total_ns=$(py 'r = json.load(open("functions.json"))["rows"][0]; assert r["name"] == "<Total>"; print(r["values"][0])')
 check "<Total> CPU $total_ns ns = er_print's $cpu_s s" test "$(secs "$total_ns")" = "$cpu_s"
 check "<Total> bytes = er_print's $bytes" \
 	test "$(py 'print(json.load(open("functions.json"))["rows"][0]["values"][2])')" = "$bytes"
 top=$(py 'print(json.load(open("functions.json"))["rows"][1]["name"])')
-check "top function $top = er_print's $(er_top h.er)" test "$top" = "$(er_top h.er)"
+check "top function $top = er_print's $(top_function h.er)" test "$top" = "$(top_function h.er)"
 check "the columns are typed" py 'c = json.load(open("functions.json"))["columns"]; assert [(x["keyword"], x["flavor"], x["unit"]) for x in c] == [("totalcpu", "e", "ns"), ("totalcpu", "i", "ns"), ("heapallocbytes", "i", "bytes")]'
 get "api/functions?sort=name" >byname.json
 check "sort=name orders by name" py 'r = [x["name"] for x in json.load(open("byname.json"))["rows"][1:]]; assert r == sorted(r), r[:5]'
