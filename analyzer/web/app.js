@@ -10,7 +10,15 @@ const state = {
   sort: '',         // its sort item
   functions: null,  // /api/functions
   flame: null,      // /api/flame and its layout
+  timeline: null,   // /api/timeline (the whole run) and its layout
+  range: null,      // {t0, t1}: the time range every view shows (ns), or null: the whole run
 };
+
+// path with the time range's t0 and t1 when one is selected
+function withRange(path) {
+  if (!state.range) return path;
+  return path + (path.includes('?') ? '&' : '?') + `t0=${state.range.t0}&t1=${state.range.t1}`;
+}
 
 async function api(path) {
   const r = await fetch('/api/' + path, { credentials: 'same-origin' });
@@ -88,7 +96,7 @@ async function loadFunctions() {
     const q = new URLSearchParams();
     if (state.metrics) q.set('metrics', state.metrics);
     if (state.sort) q.set('sort', state.sort);
-    state.functions = await api('functions?' + q);
+    state.functions = await api(withRange('functions?' + q));
   } catch (e) {
     err.textContent = e.message;
     return;
@@ -164,7 +172,7 @@ async function showCallers() {
     return;
   }
   empty.style.display = 'none';
-  const c = await api('callers?func=' + state.selected.id + (state.sort ? '&sort=' + encodeURIComponent(state.sort) : ''));
+  const c = await api(withRange('callers?func=' + state.selected.id + (state.sort ? '&sort=' + encodeURIComponent(state.sort) : '')));
   const base = c.function.base;
   attrTable(document.getElementById('callers'), c.callers.map((e) => ({ id: e.id, name: e.name, values: e.attributed })), base);
   attrTable(document.getElementById('callers-self'),
@@ -178,7 +186,7 @@ const ROW = 18;
 async function loadFlame() {
   const metric = document.getElementById('flame-metric').value;
   const inverted = document.getElementById('flame-inverted').checked;
-  const f = await api(`flame?metric=${encodeURIComponent(metric)}&inverted=${inverted ? 1 : 0}`);
+  const f = await api(withRange(`flame?metric=${encodeURIComponent(metric)}&inverted=${inverted ? 1 : 0}`));
   const n = f.nodes.parent.length;
   const children = Array.from({ length: n }, () => []);
   for (let i = 1; i < n; i++) children[f.nodes.parent[i]].push(i);
@@ -250,7 +258,7 @@ function flameHit(ev) {
 }
 
 function flameClick(ev) {
-  const r = flameHit(ev);
+  const r = state.flame && flameHit(ev);
   if (!r) return;
   const f = state.flame.data;
   state.flame.zoom = r.i;
@@ -259,10 +267,96 @@ function flameClick(ev) {
 }
 
 function flameHover(ev) {
-  const r = flameHit(ev), out = document.getElementById('flame-hover');
+  const r = state.flame && flameHit(ev), out = document.getElementById('flame-hover');
   if (!r) { out.textContent = ''; return; }
   const v = state.flame.data.nodes.value[r.i], total = state.flame.data.nodes.value[0];
   out.textContent = `${state.flame.name(r.i)}: ${fmt(v, state.flame.unit)} (${pct(v, total)}%)`;
+}
+
+// ------------------------------------------------------------ timeline
+const LANE = 22, GUTTER = 110;
+
+async function loadTimeline() {
+  const t = await api('timeline?metric=totalcpu'); // the whole run: the range is drawn over it
+  state.timeline = { data: t, drag: null };
+  drawTimeline();
+}
+
+function timeX(t, width) {
+  const d = state.timeline.data.duration_ns || 1;
+  return GUTTER + (t / d) * (width - GUTTER);
+}
+
+function xTime(x, width) {
+  const d = state.timeline.data.duration_ns;
+  return Math.max(0, Math.min(d, Math.round(((x - GUTTER) / (width - GUTTER)) * d)));
+}
+
+function drawTimeline() {
+  const tl = state.timeline, t = tl.data, canvas = document.getElementById('timeline-canvas');
+  const width = canvas.clientWidth || 800;
+  canvas.width = width;
+  canvas.height = Math.max(60, t.lanes.length * LANE + 4);
+  const ctx = canvas.getContext('2d');
+  ctx.font = '12px monospace';
+  t.lanes.forEach((l, i) => {
+    ctx.fillStyle = i % 2 ? '#f7f9fb' : '#eef1f5';
+    ctx.fillRect(0, i * LANE, width, LANE);
+    ctx.fillStyle = '#000';
+    ctx.fillText(`${t.lanes.length > 1 && l.experiment > 1 ? l.experiment + ':' : ''}T${l.thread} ${l.tid}`, 4, i * LANE + 15);
+  });
+  const e = t.events;
+  for (let k = 0; k < e.t.length; k++) {
+    const h = hash(t.functions.name[e.leaf[k]]);
+    ctx.fillStyle = `hsl(${h % 360}, 65%, 50%)`;
+    ctx.fillRect(timeX(e.t[k], width), e.lane[k] * LANE + 3, 2, LANE - 6);
+  }
+  const r = tl.drag || state.range;
+  if (r) {
+    const a = timeX(Math.min(r.t0, r.t1), width), b = timeX(Math.max(r.t0, r.t1), width);
+    ctx.fillStyle = 'rgba(40, 110, 220, 0.2)';
+    ctx.fillRect(a, 0, Math.max(b - a, 1), canvas.height);
+  }
+}
+
+function canvasX(ev) {
+  const canvas = document.getElementById('timeline-canvas'), b = canvas.getBoundingClientRect();
+  return ((ev.clientX - b.left) * canvas.width) / b.width;
+}
+
+function timelineDown(ev) {
+  const w = document.getElementById('timeline-canvas').width, t = xTime(canvasX(ev), w);
+  state.timeline.drag = { t0: t, t1: t, x0: canvasX(ev) };
+}
+
+function timelineMove(ev) {
+  const tl = state.timeline, w = document.getElementById('timeline-canvas').width;
+  if (!tl) return;
+  const t = xTime(canvasX(ev), w);
+  document.getElementById('timeline-hover').textContent = `${fmt(t, 'ns')} s`;
+  if (tl.drag) {
+    tl.drag.t1 = t;
+    drawTimeline();
+  }
+}
+
+function timelineUp(ev) {
+  const tl = state.timeline, d = tl && tl.drag;
+  if (!d) return;
+  tl.drag = null;
+  if (Math.abs(canvasX(ev) - d.x0) < 3) setRange(null); // a click: the whole run again
+  else setRange({ t0: Math.min(d.t0, d.t1), t1: Math.max(d.t0, d.t1) + 1 });
+}
+
+// Show only [t0, t1) everywhere (null: the whole run); the views reload from the server.
+function setRange(r) {
+  state.range = r;
+  document.getElementById('range').textContent = r ? `${fmt(r.t0, 'ns')} s to ${fmt(r.t1, 'ns')} s` : 'whole run';
+  document.getElementById('range-clear').hidden = !r;
+  state.functions = null;
+  state.flame = null;
+  if (state.timeline) drawTimeline();
+  if (state.view !== 'timeline') show(state.view);
 }
 
 // ------------------------------------------------------------ views
@@ -273,6 +367,7 @@ function show(view) {
   if (view === 'functions' && !state.functions) loadFunctions();
   if (view === 'callers') showCallers();
   if (view === 'flame') (state.flame ? drawFlame : loadFlame)();
+  if (view === 'timeline') (state.timeline ? drawTimeline : loadTimeline)();
 }
 
 async function main() {
@@ -289,10 +384,17 @@ async function main() {
   document.getElementById('search').addEventListener('input', () => state.functions && renderFunctions());
   sel.addEventListener('change', loadFlame);
   document.getElementById('flame-inverted').addEventListener('change', loadFlame);
-  document.getElementById('flame-reset').addEventListener('click', () => { state.flame.zoom = 0; drawFlame(); });
+  document.getElementById('flame-reset').addEventListener('click', () => {
+    if (state.flame) { state.flame.zoom = 0; drawFlame(); }
+  });
   const canvas = document.getElementById('flame-canvas');
   canvas.addEventListener('click', flameClick);
   canvas.addEventListener('mousemove', flameHover);
+  const tc = document.getElementById('timeline-canvas');
+  tc.addEventListener('mousedown', timelineDown);
+  tc.addEventListener('mousemove', timelineMove);
+  window.addEventListener('mouseup', (ev) => state.timeline && timelineUp(ev));
+  document.getElementById('range-clear').addEventListener('click', () => setRange(null));
   showOverview();
   show('functions');
   document.body.dataset.ready = '1';

@@ -5,7 +5,9 @@
 # er_print's functions in er_print's order and its <Total> CPU time; search narrows
 # it; a click on Name sorts by name; a click on spin_until selects it and the
 # Callers-Callees view shows er_print's callers (hot, warm); a click on hot in the
-# flame graph zooms into it (it then fills the width) and selects it; no page error.
+# flame graph zooms into it (it then fills the width) and selects it; a drag over the
+# timeline selects a time range and the function list's <Total> becomes the CPU of the
+# samples in it, then the whole run's again; no page error.
 # Screenshots of each step: $PA_BUILD/test-logs/analyzer_browser/*.png.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_browser
 js=$PA_TOP/tests/tools/js
@@ -33,7 +35,7 @@ check "starts and prints its URL" start_analyzer h.er
 rc=$?
 cat page.log
 check "the page passes its checks in chromium (exit $rc)" test "$rc" = 0
-for s in functions callers flame flame-zoomed; do
+for s in functions callers flame flame-zoomed timeline functions-range; do
 	check "screenshot $s.png" test -s "$shots/$s.png"
 done
 stop_analyzer TERM

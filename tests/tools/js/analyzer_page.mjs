@@ -3,7 +3,9 @@
 //   node analyzer_page.mjs URL EXPECT.json SHOTDIR
 // EXPECT.json (from er_print): {"names": [function names in list order, <Total> first],
 // "total_cpu": "0.500" (seconds as er_print prints them), "func": "spin_until",
-// "callers": ["hot", "warm"], "zoom": "hot"}.  Prints "ok: ..." or "not ok: ..." per check
+// "callers": ["hot", "warm"], "zoom": "hot"}.  Then a drag over the middle half of the
+// timeline selects a time range, and the function list's <Total> becomes the CPU time of
+// the timeline's samples in it; "Whole run" brings er_print's <Total> back.  Prints "ok: ..." or "not ok: ..." per check
 // and exits 1 if any failed; screenshots of each step go to SHOTDIR.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -92,6 +94,45 @@ try {
   await page.screenshot({ path: `${shots}/flame-zoomed.png`, fullPage: true });
   await page.click('#flame-reset');
   check('reset zoom shows all', (await page.textContent('#flame-zoom')) === 'Zoom: all');
+
+  // select a time range on the timeline: the function list shows that range only
+  const cpuCell = () => page.evaluate(() => {
+    let col = 0;
+    for (const th of document.querySelectorAll('#functions thead th')) {
+      if (th.textContent === 'Excl. Total CPU Time (s)') break;
+      col += th.colSpan;
+    }
+    return document.querySelector('#functions tbody tr:first-child').cells[col].textContent;
+  });
+  await page.click('#tabs button[data-view="timeline"]');
+  await page.waitForFunction(() => state.timeline !== null);
+  const tbox = await page.locator('#timeline-canvas').boundingBox();
+  const tw = await page.$eval('#timeline-canvas', (c) => c.width);
+  const px = (f) => tbox.x + ((110 + f * (tw - 110)) * tbox.width) / tw; // the lanes start after a 110 px gutter
+  await page.mouse.move(px(0.25), tbox.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(px(0.5), tbox.y + 10);
+  await page.mouse.move(px(0.75), tbox.y + 10);
+  await page.mouse.up();
+  await page.waitForFunction(() => document.getElementById('range').textContent !== 'whole run');
+  const want = await page.evaluate(() => {
+    const e = state.timeline.data.events, r = state.range;
+    let sum = 0;
+    for (let k = 0; k < e.t.length; k++) if (e.t[k] >= r.t0 && e.t[k] < r.t1) sum += e.value[k];
+    return { sum, text: (sum / 1e9).toFixed(3), range: r };
+  });
+  await page.screenshot({ path: `${shots}/timeline.png`, fullPage: true });
+  await page.click('#tabs button[data-view="functions"]');
+  await page.waitForFunction(() => state.functions !== null);
+  const inRange = await cpuCell();
+  check(`range ${want.range.t0}..${want.range.t1} ns: <Total> CPU ${inRange} s = the timeline's samples in it ${want.text} s`,
+    inRange === want.text);
+  check(`the range holds some but not all of the CPU (${want.text} of ${expect.total_cpu})`,
+    want.sum > 0 && Number(want.text) < Number(expect.total_cpu));
+  await page.screenshot({ path: `${shots}/functions-range.png`, fullPage: true });
+  await page.click('#range-clear');
+  await page.waitForFunction(() => state.functions !== null && document.getElementById('range').textContent === 'whole run');
+  check('back to the whole run: <Total> is er_print\'s again', (await cpuCell()) === expect.total_cpu);
   check(`no page error (${errors.join('; ')})`, errors.length === 0);
 } finally {
   await browser.close();
