@@ -53,6 +53,7 @@ function select(id, name) {
   for (const tr of document.querySelectorAll('#functions tr[data-id]'))
     tr.classList.toggle('selected', Number(tr.dataset.id) === id);
   if (state.view === 'callers') showCallers();
+  if (state.view === 'source' || state.view === 'disasm') showCode(state.view);
 }
 
 // ------------------------------------------------------------ overview
@@ -359,6 +360,73 @@ function setRange(r) {
   if (state.view !== 'timeline') show(state.view);
 }
 
+// ------------------------------------------------------------ source and disassembly
+// The metric cells of an annotated row: value and percent as the column asks.
+function metricCells(tr, columns, values) {
+  columns.forEach((c, i) => {
+    if (c.flavor === 's') return;
+    const v = values ? values[i] : null;
+    if (c.value) tr.append(el('td', {}, v === null ? '' : fmt(v, c.unit)));
+    if (c.percent) tr.append(el('td', {}, v === null ? '' : pct(v, c.total)));
+  });
+}
+
+function codeHead(columns, last) {
+  const head = el('tr');
+  for (const c of columns)
+    if (c.flavor !== 's') head.append(el('th', { colSpan: c.value && c.percent ? 2 : 1 }, colTitle(c)));
+  head.append(el('th', { class: 'name' }, last));
+  return el('thead', {}, head);
+}
+
+async function showCode(kind) {
+  const title = document.getElementById(kind + '-title'), err = document.getElementById(kind + '-error');
+  const table = document.getElementById(kind);
+  err.textContent = '';
+  table.replaceChildren();
+  if (!state.selected) return;
+  const q = `${kind}?func=${state.selected.id}` + (state.metrics ? '&metrics=' + encodeURIComponent(state.metrics) : '');
+  let d;
+  try {
+    d = await api(withRange(q));
+  } catch (e) {
+    title.textContent = state.selected.name;
+    err.textContent = e.message;
+    return;
+  }
+  const body = el('tbody');
+  if (kind === 'source') {
+    title.textContent = `${state.selected.name}: ${d.file}` + (d.text_found ? '' : ' (source file not found)');
+    for (const l of d.lines) {
+      const tr = el('tr', { 'data-line': l.line });
+      if (l.hot) tr.classList.add('hot');
+      metricCells(tr, d.columns, l.values || null);
+      tr.append(el('td', { class: 'text' }, `${String(l.line).padStart(5)}  ${l.text === null ? '' : l.text}`));
+      body.append(tr);
+    }
+  } else {
+    title.textContent = state.selected.name + (d.entry_file ? `: ${d.entry_file}` : '');
+    for (const r of d.rows) {
+      const tr = el('tr');
+      if (r.kind === 'source') {
+        tr.classList.add('src');
+        metricCells(tr, d.columns, null);
+        tr.append(el('td', { class: 'text' }, `${r.file || ''}:${r.line}`));
+      } else {
+        if (r.hot) tr.classList.add('hot');
+        metricCells(tr, d.columns, r.values);
+        tr.append(el('td', { class: 'text' }, `0x${r.addr.toString(16)}  ${r.text}`));
+      }
+      body.append(tr);
+    }
+  }
+  table.replaceChildren(codeHead(d.columns, kind === 'source' ? 'Source' : 'Instruction'), body);
+  if (kind === 'source' && d.entry_line) {
+    const row = table.querySelector(`tr[data-line="${d.entry_line}"]`);
+    if (row) row.scrollIntoView({ block: 'center' });
+  }
+}
+
 // ------------------------------------------------------------ views
 function show(view) {
   state.view = view;
@@ -368,6 +436,7 @@ function show(view) {
   if (view === 'callers') showCallers();
   if (view === 'flame') (state.flame ? drawFlame : loadFlame)();
   if (view === 'timeline') (state.timeline ? drawTimeline : loadTimeline)();
+  if (view === 'source' || view === 'disasm') showCode(view);
 }
 
 async function main() {

@@ -3,7 +3,8 @@
 //   node analyzer_page.mjs URL EXPECT.json SHOTDIR
 // EXPECT.json (from er_print): {"names": [function names in list order, <Total> first],
 // "total_cpu": "0.500" (seconds as er_print prints them), "func": "spin_until",
-// "callers": ["hot", "warm"], "zoom": "hot"}.  Then a drag over the middle half of the
+// "callers": ["hot", "warm"], "zoom": "hot", "hot_lines": [27], "file": "export_prog.c",
+// "metrics": "e.%totalcpu:name", "hot_insns": 2}.  Then a drag over the middle half of the
 // timeline selects a time range, and the function list's <Total> becomes the CPU time of
 // the timeline's samples in it; "Whole run" brings er_print's <Total> back.  Prints "ok: ..." or "not ok: ..." per check
 // and exits 1 if any failed; screenshots of each step go to SHOTDIR.
@@ -70,6 +71,29 @@ try {
   const self = await page.textContent('#callers-self tbody tr td.name');
   check('the middle row is the function', self === expect.func);
   await page.screenshot({ path: `${shots}/callers.png`, fullPage: true });
+
+  // another metric list, then its annotated source (er_print's hot lines) and disassembly
+  await page.click('#tabs button[data-view="functions"]');
+  await page.fill('#metrics', expect.metrics);
+  await page.click('#metrics-apply');
+  await page.waitForFunction((m) => state.functions && state.functions.metrics === m, expect.metrics);
+  const heads2 = await page.$$eval('#functions thead th', (ths) => ths.map((t) => t.textContent));
+  check(`the metric list ${expect.metrics} shows its columns (${heads2.join(' | ')})`,
+    same(heads2, ['Excl. Total CPU Time (s)', 'Name']));
+  await page.click('#tabs button[data-view="source"]');
+  await page.waitForSelector('#source tbody tr');
+  const stitle = await page.textContent('#source-title');
+  check(`the source view shows ${expect.file} (${stitle})`, stitle.startsWith(expect.func + ': ') && stitle.endsWith(expect.file));
+  const hot = await page.$$eval('#source tbody tr.hot', (trs) => trs.map((tr) => Number(tr.dataset.line)));
+  check(`hot source lines ${hot.join(',')} = er_print's ${expect.hot_lines.join(',')}`, same(hot, expect.hot_lines));
+  await page.screenshot({ path: `${shots}/source.png`, fullPage: true });
+  await page.click('#tabs button[data-view="disasm"]');
+  await page.waitForSelector('#disasm tbody tr');
+  const insns = await page.$$eval('#disasm tbody tr:not(.src)', (trs) => trs.length);
+  const hotInsns = await page.$$eval('#disasm tbody tr.hot', (trs) => trs.length);
+  check(`the disassembly shows instructions (${insns}), ${hotInsns} hot = er_print's ${expect.hot_insns}`,
+    insns > 0 && hotInsns > 0 && hotInsns === expect.hot_insns);
+  await page.screenshot({ path: `${shots}/disasm.png`, fullPage: true });
 
   // the flame graph: click a frame to zoom into it
   await page.click('#tabs button[data-view="flame"]');
