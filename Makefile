@@ -2,7 +2,7 @@
 #   make            build everything into build/
 #   make demo       install missing Debian packages, build, profile the demo, print reports
 #   make check      install missing Debian packages, build (ASan+UBSan test build), run all tests
-# Layers (STYLE.md): common <- experiment <- {collector, collect, analysis} <- {er_print}
+# Layers (STYLE.md): common <- experiment <- {collector, collect, analysis} <- {er_print, er_archive, analyzer}
 
 CC      ?= cc
 BUILD   ?= build
@@ -26,6 +26,8 @@ COLLECT_SRC    := $(wildcard collect/*.c)
 ANALYSIS_SRC   := $(wildcard analysis/*.c)
 ERPRINT_SRC    := $(wildcard er_print/*.c)
 ERARCHIVE_SRC  := $(wildcard er_archive/*.c)
+ANALYZER_SRC   := $(wildcard analyzer/*.c)
+ANALYZER_WEB   := $(sort $(wildcard analyzer/web/*))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 pic = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
@@ -38,11 +40,12 @@ LIBCOLHEAP    := $(BUILD)/lib/libcollector-heap.so
 COLLECT       := $(BUILD)/bin/collect
 ERPRINT       := $(BUILD)/bin/er_print
 ERARCHIVE     := $(BUILD)/bin/er_archive
+ANALYZER      := $(BUILD)/bin/analyzer
 
 ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lzstd -lstdc++
 EDIT_LIBS     := -ledit
 
-all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(COLLECT) $(ERPRINT) $(ERARCHIVE)
+all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(COLLECT) $(ERPRINT) $(ERARCHIVE) $(ANALYZER)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -105,6 +108,20 @@ $(ERPRINT): $(call obj,$(ERPRINT_SRC)) $(PPROF_OBJ) $(LIBANALYSIS) $(LIBEXPERIME
 $(ERARCHIVE): $(call obj,$(ERARCHIVE_SRC)) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
+
+# analyzer: the page's files (analyzer/web/) are compiled into the binary as a fixed table,
+# generated at build time by scripts/embed-assets.sh; nothing is read from disk at run time.
+ANALYZER_ASSETS := $(BUILD)/gen/analyzer/assets.c
+$(ANALYZER_ASSETS): $(ANALYZER_WEB) scripts/embed-assets.sh
+	@mkdir -p $(dir $@)
+	bash scripts/embed-assets.sh $(ANALYZER_WEB) >$@.tmp && mv $@.tmp $@
+$(BUILD)/obj/gen/analyzer/assets.o: $(ANALYZER_ASSETS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(ANALYZER): $(call obj,$(ANALYZER_SRC)) $(BUILD)/obj/gen/analyzer/assets.o $(LIBANALYSIS) $(LIBEXPERIMENT) \
+		$(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lmicrohttpd -lm
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -53,7 +53,7 @@ static int clock_charge(struct profile *p, size_t x, profile_charge_fn fn, void 
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < exp->nevents; i++) {
 		const struct exp_event *ev = &exp->events[i];
-		if (!e->selected[ev->thread])
+		if (!e->selected[ev->thread] || !profile_time_selected(p, x, ev->ts_ns))
 			continue;
 		struct profile_charge c = {.stack = ev->stack,
 					   .thread = ev->thread,
@@ -73,7 +73,7 @@ static int clock_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride,
 	const struct experiment *exp = e->exp;
 	for (size_t i = 0; i < exp->nevents; i++) {
 		const struct exp_event *ev = &exp->events[i];
-		if (!e->selected[ev->thread])
+		if (!e->selected[ev->thread] || !profile_time_selected(p, x, ev->ts_ns))
 			continue;
 		sums[(size_t)ev->stack * stride + cols[0]] += ev->weight_ns;
 		p->selected_events++;
@@ -209,6 +209,7 @@ int profile_new(struct profile **ret)
 	u64map_init(&p->line_index);
 	u64map_init(&p->inline_index);
 	p->inline_mode = 1;
+	p->time_t1 = UINT64_MAX;
 	profile_heap_reset(p);
 	uint32_t id;
 	if (profile_metric_register(p, &clock_source) < 0 ||
@@ -662,6 +663,34 @@ const char *profile_experiment_selection(const struct profile *p)
 const char *profile_thread_selection(const struct profile *p)
 {
 	return p->selection_text;
+}
+
+int profile_select_time(struct profile *p, uint64_t t0_ns, uint64_t t1_ns)
+{
+	if (t0_ns >= t1_ns)
+		return -EINVAL;
+	if (p->time_t0 != t0_ns || p->time_t1 != t1_ns) {
+		p->time_t0 = t0_ns;
+		p->time_t1 = t1_ns;
+		p->dirty = 1;
+	}
+	return 0;
+}
+
+int profile_time_selection(const struct profile *p, uint64_t *t0_ns, uint64_t *t1_ns)
+{
+	*t0_ns = p->time_t0;
+	*t1_ns = p->time_t1;
+	return p->time_t0 != 0 || p->time_t1 != UINT64_MAX;
+}
+
+int profile_time_selected(const struct profile *p, size_t x, uint64_t ts_ns)
+{
+	if (p->time_t0 == 0 && p->time_t1 == UINT64_MAX)
+		return 1;
+	uint64_t start = x < p->exps.n ? p->exps.v[x].exp->log.start_ns : 0;
+	uint64_t rel = ts_ns > start ? ts_ns - start : 0;
+	return rel >= p->time_t0 && rel < p->time_t1;
 }
 
 /* ------------------------------------------------------------ compute */

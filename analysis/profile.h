@@ -233,6 +233,23 @@ int profile_thread_selected(const struct profile *p, size_t exp, size_t thread_i
 const char *profile_thread_selection(const struct profile *p);
 
 /*
+ * Time selection: only the events at times in [t0_ns, t1_ns) count, times
+ * relative to each experiment's start (as report_rel_ns); t1_ns UINT64_MAX
+ * has no end, and (0, UINT64_MAX), the default, selects every event.  It
+ * filters what the metric sources charge: clock samples by their time, heap
+ * allocations by the time of the call, leaks and temporary allocations by
+ * the time of their allocation (the heap's live memory and peak stay those
+ * of the whole run).  Combined with the experiment and thread selections.
+ * Returns 0, or -EINVAL when t0_ns >= t1_ns (the selection is unchanged).
+ * Recomputes on the next profile_compute.
+ */
+int profile_select_time(struct profile *p, uint64_t t0_ns, uint64_t t1_ns);
+/* The time selection into *t0_ns, *t1_ns; 1 if it is restricted, 0 for every event. */
+int profile_time_selection(const struct profile *p, uint64_t *t0_ns, uint64_t *t1_ns);
+/* 1 if time ts_ns (on experiment x's clock, as exp_event.ts_ns) is in the time selection. */
+int profile_time_selected(const struct profile *p, size_t x, uint64_t ts_ns);
+
+/*
  * Inlined functions: 1 (default) shows each inlined call as a function of
  * its own, called from its call site; 0 folds inlined code into the function
  * it was inlined into.  Recomputes on the next profile_compute.

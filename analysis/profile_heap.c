@@ -131,17 +131,21 @@ static void amap_del_slot(struct amap *m, size_t j)
 
 struct blk {
 	uint64_t size;
+	uint64_t ts_ns; /* when it was allocated */
 	uint32_t stack, thread;
 	uint8_t live;
 };
 
 struct mapping {
 	uint64_t addr, size;
+	uint64_t ts_ns; /* when it was mapped */
 	uint32_t stack, thread, origin;
 	uint8_t primary; /* the piece that stands for the whole mapping */
 };
 
 struct sim {
+	const struct profile *p;
+	size_t x; /* the experiment's index in p */
 	const struct experiment *exp;
 	const uint8_t *selected;
 	struct heap_stack_stat *st;
@@ -166,9 +170,15 @@ static void tell(struct sim *s, enum heap_charge_kind kind, uint32_t stack, uint
 		s->charge_err = s->charge(s->charge_arg, kind, stack, thread, bytes, ts_ns);
 }
 
+/* 1 if a call of thread at ts_ns counts: the thread and the time are selected. */
+static int counted(const struct sim *s, uint32_t thread, uint64_t ts_ns)
+{
+	return s->selected[thread] && profile_time_selected(s->p, s->x, ts_ns);
+}
+
 static void count_alloc(struct sim *s, uint32_t stack, uint32_t thread, uint64_t size, uint64_t ts_ns)
 {
-	if (!s->sum || !s->selected[thread])
+	if (!s->sum || !counted(s, thread, ts_ns))
 		return;
 	tell(s, HEAP_CHARGE_ALLOC, stack, thread, size, ts_ns);
 	struct heap_summary *h = s->sum;
@@ -183,9 +193,9 @@ static void count_alloc(struct sim *s, uint32_t stack, uint32_t thread, uint64_t
 	h->alloc_classes[heap_size_class(size)]++;
 }
 
-static void count_temp(struct sim *s, uint32_t stack, uint32_t thread, uint64_t size)
+static void count_temp(struct sim *s, uint32_t stack, uint32_t thread, uint64_t size, uint64_t ts_ns)
 {
-	if (!s->sum || !s->selected[thread])
+	if (!s->sum || !counted(s, thread, ts_ns))
 		return;
 	s->st[stack].temp_count++;
 	s->st[stack].temp_bytes += size;
@@ -193,9 +203,10 @@ static void count_temp(struct sim *s, uint32_t stack, uint32_t thread, uint64_t 
 	s->sum->temp_bytes += size;
 }
 
-static void count_leak(struct sim *s, uint32_t stack, uint32_t thread, uint64_t size, uint64_t count)
+static void count_leak(struct sim *s, uint32_t stack, uint32_t thread, uint64_t size, uint64_t count,
+		       uint64_t ts_ns)
 {
-	if (!s->selected[thread])
+	if (!counted(s, thread, ts_ns))
 		return;
 	tell(s, HEAP_CHARGE_LEAK, stack, thread, size, 0);
 	struct heap_summary *h = s->sum;
@@ -218,7 +229,7 @@ static int release_slot(struct sim *s, size_t j, uint32_t thread)
 	uint32_t bi = s->map.vals[j];
 	struct blk *b = &s->blks.v[bi];
 	if (s->last[thread] == s->map.keys[j])
-		count_temp(s, b->stack, b->thread, b->size);
+		count_temp(s, b->stack, b->thread, b->size, b->ts_ns);
 	s->live -= b->size;
 	b->live = 0;
 	amap_del_slot(&s->map, j);
@@ -269,7 +280,7 @@ static int unmap_range(struct sim *s, uint64_t addr, uint64_t len, uint32_t thre
 		if (lo == ms && hi == me) {
 			struct mapping gone = *m;
 			if (gone.primary && s->last[thread] == ms)
-				count_temp(s, gone.stack, gone.thread, gone.size);
+				count_temp(s, gone.stack, gone.thread, gone.size, gone.ts_ns);
 			s->maps.v[j] = s->maps.v[s->maps.n - 1];
 			s->maps.n--;
 			if (gone.primary)
@@ -311,6 +322,7 @@ static int allocate(struct sim *s, const struct exp_heap_event *ev, size_t i)
 				    .size = size,
 				    .stack = stack,
 				    .thread = ev->thread,
+				    .ts_ns = ev->ts_ns,
 				    .origin = s->origins++,
 				    .primary = 1};
 		if (VEC_PUSH(&s->maps, m) < 0)
@@ -337,7 +349,8 @@ static int allocate(struct sim *s, const struct exp_heap_event *ev, size_t i)
 				return -ENOMEM;
 			bi = (uint32_t)(s->blks.n - 1);
 		}
-		s->blks.v[bi] = (struct blk){.size = size, .stack = stack, .thread = ev->thread, .live = 1};
+		s->blks.v[bi] = (struct blk){
+			.size = size, .ts_ns = ev->ts_ns, .stack = stack, .thread = ev->thread, .live = 1};
 		if (amap_put(&s->map, addr, bi) < 0)
 			return -ENOMEM;
 	}
@@ -400,10 +413,13 @@ static void sim_release(struct sim *s)
 	s->last = NULL;
 }
 
-static int sim_init(struct sim *s, const struct experiment *exp, const uint8_t *selected,
+static int sim_init(struct sim *s, const struct profile *p, size_t x, const uint8_t *selected,
 		    struct heap_stack_stat *st, struct heap_summary *sum)
 {
+	const struct experiment *exp = p->exps.v[x].exp;
 	memset(s, 0, sizeof *s);
+	s->p = p;
+	s->x = x;
 	s->exp = exp;
 	s->selected = selected;
 	s->st = st;
@@ -417,7 +433,8 @@ static void count_leaks(struct sim *s)
 {
 	for (size_t b = 0; b < s->blks.n; b++)
 		if (s->blks.v[b].live)
-			count_leak(s, s->blks.v[b].stack, s->blks.v[b].thread, s->blks.v[b].size, 1);
+			count_leak(s, s->blks.v[b].stack, s->blks.v[b].thread, s->blks.v[b].size, 1,
+				   s->blks.v[b].ts_ns);
 	for (size_t k = 0; k < s->maps.n; k++) {
 		const struct mapping *m = &s->maps.v[k];
 		if (!m->primary)
@@ -426,7 +443,7 @@ static void count_leaks(struct sim *s)
 		for (size_t q = 0; q < s->maps.n; q++)
 			if (s->maps.v[q].origin == m->origin)
 				bytes += s->maps.v[q].size;
-		count_leak(s, m->stack, m->thread, bytes, 1);
+		count_leak(s, m->stack, m->thread, bytes, 1, m->ts_ns);
 	}
 }
 
@@ -440,7 +457,7 @@ int profile_heap_charges(struct profile *p, size_t x, heap_charge_fn fn, void *a
 	struct heap_summary sum = {.peak_exp = SIZE_MAX};
 	struct heap_stack_stat *st = calloc(exp->nstacks ? exp->nstacks : 1, sizeof *st);
 	struct sim s;
-	int r = st ? sim_init(&s, exp, e->selected, st, &sum) : -ENOMEM;
+	int r = st ? sim_init(&s, p, x, e->selected, st, &sum) : -ENOMEM;
 	if (r < 0) {
 		free(st);
 		return r;
@@ -471,7 +488,7 @@ int profile_heap_compute(struct profile *p, size_t x)
 	if (!e->heap)
 		return -ENOMEM;
 	struct sim s;
-	int r = sim_init(&s, exp, e->selected, e->heap, sum);
+	int r = sim_init(&s, p, x, e->selected, e->heap, sum);
 	if (r < 0 || (r = replay(&s, exp->nheap)) < 0)
 		goto out;
 	count_leaks(&s);
@@ -486,7 +503,7 @@ int profile_heap_compute(struct profile *p, size_t x)
 			sum->peak_ns = peak_ns > exp->log.start_ns ? peak_ns - exp->log.start_ns : 0;
 		}
 		/* who holds the memory at the peak: replay up to it */
-		if ((r = sim_init(&s, exp, e->selected, e->heap, NULL)) < 0 ||
+		if ((r = sim_init(&s, p, x, e->selected, e->heap, NULL)) < 0 ||
 		    (r = replay(&s, peak_idx + 1)) < 0)
 			goto out;
 		for (size_t b = 0; b < s.blks.n; b++)

@@ -73,6 +73,7 @@ struct profile {
 	struct u64map func_index, pc_index, line_index, inline_index;
 	char *selection_text;
 	char *exp_selection_text;
+	uint64_t time_t0, time_t1; /* the time selection, relative ns: [t0, t1) */
 	int dirty;
 	int inline_mode; /* 1: inlined functions are functions of their own */
 	VEC(struct source_slot) sources;

@@ -363,6 +363,15 @@ int jsonw_key_bool(struct jsonw *w, const char *key, int v)
 	return jsonw_bool(w, v);
 }
 
+int jsonw_key_strings(struct jsonw *w, const char *key, char *const *v, size_t n)
+{
+	jsonw_key(w, key);
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_string(w, v[i]);
+	return jsonw_array_end(w);
+}
+
 int jsonw_finish(struct jsonw *w)
 {
 	if (w->err)

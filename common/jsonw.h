@@ -75,6 +75,8 @@ int jsonw_key_uint(struct jsonw *w, const char *key, uint64_t v);
 int jsonw_key_int(struct jsonw *w, const char *key, int64_t v);
 int jsonw_key_udecimal(struct jsonw *w, const char *key, uint64_t v, unsigned scale);
 int jsonw_key_bool(struct jsonw *w, const char *key, int v);
+/* key, then an array of the n strings v[0..n) (v may be NULL when n is 0). */
+int jsonw_key_strings(struct jsonw *w, const char *key, char *const *v, size_t n);
 
 /*
  * After the top-level value: 0 if exactly one complete value was written

@@ -12,7 +12,8 @@
 # `make demo` and `make check` depend on, and by .ci/run.
 #
 # Then the npm packages of tests/tools/js (the readers the export tests use: speedscope's
-# importer, jsdom, ajv): `npm ci` from the committed package-lock.json, only when
+# importer, jsdom, ajv; playwright-core, which the analyzer's browser test drives chromium
+# with): `npm ci` from the committed package-lock.json, only when
 # node_modules is missing or older than the lockfile; otherwise no network access.
 set -euo pipefail
 
@@ -29,6 +30,9 @@ PACKAGES=(
 	protobuf-c-compiler # er_print: protoc-c generates the pprof profile.proto code at build time
 	libprotobuf-c-dev   # er_print: -export pprof encodes profile.proto
 	zlib1g-dev          # er_print: -export pprof gzips its output
+	libmicrohttpd-dev   # analyzer: its local HTTP server (127.0.0.1 only)
+	chromium            # tests: the analyzer's page in a real browser (headless, test-only)
+	curl                # tests: the analyzer's HTTP API (test-only)
 	libc6-dbg       # tests resolve libc functions through /usr/lib/debug
 	libunwind-dev   # tests/unwind, bench/unwind: reference unwinder (test-only, never linked into the collector)
 	python3         # tests: XML well-formedness with the standard library

@@ -56,11 +56,14 @@ static void test_structure(void)
 	jsonw_key_bool(&w, "b", 0);
 	jsonw_key_int(&w, "i", -1);
 	jsonw_key_udecimal(&w, "d", 25, 1);
+	char *sv[] = {"a", "b\"c"};
+	CHECK(jsonw_key_strings(&w, "s", sv, 2) == 0);
+	CHECK(jsonw_key_strings(&w, "none", NULL, 0) == 0);
 	CHECK(jsonw_object_end(&w) == 0);
 	CHECK(jsonw_finish(&w) == 0);
 	CHECK_EQ_STR(strbuf_str(&b),
 		     "{\"name\":\"x\",\"list\":[1,-2,{},[],null,true,false,null],\"n\":7,\"b\":false,"
-		     "\"i\":-1,\"d\":2.5}\n");
+		     "\"i\":-1,\"d\":2.5,\"s\":[\"a\",\"b\\\"c\"],\"none\":[]}\n");
 	strbuf_release(&b);
 
 	/* a scalar alone is a document */

@@ -1,0 +1,641 @@
+/*
+ * api.c - the analyzer's JSON endpoints over the report models: overview
+ * (headers, statistics, the metric registry), functions (report_list.h),
+ * callers (report_calls.h), threads and experiments (report_info.h), source
+ * and disasm (report_source.h); flame and timeline are in api_stacks.c.
+ */
+#include "analyzer/api.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report_calls.h"
+#include "analysis/report_info.h"
+#include "analysis/report_list.h"
+#include "analysis/report_source.h"
+#include "analysis/report_stats.h"
+#include "analyzer/api_internal.h"
+
+/* Hot-line threshold of source and disassembly (er_print's sthresh/dthresh default). */
+#define API_HOT_PERCENT 75u
+/* A source file larger than this is not shown (its annotation still is). */
+#define API_MAX_SOURCE (16u << 20)
+
+int api_fail(struct api_req *r, int status, const char *fmt, ...)
+{
+	if (r->status == 200) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(r->error, sizeof r->error, fmt, ap);
+		va_end(ap);
+		r->status = status;
+	}
+	return -1;
+}
+
+const char *api_arg(const struct api_req *r, const char *key)
+{
+	return r->q && r->q->get ? r->q->get(r->q->ctx, key) : NULL;
+}
+
+int api_func_arg(struct api_req *r, uint32_t *ret)
+{
+	const char *s = api_arg(r, "func");
+	if (!s || !*s)
+		return api_fail(r, 400, "missing argument func (a function id)");
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (*end || errno || s[0] == '-')
+		return api_fail(r, 400, "func '%s' is not a function id", s);
+	if (v >= profile_func_count(r->p))
+		return api_fail(r, 404, "no function %s", s);
+	*ret = (uint32_t)v;
+	return 0;
+}
+
+long api_metric_arg(struct api_req *r, const char *key, const char *def)
+{
+	const char *s = api_arg(r, key);
+	if (!s || !*s)
+		s = def;
+	long m = profile_metric_find(r->p, s);
+	if (m >= 0)
+		return m;
+	const char *needs = profile_metric_needs(r->p, s);
+	if (needs)
+		return api_fail(r, 400, "metric '%s' needs %s", s, needs);
+	return api_fail(r, 400, "unknown metric '%s'", s);
+}
+
+const char *api_func_name(const struct profile *p, uint32_t f, char *buf, size_t room)
+{
+	const struct pfunc *pf = profile_func(p, f);
+	snprintf(buf, room, "%s%s", pf->name, pf->show_version ? pf->version : "");
+	return buf;
+}
+
+const char *api_entity_name(void *arg, enum report_what what, uint32_t id, char *buf, size_t room)
+{
+	(void)what; /* the analyzer lists functions only */
+	return api_func_name(arg, id, buf, room);
+}
+
+void api_key_metrics(struct api_req *r, const char *key, const uint64_t *v)
+{
+	size_t n;
+	profile_metric_defs(r->p, &n);
+	jsonw_key(&r->w, key);
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_uint(&r->w, v ? v[i] : 0);
+	jsonw_array_end(&r->w);
+}
+
+static void key_str_opt(struct jsonw *w, const char *key, const char *s)
+{
+	if (s)
+		jsonw_key_string(w, key, s);
+}
+
+static const char *unit_name(enum metric_unit u)
+{
+	return u == METRIC_UNIT_TIME ? "ns" : u == METRIC_UNIT_BYTES ? "bytes" : "count";
+}
+
+static void metric_registry(struct api_req *r)
+{
+	size_t n;
+	const struct metric_def *d = profile_metric_defs(r->p, &n);
+	jsonw_key(&r->w, "metrics");
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < n; i++) {
+		jsonw_object_begin(&r->w);
+		jsonw_key_string(&r->w, "keyword", d[i].keyword);
+		jsonw_key_string(&r->w, "name", d[i].username);
+		jsonw_key_string(&r->w, "abbrev", d[i].abbrev);
+		jsonw_key_string(&r->w, "unit", unit_name(d[i].unit));
+		char fl[4];
+		size_t k = 0;
+		if (d[i].flavors & METRIC_FLAVOR_EXCL)
+			fl[k++] = 'e';
+		if (d[i].flavors & METRIC_FLAVOR_INCL)
+			fl[k++] = 'i';
+		if (d[i].flavors & METRIC_FLAVOR_ATTR)
+			fl[k++] = 'a';
+		fl[k] = 0;
+		jsonw_key_string(&r->w, "flavors", fl);
+		jsonw_key_bool(&r->w, "at_end", d[i].at_end);
+		jsonw_object_end(&r->w);
+	}
+	jsonw_array_end(&r->w);
+}
+
+static void header_one(struct jsonw *w, const struct experiment *x)
+{
+	const struct exp_log *l = &x->log;
+	jsonw_key_string(w, "path", x->path);
+	jsonw_key_string(w, "name", x->name);
+	jsonw_key_strings(w, "errors", x->errors, x->nerrors);
+	jsonw_key_strings(w, "warnings", x->warnings, x->nwarnings);
+	jsonw_key_strings(w, "problems", x->problems, x->nproblems);
+	key_str_opt(w, "target", l->target_path);
+	jsonw_key_strings(w, "argv", l->argv, l->argc);
+	jsonw_key_uint(w, "pid", l->pid);
+	key_str_opt(w, "host", l->host);
+	key_str_opt(w, "os", l->os);
+	key_str_opt(w, "release", l->release);
+	key_str_opt(w, "arch", l->arch);
+	jsonw_key_uint(w, "cpus", l->cpus);
+	key_str_opt(w, "clock_profiling", l->clock_mode);
+	jsonw_key_uint(w, "clock_interval_us", l->clock_interval_us);
+	jsonw_key_bool(w, "heap_tracing", x->has_heap);
+	jsonw_key_uint(w, "start_realtime_ns", l->realtime_ns);
+	jsonw_key_uint(w, "duration_ns", x->duration_ns);
+	jsonw_key_bool(w, "complete", l->complete);
+}
+
+static void stats_object(struct jsonw *w, const struct report_stats *s)
+{
+	jsonw_key_uint(w, "duration_ns", s->duration_ns);
+	jsonw_key_uint(w, "thread_ns", s->thread_ns);
+	jsonw_key_uint(w, "user_cpu_ns", s->user_ns);
+	jsonw_key_uint(w, "system_cpu_ns", s->sys_ns);
+	jsonw_key_uint(w, "cpu_recorded_ns", s->cpu_recorded_ns);
+	jsonw_key_uint(w, "samples_recorded", s->samples_recorded);
+	jsonw_key_uint(w, "samples_dropped", s->samples_dropped);
+	if (s->note[0])
+		jsonw_key_string(w, "note", s->note);
+}
+
+static int api_overview(struct api_req *r)
+{
+	if (profile_compute(r->p) < 0)
+		return api_fail(r, 500, "out of memory");
+	struct jsonw *w = &r->w;
+	struct report_stats sum;
+	memset(&sum, 0, sizeof sum);
+	jsonw_key(w, "experiments");
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < profile_experiment_count(r->p); i++) {
+		struct report_stats s;
+		report_stats_of(r->p, i, &s);
+		report_stats_add(&sum, &s);
+		jsonw_object_begin(w);
+		jsonw_key_uint(w, "id", i + 1);
+		header_one(w, profile_experiment(r->p, i));
+		jsonw_key(w, "statistics");
+		jsonw_object_begin(w);
+		stats_object(w, &s);
+		jsonw_object_end(w);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_key(w, "statistics");
+	jsonw_object_begin(w);
+	stats_object(w, &sum);
+	jsonw_object_end(w);
+	metric_registry(r);
+	jsonw_key_string(w, "default_metrics",
+			 profile_has_heap(r->p) ? MSPEC_DEFAULT_HEAP_METRICS : MSPEC_DEFAULT_METRICS);
+	jsonw_key_string(w, "default_sort", MSPEC_DEFAULT_SORT);
+	jsonw_key_uint(w, "functions", profile_func_count(r->p));
+	return 0;
+}
+
+/* Parse argument key as a metric list (sort: a sort spec) into *ret, def when absent. */
+static int spec_arg(struct api_req *r, const char *key, const char *def, int sort, struct mspec *ret)
+{
+	const char *s = api_arg(r, key);
+	if (!s || !*s)
+		s = def;
+	char err[256];
+	if (mspec_parse(r->p, s, sort, ret, err, sizeof err) < 0)
+		return api_fail(r, 400, "%s: %s", key, err);
+	return 0;
+}
+
+static int default_spec(struct api_req *r, struct mspec *spec, struct mspec *sort)
+{
+	const char *def = profile_has_heap(r->p) ? MSPEC_DEFAULT_HEAP_METRICS : MSPEC_DEFAULT_METRICS;
+	if (spec_arg(r, "metrics", def, 0, spec) < 0)
+		return -1;
+	return sort ? spec_arg(r, "sort", MSPEC_DEFAULT_SORT, 1, sort) : 0;
+}
+
+static const char *flavor_name(enum mspec_flavor f)
+{
+	return f == MSPEC_EXCL ? "e" : f == MSPEC_INCL ? "i" : f == MSPEC_ATTR ? "a" : "s";
+}
+
+static const char *static_name(enum mspec_kind k)
+{
+	return k == MSPEC_SIZE ? "size" : k == MSPEC_ADDRESS ? "address" : "name";
+}
+
+/* "columns": what each value of a row is. */
+static void columns(struct api_req *r, const struct mspec_item *cols, size_t n, const uint64_t *base)
+{
+	size_t nd;
+	const struct metric_def *d = profile_metric_defs(r->p, &nd);
+	jsonw_key(&r->w, "columns");
+	jsonw_array_begin(&r->w);
+	for (size_t c = 0; c < n; c++) {
+		jsonw_object_begin(&r->w);
+		if (cols[c].kind == MSPEC_METRIC) {
+			jsonw_key_string(&r->w, "keyword", d[cols[c].metric].keyword);
+			jsonw_key_string(&r->w, "flavor", flavor_name(cols[c].flavor));
+			jsonw_key_string(&r->w, "name", d[cols[c].metric].username);
+			jsonw_key_string(&r->w, "unit", unit_name(d[cols[c].metric].unit));
+			jsonw_key_bool(&r->w, "value", cols[c].show_value);
+			jsonw_key_bool(&r->w, "percent", cols[c].show_percent);
+			jsonw_key_uint(&r->w, "total", base ? base[c] : 0);
+		} else {
+			jsonw_key_string(&r->w, "keyword", static_name(cols[c].kind));
+			jsonw_key_string(&r->w, "flavor", "s");
+		}
+		jsonw_object_end(&r->w);
+	}
+	jsonw_array_end(&r->w);
+}
+
+static uint64_t static_value(const struct pfunc *f, enum mspec_kind k)
+{
+	return k == MSPEC_SIZE ? f->size : k == MSPEC_ADDRESS ? f->addr : 0;
+}
+
+static int api_functions(struct api_req *r)
+{
+	struct mspec spec, sort;
+	if (default_spec(r, &spec, &sort) < 0)
+		return -1;
+	struct report_list *l;
+	if (report_list_new(r->p, REPORT_FUNCTIONS, &spec, &sort.items[0], api_entity_name, r->p, &l) < 0)
+		return api_fail(r, 500, "out of memory");
+	char text[1024];
+	mspec_format(r->p, &spec, text, sizeof text);
+	jsonw_key_string(&r->w, "metrics", text);
+	mspec_format(r->p, &sort, text, sizeof text);
+	jsonw_key_string(&r->w, "sort", text);
+	columns(r, l->cols, l->ncols, l->percent_base);
+	jsonw_key(&r->w, "rows");
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < l->nrows; i++) {
+		const struct pfunc *f = profile_func(r->p, l->ids[i]);
+		jsonw_object_begin(&r->w);
+		jsonw_key_uint(&r->w, "id", l->ids[i]);
+		jsonw_key_string(&r->w, "name", l->names[i]);
+		jsonw_key(&r->w, "values");
+		jsonw_array_begin(&r->w);
+		for (size_t c = 0; c < l->ncols; c++)
+			jsonw_uint(&r->w, l->cols[c].kind == MSPEC_METRIC ? l->values[i * l->ncols + c]
+									  : static_value(f, l->cols[c].kind));
+		jsonw_array_end(&r->w);
+		jsonw_object_end(&r->w);
+	}
+	jsonw_array_end(&r->w);
+	report_list_free(l);
+	return 0;
+}
+
+static void edges(struct api_req *r, const char *key, const struct report_edge *e, size_t n)
+{
+	char name[4096];
+	jsonw_key(&r->w, key);
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < n; i++) {
+		jsonw_object_begin(&r->w);
+		jsonw_key_uint(&r->w, "id", e[i].func);
+		jsonw_key_string(&r->w, "name", api_func_name(r->p, e[i].func, name, sizeof name));
+		api_key_metrics(r, "attributed", e[i].values);
+		jsonw_object_end(&r->w);
+	}
+	jsonw_array_end(&r->w);
+}
+
+static int api_callers(struct api_req *r)
+{
+	uint32_t f;
+	struct mspec sort;
+	if (api_func_arg(r, &f) < 0 || spec_arg(r, "sort", MSPEC_DEFAULT_SORT, 1, &sort) < 0)
+		return -1;
+	if (profile_compute(r->p) < 0)
+		return api_fail(r, 500, "out of memory");
+	struct report_calls rc;
+	int e = report_calls_of(r->p, f, report_sort_metric(&sort.items[0]), api_entity_name, r->p, &rc);
+	if (e < 0)
+		return e == -EINVAL ? api_fail(r, 404, "no function %u", f)
+				    : api_fail(r, 500, "out of memory");
+	char name[4096];
+	jsonw_key(&r->w, "function");
+	jsonw_object_begin(&r->w);
+	jsonw_key_uint(&r->w, "id", f);
+	jsonw_key_string(&r->w, "name", api_func_name(r->p, f, name, sizeof name));
+	api_key_metrics(r, "exclusive", rc.exclusive);
+	api_key_metrics(r, "inclusive", metrics_inclusive(profile_metrics(r->p), f));
+	api_key_metrics(r, "base", rc.base);
+	jsonw_object_end(&r->w);
+	edges(r, "callers", rc.callers, rc.ncallers);
+	edges(r, "callees", rc.callees, rc.ncallees);
+	report_calls_release(&rc);
+	return 0;
+}
+
+static const char *routine_name(const struct profile *p, const struct report_thread *t, char *buf,
+				size_t room)
+{
+	switch (t->routine) {
+	case REPORT_ROUTINE_MAIN: return "main thread";
+	case REPORT_ROUTINE_FUNC: return api_func_name(p, t->func->id, buf, room);
+	case REPORT_ROUTINE_ADDRESS:
+		snprintf(buf, room, "0x%llx", (unsigned long long)t->t->start_pc);
+		return buf;
+	default: return NULL;
+	}
+}
+
+static int api_threads(struct api_req *r)
+{
+	struct jsonw *w = &r->w;
+	jsonw_key(w, "threads");
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < profile_experiment_count(r->p); i++) {
+		struct report_thread *v;
+		ssize_t n = report_threads(r->p, i, &v);
+		if (n < 0)
+			return api_fail(r, 500, "out of memory");
+		for (ssize_t k = 0; k < n; k++) {
+			char buf[4096];
+			jsonw_object_begin(w);
+			jsonw_key_uint(w, "experiment", i + 1);
+			jsonw_key_uint(w, "thread", v[k].t->number);
+			jsonw_key_uint(w, "tid", v[k].t->tid);
+			jsonw_key_bool(w, "selected", v[k].selected);
+			jsonw_key_uint(w, "samples", v[k].t->samples);
+			if (v[k].t->has_start)
+				jsonw_key_uint(w, "start_ns", v[k].start_ns);
+			if (v[k].t->has_end)
+				jsonw_key_uint(w, "end_ns", v[k].end_ns);
+			jsonw_key_uint(w, "cpu_ns", v[k].cpu_ns);
+			jsonw_key_bool(w, "cpu_sampled", v[k].cpu_sampled);
+			key_str_opt(w, "routine", routine_name(r->p, &v[k], buf, sizeof buf));
+			jsonw_object_end(w);
+		}
+		free(v);
+	}
+	jsonw_array_end(w);
+	return 0;
+}
+
+static const char *ending_text(const struct report_ending *e, char *buf, size_t room)
+{
+	switch (e->kind) {
+	case REPORT_END_SIGNAL:
+		snprintf(buf, room, "signal %d%s%s", e->code, e->name ? " " : "", e->name ? e->name : "");
+		break;
+	case REPORT_END_EXIT: snprintf(buf, room, "exit %d", e->code); break;
+	case REPORT_END_EXEC: snprintf(buf, room, "exec %s", e->name ? e->name : "?"); break;
+	case REPORT_END_UNSEEN: snprintf(buf, room, "ended unseen"); break;
+	case REPORT_END_ENDED: snprintf(buf, room, "ended"); break;
+	default: snprintf(buf, room, "unfinished"); break;
+	}
+	return buf;
+}
+
+static int api_experiments(struct api_req *r)
+{
+	struct jsonw *w = &r->w;
+	jsonw_key(w, "experiments");
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < profile_experiment_count(r->p); i++) {
+		const struct experiment *x = profile_experiment(r->p, i);
+		struct report_ending end;
+		char buf[4096];
+		report_ending_of(x, &end);
+		jsonw_object_begin(w);
+		jsonw_key_uint(w, "id", i + 1);
+		jsonw_key_string(w, "path", x->path);
+		jsonw_key_bool(w, "selected", profile_experiment_selected(r->p, i));
+		jsonw_key_uint(w, "pid", x->log.pid);
+		jsonw_key_uint(w, "ppid", x->log.ppid);
+		long parent = profile_experiment_parent(r->p, i);
+		jsonw_key(w, "parent");
+		if (parent >= 0)
+			jsonw_uint(w, (uint64_t)parent + 1);
+		else
+			jsonw_null(w);
+		jsonw_key_uint(w, "founder", profile_experiment_founder(r->p, i) + 1);
+		key_str_opt(w, "lineage", x->log.lineage);
+		jsonw_key_strings(w, "argv", x->log.argv, x->log.argc);
+		jsonw_key_uint(w, "threads", x->nthreads);
+		jsonw_key_uint(w, "duration_ns", x->duration_ns);
+		jsonw_key_string(w, "ending", ending_text(&end, buf, sizeof buf));
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	return 0;
+}
+
+/* The value rows of an annotation: values[i * ncols + c]. */
+static void key_row(struct api_req *r, const uint64_t *v, size_t ncols)
+{
+	jsonw_key(&r->w, "values");
+	jsonw_array_begin(&r->w);
+	for (size_t c = 0; c < ncols; c++)
+		jsonw_uint(&r->w, v[c]);
+	jsonw_array_end(&r->w);
+}
+
+/* The text of a source file, or NULL (unreadable or too large); *ret_lines its line count. */
+static char *read_source(const char *path, size_t *ret_lines)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	struct strbuf b;
+	strbuf_init(&b, API_MAX_SOURCE);
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		strbuf_add(&b, buf, n);
+	int bad = ferror(f) || b.failed;
+	fclose(f);
+	if (bad) {
+		strbuf_release(&b);
+		return NULL;
+	}
+	char *s = strbuf_detach(&b);
+	if (!s)
+		s = strdup("");
+	size_t lines = 0;
+	for (const char *q = s; q && *q; q++)
+		lines += *q == '\n';
+	if (s && *s && s[strlen(s) - 1] != '\n')
+		lines++;
+	*ret_lines = lines;
+	return s;
+}
+
+static void source_lines(struct api_req *r, const struct report_source *s, char *text)
+{
+	char *line = text;
+	jsonw_key(&r->w, "lines");
+	jsonw_array_begin(&r->w);
+	for (size_t ln = 1; ln < s->nlines; ln++) {
+		char *nl = line ? strchr(line, '\n') : NULL;
+		if (nl)
+			*nl = 0;
+		jsonw_object_begin(&r->w);
+		jsonw_key_uint(&r->w, "line", ln);
+		jsonw_key_string(&r->w, "text", line && *line ? line : line ? "" : NULL);
+		jsonw_key_bool(&r->w, "hot", s->lines[ln].hot);
+		if (s->lines[ln].func != UINT32_MAX)
+			jsonw_key_uint(&r->w, "func", s->lines[ln].func);
+		if (s->lines[ln].has)
+			key_row(r, s->values + ln * s->ncols, s->ncols);
+		jsonw_object_end(&r->w);
+		line = nl ? nl + 1 : NULL;
+	}
+	jsonw_array_end(&r->w);
+}
+
+static int api_source(struct api_req *r)
+{
+	uint32_t f;
+	struct mspec spec, sort;
+	if (api_func_arg(r, &f) < 0 || default_spec(r, &spec, &sort) < 0)
+		return -1;
+	if (profile_compute(r->p) < 0)
+		return api_fail(r, 500, "out of memory");
+	struct line_loc loc;
+	if (!report_func_position(r->p, profile_func(r->p, f), &loc))
+		return api_fail(r, 404, "function %u has no source line information", f);
+	const char *file = report_find_source_file(r->p, loc.file);
+	if (!file)
+		file = loc.file;
+	size_t text_lines = 0;
+	char *text = read_source(file, &text_lines);
+	struct report_source *s;
+	if (report_source_new(r->p, file, &spec, &sort.items[0], API_HOT_PERCENT, text_lines, &s) < 0) {
+		free(text);
+		return api_fail(r, 500, "out of memory");
+	}
+	jsonw_key_string(&r->w, "file", file);
+	jsonw_key_uint(&r->w, "entry_line", loc.line);
+	jsonw_key_bool(&r->w, "text_found", text != NULL);
+	columns(r, s->cols, s->ncols, s->percent_base);
+	source_lines(r, s, text);
+	report_source_free(s);
+	free(text);
+	return 0;
+}
+
+static int api_disasm(struct api_req *r)
+{
+	uint32_t f;
+	struct mspec spec;
+	if (api_func_arg(r, &f) < 0 || default_spec(r, &spec, NULL) < 0)
+		return -1;
+	if (profile_compute(r->p) < 0)
+		return api_fail(r, 500, "out of memory");
+	struct report_disasm *d;
+	int e = report_disasm_new(r->p, f, &spec, API_HOT_PERCENT, &d);
+	if (e == -EINVAL)
+		return api_fail(r, 404, "function %u has no code of its own", f);
+	if (e < 0)
+		return api_fail(r, e == -ENOMEM ? 500 : 404, "cannot disassemble function %u: %s", f,
+				strerror(-e));
+	key_str_opt(&r->w, "entry_file", d->entry_file);
+	columns(r, d->cols, d->ncols, d->percent_base);
+	jsonw_key(&r->w, "rows");
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct report_disasm_row *row = &d->rows[i];
+		jsonw_object_begin(&r->w);
+		if (row->kind == REPORT_DISASM_SOURCE) {
+			jsonw_key_string(&r->w, "kind", "source");
+			key_str_opt(&r->w, "file", row->file);
+			jsonw_key_uint(&r->w, "line", row->line);
+		} else {
+			jsonw_key_string(&r->w, "kind", "insn");
+			jsonw_key_uint(&r->w, "addr", row->addr);
+			jsonw_key_string(&r->w, "text", row->text);
+			jsonw_key_uint(&r->w, "line", row->line);
+			jsonw_key_bool(&r->w, "hot", row->hot);
+			key_row(r, d->values + i * d->ncols, d->ncols);
+		}
+		jsonw_object_end(&r->w);
+	}
+	jsonw_array_end(&r->w);
+	report_disasm_free(d);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct api_req *r);
+} endpoints[] = {
+	{"overview", api_overview},       {"functions", api_functions},
+	{"callers", api_callers},         {"flame", api_flame},
+	{"timeline", api_timeline},       {"threads", api_threads},
+	{"experiments", api_experiments}, {"source", api_source},
+	{"disasm", api_disasm},
+};
+
+/* Argument key as nanoseconds into *ret (def when absent): 0, or -1 after api_fail. */
+static int ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret)
+{
+	const char *s = api_arg(r, key);
+	*ret = def;
+	if (!s || !*s)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || errno || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+		return api_fail(r, 400, "%s '%s' is not a time in ns", key, s);
+	*ret = v;
+	return 0;
+}
+
+/* t0 and t1: the time selection of every endpoint (none: every event). */
+static int time_args(struct api_req *r)
+{
+	uint64_t t0, t1;
+	if (ns_arg(r, "t0", 0, &t0) < 0 || ns_arg(r, "t1", UINT64_MAX, &t1) < 0)
+		return -1;
+	if (profile_select_time(r->p, t0, t1) < 0)
+		return api_fail(r, 400, "the time range t0 %llu to t1 %llu is empty", (unsigned long long)t0,
+				(unsigned long long)t1);
+	return 0;
+}
+
+int api_answer(struct profile *p, const char *name, const struct api_query *q, struct strbuf *out)
+{
+	struct api_req r = {.p = p, .q = q, .status = 200};
+	size_t i = 0;
+	while (i < sizeof endpoints / sizeof endpoints[0] && strcmp(endpoints[i].name, name) != 0)
+		i++;
+	strbuf_reset(out);
+	jsonw_init(&r.w, NULL, out, 0);
+	jsonw_object_begin(&r.w);
+	if (i == sizeof endpoints / sizeof endpoints[0])
+		api_fail(&r, 404, "no endpoint /api/%s", name);
+	else if (time_args(&r) == 0)
+		endpoints[i].fn(&r);
+	jsonw_object_end(&r.w);
+	if (jsonw_finish(&r.w) < 0 && r.status == 200)
+		api_fail(&r, 500, "out of memory");
+	if (r.status != 200) { /* the error alone */
+		strbuf_reset(out);
+		jsonw_init(&r.w, NULL, out, 0);
+		jsonw_object_begin(&r.w);
+		jsonw_key_string(&r.w, "error", r.error);
+		jsonw_object_end(&r.w);
+		jsonw_finish(&r.w);
+	}
+	return out->failed ? 500 : r.status;
+}

@@ -1,0 +1,27 @@
+/*
+ * api.h - the analyzer's JSON API: one GET of /api/NAME with its query
+ * arguments answered from the library's report models as one JSON object
+ * (times in ns, counts, bytes as integers).  No report logic of its own.
+ */
+#ifndef ANALYZER_API_H
+#define ANALYZER_API_H
+
+#include "analysis/profile.h"
+#include "common/strbuf.h"
+
+/* The query arguments of a request: get(ctx, "func") is the value, or NULL. */
+struct api_query {
+	const char *(*get)(void *ctx, const char *key);
+	void *ctx;
+};
+
+/*
+ * Answer `name` ("overview", "functions", ...: the path after /api/) into
+ * out.  Arguments t0 and t1 (ns from each experiment's start) select the
+ * events of [t0, t1) for every endpoint (profile_select_time); without
+ * them every event counts.  Returns the HTTP status: 200; 400 (a bad argument) or 404 (no such
+ * endpoint or function) with {"error": "..."} in out; 500 out of memory.
+ */
+int api_answer(struct profile *p, const char *name, const struct api_query *q, struct strbuf *out);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * api_internal.h - what the analyzer's API modules share: the request being
+ * answered (profile, query, JSON writer, error) and the helpers that write
+ * the common pieces.  Private to analyzer/api*.c.
+ */
+#ifndef ANALYZER_API_INTERNAL_H
+#define ANALYZER_API_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/report_list.h"
+#include "analyzer/api.h"
+#include "common/jsonw.h"
+
+struct api_req {
+	struct profile *p;
+	const struct api_query *q;
+	struct jsonw w;
+	int status;      /* 200 until an error */
+	char error[512]; /* the error's message when status is not 200 */
+};
+
+/* Set the request's error (the first one stays); returns -1. */
+int api_fail(struct api_req *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The query argument key, or NULL. */
+const char *api_arg(const struct api_req *r, const char *key);
+
+/* The function of argument "func" (a function id): 0, or -1 after api_fail. */
+int api_func_arg(struct api_req *r, uint32_t *ret);
+
+/* The metric named by argument key (a keyword; def when absent): its index, or -1 after api_fail. */
+long api_metric_arg(struct api_req *r, const char *key, const char *def);
+
+/* A function's display name (name + symbol version when needed) into buf. */
+const char *api_func_name(const struct profile *p, uint32_t f, char *buf, size_t room);
+
+/* report_name_fn for the list and calls models (arg: the profile). */
+const char *api_entity_name(void *arg, enum report_what what, uint32_t id, char *buf, size_t room);
+
+/* "key": [v0, v1, ...] with one value per registered metric. */
+void api_key_metrics(struct api_req *r, const char *key, const uint64_t *v);
+
+/* The endpoints of api_stacks.c. */
+int api_flame(struct api_req *r);
+int api_timeline(struct api_req *r);
+
+#endif

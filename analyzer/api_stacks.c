@@ -1,0 +1,254 @@
+/*
+ * api_stacks.c - the analyzer's flame graph and timeline endpoints, from
+ * profile_foreach_stack: /api/flame aggregates the call stacks of one metric
+ * into a tree (root first; inverted: leaf first), /api/timeline lists the
+ * events of one metric with their time, thread and leaf function.  Both as
+ * compact parallel arrays, with a table of the functions they name.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report_info.h"
+#include "analyzer/api_internal.h"
+#include "common/u64map.h"
+#include "common/vec.h"
+
+/* The functions a reply names: global id -> local index, and the ids in local order. */
+struct fnames {
+	struct u64map map;
+	VEC(uint32_t) ids;
+};
+
+static long fnames_get(struct fnames *t, uint32_t id)
+{
+	int64_t k = u64map_get(&t->map, id);
+	if (k >= 0)
+		return (long)k;
+	if (u64map_put(&t->map, id, (uint32_t)t->ids.n) < 0 || VEC_PUSH(&t->ids, id) < 0)
+		return -ENOMEM;
+	return (long)t->ids.n - 1;
+}
+
+static void fnames_write(struct api_req *r, struct fnames *t)
+{
+	char name[4096];
+	jsonw_key(&r->w, "functions");
+	jsonw_object_begin(&r->w);
+	jsonw_key(&r->w, "id");
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < t->ids.n; i++)
+		jsonw_uint(&r->w, t->ids.v[i]);
+	jsonw_array_end(&r->w);
+	jsonw_key(&r->w, "name");
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < t->ids.n; i++)
+		jsonw_string(&r->w, api_func_name(r->p, t->ids.v[i], name, sizeof name));
+	jsonw_array_end(&r->w);
+	jsonw_object_end(&r->w);
+}
+
+static void fnames_release(struct fnames *t)
+{
+	u64map_release(&t->map);
+	free(t->ids.v);
+}
+
+/* A growable array of uint64_t. */
+struct u64v {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int u64v_push(struct u64v *a, uint64_t x)
+{
+	return VEC_PUSH(a, x);
+}
+
+/* Four parallel arrays (one element per tree node or per event), named by keys. */
+struct columns4 {
+	struct u64v a[4];
+};
+
+static int columns4_push(struct columns4 *c, uint64_t a, uint64_t b, uint64_t d, uint64_t e)
+{
+	return u64v_push(&c->a[0], a) < 0 || u64v_push(&c->a[1], b) < 0 || u64v_push(&c->a[2], d) < 0 ||
+			       u64v_push(&c->a[3], e) < 0
+		       ? -ENOMEM
+		       : 0;
+}
+
+/* "key": {"keys[0]": [...], ...}. */
+static void columns4_write(struct api_req *r, const char *key, const char *const keys[4],
+			   const struct columns4 *c)
+{
+	jsonw_key(&r->w, key);
+	jsonw_object_begin(&r->w);
+	for (size_t k = 0; k < 4; k++) {
+		jsonw_key(&r->w, keys[k]);
+		jsonw_array_begin(&r->w);
+		for (size_t i = 0; i < c->a[k].n; i++)
+			jsonw_uint(&r->w, c->a[k].v[i]);
+		jsonw_array_end(&r->w);
+	}
+	jsonw_object_end(&r->w);
+}
+
+static void columns4_free(struct columns4 *c)
+{
+	for (size_t k = 0; k < 4; k++)
+		free(c->a[k].v);
+}
+
+/* ------------------------------------------------------------ flame */
+
+struct flame {
+	size_t metric;
+	int inverted;
+	struct u64map children; /* (parent node << 32 | local function) -> node */
+	struct fnames names;
+	struct columns4 nodes; /* parent, func, value, self */
+};
+
+static long flame_child(struct flame *fl, uint64_t parent, uint32_t func)
+{
+	long lf = fnames_get(&fl->names, func);
+	if (lf < 0)
+		return lf;
+	uint64_t key = parent << 32 | (uint64_t)lf;
+	int64_t k = u64map_get(&fl->children, key);
+	if (k >= 0)
+		return (long)k;
+	long node = (long)fl->nodes.a[0].n;
+	if (node >= (long)UINT32_MAX || u64map_put(&fl->children, key, (uint32_t)node) < 0 ||
+	    columns4_push(&fl->nodes, parent, (uint64_t)lf, 0, 0) < 0)
+		return -ENOMEM;
+	return node;
+}
+
+static int flame_add(const struct profile_stack *s, void *arg)
+{
+	struct flame *fl = arg;
+	uint64_t v = s->metrics[fl->metric];
+	if (!v)
+		return 0;
+	uint64_t node = 0;
+	fl->nodes.a[2].v[0] += v;
+	for (size_t i = 0; i < s->nframes; i++) {
+		uint32_t f = s->frames[fl->inverted ? s->nframes - 1 - i : i];
+		long c = flame_child(fl, node, f);
+		if (c < 0)
+			return (int)c;
+		node = (uint64_t)c;
+		fl->nodes.a[2].v[node] += v;
+	}
+	fl->nodes.a[3].v[node] += v;
+	return 0;
+}
+
+int api_flame(struct api_req *r)
+{
+	long m = api_metric_arg(r, "metric", "totalcpu");
+	if (m < 0)
+		return -1;
+	const char *inv = api_arg(r, "inverted");
+	struct flame fl = {.metric = (size_t)m, .inverted = inv && strcmp(inv, "1") == 0};
+	u64map_init(&fl.children);
+	u64map_init(&fl.names.map);
+	int e = fnames_get(&fl.names, PROFILE_FUNC_TOTAL) < 0 ||
+				columns4_push(&fl.nodes, UINT32_MAX, 0, 0, 0) < 0
+			? -ENOMEM
+			: profile_foreach_stack(r->p, NULL, flame_add, &fl);
+	if (e == 0) {
+		size_t nd;
+		jsonw_key_string(&r->w, "metric", profile_metric_defs(r->p, &nd)[m].keyword);
+		jsonw_key_bool(&r->w, "inverted", fl.inverted);
+		fnames_write(r, &fl.names);
+		static const char *const keys[4] = {"parent", "func", "value", "self"};
+		columns4_write(r, "nodes", keys, &fl.nodes);
+	}
+	u64map_release(&fl.children);
+	fnames_release(&fl.names);
+	columns4_free(&fl.nodes);
+	return e < 0 ? api_fail(r, 500, "cannot walk the stacks: %s", strerror(-e)) : 0;
+}
+
+/* ------------------------------------------------------------ timeline */
+
+struct timeline {
+	struct profile *p;
+	size_t metric;
+	size_t *lane0; /* per experiment: the lane of its first thread */
+	struct fnames names;
+	struct columns4 events; /* t, lane, leaf, value */
+};
+
+static int timeline_add(const struct profile_stack *s, void *arg)
+{
+	struct timeline *tl = arg;
+	uint64_t v = s->metrics[tl->metric];
+	if (!v)
+		return 0;
+	long lf = fnames_get(&tl->names, s->frames[s->nframes - 1]);
+	if (lf < 0)
+		return (int)lf;
+	const struct experiment *x = profile_experiment(tl->p, s->exp);
+	return columns4_push(&tl->events, report_rel_ns(x, s->ts_ns), tl->lane0[s->exp] + s->thread,
+			     (uint64_t)lf, v);
+}
+
+static void lanes(struct api_req *r)
+{
+	jsonw_key(&r->w, "lanes");
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < profile_experiment_count(r->p); i++) {
+		const struct experiment *x = profile_experiment(r->p, i);
+		for (size_t k = 0; k < x->nthreads; k++) {
+			jsonw_object_begin(&r->w);
+			jsonw_key_uint(&r->w, "experiment", i + 1);
+			jsonw_key_uint(&r->w, "pid", x->log.pid);
+			jsonw_key_uint(&r->w, "thread", x->threads[k].number);
+			jsonw_key_uint(&r->w, "tid", x->threads[k].tid);
+			jsonw_object_end(&r->w);
+		}
+	}
+	jsonw_array_end(&r->w);
+}
+
+int api_timeline(struct api_req *r)
+{
+	long m = api_metric_arg(r, "metric", "totalcpu");
+	if (m < 0)
+		return -1;
+	size_t nd;
+	const struct metric_def *d = &profile_metric_defs(r->p, &nd)[m];
+	if (d->at_end)
+		return api_fail(r, 400, "metric '%s' is a state at the end of the run, not events in time",
+				d->keyword);
+	size_t nx = profile_experiment_count(r->p);
+	struct timeline tl = {.p = r->p, .metric = (size_t)m, .lane0 = calloc(nx + 1, sizeof(size_t))};
+	u64map_init(&tl.names.map);
+	int e = -ENOMEM;
+	if (tl.lane0) {
+		for (size_t i = 0; i < nx; i++)
+			tl.lane0[i + 1] = tl.lane0[i] + profile_experiment(r->p, i)->nthreads;
+		struct profile_stacks_options o = {.flags = PROFILE_STACKS_BY_EVENT};
+		e = profile_foreach_stack(r->p, &o, timeline_add, &tl);
+	}
+	if (e == 0) {
+		jsonw_key_string(&r->w, "metric", d->keyword);
+		uint64_t end = 0;
+		for (size_t i = 0; i < nx; i++)
+			if (profile_experiment(r->p, i)->duration_ns > end)
+				end = profile_experiment(r->p, i)->duration_ns;
+		jsonw_key_uint(&r->w, "duration_ns", end);
+		lanes(r);
+		fnames_write(r, &tl.names);
+		static const char *const keys[4] = {"t", "lane", "leaf", "value"};
+		columns4_write(r, "events", keys, &tl.events);
+	}
+	free(tl.lane0);
+	fnames_release(&tl.names);
+	columns4_free(&tl.events);
+	return e < 0 ? api_fail(r, 500, "cannot walk the events: %s", strerror(-e)) : 0;
+}

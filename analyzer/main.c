@@ -1,0 +1,130 @@
+/*
+ * main.c - analyzer [--port N] [--no-browser] EXP...: load the experiments
+ * (and their descendants) read-only, serve the page and its JSON API on
+ * 127.0.0.1 (server.h), print its URL with the run's token, open the
+ * user's browser (xdg-open) unless --no-browser, and on SIGINT or SIGTERM
+ * stop serving, free everything and exit 0.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analysis/profile.h"
+#include "analyzer/server.h"
+
+extern char **environ;
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: analyzer [--port N] [--no-browser] EXP...\n"
+		   "Serve a web page over the experiments EXP... on 127.0.0.1 and open it in the browser.\n"
+		   "  --port N      listen on port N (default 0: a free port)\n"
+		   "  --no-browser  only print the URL\n"
+		   "  --version     print the version\n");
+}
+
+/* Open url with xdg-open, its output discarded; no error when there is none. */
+static pid_t open_browser(const char *url)
+{
+	posix_spawn_file_actions_t fa;
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -1;
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	char *argv[] = {"xdg-open", (char *)url, NULL};
+	pid_t pid;
+	int r = posix_spawnp(&pid, "xdg-open", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	return r == 0 ? pid : -1;
+}
+
+static int parse_port(const char *s, uint16_t *ret)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (!*s || *end || errno || v > 65535 || s[0] == '-')
+		return -1;
+	*ret = (uint16_t)v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint16_t port = 0;
+	int browser = 1, i = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
+			if (parse_port(argv[++i], &port) < 0) {
+				fprintf(stderr, "analyzer: --port '%s' is not a port number (0-65535)\n",
+					argv[i]);
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--no-browser") == 0) {
+			browser = 0;
+		} else if (strcmp(argv[i], "--version") == 0) {
+			printf("analyzer %s\n", PA_VERSION);
+			return 0;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "analyzer: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (i == argc) {
+		usage(stderr);
+		return 2;
+	}
+	struct profile *p;
+	if (profile_new(&p) < 0) {
+		fprintf(stderr, "analyzer: out of memory\n");
+		return 1;
+	}
+	for (; i < argc; i++) {
+		char *err = NULL;
+		int r = profile_add_experiment(p, argv[i], &err);
+		if (r < 0) {
+			fprintf(stderr, "analyzer: cannot open experiment '%s': %s\n", argv[i],
+				err ? err : strerror(-r));
+			free(err);
+			profile_free(p);
+			return 1;
+		}
+	}
+	/* SIGINT and SIGTERM are taken by sigwait below: blocked here, so also in the server's thread */
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+	struct server *s;
+	char err[256];
+	if (server_start(p, port, &s, err, sizeof err) < 0) {
+		fprintf(stderr, "analyzer: %s\n", err);
+		profile_free(p);
+		return 1;
+	}
+	char url[128];
+	snprintf(url, sizeof url, "http://127.0.0.1:%u/?token=%s", server_port(s), server_token(s));
+	printf("Analyzer: %s\n", url);
+	fflush(stdout);
+	pid_t child = browser ? open_browser(url) : -1;
+	int sig;
+	while (sigwait(&stop, &sig) != 0)
+		;
+	server_stop(s);
+	profile_free(p);
+	if (child > 0)
+		waitpid(child, NULL, WNOHANG);
+	return 0;
+}

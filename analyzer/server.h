@@ -1,0 +1,30 @@
+/*
+ * server.h - the analyzer's HTTP server (libmicrohttpd) on 127.0.0.1 only:
+ * every request must carry the run's token (?token= once, then the cookie
+ * it sets), name this server in its Host header (127.0.0.1:PORT or
+ * localhost:PORT: no DNS rebinding), be a GET or HEAD, and ask for the page
+ * (its compiled-in assets) or /api/...; anything else is refused.  One
+ * thread answers every request, so the profile is never used concurrently.
+ */
+#ifndef ANALYZER_SERVER_H
+#define ANALYZER_SERVER_H
+
+#include <stdint.h>
+
+#include "analysis/profile.h"
+
+#define SERVER_TOKEN_LEN 32 /* hex characters */
+
+struct server;
+
+/*
+ * Serve p on 127.0.0.1:port (0: a free port) with a fresh random token.
+ * Returns 0 with *ret, or a negative errno with a message in err.
+ */
+int server_start(struct profile *p, uint16_t port, struct server **ret, char *err, size_t errlen);
+uint16_t server_port(const struct server *s);
+const char *server_token(const struct server *s);
+/* Stop serving (waits for the request being answered) and free s. */
+void server_stop(struct server *s);
+
+#endif

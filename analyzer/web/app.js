@@ -1,0 +1,474 @@
+// app.js - the analyzer's page: every figure comes from the server's JSON API
+// (/api/...), computed by libanalysis; this file only lays it out.
+'use strict';
+
+const state = {
+  overview: null,   // /api/overview
+  selected: null,   // {id, name}: the selected function, shared by all views
+  view: 'overview',
+  metrics: '',      // the Functions view's metric list (er_print syntax)
+  sort: '',         // its sort item
+  functions: null,  // /api/functions
+  flame: null,      // /api/flame and its layout
+  timeline: null,   // /api/timeline (the whole run) and its layout
+  range: null,      // {t0, t1}: the time range every view shows (ns), or null: the whole run
+};
+
+// path with the time range's t0 and t1 when one is selected
+function withRange(path) {
+  if (!state.range) return path;
+  return path + (path.includes('?') ? '&' : '?') + `t0=${state.range.t0}&t1=${state.range.t1}`;
+}
+
+async function api(path) {
+  const r = await fetch('/api/' + path, { credentials: 'same-origin' });
+  const j = await r.json();
+  if (!r.ok) throw new Error(j.error || r.statusText);
+  return j;
+}
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+// A value in its unit: seconds with 3 decimals for ns (as er_print), else an integer.
+function fmt(v, unit) {
+  if (unit === 'ns') return (v / 1e9).toFixed(3);
+  return String(v);
+}
+function pct(v, total) {
+  return total ? (100 * v / total).toFixed(2) : '0.00';
+}
+
+function select(id, name) {
+  state.selected = { id, name };
+  document.getElementById('selected').textContent = name;
+  for (const tr of document.querySelectorAll('#functions tr[data-id]'))
+    tr.classList.toggle('selected', Number(tr.dataset.id) === id);
+  if (state.view === 'callers') showCallers();
+  if (state.view === 'source' || state.view === 'disasm') showCode(state.view);
+}
+
+// ------------------------------------------------------------ overview
+function showOverview() {
+  const o = state.overview, box = document.getElementById('overview');
+  box.replaceChildren();
+  for (const x of o.experiments) {
+    const dl = el('dl');
+    const add = (k, v) => dl.append(el('dt', {}, k), el('dd', {}, String(v)));
+    add('Experiment', x.path);
+    add('Target', (x.argv || []).join(' '));
+    add('Host', `${x.host} (${x.cpus} CPUs, ${x.os} ${x.release}, ${x.arch})`);
+    add('Duration', fmt(x.duration_ns, 'ns') + ' s');
+    add('Clock profiling', `${x.clock_profiling}, ${x.clock_interval_us} us`);
+    add('Heap tracing', x.heap_tracing ? 'on' : 'off');
+    add('CPU recorded', fmt(x.statistics.cpu_recorded_ns, 'ns') + ' s');
+    add('Samples', `${x.statistics.samples_recorded} recorded, ${x.statistics.samples_dropped} dropped`);
+    for (const w of x.warnings.concat(x.problems, x.errors)) add('Warning', w);
+    box.append(el('h2', {}, `Experiment ${x.id}`), dl);
+  }
+  const t = el('table', { class: 'data', id: 'metric-registry' },
+    el('tr', {}, el('th', { class: 'name' }, 'Metric'), el('th', { class: 'name' }, 'Name'),
+      el('th', { class: 'name' }, 'Unit'), el('th', { class: 'name' }, 'Flavors')));
+  for (const m of o.metrics)
+    t.append(el('tr', {}, el('td', { class: 'name' }, m.keyword), el('td', { class: 'name' }, m.name),
+      el('td', { class: 'name' }, m.unit), el('td', { class: 'name' }, m.flavors)));
+  box.append(el('h2', {}, 'Metrics'), t);
+}
+
+// ------------------------------------------------------------ functions
+function colTitle(c) {
+  if (c.flavor === 's') return c.keyword;
+  const f = { e: 'Excl.', i: 'Incl.', a: 'Attr.' }[c.flavor];
+  return `${f} ${c.name}` + (c.unit === 'ns' ? ' (s)' : '');
+}
+
+async function loadFunctions() {
+  const err = document.getElementById('functions-error');
+  err.textContent = '';
+  try {
+    const q = new URLSearchParams();
+    if (state.metrics) q.set('metrics', state.metrics);
+    if (state.sort) q.set('sort', state.sort);
+    state.functions = await api(withRange('functions?' + q));
+  } catch (e) {
+    err.textContent = e.message;
+    return;
+  }
+  state.metrics = state.functions.metrics;
+  state.sort = state.functions.sort;
+  document.getElementById('metrics').value = state.metrics;
+  renderFunctions();
+}
+
+function renderFunctions() {
+  const f = state.functions, table = document.getElementById('functions');
+  const needle = document.getElementById('search').value.toLowerCase();
+  const head = el('tr');
+  f.columns.forEach((c) => {
+    const sortKey = c.flavor === 's' ? c.keyword : c.flavor + '.' + c.keyword;
+    const th = el('th', { title: 'sort by ' + sortKey, 'data-sort': sortKey }, colTitle(c));
+    if (sortKey === state.sort) th.classList.add('sorted');
+    th.addEventListener('click', () => { state.sort = sortKey; loadFunctions(); });
+    if (c.percent) th.colSpan = c.value ? 2 : 1;
+    head.append(th);
+  });
+  const nameTh = el('th', { class: 'name', 'data-sort': 'name' }, 'Name');
+  if (state.sort === 'name') nameTh.classList.add('sorted');
+  nameTh.addEventListener('click', () => { state.sort = 'name'; loadFunctions(); });
+  head.append(nameTh);
+  const body = el('tbody');
+  let shown = 0;
+  for (const row of f.rows) {
+    if (needle && row.id !== 0 && !row.name.toLowerCase().includes(needle)) continue;
+    shown++;
+    const tr = el('tr', { 'data-id': row.id });
+    f.columns.forEach((c, i) => {
+      const v = row.values[i];
+      if (c.flavor === 's') tr.append(el('td', {}, c.keyword === 'address' ? '0x' + v.toString(16) : String(v)));
+      else {
+        if (c.value) tr.append(el('td', {}, fmt(v, c.unit)));
+        if (c.percent) tr.append(el('td', {}, pct(v, c.total)));
+      }
+    });
+    tr.append(el('td', { class: 'name' }, row.name));
+    if (state.selected && state.selected.id === row.id) tr.classList.add('selected');
+    tr.addEventListener('click', () => select(row.id, row.name));
+    body.append(tr);
+  }
+  table.replaceChildren(el('thead', {}, head), body);
+  document.getElementById('functions-count').textContent = `${shown} of ${f.rows.length - 1} functions`;
+}
+
+// ------------------------------------------------------------ callers-callees
+function attrTable(table, rows, base) {
+  const metrics = state.overview.metrics;
+  const head = el('tr');
+  for (const m of metrics) head.append(el('th', { colSpan: 2 }, 'Attr. ' + m.name));
+  head.append(el('th', { class: 'name' }, 'Name'));
+  const body = el('tbody');
+  for (const r of rows) {
+    const tr = el('tr', { 'data-id': r.id });
+    metrics.forEach((m, i) => {
+      tr.append(el('td', {}, fmt(r.values[i], m.unit)), el('td', {}, pct(r.values[i], base[i])));
+    });
+    tr.append(el('td', { class: 'name' }, r.name));
+    tr.addEventListener('click', () => select(r.id, r.name));
+    body.append(tr);
+  }
+  table.replaceChildren(el('thead', {}, head), body);
+}
+
+async function showCallers() {
+  const empty = document.getElementById('callers-empty');
+  if (!state.selected) {
+    empty.style.display = '';
+    return;
+  }
+  empty.style.display = 'none';
+  const c = await api(withRange('callers?func=' + state.selected.id + (state.sort ? '&sort=' + encodeURIComponent(state.sort) : '')));
+  const base = c.function.base;
+  attrTable(document.getElementById('callers'), c.callers.map((e) => ({ id: e.id, name: e.name, values: e.attributed })), base);
+  attrTable(document.getElementById('callers-self'),
+    [{ id: c.function.id, name: c.function.name, values: c.function.exclusive }], base);
+  attrTable(document.getElementById('callees'), c.callees.map((e) => ({ id: e.id, name: e.name, values: e.attributed })), base);
+}
+
+// ------------------------------------------------------------ flame graph
+const ROW = 18;
+
+async function loadFlame() {
+  const metric = document.getElementById('flame-metric').value;
+  const inverted = document.getElementById('flame-inverted').checked;
+  const f = await api(withRange(`flame?metric=${encodeURIComponent(metric)}&inverted=${inverted ? 1 : 0}`));
+  const n = f.nodes.parent.length;
+  const children = Array.from({ length: n }, () => []);
+  for (let i = 1; i < n; i++) children[f.nodes.parent[i]].push(i);
+  const name = (i) => f.functions.name[f.nodes.func[i]];
+  for (const c of children) c.sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : a - b));
+  state.flame = { data: f, children, name, zoom: 0, unit: state.overview.metrics.find((m) => m.keyword === metric).unit };
+  drawFlame();
+}
+
+function depthOf(i) {
+  let d = 0;
+  for (const p = state.flame.data.nodes.parent; i !== 0; i = p[i]) d++;
+  return d;
+}
+
+function drawFlame() {
+  const fl = state.flame, f = fl.data, canvas = document.getElementById('flame-canvas');
+  const width = canvas.clientWidth || 800;
+  canvas.width = width;
+  const ctx = canvas.getContext('2d');
+  const rects = [];
+  const zoomValue = f.nodes.value[fl.zoom] || 1;
+  // the zoomed node's ancestors, full width above it
+  const chain = [];
+  for (let i = fl.zoom; ; i = f.nodes.parent[i]) { chain.unshift(i); if (i === 0) break; }
+  let maxDepth = chain.length;
+  const place = (i, x, depth) => {
+    const w = (f.nodes.value[i] / zoomValue) * width;
+    if (w < 0.5) return;
+    rects.push({ i, x, y: depth * ROW, w });
+    maxDepth = Math.max(maxDepth, depth + 1);
+    let cx = x;
+    for (const c of fl.children[i]) { place(c, cx, depth + 1); cx += (f.nodes.value[c] / zoomValue) * width; }
+  };
+  chain.slice(0, -1).forEach((i, d) => rects.push({ i, x: 0, y: d * ROW, w: width }));
+  place(fl.zoom, 0, chain.length - 1);
+  canvas.height = Math.max(100, maxDepth * ROW + 2);
+  ctx.font = '12px monospace';
+  for (const r of rects) {
+    const h = hash(fl.name(r.i));
+    ctx.fillStyle = `hsl(${20 + (h % 40)}, 80%, ${55 + (h % 20)}%)`;
+    ctx.fillRect(r.x, r.y, Math.max(r.w - 1, 1), ROW - 1);
+    if (r.w > 30) {
+      ctx.fillStyle = '#000';
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(r.x, r.y, r.w - 2, ROW);
+      ctx.clip();
+      ctx.fillText(fl.name(r.i), r.x + 3, r.y + 13);
+      ctx.restore();
+    }
+  }
+  fl.rects = rects;
+  document.getElementById('flame-zoom').textContent = fl.zoom === 0 ? 'Zoom: all' : 'Zoom: ' + fl.name(fl.zoom);
+  canvas.dataset.zoom = fl.name(fl.zoom);
+  canvas.dataset.depth = String(depthOf(fl.zoom));
+}
+
+function hash(s) {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) >>> 0;
+  return h;
+}
+
+function flameHit(ev) {
+  const canvas = document.getElementById('flame-canvas'), b = canvas.getBoundingClientRect();
+  const x = ((ev.clientX - b.left) * canvas.width) / b.width, y = ((ev.clientY - b.top) * canvas.height) / b.height;
+  return (state.flame.rects || []).find((r) => x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + ROW);
+}
+
+function flameClick(ev) {
+  const r = state.flame && flameHit(ev);
+  if (!r) return;
+  const f = state.flame.data;
+  state.flame.zoom = r.i;
+  if (r.i !== 0) select(f.functions.id[f.nodes.func[r.i]], state.flame.name(r.i));
+  drawFlame();
+}
+
+function flameHover(ev) {
+  const r = state.flame && flameHit(ev), out = document.getElementById('flame-hover');
+  if (!r) { out.textContent = ''; return; }
+  const v = state.flame.data.nodes.value[r.i], total = state.flame.data.nodes.value[0];
+  out.textContent = `${state.flame.name(r.i)}: ${fmt(v, state.flame.unit)} (${pct(v, total)}%)`;
+}
+
+// ------------------------------------------------------------ timeline
+const LANE = 22, GUTTER = 110;
+
+async function loadTimeline() {
+  const t = await api('timeline?metric=totalcpu'); // the whole run: the range is drawn over it
+  state.timeline = { data: t, drag: null };
+  drawTimeline();
+}
+
+function timeX(t, width) {
+  const d = state.timeline.data.duration_ns || 1;
+  return GUTTER + (t / d) * (width - GUTTER);
+}
+
+function xTime(x, width) {
+  const d = state.timeline.data.duration_ns;
+  return Math.max(0, Math.min(d, Math.round(((x - GUTTER) / (width - GUTTER)) * d)));
+}
+
+function drawTimeline() {
+  const tl = state.timeline, t = tl.data, canvas = document.getElementById('timeline-canvas');
+  const width = canvas.clientWidth || 800;
+  canvas.width = width;
+  canvas.height = Math.max(60, t.lanes.length * LANE + 4);
+  const ctx = canvas.getContext('2d');
+  ctx.font = '12px monospace';
+  t.lanes.forEach((l, i) => {
+    ctx.fillStyle = i % 2 ? '#f7f9fb' : '#eef1f5';
+    ctx.fillRect(0, i * LANE, width, LANE);
+    ctx.fillStyle = '#000';
+    ctx.fillText(`${t.lanes.length > 1 && l.experiment > 1 ? l.experiment + ':' : ''}T${l.thread} ${l.tid}`, 4, i * LANE + 15);
+  });
+  const e = t.events;
+  for (let k = 0; k < e.t.length; k++) {
+    const h = hash(t.functions.name[e.leaf[k]]);
+    ctx.fillStyle = `hsl(${h % 360}, 65%, 50%)`;
+    ctx.fillRect(timeX(e.t[k], width), e.lane[k] * LANE + 3, 2, LANE - 6);
+  }
+  const r = tl.drag || state.range;
+  if (r) {
+    const a = timeX(Math.min(r.t0, r.t1), width), b = timeX(Math.max(r.t0, r.t1), width);
+    ctx.fillStyle = 'rgba(40, 110, 220, 0.2)';
+    ctx.fillRect(a, 0, Math.max(b - a, 1), canvas.height);
+  }
+}
+
+function canvasX(ev) {
+  const canvas = document.getElementById('timeline-canvas'), b = canvas.getBoundingClientRect();
+  return ((ev.clientX - b.left) * canvas.width) / b.width;
+}
+
+function timelineDown(ev) {
+  const w = document.getElementById('timeline-canvas').width, t = xTime(canvasX(ev), w);
+  state.timeline.drag = { t0: t, t1: t, x0: canvasX(ev) };
+}
+
+function timelineMove(ev) {
+  const tl = state.timeline, w = document.getElementById('timeline-canvas').width;
+  if (!tl) return;
+  const t = xTime(canvasX(ev), w);
+  document.getElementById('timeline-hover').textContent = `${fmt(t, 'ns')} s`;
+  if (tl.drag) {
+    tl.drag.t1 = t;
+    drawTimeline();
+  }
+}
+
+function timelineUp(ev) {
+  const tl = state.timeline, d = tl && tl.drag;
+  if (!d) return;
+  tl.drag = null;
+  if (Math.abs(canvasX(ev) - d.x0) < 3) setRange(null); // a click: the whole run again
+  else setRange({ t0: Math.min(d.t0, d.t1), t1: Math.max(d.t0, d.t1) + 1 });
+}
+
+// Show only [t0, t1) everywhere (null: the whole run); the views reload from the server.
+function setRange(r) {
+  state.range = r;
+  document.getElementById('range').textContent = r ? `${fmt(r.t0, 'ns')} s to ${fmt(r.t1, 'ns')} s` : 'whole run';
+  document.getElementById('range-clear').hidden = !r;
+  state.functions = null;
+  state.flame = null;
+  if (state.timeline) drawTimeline();
+  if (state.view !== 'timeline') show(state.view);
+}
+
+// ------------------------------------------------------------ source and disassembly
+// The metric cells of an annotated row: value and percent as the column asks.
+function metricCells(tr, columns, values) {
+  columns.forEach((c, i) => {
+    if (c.flavor === 's') return;
+    const v = values ? values[i] : null;
+    if (c.value) tr.append(el('td', {}, v === null ? '' : fmt(v, c.unit)));
+    if (c.percent) tr.append(el('td', {}, v === null ? '' : pct(v, c.total)));
+  });
+}
+
+function codeHead(columns, last) {
+  const head = el('tr');
+  for (const c of columns)
+    if (c.flavor !== 's') head.append(el('th', { colSpan: c.value && c.percent ? 2 : 1 }, colTitle(c)));
+  head.append(el('th', { class: 'name' }, last));
+  return el('thead', {}, head);
+}
+
+async function showCode(kind) {
+  const title = document.getElementById(kind + '-title'), err = document.getElementById(kind + '-error');
+  const table = document.getElementById(kind);
+  err.textContent = '';
+  table.replaceChildren();
+  if (!state.selected) return;
+  const q = `${kind}?func=${state.selected.id}` + (state.metrics ? '&metrics=' + encodeURIComponent(state.metrics) : '');
+  let d;
+  try {
+    d = await api(withRange(q));
+  } catch (e) {
+    title.textContent = state.selected.name;
+    err.textContent = e.message;
+    return;
+  }
+  const body = el('tbody');
+  if (kind === 'source') {
+    title.textContent = `${state.selected.name}: ${d.file}` + (d.text_found ? '' : ' (source file not found)');
+    for (const l of d.lines) {
+      const tr = el('tr', { 'data-line': l.line });
+      if (l.hot) tr.classList.add('hot');
+      metricCells(tr, d.columns, l.values || null);
+      tr.append(el('td', { class: 'text' }, `${String(l.line).padStart(5)}  ${l.text === null ? '' : l.text}`));
+      body.append(tr);
+    }
+  } else {
+    title.textContent = state.selected.name + (d.entry_file ? `: ${d.entry_file}` : '');
+    for (const r of d.rows) {
+      const tr = el('tr');
+      if (r.kind === 'source') {
+        tr.classList.add('src');
+        metricCells(tr, d.columns, null);
+        tr.append(el('td', { class: 'text' }, `${r.file || ''}:${r.line}`));
+      } else {
+        if (r.hot) tr.classList.add('hot');
+        metricCells(tr, d.columns, r.values);
+        tr.append(el('td', { class: 'text' }, `0x${r.addr.toString(16)}  ${r.text}`));
+      }
+      body.append(tr);
+    }
+  }
+  table.replaceChildren(codeHead(d.columns, kind === 'source' ? 'Source' : 'Instruction'), body);
+  if (kind === 'source' && d.entry_line) {
+    const row = table.querySelector(`tr[data-line="${d.entry_line}"]`);
+    if (row) row.scrollIntoView({ block: 'center' });
+  }
+}
+
+// ------------------------------------------------------------ views
+function show(view) {
+  state.view = view;
+  for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('active', b.dataset.view === view);
+  for (const s of document.querySelectorAll('.view')) s.classList.toggle('active', s.id === 'view-' + view);
+  if (view === 'functions' && !state.functions) loadFunctions();
+  if (view === 'callers') showCallers();
+  if (view === 'flame') (state.flame ? drawFlame : loadFlame)();
+  if (view === 'timeline') (state.timeline ? drawTimeline : loadTimeline)();
+  if (view === 'source' || view === 'disasm') showCode(view);
+}
+
+async function main() {
+  // the token is in a cookie now: take it out of the address bar
+  if (location.search) history.replaceState(null, '', '/');
+  state.overview = await api('overview');
+  const sel = document.getElementById('flame-metric');
+  for (const m of state.overview.metrics) sel.append(el('option', { value: m.keyword }, m.name));
+  for (const b of document.querySelectorAll('#tabs button')) b.addEventListener('click', () => show(b.dataset.view));
+  document.getElementById('metrics-apply').addEventListener('click', () => {
+    state.metrics = document.getElementById('metrics').value;
+    loadFunctions();
+  });
+  document.getElementById('search').addEventListener('input', () => state.functions && renderFunctions());
+  sel.addEventListener('change', loadFlame);
+  document.getElementById('flame-inverted').addEventListener('change', loadFlame);
+  document.getElementById('flame-reset').addEventListener('click', () => {
+    if (state.flame) { state.flame.zoom = 0; drawFlame(); }
+  });
+  const canvas = document.getElementById('flame-canvas');
+  canvas.addEventListener('click', flameClick);
+  canvas.addEventListener('mousemove', flameHover);
+  const tc = document.getElementById('timeline-canvas');
+  tc.addEventListener('mousedown', timelineDown);
+  tc.addEventListener('mousemove', timelineMove);
+  window.addEventListener('mouseup', (ev) => state.timeline && timelineUp(ev));
+  document.getElementById('range-clear').addEventListener('click', () => setRange(null));
+  showOverview();
+  show('functions');
+  document.body.dataset.ready = '1';
+}
+
+main().catch((e) => {
+  document.body.prepend(el('p', { class: 'error' }, 'Error: ' + e.message));
+});

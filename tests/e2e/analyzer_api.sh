@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# The analyzer's server and JSON API on real experiments of tests/fixtures/export_prog.c
+# (analyzer_lib.sh).  Asserted (what the program guarantees, no timings):
+#  - it prints exactly one line, "Analyzer: http://127.0.0.1:PORT/?token=<32 hex>", and
+#    listens on 127.0.0.1 only;
+#  - refusals: no token or a wrong one 403, a foreign Host header 403, POST 405, a path
+#    outside its assets 404; the token sets an HttpOnly SameSite=Strict cookie that is
+#    then enough; Host localhost:PORT is accepted;
+#  - every endpoint answers one JSON object, and the figures are er_print's: <Total> and
+#    the top function of the function list, the callers of spin_until (names and
+#    attributed CPU), the flame graph's root and self times, the timeline's events,
+#    threads and experiments; a bad argument is a 400/404 with a JSON error;
+#  - it never writes to the experiment (the tree is unchanged: names, sizes, times,
+#    contents), SIGTERM and SIGINT stop it with exit 0 (under ASan: nothing leaked);
+#  - a missing or corrupt experiment, or a port in use, is an error naming it, exit 1.
+. "$(dirname "$0")/analyzer_lib.sh" analyzer_api
+
+snapshot() { find h.er -printf '%p %s %T@ %m\n' | sort; find h.er -type f -exec md5sum {} + | sort; }
+snapshot >before
+check "starts and prints its URL" start_analyzer h.er
+check "exactly one line on stdout" test "$(wc -l <an.out)" = 1
+listeners() { # the local addresses listening on $port (/proc/net/tcp*: state 0A), as hex
+	awk -v p="$(printf ':%04X' "$port")" '$4 == "0A" && substr($2, length($2) - 4) == p { print $2 }' \
+		/proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+check "listens on 127.0.0.1 only ($(listeners | tr '\n' ' '))" test "$(listeners)" = "$(printf '0100007F:%04X' "$port")"
+
+code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+check "no token: 403" test "$(code "$base/")" = 403
+check "no token on the API: 403" test "$(code "$base/api/overview")" = 403
+check "a wrong token: 403" test "$(code "$base/?token=0123456789abcdef0123456789abcdef")" = 403
+check "a wrong cookie: 403" test "$(code -b "pa_token_$port=0123456789abcdef0123456789abcdef" "$base/")" = 403
+check "a foreign Host: 403" test "$(code -H "Host: attacker.example:$port" "$base/?token=$token")" = 403
+check "a Host on another port: 403" test "$(code -H "Host: 127.0.0.1:1" "$base/?token=$token")" = 403
+check "Host localhost:PORT: 200" test "$(code -H "Host: localhost:$port" "$base/?token=$token")" = 200
+check "POST: 405" test "$(code -X POST "$base/?token=$token")" = 405
+check "HEAD: 200" test "$(code -I "$base/?token=$token")" = 200
+check "a path outside the assets: 404" test "$(code "$base/etc/passwd?token=$token")" = 404
+check "a path with ..: 404" test "$(code --path-as-is "$base/../analyzer/web/app.js?token=$token")" = 404
+check "an unknown endpoint: 404" test "$(code "$base/api/nothing?token=$token")" = 404
+curl -s -D headers -o page.html "$base/?token=$token"
+check "the token sets an HttpOnly SameSite=Strict cookie" \
+	grep -qi "^Set-Cookie: pa_token_$port=$token; Path=/; HttpOnly; SameSite=Strict" headers
+check "the page is served" grep -q '<script src="/app.js"' page.html
+check "the cookie alone is enough for the assets" test "$(code -b "pa_token_$port=$token" "$base/app.js")" = 200
+
+for e in overview "functions?metrics=e.totalcpu:i.totalcpu:i.heapallocbytes:name&sort=e.totalcpu" \
+	"callers?func=1" "flame?metric=totalcpu" "flame?metric=heapallocbytes&inverted=1" \
+	"timeline?metric=totalcpu" threads experiments; do
+	f=${e%%\?*}
+	[[ $e == flame*inverted* ]] && f=flame_inv
+	get "api/$e" >"$f.json"
+	check "/api/$e answers JSON" python3 -c 'import json, sys; o = json.load(open(sys.argv[1])); assert isinstance(o, dict) and "error" not in o' "$f.json"
+done
+
+# The function list against er_print
+py() { python3 -c "import json, sys; $1" "${@:2}"; }
+read -r cpu_s incl_s bytes < <(total_row h.er e.totalcpu:i.totalcpu:i.heapallocbytes)
+total_ns=$(py 'r = json.load(open("functions.json"))["rows"][0]; assert r["name"] == "<Total>"; print(r["values"][0])')
+check "<Total> CPU $total_ns ns = er_print's $cpu_s s" test "$(secs "$total_ns")" = "$cpu_s"
+check "<Total> bytes = er_print's $bytes" \
+	test "$(py 'print(json.load(open("functions.json"))["rows"][0]["values"][2])')" = "$bytes"
+top=$(py 'print(json.load(open("functions.json"))["rows"][1]["name"])')
+check "top function $top = er_print's $(top_function h.er)" test "$top" = "$(top_function h.er)"
+check "the columns are typed" py 'c = json.load(open("functions.json"))["columns"]; assert [(x["keyword"], x["flavor"], x["unit"]) for x in c] == [("totalcpu", "e", "ns"), ("totalcpu", "i", "ns"), ("heapallocbytes", "i", "bytes")]'
+get "api/functions?sort=name" >byname.json
+check "sort=name orders by name" py 'r = [x["name"] for x in json.load(open("byname.json"))["rows"][1:]]; assert r == sorted(r), r[:5]'
+
+# Callers of spin_until against er_print's csingle
+sid=$(py 'print(next(r["id"] for r in json.load(open("functions.json"))["rows"] if r["name"] == "spin_until"))')
+get "api/callers?func=$sid" >callers.json
+"$er_print" -metrics a.totalcpu:name -csingle spin_until h.er |
+	awk '/== Callers/ { f = 1; next } /^$/ { f = 0 } f { print $NF, $1 }' | sort >callers.er
+py 'c = json.load(open("callers.json")); [print(e["name"], "%.3f" % (e["attributed"][0] / 1e9)) for e in c["callers"]]' |
+	sort >callers.an
+check "callers of spin_until: $(tr '\n' ' ' <callers.an)= er_print's $(tr '\n' ' ' <callers.er)" cmp -s callers.an callers.er
+check "callers are hot and warm" test "$(cut -d' ' -f1 callers.an | tr '\n' ' ')" = "hot warm "
+
+# Flame graph: the root is <Total>; a node is its children plus its self; self sums to exclusive
+check "flame: root value = <Total> CPU" py 'f = json.load(open("flame.json")); assert f["nodes"]["value"][0] == int(sys.argv[1])' "$total_ns"
+check "flame: every node = its children + self" py '
+n = json.load(open(sys.argv[1]))["nodes"]; kids = [0] * len(n["value"])
+for i, p in enumerate(n["parent"][1:], 1): kids[p] += n["value"][i]
+assert all(kids[i] + n["self"][i] == n["value"][i] for i in range(len(kids)))' flame.json
+check "flame: the self time of $top = its exclusive CPU" py '
+f = json.load(open("flame.json")); rows = json.load(open("functions.json"))["rows"]
+fid = next(r["id"] for r in rows if r["name"] == sys.argv[1]); excl = next(r["values"][0] for r in rows if r["name"] == sys.argv[1])
+s = sum(f["nodes"]["self"][i] for i in range(len(f["nodes"]["func"])) if f["functions"]["id"][f["nodes"]["func"][i]] == fid)
+assert s == excl, (s, excl)' "$top"
+check "flame inverted: the roots' children are leaves (allocs first by bytes)" py '
+f = json.load(open("flame_inv.json")); n = f["nodes"]
+kids = [i for i, p in enumerate(n["parent"]) if p == 0]
+names = {f["functions"]["name"][n["func"][i]]: n["value"][i] for i in kids}
+assert f["inverted"] and max(names, key=names.get) == "allocs" and names["allocs"] == 140960, names'
+check "timeline: the events sum to <Total> CPU, in the run, on its one thread" py '
+t = json.load(open("timeline.json")); e = t["events"]
+assert sum(e["value"]) == int(sys.argv[1]) and len(t["lanes"]) == 1
+assert all(0 <= x <= t["duration_ns"] for x in e["t"]) and set(e["lane"]) == {0}
+assert len(e["t"]) == len(e["leaf"]) == len(e["value"]) > 0' "$total_ns"
+check "threads: er_print's thread list" test "$(py 'print(len(json.load(open("threads.json"))["threads"]))')" = \
+	"$("$er_print" -thread_list h.er | awk '/^Thread +TID/ { f = 1; next } f && /^ *[0-9]/ { n++ } END { print n }')"
+check "experiments: one, exit 0" py 'x = json.load(open("experiments.json"))["experiments"]; assert len(x) == 1 and x[0]["ending"] == "exit 0" and x[0]["path"] == "h.er"'
+check "overview: the metric registry, typed" py '
+o = json.load(open("overview.json")); m = {x["keyword"]: x["unit"] for x in o["metrics"]}
+assert m == {"totalcpu": "ns", "heapalloccnt": "count", "heapallocbytes": "bytes", "heapleakcnt": "count", "heapleakbytes": "bytes"}, m
+assert o["experiments"][0]["heap_tracing"] and o["statistics"]["cpu_recorded_ns"] > 0'
+
+get "api/source?func=$sid" >source.json
+check "source: export_prog.c, a hot line in spin_until" py '
+s = json.load(open("source.json")); assert s["file"].endswith("export_prog.c") and s["text_found"]
+assert any(l["hot"] for l in s["lines"]) 
+assert any("spin_until" in l["text"] for l in s["lines"][s["entry_line"] - 2:s["entry_line"]])'
+get "api/disasm?func=$sid" >disasm.json
+check "disasm: the instructions' exclusive CPU sums to spin_until's" py '
+d = json.load(open("disasm.json")); rows = json.load(open("functions.json"))["rows"]
+c = next(i for i, x in enumerate(d["columns"]) if x["keyword"] == "totalcpu" and x["flavor"] == "e")
+s = sum(r["values"][c] for r in d["rows"] if r["kind"] == "insn")
+assert s == next(r["values"][0] for r in rows if r["name"] == "spin_until"), s'
+
+# a time range (t0, t1) restricts every endpoint: the function list's <Total> is the
+# timeline's events in it, the flame graph's root the same, the timeline keeps only those
+read -r t0 t1 want < <(py '
+e = json.load(open("timeline.json"))["events"]; t = sorted(e["t"]); a, b = t[len(t) // 4], t[3 * len(t) // 4]
+print(a, b, sum(v for x, v in zip(e["t"], e["value"]) if a <= x < b))')
+get "api/functions?metrics=e.totalcpu:name&t0=$t0&t1=$t1" >win.json
+got=$(py 'print(json.load(open("win.json"))["rows"][0]["values"][0])')
+check "t0=$t0 t1=$t1: <Total> CPU $got = the timeline's events in it $want (< $total_ns)" \
+	eval '[[ $got == "$want" ]] && ((want > 0 && want < total_ns))'
+get "api/flame?metric=totalcpu&t0=$t0&t1=$t1" >winflame.json
+check "t0..t1: the flame graph's root is the same" \
+	test "$(py 'print(json.load(open("winflame.json"))["nodes"]["value"][0])')" = "$want"
+get "api/timeline?t0=$t0&t1=$t1" >wintl.json
+check "t0..t1: the timeline keeps the events in it" py '
+e = json.load(open("wintl.json"))["events"]; a, b = int(sys.argv[1]), int(sys.argv[2])
+assert all(a <= x < b for x in e["t"]) and sum(e["value"]) == int(sys.argv[3])' "$t0" "$t1" "$want"
+get "api/functions?metrics=e.totalcpu:name" >nowin.json
+check "without t0/t1 every event counts again" \
+	test "$(py 'print(json.load(open("nowin.json"))["rows"][0]["values"][0])')" = "$total_ns"
+
+# bad arguments
+err() { # DESC STATUS PATH TEXT
+	local c
+	c=$(curl -s -o err.json -w '%{http_code}' -b "pa_token_$port=$token" "$base/$3")
+	check "$1: $c, says '$4' ($(head -c 200 err.json))" test "$c:$(grep -cF -- "$4" err.json)" = "$2:1"
+}
+err "unknown metric" 400 "api/functions?metrics=e.cycles" "unknown metric 'cycles'"
+err "not a function id" 400 "api/callers?func=abc" "not a function id"
+err "no such function" 404 "api/callers?func=999999" "no function 999999"
+err "an empty time range" 400 "api/functions?t0=5&t1=5" "time range t0 5 to t1 5 is empty"
+err "a time that is no number" 400 "api/flame?t0=abc" "t0 'abc' is not a time in ns"
+err "leaks are no timeline" 400 "api/timeline?metric=heapleakbytes" "not events in time"
+
+stop_analyzer TERM
+check "SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+snapshot >after
+check "the experiment is unchanged" cmp -s before after
+
+check "starts on c.er" start_analyzer c.er
+get "api/functions" >c.json
+check "c.er: no heap metric" py 'assert [x["keyword"] for x in json.load(open("c.json"))["columns"]] == ["totalcpu", "totalcpu"]'
+err "heap metric without heap data" 400 "api/flame?metric=heapallocbytes" "needs heap data"
+"$analyzer" --no-browser --port "$port" c.er >busy.out 2>busy.err && rc=0 || rc=$?
+check "a port in use: exit $rc, says so ($(head -c 200 busy.err))" eval '((rc == 1)) && grep -q "cannot serve on 127.0.0.1:$port" busy.err'
+stop_analyzer INT
+check "SIGINT: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+"$analyzer" --no-browser nosuch.er >/dev/null 2>miss.err && rc=0 || rc=$?
+check "a missing experiment: exit $rc, named ($(head -c 200 miss.err))" eval '((rc == 1)) && grep -q "nosuch.er" miss.err'
+mkdir bad.er && printf 'not xml' >bad.er/log.xml
+"$analyzer" --no-browser bad.er >/dev/null 2>bad.err && rc=0 || rc=$?
+check "a corrupt experiment: exit $rc, named ($(head -c 200 bad.err))" eval '((rc == 1)) && grep -q "bad.er" bad.err'
+"$analyzer" --no-browser --port 70000 c.er >/dev/null 2>port.err && rc=0 || rc=$?
+check "a bad port: exit $rc, says so" eval '((rc == 2)) && grep -q "not a port number" port.err'
+
+echo "$checks checks, $failures failures"
+((failures == 0))

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The analyzer's page in a real browser: Debian's chromium, headless, driven by
+# playwright-core (tests/tools/js/analyzer_page.mjs) on an experiment of
+# tests/fixtures/export_prog.c with heap data.  Asserted: the function list shows
+# er_print's functions in er_print's order and its <Total> CPU time; search narrows
+# it; a click on Name sorts by name; a click on spin_until selects it and the
+# Callers-Callees view shows er_print's callers (hot, warm), the Source view its file
+# with er_print's hot lines marked and, after the metric list e.%totalcpu:name is applied,
+# the Disassembly view as many hot instructions as er_print's; a click on hot in the
+# flame graph zooms into it (it then fills the width) and selects it; a drag over the
+# timeline selects a time range and the function list's <Total> becomes the CPU of the
+# samples in it, then the whole run's again; no page error.
+# Screenshots of each step: $PA_BUILD/test-logs/analyzer_browser/*.png.
+. "$(dirname "$0")/analyzer_lib.sh" analyzer_browser
+js=$PA_TOP/tests/tools/js
+[[ -d $js/node_modules/playwright-core ]] ||
+	{ echo "playwright-core missing in $js: run make deps (scripts/setup-deps.sh)"; exit 1; }
+command -v chromium >/dev/null || { echo "chromium missing: run make deps (scripts/setup-deps.sh)"; exit 1; }
+shots=$PA_BUILD/test-logs/analyzer_browser
+rm -rf "$shots" && mkdir -p "$shots"
+echo "# screenshots in $shots"
+
+# What the page must show, from er_print: its default function list and the callers of spin_until
+"$er_print" -printmode json -functions h.er >erp.json
+"$er_print" -metrics a.totalcpu:name -csingle spin_until h.er |
+	awk '/== Callers/ { f = 1; next } /^$/ { f = 0 } f { print $NF }' >callers.er
+# its annotated source's hot lines ("##": value, percent, "NN.", text)
+"$er_print" -metrics e.%totalcpu:name -source spin_until h.er | awk '/^##/ { sub(/\.$/, "", $4); print $4 }' >hot.er
+hot_insns=$("$er_print" -metrics e.%totalcpu:name -disasm spin_until h.er | grep -c '^##')
+python3 - erp.json callers.er hot.er "$hot_insns" >expect.json <<'PY'
+import json, sys
+rep = next(json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["report"] == "functions")
+rows = rep["tables"][0]["rows"]
+print(json.dumps({"names": [r["name"] for r in rows], "total_cpu": "%.3f" % (rows[0]["e.totalcpu"] / 1e9),
+                  "func": "spin_until", "callers": open(sys.argv[2]).read().split(), "zoom": "hot",
+                  "hot_lines": [int(x) for x in open(sys.argv[3]).read().split()], "file": "export_prog.c",
+                  "metrics": "e.%totalcpu:name", "hot_insns": int(sys.argv[4])}))
+PY
+check "er_print's expectations ($(head -c 200 expect.json))" grep -q '"callers": \["hot", "warm"\]' expect.json
+check "er_print marks hot source lines ($(tr '\n' ' ' <hot.er))" test -s hot.er
+check "starts and prints its URL" start_analyzer h.er
+(cd "$js" && node analyzer_page.mjs "$url" "$tmp/expect.json" "$shots") >page.log 2>&1
+rc=$?
+cat page.log
+check "the page passes its checks in chromium (exit $rc)" test "$rc" = 0
+for s in functions callers source disasm flame flame-zoomed timeline functions-range; do
+	check "screenshot $s.png" test -s "$shots/$s.png"
+done
+stop_analyzer TERM
+check "SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+echo "$checks checks, $failures failures"
+((failures == 0))

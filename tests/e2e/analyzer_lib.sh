@@ -1,0 +1,48 @@
+# analyzer_lib.sh - shared by the analyzer tests (sourced; the runner skips *lib.sh):
+# `. analyzer_lib.sh NAME`.  export_lib.sh's scratch directory, check and er_print
+# helpers (total_row, top_function, secs), with its real experiments c.er (clock
+# profiling) and h.er (clock and collect -H on) of tests/fixtures/export_prog.c.  Defines:
+#   start_analyzer ARGS...   start the analyzer (--no-browser --port 0 ARGS) in the
+#                            background: $an_pid, $base (http://127.0.0.1:PORT), $port,
+#                            $token, $url (the line it printed); returns 1 if no URL came
+#   stop_analyzer SIG        send SIG and wait: $an_rc is its exit status (124: still running
+#                            after 10 s, then killed)
+#   get PATH                 GET $base/PATH with the token's cookie, the body on stdout
+. "$(dirname "$0")/export_lib.sh" "$1"
+analyzer=$PA_BIN/analyzer
+[[ -x $analyzer ]] || { echo "no $analyzer"; exit 1; }
+command -v curl >/dev/null || { echo "curl is missing"; exit 1; }
+
+an_pid=
+start_analyzer() {
+	"$analyzer" --no-browser --port 0 "$@" >an.out 2>an.err &
+	an_pid=$!
+	local i
+	for ((i = 0; i < 200; i++)); do
+		url=$(sed -n 's/^Analyzer: //p' an.out)
+		[[ -n $url ]] && break
+		kill -0 "$an_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[[ $url =~ ^http://127\.0\.0\.1:([0-9]+)/\?token=([0-9a-f]{32})$ ]] || return 1
+	port=${BASH_REMATCH[1]} token=${BASH_REMATCH[2]} base=http://127.0.0.1:${BASH_REMATCH[1]}
+}
+stop_analyzer() {
+	kill -"$1" "$an_pid" 2>/dev/null
+	local i
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$an_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$an_pid" 2>/dev/null; then
+		kill -KILL "$an_pid"
+		wait "$an_pid" 2>/dev/null
+		an_rc=124
+	else
+		wait "$an_pid"
+		an_rc=$?
+	fi
+	an_pid=
+}
+trap '[[ -n $an_pid ]] && kill -KILL "$an_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+get() { curl -sf -b "pa_token_$port=$token" "$base/$1"; }

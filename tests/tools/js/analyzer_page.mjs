@@ -1,0 +1,165 @@
+// analyzer_page.mjs - drive the analyzer's page in Debian's chromium (headless) with
+// playwright-core, for tests/e2e/analyzer_browser.sh:
+//   node analyzer_page.mjs URL EXPECT.json SHOTDIR
+// EXPECT.json (from er_print): {"names": [function names in list order, <Total> first],
+// "total_cpu": "0.500" (seconds as er_print prints them), "func": "spin_until",
+// "callers": ["hot", "warm"], "zoom": "hot", "hot_lines": [27], "file": "export_prog.c",
+// "metrics": "e.%totalcpu:name", "hot_insns": 2}.  Then a drag over the middle half of the
+// timeline selects a time range, and the function list's <Total> becomes the CPU time of
+// the timeline's samples in it; "Whole run" brings er_print's <Total> back.  Prints "ok: ..." or "not ok: ..." per check
+// and exits 1 if any failed; screenshots of each step go to SHOTDIR.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+
+const [url, expectFile, shots] = process.argv.slice(2);
+const expect = JSON.parse(fs.readFileSync(expectFile, 'utf8'));
+let failures = 0;
+function check(desc, cond) {
+  console.log(`${cond ? 'ok' : 'not ok'}: ${desc}`);
+  if (!cond) failures++;
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  timeout: 60000,
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('requestfailed', (r) => errors.push('request failed: ' + r.url()));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  await page.waitForSelector('#functions tbody tr');
+  check('the token left the address bar', !page.url().includes('token'));
+  await page.screenshot({ path: `${shots}/functions.png`, fullPage: true });
+
+  // the function list: er_print's names in er_print's order, and its <Total>
+  const rows = await page.$$eval('#functions tbody tr', (trs) =>
+    trs.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
+  const names = rows.map((r) => r[r.length - 1]);
+  check(`the function list is er_print's (${names.length} rows, er_print ${expect.names.length})`, same(names, expect.names));
+  const heads = await page.$$eval('#functions thead th', (ths) => ths.map((t) => t.textContent));
+  const cpuCol = heads.indexOf('Excl. Total CPU Time (s)');
+  // cells: each value and percent column; find the Excl. CPU seconds cell of <Total>
+  const cells = await page.$$eval('#functions tbody tr:first-child td', (tds) => tds.map((t) => t.textContent));
+  check(`<Total> shows er_print's CPU ${expect.total_cpu} s (${cells.join(' ')})`, cpuCol >= 0 && cells.includes(expect.total_cpu));
+
+  // search narrows the list; clearing it restores it
+  await page.fill('#search', expect.func);
+  const found = await page.$$eval('#functions tbody tr', (trs) => trs.map((tr) => tr.lastChild.textContent));
+  check(`search '${expect.func}' keeps <Total> and ${expect.func} (${found.join(', ')})`,
+    found[0] === '<Total>' && found.includes(expect.func) && found.every((n) => n === '<Total>' || n.includes(expect.func)));
+  await page.fill('#search', '');
+
+  // sorting by name is the server's order by name
+  await page.click('#functions th[data-sort="name"]');
+  await page.waitForSelector('#functions th.sorted[data-sort="name"]');
+  const byName = await page.$$eval('#functions tbody tr', (trs) => trs.slice(1).map((tr) => tr.lastChild.textContent));
+  check('a click on Name sorts by name', same(byName, [...byName].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))));
+
+  // click a function, see its callers
+  await page.click(`#functions tbody tr:has(td.name:text-is("${expect.func}"))`);
+  check('the click selects it', (await page.textContent('#selected')) === expect.func);
+  await page.click('#tabs button[data-view="callers"]');
+  await page.waitForSelector('#callers tbody tr');
+  const callers = await page.$$eval('#callers tbody tr', (trs) => trs.map((tr) => tr.lastChild.textContent));
+  check(`callers of ${expect.func}: ${callers.join(', ')} = er_print's ${expect.callers.join(', ')}`,
+    same([...callers].sort(), [...expect.callers].sort()));
+  const self = await page.textContent('#callers-self tbody tr td.name');
+  check('the middle row is the function', self === expect.func);
+  await page.screenshot({ path: `${shots}/callers.png`, fullPage: true });
+
+  // another metric list, then its annotated source (er_print's hot lines) and disassembly
+  await page.click('#tabs button[data-view="functions"]');
+  await page.fill('#metrics', expect.metrics);
+  await page.click('#metrics-apply');
+  await page.waitForFunction((m) => state.functions && state.functions.metrics === m, expect.metrics);
+  const heads2 = await page.$$eval('#functions thead th', (ths) => ths.map((t) => t.textContent));
+  check(`the metric list ${expect.metrics} shows its columns (${heads2.join(' | ')})`,
+    same(heads2, ['Excl. Total CPU Time (s)', 'Name']));
+  await page.click('#tabs button[data-view="source"]');
+  await page.waitForSelector('#source tbody tr');
+  const stitle = await page.textContent('#source-title');
+  check(`the source view shows ${expect.file} (${stitle})`, stitle.startsWith(expect.func + ': ') && stitle.endsWith(expect.file));
+  const hot = await page.$$eval('#source tbody tr.hot', (trs) => trs.map((tr) => Number(tr.dataset.line)));
+  check(`hot source lines ${hot.join(',')} = er_print's ${expect.hot_lines.join(',')}`, same(hot, expect.hot_lines));
+  await page.screenshot({ path: `${shots}/source.png`, fullPage: true });
+  await page.click('#tabs button[data-view="disasm"]');
+  await page.waitForSelector('#disasm tbody tr');
+  const insns = await page.$$eval('#disasm tbody tr:not(.src)', (trs) => trs.length);
+  const hotInsns = await page.$$eval('#disasm tbody tr.hot', (trs) => trs.length);
+  check(`the disassembly shows instructions (${insns}), ${hotInsns} hot = er_print's ${expect.hot_insns}`,
+    insns > 0 && hotInsns > 0 && hotInsns === expect.hot_insns);
+  await page.screenshot({ path: `${shots}/disasm.png`, fullPage: true });
+
+  // the flame graph: click a frame to zoom into it
+  await page.click('#tabs button[data-view="flame"]');
+  await page.waitForFunction(() => document.getElementById('flame-zoom').textContent === 'Zoom: all');
+  await page.screenshot({ path: `${shots}/flame.png`, fullPage: true });
+  const target = await page.evaluate((name) => {
+    const r = state.flame.rects.find((x) => state.flame.name(x.i) === name);
+    return r && { x: r.x + r.w / 2, y: r.y + 9, w: r.w };
+  }, expect.zoom);
+  check(`the flame graph has a frame ${expect.zoom}`, !!target);
+  const box = await page.locator('#flame-canvas').boundingBox();
+  const canvasWidth = await page.$eval('#flame-canvas', (c) => c.width);
+  check(`${expect.zoom} is narrower than the canvas before the zoom`, target && target.w < canvasWidth - 1);
+  await page.mouse.click(box.x + (target.x * box.width) / canvasWidth, box.y + target.y);
+  await page.waitForFunction((name) => document.getElementById('flame-zoom').textContent === 'Zoom: ' + name, expect.zoom);
+  const after = await page.evaluate((name) => {
+    const r = state.flame.rects.find((x) => state.flame.name(x.i) === name && x.i === state.flame.zoom);
+    return r && r.w;
+  }, expect.zoom);
+  check(`after the click ${expect.zoom} fills the width (${after} of ${canvasWidth})`, after === canvasWidth);
+  check('the click selects the frame\'s function', (await page.textContent('#selected')) === expect.zoom);
+  await page.screenshot({ path: `${shots}/flame-zoomed.png`, fullPage: true });
+  await page.click('#flame-reset');
+  check('reset zoom shows all', (await page.textContent('#flame-zoom')) === 'Zoom: all');
+
+  // select a time range on the timeline: the function list shows that range only
+  const cpuCell = () => page.evaluate(() => {
+    let col = 0;
+    for (const th of document.querySelectorAll('#functions thead th')) {
+      if (th.textContent === 'Excl. Total CPU Time (s)') break;
+      col += th.colSpan;
+    }
+    return document.querySelector('#functions tbody tr:first-child').cells[col].textContent;
+  });
+  await page.click('#tabs button[data-view="timeline"]');
+  await page.waitForFunction(() => state.timeline !== null);
+  const tbox = await page.locator('#timeline-canvas').boundingBox();
+  const tw = await page.$eval('#timeline-canvas', (c) => c.width);
+  const px = (f) => tbox.x + ((110 + f * (tw - 110)) * tbox.width) / tw; // the lanes start after a 110 px gutter
+  await page.mouse.move(px(0.25), tbox.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(px(0.5), tbox.y + 10);
+  await page.mouse.move(px(0.75), tbox.y + 10);
+  await page.mouse.up();
+  await page.waitForFunction(() => document.getElementById('range').textContent !== 'whole run');
+  const want = await page.evaluate(() => {
+    const e = state.timeline.data.events, r = state.range;
+    let sum = 0;
+    for (let k = 0; k < e.t.length; k++) if (e.t[k] >= r.t0 && e.t[k] < r.t1) sum += e.value[k];
+    return { sum, text: (sum / 1e9).toFixed(3), range: r };
+  });
+  await page.screenshot({ path: `${shots}/timeline.png`, fullPage: true });
+  await page.click('#tabs button[data-view="functions"]');
+  await page.waitForFunction(() => state.functions !== null);
+  const inRange = await cpuCell();
+  check(`range ${want.range.t0}..${want.range.t1} ns: <Total> CPU ${inRange} s = the timeline's samples in it ${want.text} s`,
+    inRange === want.text);
+  check(`the range holds some but not all of the CPU (${want.text} of ${expect.total_cpu})`,
+    want.sum > 0 && Number(want.text) < Number(expect.total_cpu));
+  await page.screenshot({ path: `${shots}/functions-range.png`, fullPage: true });
+  await page.click('#range-clear');
+  await page.waitForFunction(() => state.functions !== null && document.getElementById('range').textContent === 'whole run');
+  check('back to the whole run: <Total> is er_print\'s again', (await cpuCell()) === expect.total_cpu);
+  check(`no page error (${errors.join('; ')})`, errors.length === 0);
+} finally {
+  await browser.close();
+}
+console.log(`${failures} failures`);
+process.exit(failures ? 1 : 0);
