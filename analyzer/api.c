@@ -218,12 +218,17 @@ static int spec_arg(struct api_req *r, const char *key, const char *def, int sor
 	return 0;
 }
 
+int api_sort_arg(struct api_req *r, struct mspec *ret)
+{
+	return spec_arg(r, "sort", MSPEC_DEFAULT_SORT, 1, ret);
+}
+
 static int default_spec(struct api_req *r, struct mspec *spec, struct mspec *sort)
 {
 	const char *def = profile_has_heap(r->p) ? MSPEC_DEFAULT_HEAP_METRICS : MSPEC_DEFAULT_METRICS;
 	if (spec_arg(r, "metrics", def, 0, spec) < 0)
 		return -1;
-	return sort ? spec_arg(r, "sort", MSPEC_DEFAULT_SORT, 1, sort) : 0;
+	return sort ? api_sort_arg(r, sort) : 0;
 }
 
 static const char *flavor_name(enum mspec_flavor f)
@@ -320,7 +325,7 @@ static int api_callers(struct api_req *r)
 {
 	uint32_t f;
 	struct mspec sort;
-	if (api_func_arg(r, &f) < 0 || spec_arg(r, "sort", MSPEC_DEFAULT_SORT, 1, &sort) < 0)
+	if (api_func_arg(r, &f) < 0 || api_sort_arg(r, &sort) < 0)
 		return -1;
 	if (profile_compute(r->p) < 0)
 		return api_fail(r, 500, "out of memory");
@@ -578,11 +583,11 @@ static const struct {
 	const char *name;
 	int (*fn)(struct api_req *r);
 } endpoints[] = {
-	{"overview", api_overview},       {"functions", api_functions},
-	{"callers", api_callers},         {"flame", api_flame},
-	{"timeline", api_timeline},       {"threads", api_threads},
-	{"experiments", api_experiments}, {"source", api_source},
-	{"disasm", api_disasm},
+	{"overview", api_overview}, {"functions", api_functions},
+	{"callers", api_callers},   {"calltree", api_calltree},
+	{"flame", api_flame},       {"timeline", api_timeline},
+	{"threads", api_threads},   {"experiments", api_experiments},
+	{"source", api_source},     {"disasm", api_disasm},
 };
 
 /* Argument key as nanoseconds into *ret (def when absent): 0, or -1 after api_fail. */

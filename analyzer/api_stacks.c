@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report_calls.h"
 #include "analysis/report_info.h"
 #include "analyzer/api_internal.h"
 #include "common/u64map.h"
@@ -251,4 +252,81 @@ int api_timeline(struct api_req *r)
 	fnames_release(&tl.names);
 	columns4_free(&tl.events);
 	return e < 0 ? api_fail(r, 500, "cannot walk the events: %s", strerror(-e)) : 0;
+}
+
+/* ------------------------------------------------------------ call tree */
+
+struct calltree {
+	struct fnames names;
+	struct u64v parent, func;
+	VEC(const uint64_t *) values; /* per node: its inclusive vector (the profile's) */
+	struct u64v path;             /* per depth: the reply index of the node walked last */
+	int nomem;
+};
+
+static int calltree_node(void *arg, const struct metrics_node *n, size_t depth, int has_next)
+{
+	(void)has_next;
+	struct calltree *ct = arg;
+	long lf = fnames_get(&ct->names, n->func);
+	uint64_t me = ct->func.n;
+	if (lf < 0 || u64v_push(&ct->parent, depth ? ct->path.v[depth - 1] : UINT32_MAX) < 0 ||
+	    u64v_push(&ct->func, (uint64_t)lf) < 0 || VEC_PUSH(&ct->values, n->values) < 0)
+		goto nomem;
+	ct->path.n = depth;
+	if (u64v_push(&ct->path, me) < 0)
+		goto nomem;
+	return 0;
+nomem:
+	ct->nomem = 1;
+	return REPORT_TREE_STOP;
+}
+
+static void key_u64v(struct api_req *r, const char *key, const struct u64v *a)
+{
+	jsonw_key(&r->w, key);
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < a->n; i++)
+		jsonw_uint(&r->w, a->v[i]);
+	jsonw_array_end(&r->w);
+}
+
+int api_calltree(struct api_req *r)
+{
+	struct mspec sort;
+	if (api_sort_arg(r, &sort) < 0)
+		return -1;
+	struct calltree ct;
+	memset(&ct, 0, sizeof ct);
+	u64map_init(&ct.names.map);
+	size_t sm = report_sort_metric(&sort.items[0]);
+	int e = report_tree_walk(r->p, sm, calltree_node, &ct);
+	if (e == 0 && ct.nomem)
+		e = -ENOMEM;
+	if (e == 0) {
+		size_t nd;
+		const struct metric_def *d = profile_metric_defs(r->p, &nd);
+		jsonw_key_string(&r->w, "sort_metric", d[sm].keyword);
+		fnames_write(r, &ct.names);
+		jsonw_key(&r->w, "nodes");
+		jsonw_object_begin(&r->w);
+		key_u64v(r, "parent", &ct.parent);
+		key_u64v(r, "func", &ct.func);
+		jsonw_key(&r->w, "values"); /* per metric of the registry: each node's inclusive value */
+		jsonw_array_begin(&r->w);
+		for (size_t m = 0; m < nd; m++) {
+			jsonw_array_begin(&r->w);
+			for (size_t i = 0; i < ct.values.n; i++)
+				jsonw_uint(&r->w, ct.values.v[i][m]);
+			jsonw_array_end(&r->w);
+		}
+		jsonw_array_end(&r->w);
+		jsonw_object_end(&r->w);
+	}
+	fnames_release(&ct.names);
+	free(ct.parent.v);
+	free(ct.func.v);
+	free(ct.values.v);
+	free(ct.path.v);
+	return e < 0 ? api_fail(r, 500, "cannot walk the call tree: %s", strerror(-e)) : 0;
 }

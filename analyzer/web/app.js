@@ -9,6 +9,7 @@ const state = {
   metrics: '',      // the Functions view's metric list (er_print syntax)
   sort: '',         // its sort item
   functions: null,  // /api/functions
+  calltree: null,   // /api/calltree, its children lists and the open nodes
   flame: null,      // /api/flame and its layout
   timeline: null,   // /api/timeline (the whole run) and its layout
   range: null,      // {t0, t1}: the time range every view shows (ns), or null: the whole run
@@ -103,6 +104,7 @@ async function loadFunctions() {
     return;
   }
   state.metrics = state.functions.metrics;
+  if (state.sort !== state.functions.sort) state.calltree = null; // ordered by the sort metric
   state.sort = state.functions.sort;
   document.getElementById('metrics').value = state.metrics;
   renderFunctions();
@@ -179,6 +181,58 @@ async function showCallers() {
   attrTable(document.getElementById('callers-self'),
     [{ id: c.function.id, name: c.function.name, values: c.function.exclusive }], base);
   attrTable(document.getElementById('callees'), c.callees.map((e) => ({ id: e.id, name: e.name, values: e.attributed })), base);
+}
+
+// ------------------------------------------------------------ call tree
+async function loadCalltree() {
+  const err = document.getElementById('calltree-error');
+  err.textContent = '';
+  let c;
+  try {
+    c = await api(withRange('calltree' + (state.sort ? '?sort=' + encodeURIComponent(state.sort) : '')));
+  } catch (e) {
+    err.textContent = e.message;
+    return;
+  }
+  const n = c.nodes.parent.length, children = Array.from({ length: n }, () => []);
+  for (let i = 1; i < n; i++) children[c.nodes.parent[i]].push(i); // the server's order: hottest first
+  const open = new Set();
+  for (let i = 0; i < n && children[i].length; i = children[i][0]) open.add(i); // the hottest path
+  state.calltree = { data: c, children, open };
+  renderCalltree();
+}
+
+function renderCalltree() {
+  const ct = state.calltree, c = ct.data, metrics = state.overview.metrics, table = document.getElementById('calltree');
+  const head = el('tr');
+  for (const m of metrics) head.append(el('th', { colSpan: 2 }, 'Incl. ' + m.name + (m.unit === 'ns' ? ' (s)' : '')));
+  head.append(el('th', { class: 'name' }, 'Name'));
+  const body = el('tbody');
+  const row = (i, depth) => {
+    const fid = c.functions.id[c.nodes.func[i]], name = c.functions.name[c.nodes.func[i]];
+    const tr = el('tr', { 'data-node': i, 'data-id': fid, 'data-depth': depth });
+    metrics.forEach((m, k) => {
+      const v = c.nodes.values[k][i];
+      tr.append(el('td', {}, fmt(v, m.unit)), el('td', {}, pct(v, c.nodes.values[k][0])));
+    });
+    const kids = ct.children[i].length, isOpen = ct.open.has(i);
+    const toggle = el('span', { class: 'toggle' }, kids ? (isOpen ? '\u25be' : '\u25b8') : ' ');
+    if (kids) {
+      tr.classList.add(isOpen ? 'open' : 'closed');
+      toggle.addEventListener('click', (ev) => {
+        ev.stopPropagation();
+        if (ct.open.has(i)) ct.open.delete(i); else ct.open.add(i);
+        renderCalltree();
+      });
+    }
+    tr.append(el('td', { class: 'name tree', style: `padding-left: ${depth * 14 + 4}px` }, toggle, el('span', { class: 'fn' }, name)));
+    if (state.selected && state.selected.id === fid) tr.classList.add('selected');
+    tr.addEventListener('click', () => select(fid, name));
+    body.append(tr);
+    if (isOpen) for (const k of ct.children[i]) row(k, depth + 1);
+  };
+  row(0, 0);
+  table.replaceChildren(el('thead', {}, head), body);
 }
 
 // ------------------------------------------------------------ flame graph
@@ -355,6 +409,7 @@ function setRange(r) {
   document.getElementById('range').textContent = r ? `${fmt(r.t0, 'ns')} s to ${fmt(r.t1, 'ns')} s` : 'whole run';
   document.getElementById('range-clear').hidden = !r;
   state.functions = null;
+  state.calltree = null;
   state.flame = null;
   if (state.timeline) drawTimeline();
   if (state.view !== 'timeline') show(state.view);
@@ -434,6 +489,7 @@ function show(view) {
   for (const s of document.querySelectorAll('.view')) s.classList.toggle('active', s.id === 'view-' + view);
   if (view === 'functions' && !state.functions) loadFunctions();
   if (view === 'callers') showCallers();
+  if (view === 'calltree') (state.calltree ? renderCalltree : loadCalltree)();
   if (view === 'flame') (state.flame ? drawFlame : loadFlame)();
   if (view === 'timeline') (state.timeline ? drawTimeline : loadTimeline)();
   if (view === 'source' || view === 'disasm') showCode(view);

@@ -8,7 +8,8 @@
 #    then enough; Host localhost:PORT is accepted;
 #  - every endpoint answers one JSON object, and the figures are er_print's: <Total> and
 #    the top function of the function list, the callers of spin_until (names and
-#    attributed CPU), the flame graph's root and self times, the timeline's events,
+#    attributed CPU), the call tree (er_print calltree's nodes, order and CPU), the flame
+#    graph's root and self times, the timeline's events,
 #    threads and experiments; a bad argument is a 400/404 with a JSON error;
 #  - it never writes to the experiment (the tree is unchanged: names, sizes, times,
 #    contents), SIGTERM and SIGINT stop it with exit 0 (under ASan: nothing leaked);
@@ -46,9 +47,10 @@ check "the cookie alone is enough for the assets" test "$(code -b "pa_token_$por
 
 for e in overview "functions?metrics=e.totalcpu:i.totalcpu:i.heapallocbytes:name&sort=e.totalcpu" \
 	"callers?func=1" "flame?metric=totalcpu" "flame?metric=heapallocbytes&inverted=1" \
-	"timeline?metric=totalcpu" threads experiments; do
+	"timeline?metric=totalcpu" threads experiments calltree "calltree?sort=e.heapallocbytes"; do
 	f=${e%%\?*}
 	[[ $e == flame*inverted* ]] && f=flame_inv
+	[[ $e == calltree\?* ]] && f=calltree_bytes
 	get "api/$e" >"$f.json"
 	check "/api/$e answers JSON" python3 -c 'import json, sys; o = json.load(open(sys.argv[1])); assert isinstance(o, dict) and "error" not in o' "$f.json"
 done
@@ -92,6 +94,28 @@ f = json.load(open("flame_inv.json")); n = f["nodes"]
 kids = [i for i, p in enumerate(n["parent"]) if p == 0]
 names = {f["functions"]["name"][n["func"][i]]: n["value"][i] for i in kids}
 assert f["inverted"] and max(names, key=names.get) == "allocs" and names["allocs"] == 140960, names'
+# Call tree against er_print's calltree: the same nodes in the same order (hottest first), the same
+# attributed CPU; each node's value covers its children's; by bytes allocs comes first under main
+"$er_print" -metrics a.totalcpu:name -calltree h.er |
+	awk '$NF ~ /^\+-/ { sub(/^\+-/, "", $NF); printf "%s %.3f\n", $NF, $1 }' >calltree.er
+py 'c = json.load(open("calltree.json")); n = c["nodes"]; f = c["functions"]
+[print(f["name"][n["func"][i]], "%.3f" % (n["values"][0][i] / 1e9)) for i in range(len(n["func"]))]' >calltree.an
+check "calltree: er_print's nodes and CPU, in its order ($(wc -l <calltree.an) nodes, $(head -c 120 calltree.er | tr '\n' ' '))" \
+	eval '[[ -s calltree.an ]] && cmp -s calltree.an calltree.er'
+check "calltree: root <Total> = its CPU, every node >= the sum of its children" py '
+c = json.load(open(sys.argv[1])); n = c["nodes"]; v = n["values"]
+assert c["sort_metric"] == "totalcpu" and n["parent"][0] == 4294967295 and v[0][0] == int(sys.argv[2])
+for m in range(len(v)):
+    kids = [0] * len(n["parent"])
+    for i, p in enumerate(n["parent"][1:], 1): kids[p] += v[m][i]
+    assert all(kids[i] <= v[m][i] for i in range(len(kids))), m
+assert all(n["parent"][i] < i for i in range(1, len(n["parent"])))' calltree.json "$total_ns"
+check "calltree sorted by e.heapallocbytes: allocs before outer under main" py '
+c = json.load(open("calltree_bytes.json")); n = c["nodes"]; f = c["functions"]
+name = lambda i: f["name"][n["func"][i]]
+main = next(i for i in range(len(n["func"])) if name(i) == "main")
+kids = [name(i) for i in range(len(n["func"])) if n["parent"][i] == main]
+assert c["sort_metric"] == "heapallocbytes" and kids.index("allocs") < kids.index("outer"), kids'
 check "timeline: the events sum to <Total> CPU, in the run, on its one thread" py '
 t = json.load(open("timeline.json")); e = t["events"]
 assert sum(e["value"]) == int(sys.argv[1]) and len(t["lanes"]) == 1
@@ -129,6 +153,9 @@ check "t0=$t0 t1=$t1: <Total> CPU $got = the timeline's events in it $want (< $t
 get "api/flame?metric=totalcpu&t0=$t0&t1=$t1" >winflame.json
 check "t0..t1: the flame graph's root is the same" \
 	test "$(py 'print(json.load(open("winflame.json"))["nodes"]["value"][0])')" = "$want"
+get "api/calltree?t0=$t0&t1=$t1" >wintree.json
+check "t0..t1: the call tree's root is the same" \
+	test "$(py 'print(json.load(open("wintree.json"))["nodes"]["values"][0][0])')" = "$want"
 get "api/timeline?t0=$t0&t1=$t1" >wintl.json
 check "t0..t1: the timeline keeps the events in it" py '
 e = json.load(open("wintl.json"))["events"]; a, b = int(sys.argv[1]), int(sys.argv[2])
@@ -144,6 +171,7 @@ err() { # DESC STATUS PATH TEXT
 	check "$1: $c, says '$4' ($(head -c 200 err.json))" test "$c:$(grep -cF -- "$4" err.json)" = "$2:1"
 }
 err "unknown metric" 400 "api/functions?metrics=e.cycles" "unknown metric 'cycles'"
+err "a bad sort" 400 "api/calltree?sort=e.cycles" "sort: "
 err "not a function id" 400 "api/callers?func=abc" "not a function id"
 err "no such function" 404 "api/callers?func=999999" "no function 999999"
 err "an empty time range" 400 "api/functions?t0=5&t1=5" "time range t0 5 to t1 5 is empty"

@@ -4,7 +4,9 @@
 # tests/fixtures/export_prog.c with heap data.  Asserted: the function list shows
 # er_print's functions in er_print's order and its <Total> CPU time; search narrows
 # it; a click on Name sorts by name; a click on spin_until selects it and the
-# Callers-Callees view shows er_print's callers (hot, warm), the Source view its file
+# Callers-Callees view shows er_print's callers (hot, warm); the Call Tree view opens
+# er_print's hottest call path and closes the rest, a triangle closes and reopens a node and a
+# click selects its function; the Source view its file
 # with er_print's hot lines marked and, after the metric list e.%totalcpu:name is applied,
 # the Disassembly view as many hot instructions as er_print's; a click on hot in the
 # flame graph zooms into it (it then fills the width) and selects it; a drag over the
@@ -26,24 +28,29 @@ echo "# screenshots in $shots"
 	awk '/== Callers/ { f = 1; next } /^$/ { f = 0 } f { print $NF }' >callers.er
 # its annotated source's hot lines ("##": value, percent, "NN.", text)
 "$er_print" -metrics e.%totalcpu:name -source spin_until h.er | awk '/^##/ { sub(/\.$/, "", $4); print $4 }' >hot.er
+# its call tree: the first path down (each line deeper than the one before), and the node count
+"$er_print" -metrics a.totalcpu:name -calltree h.er | awk '/\+-/ { print index($0, "+-"), $NF }' >tree.er
+awk 'NR > 1 && $1 <= d { exit } { d = $1; sub(/^\+-/, "", $2); print $2 }' tree.er >hotpath.er
 hot_insns=$("$er_print" -metrics e.%totalcpu:name -disasm spin_until h.er | grep -c '^##')
-python3 - erp.json callers.er hot.er "$hot_insns" >expect.json <<'PY'
+python3 - erp.json callers.er hot.er "$hot_insns" hotpath.er tree.er >expect.json <<'PY'
 import json, sys
 rep = next(json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["report"] == "functions")
 rows = rep["tables"][0]["rows"]
 print(json.dumps({"names": [r["name"] for r in rows], "total_cpu": "%.3f" % (rows[0]["e.totalcpu"] / 1e9),
                   "func": "spin_until", "callers": open(sys.argv[2]).read().split(), "zoom": "hot",
                   "hot_lines": [int(x) for x in open(sys.argv[3]).read().split()], "file": "export_prog.c",
-                  "metrics": "e.%totalcpu:name", "hot_insns": int(sys.argv[4])}))
+                  "metrics": "e.%totalcpu:name", "hot_insns": int(sys.argv[4]),
+                  "hot_path": open(sys.argv[5]).read().split(), "tree_nodes": len(open(sys.argv[6]).readlines())}))
 PY
 check "er_print's expectations ($(head -c 200 expect.json))" grep -q '"callers": \["hot", "warm"\]' expect.json
+check "er_print's hottest call path ($(tr '\n' ' ' <hotpath.er))" grep -qx spin_until hotpath.er
 check "er_print marks hot source lines ($(tr '\n' ' ' <hot.er))" test -s hot.er
 check "starts and prints its URL" start_analyzer h.er
 (cd "$js" && node analyzer_page.mjs "$url" "$tmp/expect.json" "$shots") >page.log 2>&1
 rc=$?
 cat page.log
 check "the page passes its checks in chromium (exit $rc)" test "$rc" = 0
-for s in functions callers source disasm flame flame-zoomed timeline functions-range; do
+for s in functions callers calltree source disasm flame flame-zoomed timeline functions-range; do
 	check "screenshot $s.png" test -s "$shots/$s.png"
 done
 stop_analyzer TERM

@@ -4,7 +4,8 @@
 // EXPECT.json (from er_print): {"names": [function names in list order, <Total> first],
 // "total_cpu": "0.500" (seconds as er_print prints them), "func": "spin_until",
 // "callers": ["hot", "warm"], "zoom": "hot", "hot_lines": [27], "file": "export_prog.c",
-// "metrics": "e.%totalcpu:name", "hot_insns": 2}.  Then a drag over the middle half of the
+// "metrics": "e.%totalcpu:name", "hot_insns": 2, "hot_path": [er_print's calltree's first path,
+// <Total> to its leaf], "tree_nodes": the calltree's node count}.  Then a drag over the middle half of the
 // timeline selects a time range, and the function list's <Total> becomes the CPU time of
 // the timeline's samples in it; "Whole run" brings er_print's <Total> back.  Prints "ok: ..." or "not ok: ..." per check
 // and exits 1 if any failed; screenshots of each step go to SHOTDIR.
@@ -71,6 +72,35 @@ try {
   const self = await page.textContent('#callers-self tbody tr td.name');
   check('the middle row is the function', self === expect.func);
   await page.screenshot({ path: `${shots}/callers.png`, fullPage: true });
+
+  // the call tree: er_print's hottest path open, the rest closed; a triangle closes and opens
+  await page.click('#tabs button[data-view="calltree"]');
+  await page.waitForSelector('#calltree tbody tr');
+  const treeRows = () => page.$$eval('#calltree tbody tr', (trs) =>
+    trs.map((tr) => ({ name: tr.querySelector('.fn').textContent, depth: Number(tr.dataset.depth), cls: tr.className })));
+  const tree = await treeRows();
+  const openNames = tree.filter((r) => r.cls.includes('open')).map((r) => r.name);
+  check(`the open call path ${openNames.join(' > ')} = er_print's hottest path but its leaf`,
+    same(openNames, expect.hot_path.slice(0, -1)));
+  const pathRows = expect.hot_path.map((name, d) => tree.findIndex((r) => r.name === name && r.depth === d));
+  check(`the hottest path's rows come in order at depths 0.. (${pathRows.join(',')})`,
+    pathRows.every((k, i) => k >= 0 && (i === 0 || k > pathRows[i - 1])));
+  check(`closed nodes hide their children (${tree.length} rows shown of er_print's ${expect.tree_nodes})`,
+    tree.length < expect.tree_nodes && tree.some((r) => r.cls.includes('closed')));
+  await page.screenshot({ path: `${shots}/calltree.png`, fullPage: true });
+  const mid = expect.hot_path[expect.hot_path.length - 3]; // an open node two above the leaf
+  const leaf = expect.hot_path[expect.hot_path.length - 1];
+  await page.click(`#calltree tbody tr:has(.fn:text-is("${mid}")) .toggle`);
+  const closed = await treeRows();
+  check(`a click on ${mid}'s triangle closes it (${leaf} hidden, ${closed.length} rows)`,
+    closed.length < tree.length && !closed.some((r) => r.name === leaf && r.depth === expect.hot_path.length - 1));
+  await page.click(`#calltree tbody tr:has(.fn:text-is("${mid}")) .toggle`);
+  check('a second click opens it again', same(await treeRows(), tree));
+  await page.click(`#calltree tbody tr:has(.fn:text-is("${mid}")) .fn`);
+  check(`a click on a node selects its function (${await page.textContent('#selected')})`,
+    (await page.textContent('#selected')) === mid);
+  await page.click('#tabs button[data-view="functions"]'); // select the function again
+  await page.click(`#functions tbody tr:has(td.name:text-is("${expect.func}"))`);
 
   // another metric list, then its annotated source (er_print's hot lines) and disassembly
   await page.click('#tabs button[data-view="functions"]');
