@@ -329,7 +329,7 @@ function flameHover(ev) {
 }
 
 // ------------------------------------------------------------ timeline
-const LANE = 22, GUTTER = 110;
+const LANE = 22, PROC = 16, GUTTER = 110;
 
 async function loadTimeline() {
   const t = await api('timeline?metric=totalcpu'); // the whole run: the range is drawn over it
@@ -347,24 +347,48 @@ function xTime(x, width) {
   return Math.max(0, Math.min(d, Math.round(((x - GUTTER) / (width - GUTTER)) * d)));
 }
 
+// The timeline's rows: with several processes, a label row above each process's thread lanes.
+function timelineLayout(t) {
+  const many = new Set(t.lanes.map((l) => l.experiment)).size > 1;
+  const laneY = [], labels = [];
+  let y = 0, prev = null;
+  t.lanes.forEach((l, i) => {
+    if (many && l.experiment !== prev) {
+      labels.push({ y, text: `process ${l.pid} (experiment ${l.experiment})`, experiment: l.experiment });
+      y += PROC;
+    }
+    prev = l.experiment;
+    laneY[i] = y;
+    y += LANE;
+  });
+  return { laneY, labels, height: y };
+}
+
 function drawTimeline() {
   const tl = state.timeline, t = tl.data, canvas = document.getElementById('timeline-canvas');
   const width = canvas.clientWidth || 800;
+  const lay = tl.layout || (tl.layout = timelineLayout(t));
   canvas.width = width;
-  canvas.height = Math.max(60, t.lanes.length * LANE + 4);
+  canvas.height = Math.max(60, lay.height + 4);
   const ctx = canvas.getContext('2d');
   ctx.font = '12px monospace';
+  for (const p of lay.labels) {
+    ctx.fillStyle = '#2d3e50';
+    ctx.fillRect(0, p.y, width, PROC);
+    ctx.fillStyle = '#fff';
+    ctx.fillText(p.text, 4, p.y + 12);
+  }
   t.lanes.forEach((l, i) => {
     ctx.fillStyle = i % 2 ? '#f7f9fb' : '#eef1f5';
-    ctx.fillRect(0, i * LANE, width, LANE);
+    ctx.fillRect(0, lay.laneY[i], width, LANE);
     ctx.fillStyle = '#000';
-    ctx.fillText(`${t.lanes.length > 1 && l.experiment > 1 ? l.experiment + ':' : ''}T${l.thread} ${l.tid}`, 4, i * LANE + 15);
+    ctx.fillText(`T${l.thread} ${l.tid}`, 4, lay.laneY[i] + 15);
   });
   const e = t.events;
   for (let k = 0; k < e.t.length; k++) {
     const h = hash(t.functions.name[e.leaf[k]]);
     ctx.fillStyle = `hsl(${h % 360}, 65%, 50%)`;
-    ctx.fillRect(timeX(e.t[k], width), e.lane[k] * LANE + 3, 2, LANE - 6);
+    ctx.fillRect(timeX(e.t[k], width), lay.laneY[e.lane[k]] + 3, 2, LANE - 6);
   }
   const r = tl.drag || state.range;
   if (r) {
@@ -372,6 +396,7 @@ function drawTimeline() {
     ctx.fillStyle = 'rgba(40, 110, 220, 0.2)';
     ctx.fillRect(a, 0, Math.max(b - a, 1), canvas.height);
   }
+  canvas.dataset.processes = lay.labels.map((p) => p.text).join('|');
 }
 
 function canvasX(ev) {
@@ -413,6 +438,49 @@ function setRange(r) {
   state.flame = null;
   if (state.timeline) drawTimeline();
   if (state.view !== 'timeline') show(state.view);
+}
+
+// ------------------------------------------------------------ threads and experiments
+function dataTable(table, titles, rows) {
+  const head = el('tr');
+  titles.forEach((t, i) => head.append(el('th', i === titles.length - 1 ? { class: 'name' } : {}, t)));
+  const body = el('tbody');
+  for (const r of rows) {
+    const tr = el('tr', r.attrs || {});
+    r.cells.forEach((c, i) => tr.append(el('td', i === r.cells.length - 1 ? { class: 'name' } : {}, String(c))));
+    body.append(tr);
+  }
+  table.replaceChildren(el('thead', {}, head), body);
+}
+
+async function showThreads() {
+  const t = await api(withRange('threads'));
+  const opt = (v) => (v === undefined ? '' : fmt(v, 'ns'));
+  dataTable(document.getElementById('threads'),
+    ['Experiment', 'Thread', 'TID', 'Start (s)', 'End (s)', 'CPU (s)', 'Samples', 'Start routine'],
+    t.threads.map((x) => ({
+      attrs: { 'data-experiment': x.experiment, 'data-thread': x.thread },
+      cells: [x.experiment, x.thread, x.tid, opt(x.start_ns), opt(x.end_ns), fmt(x.cpu_ns, 'ns'), x.samples, x.routine || ''],
+    })));
+}
+
+async function showExperiments() {
+  const x = await api(withRange('experiments'));
+  const byId = new Map(x.experiments.map((e) => [e.id, e]));
+  const rows = [];
+  for (const f of x.experiments) {
+    if (f.founder !== f.id) continue;
+    rows.push({ attrs: { 'data-pid': f.pid, 'data-depth': 0 },
+      cells: [f.id, f.pid, fmt(f.cpu_recorded_ns, 'ns'), f.ending, 'founder', `${f.path}  '${f.argv.join(' ')}'`] });
+    for (const p of f.processes || []) {
+      const e = p.experiment === null ? null : byId.get(p.experiment);
+      rows.push({ attrs: { 'data-pid': p.pid, 'data-depth': p.depth },
+        cells: [e ? e.id : '', p.pid, e ? fmt(e.cpu_recorded_ns, 'ns') : '', e ? e.ending : (p.reason || 'not profiled'),
+          p.origin || '', '\u00a0\u00a0'.repeat(p.depth) + (e ? e.path : '(no experiment)') + `  '${p.command || ''}'`] });
+    }
+  }
+  dataTable(document.getElementById('experiments'),
+    ['Experiment', 'PID', 'CPU (s)', 'Ending', 'Origin', 'Process'], rows);
 }
 
 // ------------------------------------------------------------ source and disassembly
@@ -493,6 +561,8 @@ function show(view) {
   if (view === 'flame') (state.flame ? drawFlame : loadFlame)();
   if (view === 'timeline') (state.timeline ? drawTimeline : loadTimeline)();
   if (view === 'source' || view === 'disasm') showCode(view);
+  if (view === 'threads') showThreads();
+  if (view === 'experiments') showExperiments();
 }
 
 async function main() {

@@ -11,7 +11,9 @@
 # the Disassembly view as many hot instructions as er_print's; a click on hot in the
 # flame graph zooms into it (it then fills the width) and selects it; a drag over the
 # timeline selects a time range and the function list's <Total> becomes the CPU of the
-# samples in it, then the whole run's again; no page error.
+# samples in it, then the whole run's again; no page error.  On a process tree
+# (tests/fixtures/desc_tree.c tree3): the Experiments view shows er_print's process tree,
+# the Threads view its threads, the Timeline a labelled row per process above its lanes.
 # Screenshots of each step: $PA_BUILD/test-logs/analyzer_browser/*.png.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_browser
 js=$PA_TOP/tests/tools/js
@@ -55,6 +57,23 @@ for s in functions callers calltree source disasm flame flame-zoomed timeline fu
 done
 stop_analyzer TERM
 check "SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# a process tree: the Experiments, Threads and Timeline views (tests/tools/js/analyzer_procs.mjs)
+check "d.er: a founder with two descendants" desc_experiment
+"$er_print" -thread_list d.er | awk '/^Thread +TID/ { f = 1; next } f && /^ *[0-9]/ { print $2 } /^$/ { f = 0 }' >d.tids
+python3 -c 'import json, sys; print(json.dumps({"tree": [list(map(int, l.split())) for l in open(sys.argv[1])],
+  "tids": [int(x) for x in open(sys.argv[2]).read().split()]}))' d.tree d.tids >dexpect.json
+check "er_print's threads of d.er ($(tr '\n' ' ' <d.tids))" test "$(wc -l <d.tids)" = 3
+check "starts on d.er" start_analyzer d.er
+(cd "$js" && node analyzer_procs.mjs "$url" "$tmp/dexpect.json" "$shots") >procs.log 2>&1
+rc=$?
+cat procs.log
+check "the process views pass their checks in chromium (exit $rc)" test "$rc" = 0
+for s in experiments threads timeline-processes; do
+	check "screenshot $s.png" test -s "$shots/$s.png"
+done
+stop_analyzer TERM
+check "d.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
 echo "$checks checks, $failures failures"
 ((failures == 0))
