@@ -619,10 +619,9 @@ static const struct {
 	const char *name;
 	int (*fn)(struct api_req *r);
 } endpoints[] = {
-	{"overview", api_overview}, {"functions", api_functions},
-	{"callers", api_callers},   {"calltree", api_calltree},
-	{"flame", api_flame},       {"timeline", api_timeline},
-	{"threads", api_threads},   {"experiments", api_experiments},
+	{"overview", api_overview}, {"functions", api_functions}, {"callers", api_callers},
+	{"calltree", api_calltree}, {"flame", api_flame},         {"heap", api_heap},
+	{"timeline", api_timeline}, {"threads", api_threads},     {"experiments", api_experiments},
 	{"source", api_source},     {"disasm", api_disasm},
 };
 

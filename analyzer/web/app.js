@@ -333,7 +333,9 @@ const LANE = 22, PROC = 16, GUTTER = 110;
 
 async function loadTimeline() {
   const t = await api('timeline?metric=totalcpu'); // the whole run: the range is drawn over it
-  state.timeline = { data: t, drag: null };
+  // with heap tracing, the peak of live heap (heapstat's) is marked in its process's lanes
+  const heap = state.overview.experiments.some((x) => x.heap_tracing) ? (await api('heap?limit=1')).peak : null;
+  state.timeline = { data: t, drag: null, peak: heap };
   drawTimeline();
 }
 
@@ -390,6 +392,13 @@ function drawTimeline() {
     ctx.fillStyle = `hsl(${h % 360}, 65%, 50%)`;
     ctx.fillRect(timeX(e.t[k], width), lay.laneY[e.lane[k]] + 3, 2, LANE - 6);
   }
+  if (tl.peak) {
+    const x = timeX(tl.peak.t_ns, width), ys = t.lanes.map((l, i) => (l.experiment === tl.peak.experiment ? lay.laneY[i] : -1)).filter((y) => y >= 0);
+    ctx.fillStyle = '#c00';
+    for (const y of ys) ctx.fillRect(x - 1, y, 2, LANE);
+    if (ys.length) ctx.fillText(`heap peak ${tl.peak.bytes} B`, Math.min(x + 4, width - 140), ys[0] + 15);
+    canvas.dataset.peak = String(tl.peak.t_ns);
+  }
   const r = tl.drag || state.range;
   if (r) {
     const a = timeX(Math.min(r.t0, r.t1), width), b = timeX(Math.max(r.t0, r.t1), width);
@@ -438,6 +447,47 @@ function setRange(r) {
   state.flame = null;
   if (state.timeline) drawTimeline();
   if (state.view !== 'timeline') show(state.view);
+}
+
+// ------------------------------------------------------------ heap
+async function showHeap() {
+  const err = document.getElementById('heap-error');
+  err.textContent = '';
+  let h;
+  try {
+    h = await api(withRange('heap'));
+  } catch (e) {
+    err.textContent = e.message;
+    for (const id of ['heap-peak', 'heap-summary', 'heap-leaks', 'heap-allocations', 'heap-at_peak'])
+      document.getElementById(id).replaceChildren();
+    return;
+  }
+  const p = h.peak, peak = document.getElementById('heap-peak');
+  peak.textContent = p ? `Peak live heap: ${p.bytes} bytes at ${fmt(p.t_ns, 'ns')} s in process ${p.pid} (experiment ${p.experiment})`
+    : 'No live heap';
+  peak.dataset.bytes = p ? p.bytes : 0;
+  const dl = document.getElementById('heap-summary'), s = h.summary;
+  dl.replaceChildren();
+  const add = (k, v) => dl.append(el('dt', {}, k), el('dd', {}, String(v)));
+  add('Allocations', `${s.alloc_count} (${s.alloc_bytes} bytes; ${s.alloc_min_bytes} to ${s.alloc_max_bytes} bytes each)`);
+  add('Leaks', `${s.leak_count} (${s.leak_bytes} bytes)`);
+  add('Temporary allocations', `${s.temp_count} (${s.temp_bytes} bytes)`);
+  add('Frees', `${s.free_count} (${s.unknown_free_count} of unknown blocks), ${s.failed_count} failed allocations`);
+  for (const c of s.alloc_classes) add('Allocations ' + c.range, c.count);
+  for (const key of ['leaks', 'allocations', 'at_peak']) {
+    const l = h[key];
+    document.getElementById(`heap-${key}-count`).textContent =
+      `${l.distinct} distinct stacks` + (l.stacks.length < l.distinct ? `, the first ${l.stacks.length} shown` : '');
+    dataTable(document.getElementById('heap-' + key), ['#', 'Instances', 'Bytes', 'Stack (leaf first)'],
+      l.stacks.map((x, i) => ({
+        attrs: { 'data-count': x.count, 'data-bytes': x.bytes, 'data-leaf': x.frames.length ? x.frames[0].name : '' },
+        cells: [i + 1, x.count, x.bytes, x.frames.map((f) => f.name).join(' < ')],
+      })));
+    document.querySelectorAll(`#heap-${key} tbody tr`).forEach((tr, i) => {
+      const f = l.stacks[i].frames[0];
+      if (f) tr.addEventListener('click', () => select(f.func, f.name));
+    });
+  }
 }
 
 // ------------------------------------------------------------ threads and experiments
@@ -562,6 +612,7 @@ function show(view) {
   if (view === 'timeline') (state.timeline ? drawTimeline : loadTimeline)();
   if (view === 'source' || view === 'disasm') showCode(view);
   if (view === 'threads') showThreads();
+  if (view === 'heap') showHeap();
   if (view === 'experiments') showExperiments();
 }
 

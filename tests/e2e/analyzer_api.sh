@@ -10,7 +10,8 @@
 #    the top function of the function list, the callers of spin_until (names and
 #    attributed CPU), the call tree (er_print calltree's nodes, order and CPU), the flame
 #    graph's root and self times, the timeline's events,
-#    threads and experiments; a bad argument is a 400/404 with a JSON error;
+#    threads and experiments, heap tracing's leaks, allocations and peak (er_print's leaks,
+#    allocs, heapstat); a bad argument is a 400/404 with a JSON error;
 #  - it never writes to the experiment (the tree is unchanged: names, sizes, times,
 #    contents), SIGTERM and SIGINT stop it with exit 0 (under ASan: nothing leaked);
 #  - on a process tree (tests/fixtures/desc_tree.c tree3): er_print's process tree and
@@ -146,6 +147,32 @@ c = next(i for i, x in enumerate(d["columns"]) if x["keyword"] == "totalcpu" and
 s = sum(r["values"][c] for r in d["rows"] if r["kind"] == "insn")
 assert s == next(r["values"][0] for r in rows if r["name"] == "spin_until"), s'
 
+# Heap: er_print's leaks, allocs and heapstat (blocks: instances, bytes, the stack's functions)
+blocks() { # er_print -REPORT h.er as "count bytes frame frame ..." lines
+	"$er_print" "-$1" h.er | awk '/^(Leak|Allocation) #/ { if (l) print l; gsub(/,/, ""); l = $5 " " $NF; next }
+		/^  / && l { l = l " " $1 } /^$/ && l { print l; l = "" } END { if (l) print l }'
+}
+get api/heap >heap.json
+blocks leaks >leaks.er
+blocks allocs >allocs.er
+py 'h = json.load(open("heap.json"))
+for k, f in (("leaks", "leaks.an"), ("allocations", "allocs.an")):
+    open(f, "w").write("".join("%d %d %s\n" % (x["count"], x["bytes"], " ".join(y["name"] for y in x["frames"])) for x in h[k]["stacks"]))'
+check "heap: the leaks are er_print's ($(head -c 150 leaks.er))" eval '[[ -s leaks.er ]] && cmp -s leaks.an leaks.er'
+check "heap: the allocations are er_print's ($(wc -l <allocs.er) stacks)" eval '[[ -s allocs.er ]] && cmp -s allocs.an allocs.er'
+read -r distinct inst bytes < <("$er_print" -leaks h.er | sed -n 's/^Summary Results: Distinct Leaks = \([0-9]*\), Total Instances = \([0-9]*\), Total Bytes Leaked = \([0-9]*\)$/\1 \2 \3/p')
+check "heap: leak totals = er_print's ($distinct distinct, $inst, $bytes bytes)" py '
+h = json.load(open("heap.json")); assert (h["leaks"]["distinct"], h["summary"]["leak_count"], h["summary"]["leak_bytes"]) == tuple(map(int, sys.argv[1:4]))' "$distinct" "$inst" "$bytes"
+read -r pbytes pexp ppid ptime < <("$er_print" -heapstat h.er | awk '/^Heap size bytes/ { b = $NF } /^Experiment Id/ { x = $NF } /^Process Id/ { p = $NF } /^Time of peak/ { t = $(NF - 1) } END { print b, x, p, t }')
+check "heap: the peak is heapstat's ($pbytes bytes, experiment $pexp, pid $ppid, at $ptime s)" py '
+p = json.load(open("heap.json"))["peak"]
+assert (p["bytes"], p["experiment"], p["pid"], "%.3f" % (p["t_ns"] / 1e9)) == (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]), p' "$pbytes" "$pexp" "$ppid" "$ptime"
+check "heap: the stacks held at the peak add up to it" py '
+h = json.load(open("heap.json")); assert sum(x["bytes"] for x in h["at_peak"]["stacks"]) == h["peak"]["bytes"] > 0'
+get "api/heap?limit=1" >heap1.json
+check "heap: limit=1 keeps one stack per list, the distinct counts stay" py '
+h = json.load(open("heap1.json")); assert len(h["leaks"]["stacks"]) == 1 and h["leaks"]["distinct"] == int(sys.argv[1])' "$distinct"
+
 # a time range (t0, t1) restricts every endpoint: the function list's <Total> is the
 # timeline's events in it, the flame graph's root the same, the timeline keeps only those
 read -r t0 t1 want < <(py '
@@ -191,6 +218,7 @@ check "the experiment is unchanged" cmp -s before after
 check "starts on c.er" start_analyzer c.er
 get "api/functions" >c.json
 check "c.er: no heap metric" py 'assert [x["keyword"] for x in json.load(open("c.json"))["columns"]] == ["totalcpu", "totalcpu"]'
+err "no heap data, no heap view" 400 "api/heap" "no heap tracing data"
 err "heap metric without heap data" 400 "api/flame?metric=heapallocbytes" "needs heap data"
 "$analyzer" --no-browser --port "$port" c.er >busy.out 2>busy.err && rc=0 || rc=$?
 check "a port in use: exit $rc, says so ($(head -c 200 busy.err))" eval '((rc == 1)) && grep -q "cannot serve on 127.0.0.1:$port" busy.err'

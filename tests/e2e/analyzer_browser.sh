@@ -11,7 +11,8 @@
 # the Disassembly view as many hot instructions as er_print's; a click on hot in the
 # flame graph zooms into it (it then fills the width) and selects it; a drag over the
 # timeline selects a time range and the function list's <Total> becomes the CPU of the
-# samples in it, then the whole run's again; no page error.  On a process tree
+# samples in it, then the whole run's again; the Heap view shows er_print's leaks and
+# heapstat's peak (also marked on the timeline), a click on a leak selects its leaf function; no page error.  On a process tree
 # (tests/fixtures/desc_tree.c tree3): the Experiments view shows er_print's process tree,
 # the Threads view its threads, the Timeline a labelled row per process above its lanes.
 # Screenshots of each step: $PA_BUILD/test-logs/analyzer_browser/*.png.
@@ -34,7 +35,10 @@ echo "# screenshots in $shots"
 "$er_print" -metrics a.totalcpu:name -calltree h.er | awk '/\+-/ { print index($0, "+-"), $NF }' >tree.er
 awk 'NR > 1 && $1 <= d { exit } { d = $1; sub(/^\+-/, "", $2); print $2 }' tree.er >hotpath.er
 hot_insns=$("$er_print" -metrics e.%totalcpu:name -disasm spin_until h.er | grep -c '^##')
-python3 - erp.json callers.er hot.er "$hot_insns" hotpath.er tree.er >expect.json <<'PY'
+# its leaks ("instances bytes leaf") and heapstat's peak
+"$er_print" -leaks h.er | awk '/^Leak #/ { gsub(/,/, ""); c = $5; b = $NF; getline; print c, b, $1 }' >leaks.er
+read -r peak peak_s < <("$er_print" -heapstat h.er | awk '/^Heap size bytes/ { b = $NF } /^Time of peak/ { t = $(NF - 1) } END { print b, t }')
+python3 - erp.json callers.er hot.er "$hot_insns" hotpath.er tree.er leaks.er "$peak" "$peak_s" >expect.json <<'PY'
 import json, sys
 rep = next(json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["report"] == "functions")
 rows = rep["tables"][0]["rows"]
@@ -42,17 +46,20 @@ print(json.dumps({"names": [r["name"] for r in rows], "total_cpu": "%.3f" % (row
                   "func": "spin_until", "callers": open(sys.argv[2]).read().split(), "zoom": "hot",
                   "hot_lines": [int(x) for x in open(sys.argv[3]).read().split()], "file": "export_prog.c",
                   "metrics": "e.%totalcpu:name", "hot_insns": int(sys.argv[4]),
-                  "hot_path": open(sys.argv[5]).read().split(), "tree_nodes": len(open(sys.argv[6]).readlines())}))
+                  "hot_path": open(sys.argv[5]).read().split(), "tree_nodes": len(open(sys.argv[6]).readlines()),
+                  "leaks": [[int(a), int(b), c] for a, b, c in (l.split() for l in open(sys.argv[7]))],
+                  "peak_bytes": int(sys.argv[8]), "peak_s": sys.argv[9]}))
 PY
 check "er_print's expectations ($(head -c 200 expect.json))" grep -q '"callers": \["hot", "warm"\]' expect.json
 check "er_print's hottest call path ($(tr '\n' ' ' <hotpath.er))" grep -qx spin_until hotpath.er
+check "er_print's leaks ($(tr '\n' ' ' <leaks.er)), peak $peak bytes" eval '[[ -s leaks.er && $peak -gt 0 ]]'
 check "er_print marks hot source lines ($(tr '\n' ' ' <hot.er))" test -s hot.er
 check "starts and prints its URL" start_analyzer h.er
 (cd "$js" && node analyzer_page.mjs "$url" "$tmp/expect.json" "$shots") >page.log 2>&1
 rc=$?
 cat page.log
 check "the page passes its checks in chromium (exit $rc)" test "$rc" = 0
-for s in functions callers calltree source disasm flame flame-zoomed timeline functions-range; do
+for s in functions callers calltree source disasm flame flame-zoomed timeline functions-range heap; do
 	check "screenshot $s.png" test -s "$shots/$s.png"
 done
 stop_analyzer TERM

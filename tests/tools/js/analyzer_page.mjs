@@ -5,7 +5,8 @@
 // "total_cpu": "0.500" (seconds as er_print prints them), "func": "spin_until",
 // "callers": ["hot", "warm"], "zoom": "hot", "hot_lines": [27], "file": "export_prog.c",
 // "metrics": "e.%totalcpu:name", "hot_insns": 2, "hot_path": [er_print's calltree's first path,
-// <Total> to its leaf], "tree_nodes": the calltree's node count}.  Then a drag over the middle half of the
+// <Total> to its leaf], "tree_nodes": the calltree's node count, "leaks": [[instances, bytes,
+// leaf function] of er_print's leaks], "peak_bytes" and "peak_s": heapstat's peak and its time (the timeline marks it)}.  Then a drag over the middle half of the
 // timeline selects a time range, and the function list's <Total> becomes the CPU time of
 // the timeline's samples in it; "Whole run" brings er_print's <Total> back.  Prints "ok: ..." or "not ok: ..." per check
 // and exits 1 if any failed; screenshots of each step go to SHOTDIR.
@@ -176,6 +177,8 @@ try {
     return { sum, text: (sum / 1e9).toFixed(3), range: r };
   });
   await page.screenshot({ path: `${shots}/timeline.png`, fullPage: true });
+  const peakMark = await page.$eval('#timeline-canvas', (c) => Number(c.dataset.peak));
+  check(`the timeline marks heapstat's peak at ${expect.peak_s} s (${peakMark} ns)`, (peakMark / 1e9).toFixed(3) === expect.peak_s);
   await page.click('#tabs button[data-view="functions"]');
   await page.waitForFunction(() => state.functions !== null);
   const inRange = await cpuCell();
@@ -187,6 +190,18 @@ try {
   await page.click('#range-clear');
   await page.waitForFunction(() => state.functions !== null && document.getElementById('range').textContent === 'whole run');
   check('back to the whole run: <Total> is er_print\'s again', (await cpuCell()) === expect.total_cpu);
+
+  // the heap view: er_print's leaks (instances, bytes, leaf function) and heapstat's peak
+  await page.click('#tabs button[data-view="heap"]');
+  await page.waitForSelector('#heap-leaks tbody tr');
+  const leaks = await page.$$eval('#heap-leaks tbody tr', (trs) =>
+    trs.map((tr) => [Number(tr.dataset.count), Number(tr.dataset.bytes), tr.dataset.leaf]));
+  check(`the leaks ${JSON.stringify(leaks)} = er_print's ${JSON.stringify(expect.leaks)}`, same(leaks, expect.leaks));
+  const peakBytes = await page.$eval('#heap-peak', (p) => Number(p.dataset.bytes));
+  check(`the peak ${peakBytes} bytes = heapstat's ${expect.peak_bytes}`, peakBytes === expect.peak_bytes);
+  await page.screenshot({ path: `${shots}/heap.png`, fullPage: true });
+  await page.click('#heap-leaks tbody tr:first-child');
+  check(`a click on a leak selects its leaf function ${expect.leaks[0][2]}`, (await page.textContent('#selected')) === expect.leaks[0][2]);
   check(`no page error (${errors.join('; ')})`, errors.length === 0);
 } finally {
   await browser.close();
