@@ -12,7 +12,9 @@
 # flame graph zooms into it (it then fills the width) and selects it; a drag over the
 # timeline selects a time range and the function list's <Total> becomes the CPU of the
 # samples in it, then the whole run's again; the Heap view shows er_print's leaks and
-# heapstat's peak (also marked on the timeline), a click on a leak selects its leaf function; no page error.  On a process tree
+# heapstat's peak (also marked on the timeline), a click on a leak selects its leaf function;
+# the Overview's metric chooser shows the current list, and a choice (e%totalcpu:i.heapleakbytes)
+# becomes the Functions view's list with er_print's rows and <Total>; no page error.  On a process tree
 # (tests/fixtures/desc_tree.c tree3): the Experiments view shows er_print's process tree,
 # the Threads view its threads, the Timeline a labelled row per process above its lanes.
 # Screenshots of each step: $PA_BUILD/test-logs/analyzer_browser/*.png.
@@ -38,8 +40,15 @@ hot_insns=$("$er_print" -metrics e.%totalcpu:name -disasm spin_until h.er | grep
 # its leaks ("instances bytes leaf") and heapstat's peak
 "$er_print" -leaks h.er | awk '/^Leak #/ { gsub(/,/, ""); c = $5; b = $NF; getline; print c, b, $1 }' >leaks.er
 read -r peak peak_s < <("$er_print" -heapstat h.er | awk '/^Heap size bytes/ { b = $NF } /^Time of peak/ { t = $(NF - 1) } END { print b, t }')
-python3 - erp.json callers.er hot.er "$hot_insns" hotpath.er tree.er leaks.er "$peak" "$peak_s" >expect.json <<'PY'
+# the function list of the metric list the test chooses in the Overview (sorted by name: the
+# page keeps the sort the test clicked)
+"$er_print" -metrics e%totalcpu:i.heapleakbytes:name -sort name -printmode json -functions h.er >chosen.json
+python3 - erp.json callers.er hot.er "$hot_insns" hotpath.er tree.er leaks.er "$peak" "$peak_s" chosen.json >expect.json <<'PY'
 import json, sys
+def chooser(path):
+    r = next(json.loads(l) for l in open(path) if l.startswith("{") and json.loads(l)["report"] == "functions")["tables"][0]["rows"]
+    return {"spec": "e%totalcpu:i.heapleakbytes:name", "names": [x["name"] for x in r],
+            "total": ["%.2f" % (100.0 if r[0]["e.totalcpu"] else 0), str(r[0]["i.heapleakbytes"]), "<Total>"]}
 rep = next(json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["report"] == "functions")
 rows = rep["tables"][0]["rows"]
 print(json.dumps({"names": [r["name"] for r in rows], "total_cpu": "%.3f" % (rows[0]["e.totalcpu"] / 1e9),
@@ -48,7 +57,8 @@ print(json.dumps({"names": [r["name"] for r in rows], "total_cpu": "%.3f" % (row
                   "metrics": "e.%totalcpu:name", "hot_insns": int(sys.argv[4]),
                   "hot_path": open(sys.argv[5]).read().split(), "tree_nodes": len(open(sys.argv[6]).readlines()),
                   "leaks": [[int(a), int(b), c] for a, b, c in (l.split() for l in open(sys.argv[7]))],
-                  "peak_bytes": int(sys.argv[8]), "peak_s": sys.argv[9]}))
+                  "peak_bytes": int(sys.argv[8]), "peak_s": sys.argv[9],
+                  "chooser": chooser(sys.argv[10])}))
 PY
 check "er_print's expectations ($(head -c 200 expect.json))" grep -q '"callers": \["hot", "warm"\]' expect.json
 check "er_print's hottest call path ($(tr '\n' ' ' <hotpath.er))" grep -qx spin_until hotpath.er
@@ -59,7 +69,7 @@ check "starts and prints its URL" start_analyzer h.er
 rc=$?
 cat page.log
 check "the page passes its checks in chromium (exit $rc)" test "$rc" = 0
-for s in functions callers calltree source disasm flame flame-zoomed timeline functions-range heap; do
+for s in functions callers calltree source disasm flame flame-zoomed timeline functions-range heap chooser functions-chosen; do
 	check "screenshot $s.png" test -s "$shots/$s.png"
 done
 stop_analyzer TERM

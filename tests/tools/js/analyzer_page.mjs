@@ -6,7 +6,8 @@
 // "callers": ["hot", "warm"], "zoom": "hot", "hot_lines": [27], "file": "export_prog.c",
 // "metrics": "e.%totalcpu:name", "hot_insns": 2, "hot_path": [er_print's calltree's first path,
 // <Total> to its leaf], "tree_nodes": the calltree's node count, "leaks": [[instances, bytes,
-// leaf function] of er_print's leaks], "peak_bytes" and "peak_s": heapstat's peak and its time (the timeline marks it)}.  Then a drag over the middle half of the
+// leaf function] of er_print's leaks], "chooser": {"spec": a metric list, "names": er_print's
+// function list for it, "total": its <Total> row's cells}, "peak_bytes" and "peak_s": heapstat's peak and its time (the timeline marks it)}.  Then a drag over the middle half of the
 // timeline selects a time range, and the function list's <Total> becomes the CPU time of
 // the timeline's samples in it; "Whole run" brings er_print's <Total> back.  Prints "ok: ..." or "not ok: ..." per check
 // and exits 1 if any failed; screenshots of each step go to SHOTDIR.
@@ -202,6 +203,27 @@ try {
   await page.screenshot({ path: `${shots}/heap.png`, fullPage: true });
   await page.click('#heap-leaks tbody tr:first-child');
   check(`a click on a leak selects its leaf function ${expect.leaks[0][2]}`, (await page.textContent('#selected')) === expect.leaks[0][2]);
+
+  // the Overview's metric chooser: it shows the current list (e.%totalcpu:name), and a new choice
+  // is the Functions view's metric list, with er_print's figures for that list
+  await page.click('#tabs button[data-view="overview"]');
+  await page.waitForSelector('#metric-chooser tbody tr');
+  const checked = () => page.$$eval('#metric-chooser input:checked', (bs) =>
+    bs.map((b) => `${b.dataset.flavor}.${b.dataset.what}.${b.closest('tr').dataset.keyword}`));
+  check(`the chooser shows the current list ${expect.metrics} (${(await checked()).join(' ')})`,
+    same(await checked(), ['e.value.totalcpu', 'e.percent.totalcpu']));
+  for (const b of await page.$$('#metric-chooser input:checked')) await b.uncheck();
+  await page.check('#metric-chooser tr[data-keyword="totalcpu"] input[data-flavor="e"][data-what="percent"]');
+  await page.check('#metric-chooser tr[data-keyword="heapleakbytes"] input[data-flavor="i"][data-what="value"]');
+  const spec = await page.textContent('#chooser-spec');
+  check(`the choice reads ${spec} = ${expect.chooser.spec}`, spec === expect.chooser.spec);
+  await page.screenshot({ path: `${shots}/chooser.png`, fullPage: true });
+  await page.click('#chooser-apply');
+  await page.waitForFunction((m) => state.functions && state.functions.metrics === m && state.view === 'functions', spec);
+  const rows2 = await page.$$eval('#functions tbody tr', (trs) => trs.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
+  check(`the Functions view shows er_print's list for it (${rows2.length} rows)`, same(rows2.map((r) => r[r.length - 1]), expect.chooser.names));
+  check(`<Total> ${rows2[0].join(' ')} = er_print's ${expect.chooser.total.join(' ')}`, same(rows2[0], expect.chooser.total));
+  await page.screenshot({ path: `${shots}/functions-chosen.png`, fullPage: true });
   check(`no page error (${errors.join('; ')})`, errors.length === 0);
 } finally {
   await browser.close();
