@@ -386,7 +386,12 @@ function flameHover(ev) {
 const LANE = 22, PROC = 16, GUTTER = 110;
 
 async function loadTimeline() {
-  const t = await api('timeline?metric=totalcpu'); // the whole run: the range is drawn over it
+  // the whole run (the range is drawn over it), at most 2 marks per lane and pixel of the lanes
+  const canvas = document.getElementById('timeline-canvas');
+  const px = Math.max(100, (canvas.clientWidth || 800) - GUTTER);
+  const t = await api(`timeline?metric=totalcpu&width=${px}&per_px=2`);
+  document.getElementById('timeline-count').textContent = t.events.t.length < t.events_total
+    ? `${t.events.t.length} of ${t.events_total} samples drawn (at most 2 per pixel and lane)` : `${t.events_total} samples`;
   // with heap tracing, the peak of live heap (heapstat's) is marked in its process's lanes
   const heap = state.overview.experiments.some((x) => x.heap_tracing) ? (await api('heap?limit=1')).peak : null;
   state.timeline = { data: t, drag: null, peak: heap };

@@ -173,6 +173,23 @@ get "api/heap?limit=1" >heap1.json
 check "heap: limit=1 keeps one stack per list, the distinct counts stay" py '
 h = json.load(open("heap1.json")); assert len(h["leaks"]["stacks"]) == 1 and h["leaks"]["distinct"] == int(sys.argv[1])' "$distinct"
 
+# timeline downsampling: at most per_px events per lane and time bucket (duration / width), each
+# one of the full timeline's, events_total the full count
+get "api/timeline?metric=totalcpu&width=10&per_px=1" >tl10.json
+get "api/timeline?metric=totalcpu&width=10&per_px=3" >tl30.json
+check "timeline width=10: per_px events per bucket at most, all the full timeline's" py '
+full = json.load(open("timeline.json")); fe = full["events"]; fn = full["functions"]["name"]
+ev = set((fe["t"][k], fe["lane"][k], fn[fe["leaf"][k]], fe["value"][k]) for k in range(len(fe["t"])))
+for f, per in (("tl10.json", 1), ("tl30.json", 3)):
+    t = json.load(open(f)); e = t["events"]; d = t["duration_ns"]; names = t["functions"]["name"]
+    assert t["events_total"] == len(fe["t"]) > 10 * per and t["downsampled"] == {"width": 10, "per_px": per}
+    kept = [(e["t"][k], e["lane"][k], names[e["leaf"][k]], e["value"][k]) for k in range(len(e["t"]))]
+    assert set(kept) <= ev and len(kept) == len(set(kept))
+    buckets = {}
+    for x in kept: b = min(int(x[0] / d * 10), 9); buckets[b] = buckets.get(b, 0) + 1
+    assert 0 < len(kept) <= 10 * per and max(buckets.values()) <= per, buckets'
+check "timeline: without width nothing is dropped" py 't = json.load(open("timeline.json")); assert t["events_total"] == len(t["events"]["t"]) and "downsampled" not in t'
+
 # a time range (t0, t1) restricts every endpoint: the function list's <Total> is the
 # timeline's events in it, the flame graph's root the same, the timeline keeps only those
 read -r t0 t1 want < <(py '
@@ -208,6 +225,7 @@ err "not a function id" 400 "api/callers?func=abc" "not a function id"
 err "no such function" 404 "api/callers?func=999999" "no function 999999"
 err "an empty time range" 400 "api/functions?t0=5&t1=5" "time range t0 5 to t1 5 is empty"
 err "a time that is no number" 400 "api/flame?t0=abc" "t0 'abc' is not a time in ns"
+err "a width of 0" 400 "api/timeline?width=0" "width '0' is not a count from 1 to 100000"
 err "leaks are no timeline" 400 "api/timeline?metric=heapleakbytes" "not events in time"
 
 stop_analyzer TERM
