@@ -6,35 +6,15 @@
 // "callers": ["hot", "warm"], "zoom": "hot", "hot_lines": [27], "file": "export_prog.c",
 // "metrics": "e.%totalcpu:name", "hot_insns": 2, "hot_path": [er_print's calltree's first path,
 // <Total> to its leaf], "tree_nodes": the calltree's node count, "leaks": [[instances, bytes,
-// leaf function] of er_print's leaks], "chooser": {"spec": a metric list, "names": er_print's
-// function list for it, "total": its <Total> row's cells}, "peak_bytes" and "peak_s": heapstat's peak and its time (the timeline marks it)}.  Then a drag over the middle half of the
-// timeline selects a time range, and the function list's <Total> becomes the CPU time of
-// the timeline's samples in it; "Whole run" brings er_print's <Total> back.  Prints "ok: ..." or "not ok: ..." per check
-// and exits 1 if any failed; screenshots of each step go to SHOTDIR.
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+// leaf function] of er_print's leaks], "peak_bytes" and "peak_s": heapstat's peak and its time
+// (the timeline marks it), "chooser": {"spec": a metric list, "names": er_print's function
+// list for it, "total": its <Total> row's cells}}.  A drag over the middle half of the
+// timeline selects a time range, and the function list's <Total> becomes the CPU time of the
+// timeline's samples in it; "Whole run" brings er_print's <Total> back.  Checks and exit
+// status: analyzer_session.mjs; screenshots of each step go to SHOTDIR.
+import { session } from './analyzer_session.mjs';
 
-const [url, expectFile, shots] = process.argv.slice(2);
-const expect = JSON.parse(fs.readFileSync(expectFile, 'utf8'));
-let failures = 0;
-function check(desc, cond) {
-  console.log(`${cond ? 'ok' : 'not ok'}: ${desc}`);
-  if (!cond) failures++;
-}
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  timeout: 60000,
-});
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('requestfailed', (r) => errors.push('request failed: ' + r.url()));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+await session(async ({ page, expect, shots, check, same }) => {
   await page.waitForSelector('#functions tbody tr');
   check('the token left the address bar', !page.url().includes('token'));
   await page.screenshot({ path: `${shots}/functions.png`, fullPage: true });
@@ -224,9 +204,4 @@ try {
   check(`the Functions view shows er_print's list for it (${rows2.length} rows)`, same(rows2.map((r) => r[r.length - 1]), expect.chooser.names));
   check(`<Total> ${rows2[0].join(' ')} = er_print's ${expect.chooser.total.join(' ')}`, same(rows2[0], expect.chooser.total));
   await page.screenshot({ path: `${shots}/functions-chosen.png`, fullPage: true });
-  check(`no page error (${errors.join('; ')})`, errors.length === 0);
-} finally {
-  await browser.close();
-}
-console.log(`${failures} failures`);
-process.exit(failures ? 1 : 0);
+});

@@ -4,31 +4,11 @@
 // EXPECT.json (from er_print): {"tree": [[pid, depth], ...] (the founder first, then its
 // process tree depth first), "tids": [each thread's TID in er_print's thread lists' order]}.
 // Checks that the Experiments view lists the process tree (pids, depths), the Threads view the
-// threads, and the Timeline a label per process above its lanes; prints "ok: ..." or
-// "not ok: ..." per check and exits 1 if any failed; screenshots go to SHOTDIR.
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+// threads, and the Timeline a label per process above its lanes.  Checks and exit status:
+// analyzer_session.mjs; screenshots go to SHOTDIR.
+import { session } from './analyzer_session.mjs';
 
-const [url, expectFile, shots] = process.argv.slice(2);
-const expect = JSON.parse(fs.readFileSync(expectFile, 'utf8'));
-let failures = 0;
-function check(desc, cond) {
-  console.log(`${cond ? 'ok' : 'not ok'}: ${desc}`);
-  if (!cond) failures++;
-}
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  timeout: 60000,
-});
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+await session(async ({ page, expect, shots, check, same }) => {
 
   await page.click('#tabs button[data-view="experiments"]');
   await page.waitForSelector('#experiments tbody tr');
@@ -50,9 +30,4 @@ try {
   const lanes = await page.evaluate(() => state.timeline.layout.laneY.length);
   check(`one lane per thread (${lanes})`, lanes === expect.tids.length);
   await page.screenshot({ path: `${shots}/timeline-processes.png`, fullPage: true });
-  check(`no page error (${errors.join('; ')})`, errors.length === 0);
-} finally {
-  await browser.close();
-}
-console.log(`${failures} failures`);
-process.exit(failures ? 1 : 0);
+});
