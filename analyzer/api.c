@@ -218,12 +218,17 @@ static int spec_arg(struct api_req *r, const char *key, const char *def, int sor
 	return 0;
 }
 
+int api_sort_arg(struct api_req *r, struct mspec *ret)
+{
+	return spec_arg(r, "sort", MSPEC_DEFAULT_SORT, 1, ret);
+}
+
 static int default_spec(struct api_req *r, struct mspec *spec, struct mspec *sort)
 {
 	const char *def = profile_has_heap(r->p) ? MSPEC_DEFAULT_HEAP_METRICS : MSPEC_DEFAULT_METRICS;
 	if (spec_arg(r, "metrics", def, 0, spec) < 0)
 		return -1;
-	return sort ? spec_arg(r, "sort", MSPEC_DEFAULT_SORT, 1, sort) : 0;
+	return sort ? api_sort_arg(r, sort) : 0;
 }
 
 static const char *flavor_name(enum mspec_flavor f)
@@ -320,7 +325,7 @@ static int api_callers(struct api_req *r)
 {
 	uint32_t f;
 	struct mspec sort;
-	if (api_func_arg(r, &f) < 0 || spec_arg(r, "sort", MSPEC_DEFAULT_SORT, 1, &sort) < 0)
+	if (api_func_arg(r, &f) < 0 || api_sort_arg(r, &sort) < 0)
 		return -1;
 	if (profile_compute(r->p) < 0)
 		return api_fail(r, 500, "out of memory");
@@ -405,6 +410,39 @@ static const char *ending_text(const struct report_ending *e, char *buf, size_t 
 	return buf;
 }
 
+/* "processes": founder xi's descendants (processes.xml), depth first, children in start order. */
+static int process_tree(struct api_req *r, size_t xi)
+{
+	struct report_process *v;
+	ssize_t n = report_process_tree(r->p, xi, &v);
+	if (n < 0)
+		return api_fail(r, 500, "out of memory");
+	struct jsonw *w = &r->w;
+	jsonw_key(w, "processes");
+	jsonw_array_begin(w);
+	for (ssize_t k = 0; k < n; k++) {
+		const struct exp_process *pr = v[k].proc;
+		jsonw_object_begin(w);
+		jsonw_key_uint(w, "pid", pr->pid);
+		jsonw_key_uint(w, "ppid", pr->ppid);
+		jsonw_key_uint(w, "depth", v[k].depth);
+		key_str_opt(w, "lineage", pr->lineage);
+		key_str_opt(w, "origin", pr->origin);
+		key_str_opt(w, "command", pr->command && *pr->command ? pr->command : pr->path);
+		jsonw_key_bool(w, "followed", pr->followed);
+		key_str_opt(w, "reason", pr->reason);
+		jsonw_key(w, "experiment");
+		if (v[k].exp >= 0)
+			jsonw_uint(w, (uint64_t)v[k].exp + 1);
+		else
+			jsonw_null(w);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	free(v);
+	return 0;
+}
+
 static int api_experiments(struct api_req *r)
 {
 	struct jsonw *w = &r->w;
@@ -433,6 +471,9 @@ static int api_experiments(struct api_req *r)
 		jsonw_key_uint(w, "threads", x->nthreads);
 		jsonw_key_uint(w, "duration_ns", x->duration_ns);
 		jsonw_key_string(w, "ending", ending_text(&end, buf, sizeof buf));
+		jsonw_key_uint(w, "cpu_recorded_ns", report_recorded_ns(x));
+		if (profile_experiment_founder(r->p, i) == i && process_tree(r, i) < 0)
+			return -1;
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -578,11 +619,10 @@ static const struct {
 	const char *name;
 	int (*fn)(struct api_req *r);
 } endpoints[] = {
-	{"overview", api_overview},       {"functions", api_functions},
-	{"callers", api_callers},         {"flame", api_flame},
-	{"timeline", api_timeline},       {"threads", api_threads},
-	{"experiments", api_experiments}, {"source", api_source},
-	{"disasm", api_disasm},
+	{"overview", api_overview}, {"functions", api_functions}, {"callers", api_callers},
+	{"calltree", api_calltree}, {"flame", api_flame},         {"heap", api_heap},
+	{"timeline", api_timeline}, {"threads", api_threads},     {"experiments", api_experiments},
+	{"source", api_source},     {"disasm", api_disasm},
 };
 
 /* Argument key as nanoseconds into *ret (def when absent): 0, or -1 after api_fail. */

@@ -42,7 +42,14 @@ const char *api_entity_name(void *arg, enum report_what what, uint32_t id, char 
 /* "key": [v0, v1, ...] with one value per registered metric. */
 void api_key_metrics(struct api_req *r, const char *key, const uint64_t *v);
 
+/* The sort spec of argument "sort" (er_print's syntax; MSPEC_DEFAULT_SORT when absent): 0, or -1 after api_fail. */
+int api_sort_arg(struct api_req *r, struct mspec *ret);
+
+/* The endpoint of api_heap.c. */
+int api_heap(struct api_req *r);
+
 /* The endpoints of api_stacks.c. */
+int api_calltree(struct api_req *r);
 int api_flame(struct api_req *r);
 int api_timeline(struct api_req *r);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report_calls.h"
 #include "analysis/report_info.h"
 #include "analyzer/api_internal.h"
 #include "common/u64map.h"
@@ -181,7 +182,23 @@ struct timeline {
 	size_t *lane0; /* per experiment: the lane of its first thread */
 	struct fnames names;
 	struct columns4 events; /* t, lane, leaf, value */
+	/* downsampling (width > 0): at most per_px events per lane and time bucket of duration / width */
+	uint64_t duration, width, per_px, total;
+	struct u64map kept; /* lane * width + bucket -> events kept there */
 };
+
+/* 1 if the event of lane at time t is kept, 0 if its bucket is full, -ENOMEM. */
+static int timeline_keep(struct timeline *tl, uint64_t lane, uint64_t t)
+{
+	if (!tl->width)
+		return 1;
+	uint64_t b = tl->duration ? (uint64_t)((double)t / (double)tl->duration * (double)tl->width) : 0;
+	uint64_t key = lane * tl->width + (b < tl->width ? b : tl->width - 1);
+	int64_t n = u64map_get(&tl->kept, key);
+	if (n >= (int64_t)tl->per_px)
+		return 0;
+	return u64map_put(&tl->kept, key, n < 0 ? 1 : (uint32_t)n + 1) < 0 ? -ENOMEM : 1;
+}
 
 static int timeline_add(const struct profile_stack *s, void *arg)
 {
@@ -189,12 +206,32 @@ static int timeline_add(const struct profile_stack *s, void *arg)
 	uint64_t v = s->metrics[tl->metric];
 	if (!v)
 		return 0;
+	tl->total++;
+	const struct experiment *x = profile_experiment(tl->p, s->exp);
+	uint64_t t = report_rel_ns(x, s->ts_ns), lane = tl->lane0[s->exp] + s->thread;
+	int k = timeline_keep(tl, lane, t);
+	if (k <= 0)
+		return k;
 	long lf = fnames_get(&tl->names, s->frames[s->nframes - 1]);
 	if (lf < 0)
 		return (int)lf;
-	const struct experiment *x = profile_experiment(tl->p, s->exp);
-	return columns4_push(&tl->events, report_rel_ns(x, s->ts_ns), tl->lane0[s->exp] + s->thread,
-			     (uint64_t)lf, v);
+	return columns4_push(&tl->events, t, lane, (uint64_t)lf, v);
+}
+
+/* Argument key as a count in [1, max] into *ret (0 when absent): 0, or -1 after api_fail. */
+static int count_arg(struct api_req *r, const char *key, uint64_t max, uint64_t *ret)
+{
+	const char *s = api_arg(r, key);
+	*ret = 0;
+	if (!s || !*s)
+		return 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || s[0] == '-' || v == 0 || v > max)
+		return api_fail(r, 400, "%s '%s' is not a count from 1 to %llu", key, s,
+				(unsigned long long)max);
+	*ret = v;
+	return 0;
 }
 
 static void lanes(struct api_req *r)
@@ -225,9 +262,20 @@ int api_timeline(struct api_req *r)
 	if (d->at_end)
 		return api_fail(r, 400, "metric '%s' is a state at the end of the run, not events in time",
 				d->keyword);
+	uint64_t width, per_px;
+	if (count_arg(r, "width", 100000, &width) < 0 || count_arg(r, "per_px", 1000, &per_px) < 0)
+		return -1;
 	size_t nx = profile_experiment_count(r->p);
-	struct timeline tl = {.p = r->p, .metric = (size_t)m, .lane0 = calloc(nx + 1, sizeof(size_t))};
+	struct timeline tl = {.p = r->p,
+			      .metric = (size_t)m,
+			      .lane0 = calloc(nx + 1, sizeof(size_t)),
+			      .width = width,
+			      .per_px = per_px ? per_px : 1};
+	for (size_t i = 0; i < nx; i++)
+		if (profile_experiment(r->p, i)->duration_ns > tl.duration)
+			tl.duration = profile_experiment(r->p, i)->duration_ns;
 	u64map_init(&tl.names.map);
+	u64map_init(&tl.kept);
 	int e = -ENOMEM;
 	if (tl.lane0) {
 		for (size_t i = 0; i < nx; i++)
@@ -237,18 +285,100 @@ int api_timeline(struct api_req *r)
 	}
 	if (e == 0) {
 		jsonw_key_string(&r->w, "metric", d->keyword);
-		uint64_t end = 0;
-		for (size_t i = 0; i < nx; i++)
-			if (profile_experiment(r->p, i)->duration_ns > end)
-				end = profile_experiment(r->p, i)->duration_ns;
-		jsonw_key_uint(&r->w, "duration_ns", end);
+		jsonw_key_uint(&r->w, "duration_ns", tl.duration);
+		jsonw_key_uint(&r->w, "events_total", tl.total);
+		if (width) {
+			jsonw_key(&r->w, "downsampled");
+			jsonw_object_begin(&r->w);
+			jsonw_key_uint(&r->w, "width", width);
+			jsonw_key_uint(&r->w, "per_px", tl.per_px);
+			jsonw_object_end(&r->w);
+		}
 		lanes(r);
 		fnames_write(r, &tl.names);
 		static const char *const keys[4] = {"t", "lane", "leaf", "value"};
 		columns4_write(r, "events", keys, &tl.events);
 	}
 	free(tl.lane0);
+	u64map_release(&tl.kept);
 	fnames_release(&tl.names);
 	columns4_free(&tl.events);
 	return e < 0 ? api_fail(r, 500, "cannot walk the events: %s", strerror(-e)) : 0;
+}
+
+/* ------------------------------------------------------------ call tree */
+
+struct calltree {
+	struct fnames names;
+	struct u64v parent, func;
+	VEC(const uint64_t *) values; /* per node: its inclusive vector (the profile's) */
+	struct u64v path;             /* per depth: the reply index of the node walked last */
+	int nomem;
+};
+
+static int calltree_node(void *arg, const struct metrics_node *n, size_t depth, int has_next)
+{
+	(void)has_next;
+	struct calltree *ct = arg;
+	long lf = fnames_get(&ct->names, n->func);
+	uint64_t me = ct->func.n;
+	if (lf < 0 || u64v_push(&ct->parent, depth ? ct->path.v[depth - 1] : UINT32_MAX) < 0 ||
+	    u64v_push(&ct->func, (uint64_t)lf) < 0 || VEC_PUSH(&ct->values, n->values) < 0)
+		goto nomem;
+	ct->path.n = depth;
+	if (u64v_push(&ct->path, me) < 0)
+		goto nomem;
+	return 0;
+nomem:
+	ct->nomem = 1;
+	return REPORT_TREE_STOP;
+}
+
+static void key_u64v(struct api_req *r, const char *key, const struct u64v *a)
+{
+	jsonw_key(&r->w, key);
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < a->n; i++)
+		jsonw_uint(&r->w, a->v[i]);
+	jsonw_array_end(&r->w);
+}
+
+int api_calltree(struct api_req *r)
+{
+	struct mspec sort;
+	if (api_sort_arg(r, &sort) < 0)
+		return -1;
+	struct calltree ct;
+	memset(&ct, 0, sizeof ct);
+	u64map_init(&ct.names.map);
+	size_t sm = report_sort_metric(&sort.items[0]);
+	int e = report_tree_walk(r->p, sm, calltree_node, &ct);
+	if (e == 0 && ct.nomem)
+		e = -ENOMEM;
+	if (e == 0) {
+		size_t nd;
+		const struct metric_def *d = profile_metric_defs(r->p, &nd);
+		jsonw_key_string(&r->w, "sort_metric", d[sm].keyword);
+		fnames_write(r, &ct.names);
+		jsonw_key(&r->w, "nodes");
+		jsonw_object_begin(&r->w);
+		key_u64v(r, "parent", &ct.parent);
+		key_u64v(r, "func", &ct.func);
+		jsonw_key(&r->w, "values"); /* per metric of the registry: each node's inclusive value */
+		jsonw_array_begin(&r->w);
+		for (size_t m = 0; m < nd; m++) {
+			jsonw_array_begin(&r->w);
+			for (size_t i = 0; i < ct.values.n; i++)
+				jsonw_uint(&r->w, ct.values.v[i][m]);
+			jsonw_array_end(&r->w);
+		}
+		jsonw_array_end(&r->w);
+		jsonw_object_end(&r->w);
+	}
+	fnames_release(&ct.names);
+	free(ct.parent.v);
+	free(ct.func.v);
+	free(ct.values.v);
+	free(ct.path.v);
+	return e < 0 ? api_fail(r, 500, "cannot walk the call tree: %s", strerror(-e)) : 0;
 }

@@ -82,3 +82,13 @@ bench-archive: all
 bench: bench-archive
 
 .PHONY: bench-archive
+
+# The analyzer on 1,000,000 samples over 100,000 distinct stacks (bench/analyzer/run.py):
+# start, /api/overview + /api/functions (target 2 s), the flame, call tree and timeline
+# replies' sizes and times, the timeline downsampled to a canvas' width.
+bench-analyzer: all $(BENCH_CPUBOUND) $(BUILD)/tests/tools/mkexp
+	python3 bench/analyzer/run.py --build $(BUILD)
+
+bench: bench-analyzer
+
+.PHONY: bench-analyzer

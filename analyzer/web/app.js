@@ -9,6 +9,7 @@ const state = {
   metrics: '',      // the Functions view's metric list (er_print syntax)
   sort: '',         // its sort item
   functions: null,  // /api/functions
+  calltree: null,   // /api/calltree, its children lists and the open nodes
   flame: null,      // /api/flame and its layout
   timeline: null,   // /api/timeline (the whole run) and its layout
   range: null,      // {t0, t1}: the time range every view shows (ns), or null: the whole run
@@ -81,6 +82,59 @@ function showOverview() {
     t.append(el('tr', {}, el('td', { class: 'name' }, m.keyword), el('td', { class: 'name' }, m.name),
       el('td', { class: 'name' }, m.unit), el('td', { class: 'name' }, m.flavors)));
   box.append(el('h2', {}, 'Metrics'), t);
+  box.append(el('h2', {}, 'Metrics of the Functions view'),
+    el('p', {}, 'Each metric exclusive (its own) or inclusive (with its callees), as a value and/or a percentage of <Total>; ' +
+      'the list is er_print\'s metric list syntax.'),
+    el('table', { class: 'data', id: 'metric-chooser' }),
+    el('p', {}, el('code', { id: 'chooser-spec' }), ' ', el('button', { id: 'chooser-apply' }, 'Show in Functions')));
+  document.getElementById('chooser-apply').addEventListener('click', () => {
+    state.metrics = chooserSpec();
+    document.getElementById('metrics').value = state.metrics;
+    state.functions = null;
+    show('functions');
+  });
+  renderChooser();
+}
+
+// The chooser's boxes: per metric, flavor e and i, value and percent; checked as the current list shows.
+const CHOICES = [['e', 'value', 'Excl.'], ['e', 'percent', 'Excl. %'], ['i', 'value', 'Incl.'], ['i', 'percent', 'Incl. %']];
+
+function renderChooser() {
+  const t = document.getElementById('metric-chooser');
+  if (!t || !state.overview) return;
+  const cols = state.functions ? state.functions.columns : [];
+  const head = el('tr', {}, el('th', { class: 'name' }, 'Metric'));
+  for (const [, , title] of CHOICES) head.append(el('th', {}, title));
+  const body = el('tbody');
+  for (const m of state.overview.metrics) {
+    const tr = el('tr', { 'data-keyword': m.keyword }, el('td', { class: 'name' }, m.name));
+    for (const [flavor, what] of CHOICES) {
+      const td = el('td');
+      if (m.flavors.includes(flavor)) {
+        const c = cols.find((x) => x.keyword === m.keyword && x.flavor === flavor);
+        const box = el('input', { type: 'checkbox', 'data-flavor': flavor, 'data-what': what });
+        box.checked = !!(c && c[what]);
+        box.addEventListener('change', () => { document.getElementById('chooser-spec').textContent = chooserSpec(); });
+        td.append(box);
+      }
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  t.replaceChildren(el('thead', {}, head), body);
+  document.getElementById('chooser-spec').textContent = chooserSpec();
+}
+
+// The chooser's boxes as an er_print metric list ("e.%totalcpu:i.totalcpu:name").
+function chooserSpec() {
+  const items = [];
+  for (const tr of document.querySelectorAll('#metric-chooser tbody tr'))
+    for (const flavor of ['e', 'i']) {
+      const on = (what) => { const b = tr.querySelector(`input[data-flavor="${flavor}"][data-what="${what}"]`); return b && b.checked; };
+      const vis = (on('value') ? '.' : '') + (on('percent') ? '%' : '');
+      if (vis) items.push(flavor + vis + tr.dataset.keyword);
+    }
+  return items.concat('name').join(':');
 }
 
 // ------------------------------------------------------------ functions
@@ -103,9 +157,11 @@ async function loadFunctions() {
     return;
   }
   state.metrics = state.functions.metrics;
+  if (state.sort !== state.functions.sort) state.calltree = null; // ordered by the sort metric
   state.sort = state.functions.sort;
   document.getElementById('metrics').value = state.metrics;
   renderFunctions();
+  renderChooser();
 }
 
 function renderFunctions() {
@@ -179,6 +235,58 @@ async function showCallers() {
   attrTable(document.getElementById('callers-self'),
     [{ id: c.function.id, name: c.function.name, values: c.function.exclusive }], base);
   attrTable(document.getElementById('callees'), c.callees.map((e) => ({ id: e.id, name: e.name, values: e.attributed })), base);
+}
+
+// ------------------------------------------------------------ call tree
+async function loadCalltree() {
+  const err = document.getElementById('calltree-error');
+  err.textContent = '';
+  let c;
+  try {
+    c = await api(withRange('calltree' + (state.sort ? '?sort=' + encodeURIComponent(state.sort) : '')));
+  } catch (e) {
+    err.textContent = e.message;
+    return;
+  }
+  const n = c.nodes.parent.length, children = Array.from({ length: n }, () => []);
+  for (let i = 1; i < n; i++) children[c.nodes.parent[i]].push(i); // the server's order: hottest first
+  const open = new Set();
+  for (let i = 0; i < n && children[i].length; i = children[i][0]) open.add(i); // the hottest path
+  state.calltree = { data: c, children, open };
+  renderCalltree();
+}
+
+function renderCalltree() {
+  const ct = state.calltree, c = ct.data, metrics = state.overview.metrics, table = document.getElementById('calltree');
+  const head = el('tr');
+  for (const m of metrics) head.append(el('th', { colSpan: 2 }, 'Incl. ' + m.name + (m.unit === 'ns' ? ' (s)' : '')));
+  head.append(el('th', { class: 'name' }, 'Name'));
+  const body = el('tbody');
+  const row = (i, depth) => {
+    const fid = c.functions.id[c.nodes.func[i]], name = c.functions.name[c.nodes.func[i]];
+    const tr = el('tr', { 'data-node': i, 'data-id': fid, 'data-depth': depth });
+    metrics.forEach((m, k) => {
+      const v = c.nodes.values[k][i];
+      tr.append(el('td', {}, fmt(v, m.unit)), el('td', {}, pct(v, c.nodes.values[k][0])));
+    });
+    const kids = ct.children[i].length, isOpen = ct.open.has(i);
+    const toggle = el('span', { class: 'toggle' }, kids ? (isOpen ? '\u25be' : '\u25b8') : ' ');
+    if (kids) {
+      tr.classList.add(isOpen ? 'open' : 'closed');
+      toggle.addEventListener('click', (ev) => {
+        ev.stopPropagation();
+        if (ct.open.has(i)) ct.open.delete(i); else ct.open.add(i);
+        renderCalltree();
+      });
+    }
+    tr.append(el('td', { class: 'name tree', style: `padding-left: ${depth * 14 + 4}px` }, toggle, el('span', { class: 'fn' }, name)));
+    if (state.selected && state.selected.id === fid) tr.classList.add('selected');
+    tr.addEventListener('click', () => select(fid, name));
+    body.append(tr);
+    if (isOpen) for (const k of ct.children[i]) row(k, depth + 1);
+  };
+  row(0, 0);
+  table.replaceChildren(el('thead', {}, head), body);
 }
 
 // ------------------------------------------------------------ flame graph
@@ -275,11 +383,18 @@ function flameHover(ev) {
 }
 
 // ------------------------------------------------------------ timeline
-const LANE = 22, GUTTER = 110;
+const LANE = 22, PROC = 16, GUTTER = 110;
 
 async function loadTimeline() {
-  const t = await api('timeline?metric=totalcpu'); // the whole run: the range is drawn over it
-  state.timeline = { data: t, drag: null };
+  // the whole run (the range is drawn over it), at most 2 marks per lane and pixel of the lanes
+  const canvas = document.getElementById('timeline-canvas');
+  const px = Math.max(100, (canvas.clientWidth || 800) - GUTTER);
+  const t = await api(`timeline?metric=totalcpu&width=${px}&per_px=2`);
+  document.getElementById('timeline-count').textContent = t.events.t.length < t.events_total
+    ? `${t.events.t.length} of ${t.events_total} samples drawn (at most 2 per pixel and lane)` : `${t.events_total} samples`;
+  // with heap tracing, the peak of live heap (heapstat's) is marked in its process's lanes
+  const heap = state.overview.experiments.some((x) => x.heap_tracing) ? (await api('heap?limit=1')).peak : null;
+  state.timeline = { data: t, drag: null, peak: heap };
   drawTimeline();
 }
 
@@ -293,24 +408,55 @@ function xTime(x, width) {
   return Math.max(0, Math.min(d, Math.round(((x - GUTTER) / (width - GUTTER)) * d)));
 }
 
+// The timeline's rows: with several processes, a label row above each process's thread lanes.
+function timelineLayout(t) {
+  const many = new Set(t.lanes.map((l) => l.experiment)).size > 1;
+  const laneY = [], labels = [];
+  let y = 0, prev = null;
+  t.lanes.forEach((l, i) => {
+    if (many && l.experiment !== prev) {
+      labels.push({ y, text: `process ${l.pid} (experiment ${l.experiment})`, experiment: l.experiment });
+      y += PROC;
+    }
+    prev = l.experiment;
+    laneY[i] = y;
+    y += LANE;
+  });
+  return { laneY, labels, height: y };
+}
+
 function drawTimeline() {
   const tl = state.timeline, t = tl.data, canvas = document.getElementById('timeline-canvas');
   const width = canvas.clientWidth || 800;
+  const lay = tl.layout || (tl.layout = timelineLayout(t));
   canvas.width = width;
-  canvas.height = Math.max(60, t.lanes.length * LANE + 4);
+  canvas.height = Math.max(60, lay.height + 4);
   const ctx = canvas.getContext('2d');
   ctx.font = '12px monospace';
+  for (const p of lay.labels) {
+    ctx.fillStyle = '#2d3e50';
+    ctx.fillRect(0, p.y, width, PROC);
+    ctx.fillStyle = '#fff';
+    ctx.fillText(p.text, 4, p.y + 12);
+  }
   t.lanes.forEach((l, i) => {
     ctx.fillStyle = i % 2 ? '#f7f9fb' : '#eef1f5';
-    ctx.fillRect(0, i * LANE, width, LANE);
+    ctx.fillRect(0, lay.laneY[i], width, LANE);
     ctx.fillStyle = '#000';
-    ctx.fillText(`${t.lanes.length > 1 && l.experiment > 1 ? l.experiment + ':' : ''}T${l.thread} ${l.tid}`, 4, i * LANE + 15);
+    ctx.fillText(`T${l.thread} ${l.tid}`, 4, lay.laneY[i] + 15);
   });
   const e = t.events;
   for (let k = 0; k < e.t.length; k++) {
     const h = hash(t.functions.name[e.leaf[k]]);
     ctx.fillStyle = `hsl(${h % 360}, 65%, 50%)`;
-    ctx.fillRect(timeX(e.t[k], width), e.lane[k] * LANE + 3, 2, LANE - 6);
+    ctx.fillRect(timeX(e.t[k], width), lay.laneY[e.lane[k]] + 3, 2, LANE - 6);
+  }
+  if (tl.peak) {
+    const x = timeX(tl.peak.t_ns, width), ys = t.lanes.map((l, i) => (l.experiment === tl.peak.experiment ? lay.laneY[i] : -1)).filter((y) => y >= 0);
+    ctx.fillStyle = '#c00';
+    for (const y of ys) ctx.fillRect(x - 1, y, 2, LANE);
+    if (ys.length) ctx.fillText(`heap peak ${tl.peak.bytes} B`, Math.min(x + 4, width - 140), ys[0] + 15);
+    canvas.dataset.peak = String(tl.peak.t_ns);
   }
   const r = tl.drag || state.range;
   if (r) {
@@ -318,6 +464,7 @@ function drawTimeline() {
     ctx.fillStyle = 'rgba(40, 110, 220, 0.2)';
     ctx.fillRect(a, 0, Math.max(b - a, 1), canvas.height);
   }
+  canvas.dataset.processes = lay.labels.map((p) => p.text).join('|');
 }
 
 function canvasX(ev) {
@@ -355,9 +502,94 @@ function setRange(r) {
   document.getElementById('range').textContent = r ? `${fmt(r.t0, 'ns')} s to ${fmt(r.t1, 'ns')} s` : 'whole run';
   document.getElementById('range-clear').hidden = !r;
   state.functions = null;
+  state.calltree = null;
   state.flame = null;
   if (state.timeline) drawTimeline();
   if (state.view !== 'timeline') show(state.view);
+}
+
+// ------------------------------------------------------------ heap
+async function showHeap() {
+  const err = document.getElementById('heap-error');
+  err.textContent = '';
+  let h;
+  try {
+    h = await api(withRange('heap'));
+  } catch (e) {
+    err.textContent = e.message;
+    for (const id of ['heap-peak', 'heap-summary', 'heap-leaks', 'heap-allocations', 'heap-at_peak'])
+      document.getElementById(id).replaceChildren();
+    return;
+  }
+  const p = h.peak, peak = document.getElementById('heap-peak');
+  peak.textContent = p ? `Peak live heap: ${p.bytes} bytes at ${fmt(p.t_ns, 'ns')} s in process ${p.pid} (experiment ${p.experiment})`
+    : 'No live heap';
+  peak.dataset.bytes = p ? p.bytes : 0;
+  const dl = document.getElementById('heap-summary'), s = h.summary;
+  dl.replaceChildren();
+  const add = (k, v) => dl.append(el('dt', {}, k), el('dd', {}, String(v)));
+  add('Allocations', `${s.alloc_count} (${s.alloc_bytes} bytes; ${s.alloc_min_bytes} to ${s.alloc_max_bytes} bytes each)`);
+  add('Leaks', `${s.leak_count} (${s.leak_bytes} bytes)`);
+  add('Temporary allocations', `${s.temp_count} (${s.temp_bytes} bytes)`);
+  add('Frees', `${s.free_count} (${s.unknown_free_count} of unknown blocks), ${s.failed_count} failed allocations`);
+  for (const c of s.alloc_classes) add('Allocations ' + c.range, c.count);
+  for (const key of ['leaks', 'allocations', 'at_peak']) {
+    const l = h[key];
+    document.getElementById(`heap-${key}-count`).textContent =
+      `${l.distinct} distinct stacks` + (l.stacks.length < l.distinct ? `, the first ${l.stacks.length} shown` : '');
+    dataTable(document.getElementById('heap-' + key), ['#', 'Instances', 'Bytes', 'Stack (leaf first)'],
+      l.stacks.map((x, i) => ({
+        attrs: { 'data-count': x.count, 'data-bytes': x.bytes, 'data-leaf': x.frames.length ? x.frames[0].name : '' },
+        cells: [i + 1, x.count, x.bytes, x.frames.map((f) => f.name).join(' < ')],
+      })));
+    document.querySelectorAll(`#heap-${key} tbody tr`).forEach((tr, i) => {
+      const f = l.stacks[i].frames[0];
+      if (f) tr.addEventListener('click', () => select(f.func, f.name));
+    });
+  }
+}
+
+// ------------------------------------------------------------ threads and experiments
+function dataTable(table, titles, rows) {
+  const head = el('tr');
+  titles.forEach((t, i) => head.append(el('th', i === titles.length - 1 ? { class: 'name' } : {}, t)));
+  const body = el('tbody');
+  for (const r of rows) {
+    const tr = el('tr', r.attrs || {});
+    r.cells.forEach((c, i) => tr.append(el('td', i === r.cells.length - 1 ? { class: 'name' } : {}, String(c))));
+    body.append(tr);
+  }
+  table.replaceChildren(el('thead', {}, head), body);
+}
+
+async function showThreads() {
+  const t = await api(withRange('threads'));
+  const opt = (v) => (v === undefined ? '' : fmt(v, 'ns'));
+  dataTable(document.getElementById('threads'),
+    ['Experiment', 'Thread', 'TID', 'Start (s)', 'End (s)', 'CPU (s)', 'Samples', 'Start routine'],
+    t.threads.map((x) => ({
+      attrs: { 'data-experiment': x.experiment, 'data-thread': x.thread },
+      cells: [x.experiment, x.thread, x.tid, opt(x.start_ns), opt(x.end_ns), fmt(x.cpu_ns, 'ns'), x.samples, x.routine || ''],
+    })));
+}
+
+async function showExperiments() {
+  const x = await api(withRange('experiments'));
+  const byId = new Map(x.experiments.map((e) => [e.id, e]));
+  const rows = [];
+  for (const f of x.experiments) {
+    if (f.founder !== f.id) continue;
+    rows.push({ attrs: { 'data-pid': f.pid, 'data-depth': 0 },
+      cells: [f.id, f.pid, fmt(f.cpu_recorded_ns, 'ns'), f.ending, 'founder', `${f.path}  '${f.argv.join(' ')}'`] });
+    for (const p of f.processes || []) {
+      const e = p.experiment === null ? null : byId.get(p.experiment);
+      rows.push({ attrs: { 'data-pid': p.pid, 'data-depth': p.depth },
+        cells: [e ? e.id : '', p.pid, e ? fmt(e.cpu_recorded_ns, 'ns') : '', e ? e.ending : (p.reason || 'not profiled'),
+          p.origin || '', '\u00a0\u00a0'.repeat(p.depth) + (e ? e.path : '(no experiment)') + `  '${p.command || ''}'`] });
+    }
+  }
+  dataTable(document.getElementById('experiments'),
+    ['Experiment', 'PID', 'CPU (s)', 'Ending', 'Origin', 'Process'], rows);
 }
 
 // ------------------------------------------------------------ source and disassembly
@@ -434,9 +666,13 @@ function show(view) {
   for (const s of document.querySelectorAll('.view')) s.classList.toggle('active', s.id === 'view-' + view);
   if (view === 'functions' && !state.functions) loadFunctions();
   if (view === 'callers') showCallers();
+  if (view === 'calltree') (state.calltree ? renderCalltree : loadCalltree)();
   if (view === 'flame') (state.flame ? drawFlame : loadFlame)();
   if (view === 'timeline') (state.timeline ? drawTimeline : loadTimeline)();
   if (view === 'source' || view === 'disasm') showCode(view);
+  if (view === 'threads') showThreads();
+  if (view === 'heap') showHeap();
+  if (view === 'experiments') showExperiments();
 }
 
 async function main() {

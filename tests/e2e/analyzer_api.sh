@@ -8,10 +8,14 @@
 #    then enough; Host localhost:PORT is accepted;
 #  - every endpoint answers one JSON object, and the figures are er_print's: <Total> and
 #    the top function of the function list, the callers of spin_until (names and
-#    attributed CPU), the flame graph's root and self times, the timeline's events,
-#    threads and experiments; a bad argument is a 400/404 with a JSON error;
+#    attributed CPU), the call tree (er_print calltree's nodes, order and CPU), the flame
+#    graph's root and self times, the timeline's events,
+#    threads and experiments, heap tracing's leaks, allocations and peak (er_print's leaks,
+#    allocs, heapstat); a bad argument is a 400/404 with a JSON error;
 #  - it never writes to the experiment (the tree is unchanged: names, sizes, times,
 #    contents), SIGTERM and SIGINT stop it with exit 0 (under ASan: nothing leaked);
+#  - on a process tree (tests/fixtures/desc_tree.c tree3): er_print's process tree and
+#    threads, a timeline lane per thread with its process;
 #  - a missing or corrupt experiment, or a port in use, is an error naming it, exit 1.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_api
 
@@ -46,9 +50,10 @@ check "the cookie alone is enough for the assets" test "$(code -b "pa_token_$por
 
 for e in overview "functions?metrics=e.totalcpu:i.totalcpu:i.heapallocbytes:name&sort=e.totalcpu" \
 	"callers?func=1" "flame?metric=totalcpu" "flame?metric=heapallocbytes&inverted=1" \
-	"timeline?metric=totalcpu" threads experiments; do
+	"timeline?metric=totalcpu" threads experiments calltree "calltree?sort=e.heapallocbytes"; do
 	f=${e%%\?*}
 	[[ $e == flame*inverted* ]] && f=flame_inv
+	[[ $e == calltree\?* ]] && f=calltree_bytes
 	get "api/$e" >"$f.json"
 	check "/api/$e answers JSON" python3 -c 'import json, sys; o = json.load(open(sys.argv[1])); assert isinstance(o, dict) and "error" not in o' "$f.json"
 done
@@ -92,6 +97,31 @@ f = json.load(open("flame_inv.json")); n = f["nodes"]
 kids = [i for i, p in enumerate(n["parent"]) if p == 0]
 names = {f["functions"]["name"][n["func"][i]]: n["value"][i] for i in kids}
 assert f["inverted"] and max(names, key=names.get) == "allocs" and names["allocs"] == 140960, names'
+# Call tree against er_print's calltree: the same nodes in the same order (hottest first), the same
+# attributed CPU; each node's value covers its children's; by bytes allocs comes first under main
+"$er_print" -metrics a.totalcpu:name -calltree h.er |
+	awk '$NF ~ /^\+-/ { sub(/^\+-/, "", $NF); printf "%s %.3f\n", $NF, $1 }' >calltree.er
+py 'c = json.load(open("calltree.json")); n = c["nodes"]; f = c["functions"]
+[print(f["name"][n["func"][i]], "%.3f" % (n["values"][0][i] / 1e9)) for i in range(len(n["func"]))]' >calltree.an
+# (CPU within er_print's rounding: it may round a value ending in 5 the other way)
+check "calltree: er_print's nodes and CPU, in its order ($(wc -l <calltree.an) nodes; $(diff calltree.er calltree.an | head -c 300 | tr '\n' ' '))" py '
+a = [l.split() for l in open("calltree.an")]; e = [l.split() for l in open("calltree.er")]
+assert a and [x[0] for x in a] == [x[0] for x in e]
+assert all(abs(float(x[1]) - float(y[1])) < 0.0015 for x, y in zip(a, e))'
+check "calltree: root <Total> = its CPU, every node >= the sum of its children" py '
+c = json.load(open(sys.argv[1])); n = c["nodes"]; v = n["values"]
+assert c["sort_metric"] == "totalcpu" and n["parent"][0] == 4294967295 and v[0][0] == int(sys.argv[2])
+for m in range(len(v)):
+    kids = [0] * len(n["parent"])
+    for i, p in enumerate(n["parent"][1:], 1): kids[p] += v[m][i]
+    assert all(kids[i] <= v[m][i] for i in range(len(kids))), m
+assert all(n["parent"][i] < i for i in range(1, len(n["parent"])))' calltree.json "$total_ns"
+check "calltree sorted by e.heapallocbytes: allocs before outer under main" py '
+c = json.load(open("calltree_bytes.json")); n = c["nodes"]; f = c["functions"]
+name = lambda i: f["name"][n["func"][i]]
+main = next(i for i in range(len(n["func"])) if name(i) == "main")
+kids = [name(i) for i in range(len(n["func"])) if n["parent"][i] == main]
+assert c["sort_metric"] == "heapallocbytes" and kids.index("allocs") < kids.index("outer"), kids'
 check "timeline: the events sum to <Total> CPU, in the run, on its one thread" py '
 t = json.load(open("timeline.json")); e = t["events"]
 assert sum(e["value"]) == int(sys.argv[1]) and len(t["lanes"]) == 1
@@ -117,6 +147,49 @@ c = next(i for i, x in enumerate(d["columns"]) if x["keyword"] == "totalcpu" and
 s = sum(r["values"][c] for r in d["rows"] if r["kind"] == "insn")
 assert s == next(r["values"][0] for r in rows if r["name"] == "spin_until"), s'
 
+# Heap: er_print's leaks, allocs and heapstat (blocks: instances, bytes, the stack's functions)
+blocks() { # er_print -REPORT h.er as "count bytes frame frame ..." lines
+	"$er_print" "-$1" h.er | awk '/^(Leak|Allocation) #/ { if (l) print l; gsub(/,/, ""); l = $5 " " $NF; next }
+		/^  / && l { l = l " " $1 } /^$/ && l { print l; l = "" } END { if (l) print l }'
+}
+get api/heap >heap.json
+blocks leaks >leaks.er
+blocks allocs >allocs.er
+py 'h = json.load(open("heap.json"))
+for k, f in (("leaks", "leaks.an"), ("allocations", "allocs.an")):
+    open(f, "w").write("".join("%d %d %s\n" % (x["count"], x["bytes"], " ".join(y["name"] for y in x["frames"])) for x in h[k]["stacks"]))'
+check "heap: the leaks are er_print's ($(head -c 150 leaks.er))" eval '[[ -s leaks.er ]] && cmp -s leaks.an leaks.er'
+check "heap: the allocations are er_print's ($(wc -l <allocs.er) stacks)" eval '[[ -s allocs.er ]] && cmp -s allocs.an allocs.er'
+read -r distinct inst bytes < <("$er_print" -leaks h.er | sed -n 's/^Summary Results: Distinct Leaks = \([0-9]*\), Total Instances = \([0-9]*\), Total Bytes Leaked = \([0-9]*\)$/\1 \2 \3/p')
+check "heap: leak totals = er_print's ($distinct distinct, $inst, $bytes bytes)" py '
+h = json.load(open("heap.json")); assert (h["leaks"]["distinct"], h["summary"]["leak_count"], h["summary"]["leak_bytes"]) == tuple(map(int, sys.argv[1:4]))' "$distinct" "$inst" "$bytes"
+read -r pbytes pexp ppid ptime < <("$er_print" -heapstat h.er | awk '/^Heap size bytes/ { b = $NF } /^Experiment Id/ { x = $NF } /^Process Id/ { p = $NF } /^Time of peak/ { t = $(NF - 1) } END { print b, x, p, t }')
+check "heap: the peak is heapstat's ($pbytes bytes, experiment $pexp, pid $ppid, at $ptime s)" py '
+p = json.load(open("heap.json"))["peak"]
+assert (p["bytes"], p["experiment"], p["pid"], "%.3f" % (p["t_ns"] / 1e9)) == (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]), p' "$pbytes" "$pexp" "$ppid" "$ptime"
+check "heap: the stacks held at the peak add up to it" py '
+h = json.load(open("heap.json")); assert sum(x["bytes"] for x in h["at_peak"]["stacks"]) == h["peak"]["bytes"] > 0'
+get "api/heap?limit=1" >heap1.json
+check "heap: limit=1 keeps one stack per list, the distinct counts stay" py '
+h = json.load(open("heap1.json")); assert len(h["leaks"]["stacks"]) == 1 and h["leaks"]["distinct"] == int(sys.argv[1])' "$distinct"
+
+# timeline downsampling: at most per_px events per lane and time bucket (duration / width), each
+# one of the full timeline's, events_total the full count
+get "api/timeline?metric=totalcpu&width=10&per_px=1" >tl10.json
+get "api/timeline?metric=totalcpu&width=10&per_px=3" >tl30.json
+check "timeline width=10: per_px events per bucket at most, all the full timeline's" py '
+full = json.load(open("timeline.json")); fe = full["events"]; fn = full["functions"]["name"]
+ev = set((fe["t"][k], fe["lane"][k], fn[fe["leaf"][k]], fe["value"][k]) for k in range(len(fe["t"])))
+for f, per in (("tl10.json", 1), ("tl30.json", 3)):
+    t = json.load(open(f)); e = t["events"]; d = t["duration_ns"]; names = t["functions"]["name"]
+    assert t["events_total"] == len(fe["t"]) > 10 * per and t["downsampled"] == {"width": 10, "per_px": per}
+    kept = [(e["t"][k], e["lane"][k], names[e["leaf"][k]], e["value"][k]) for k in range(len(e["t"]))]
+    assert set(kept) <= ev and len(kept) == len(set(kept))
+    buckets = {}
+    for x in kept: b = min(int(x[0] / d * 10), 9); buckets[b] = buckets.get(b, 0) + 1
+    assert 0 < len(kept) <= 10 * per and max(buckets.values()) <= per, buckets'
+check "timeline: without width nothing is dropped" py 't = json.load(open("timeline.json")); assert t["events_total"] == len(t["events"]["t"]) and "downsampled" not in t'
+
 # a time range (t0, t1) restricts every endpoint: the function list's <Total> is the
 # timeline's events in it, the flame graph's root the same, the timeline keeps only those
 read -r t0 t1 want < <(py '
@@ -129,6 +202,9 @@ check "t0=$t0 t1=$t1: <Total> CPU $got = the timeline's events in it $want (< $t
 get "api/flame?metric=totalcpu&t0=$t0&t1=$t1" >winflame.json
 check "t0..t1: the flame graph's root is the same" \
 	test "$(py 'print(json.load(open("winflame.json"))["nodes"]["value"][0])')" = "$want"
+get "api/calltree?t0=$t0&t1=$t1" >wintree.json
+check "t0..t1: the call tree's root is the same" \
+	test "$(py 'print(json.load(open("wintree.json"))["nodes"]["values"][0][0])')" = "$want"
 get "api/timeline?t0=$t0&t1=$t1" >wintl.json
 check "t0..t1: the timeline keeps the events in it" py '
 e = json.load(open("wintl.json"))["events"]; a, b = int(sys.argv[1]), int(sys.argv[2])
@@ -144,10 +220,12 @@ err() { # DESC STATUS PATH TEXT
 	check "$1: $c, says '$4' ($(head -c 200 err.json))" test "$c:$(grep -cF -- "$4" err.json)" = "$2:1"
 }
 err "unknown metric" 400 "api/functions?metrics=e.cycles" "unknown metric 'cycles'"
+err "a bad sort" 400 "api/calltree?sort=e.cycles" "sort: "
 err "not a function id" 400 "api/callers?func=abc" "not a function id"
 err "no such function" 404 "api/callers?func=999999" "no function 999999"
 err "an empty time range" 400 "api/functions?t0=5&t1=5" "time range t0 5 to t1 5 is empty"
 err "a time that is no number" 400 "api/flame?t0=abc" "t0 'abc' is not a time in ns"
+err "a width of 0" 400 "api/timeline?width=0" "width '0' is not a count from 1 to 100000"
 err "leaks are no timeline" 400 "api/timeline?metric=heapleakbytes" "not events in time"
 
 stop_analyzer TERM
@@ -158,11 +236,38 @@ check "the experiment is unchanged" cmp -s before after
 check "starts on c.er" start_analyzer c.er
 get "api/functions" >c.json
 check "c.er: no heap metric" py 'assert [x["keyword"] for x in json.load(open("c.json"))["columns"]] == ["totalcpu", "totalcpu"]'
+err "no heap data, no heap view" 400 "api/heap" "no heap tracing data"
 err "heap metric without heap data" 400 "api/flame?metric=heapallocbytes" "needs heap data"
 "$analyzer" --no-browser --port "$port" c.er >busy.out 2>busy.err && rc=0 || rc=$?
 check "a port in use: exit $rc, says so ($(head -c 200 busy.err))" eval '((rc == 1)) && grep -q "cannot serve on 127.0.0.1:$port" busy.err'
 stop_analyzer INT
 check "SIGINT: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# a process tree (collect -F: a founder, its child and grandchild): the experiments' process tree,
+# threads and timeline lanes, one per thread under its process, are er_print's
+check "d.er: a founder with two descendants" desc_experiment
+check "starts on d.er" start_analyzer d.er
+get api/experiments >dx.json
+get api/threads >dth.json
+get "api/timeline?metric=totalcpu" >dtl.json
+check "d.er: the process tree = er_print's ($(tr '\n' ' ' <d.tree))" py '
+x = json.load(open("dx.json"))["experiments"]; f = x[0]
+got = [(f["pid"], 0)] + [(p["pid"], p["depth"]) for p in f["processes"]]
+want = [tuple(map(int, l.split())) for l in open("d.tree")]
+assert got == want and len(x) == 3, (got, want)
+assert all(p["followed"] and p["origin"] == "fork" and x[p["experiment"] - 1]["pid"] == p["pid"] for p in f["processes"])
+assert [e["parent"] for e in x] == [None, 1, 2] or [e["parent"] for e in x] == [None, 1, 1], [e["parent"] for e in x]
+assert all(e["ending"] == "exit 0" and e["cpu_recorded_ns"] > 0 for e in x)'
+check "d.er: the threads are er_print's ($("$er_print" -thread_list d.er | grep -c 'main thread') main threads)" py '
+t = json.load(open("dth.json"))["threads"]; x = json.load(open("dx.json"))["experiments"]
+assert [(h["experiment"], h["tid"]) for h in t] == [(e["id"], e["pid"]) for e in x], t
+assert len(t) == int(sys.argv[1])' "$("$er_print" -thread_list d.er | grep -c 'main thread')"
+check "d.er: one timeline lane per thread, with its process, every process has samples" py '
+t = json.load(open("dtl.json")); x = json.load(open("dx.json"))["experiments"]
+assert [(l["experiment"], l["pid"]) for l in t["lanes"]] == [(e["id"], e["pid"]) for e in x], t["lanes"]
+assert set(t["events"]["lane"]) == {0, 1, 2}'
+stop_analyzer TERM
+check "d.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
 "$analyzer" --no-browser nosuch.er >/dev/null 2>miss.err && rc=0 || rc=$?
 check "a missing experiment: exit $rc, named ($(head -c 200 miss.err))" eval '((rc == 1)) && grep -q "nosuch.er" miss.err'

@@ -4,12 +4,19 @@
 # tests/fixtures/export_prog.c with heap data.  Asserted: the function list shows
 # er_print's functions in er_print's order and its <Total> CPU time; search narrows
 # it; a click on Name sorts by name; a click on spin_until selects it and the
-# Callers-Callees view shows er_print's callers (hot, warm), the Source view its file
+# Callers-Callees view shows er_print's callers (hot, warm); the Call Tree view opens
+# er_print's hottest call path and closes the rest, a triangle closes and reopens a node and a
+# click selects its function; the Source view its file
 # with er_print's hot lines marked and, after the metric list e.%totalcpu:name is applied,
 # the Disassembly view as many hot instructions as er_print's; a click on hot in the
 # flame graph zooms into it (it then fills the width) and selects it; a drag over the
 # timeline selects a time range and the function list's <Total> becomes the CPU of the
-# samples in it, then the whole run's again; no page error.
+# samples in it, then the whole run's again; the Heap view shows er_print's leaks and
+# heapstat's peak (also marked on the timeline), a click on a leak selects its leaf function;
+# the Overview's metric chooser shows the current list, and a choice (e%totalcpu:i.heapleakbytes)
+# becomes the Functions view's list with er_print's rows and <Total>; no page error.  On a process tree
+# (tests/fixtures/desc_tree.c tree3): the Experiments view shows er_print's process tree,
+# the Threads view its threads, the Timeline a labelled row per process above its lanes.
 # Screenshots of each step: $PA_BUILD/test-logs/analyzer_browser/*.png.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_browser
 js=$PA_TOP/tests/tools/js
@@ -26,28 +33,64 @@ echo "# screenshots in $shots"
 	awk '/== Callers/ { f = 1; next } /^$/ { f = 0 } f { print $NF }' >callers.er
 # its annotated source's hot lines ("##": value, percent, "NN.", text)
 "$er_print" -metrics e.%totalcpu:name -source spin_until h.er | awk '/^##/ { sub(/\.$/, "", $4); print $4 }' >hot.er
+# its call tree: the first path down (each line deeper than the one before), and the node count
+"$er_print" -metrics a.totalcpu:name -calltree h.er | awk '/\+-/ { print index($0, "+-"), $NF }' >tree.er
+awk 'NR > 1 && $1 <= d { exit } { d = $1; sub(/^\+-/, "", $2); print $2 }' tree.er >hotpath.er
 hot_insns=$("$er_print" -metrics e.%totalcpu:name -disasm spin_until h.er | grep -c '^##')
-python3 - erp.json callers.er hot.er "$hot_insns" >expect.json <<'PY'
+# its leaks ("instances bytes leaf") and heapstat's peak
+"$er_print" -leaks h.er | awk '/^Leak #/ { gsub(/,/, ""); c = $5; b = $NF; getline; print c, b, $1 }' >leaks.er
+read -r peak peak_s < <("$er_print" -heapstat h.er | awk '/^Heap size bytes/ { b = $NF } /^Time of peak/ { t = $(NF - 1) } END { print b, t }')
+# the function list of the metric list the test chooses in the Overview (sorted by name: the
+# page keeps the sort the test clicked)
+"$er_print" -metrics e%totalcpu:i.heapleakbytes:name -sort name -printmode json -functions h.er >chosen.json
+python3 - erp.json callers.er hot.er "$hot_insns" hotpath.er tree.er leaks.er "$peak" "$peak_s" chosen.json >expect.json <<'PY'
 import json, sys
+def chooser(path):
+    r = next(json.loads(l) for l in open(path) if l.startswith("{") and json.loads(l)["report"] == "functions")["tables"][0]["rows"]
+    return {"spec": "e%totalcpu:i.heapleakbytes:name", "names": [x["name"] for x in r],
+            "total": ["%.2f" % (100.0 if r[0]["e.totalcpu"] else 0), str(r[0]["i.heapleakbytes"]), "<Total>"]}
 rep = next(json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["report"] == "functions")
 rows = rep["tables"][0]["rows"]
 print(json.dumps({"names": [r["name"] for r in rows], "total_cpu": "%.3f" % (rows[0]["e.totalcpu"] / 1e9),
                   "func": "spin_until", "callers": open(sys.argv[2]).read().split(), "zoom": "hot",
                   "hot_lines": [int(x) for x in open(sys.argv[3]).read().split()], "file": "export_prog.c",
-                  "metrics": "e.%totalcpu:name", "hot_insns": int(sys.argv[4])}))
+                  "metrics": "e.%totalcpu:name", "hot_insns": int(sys.argv[4]),
+                  "hot_path": open(sys.argv[5]).read().split(), "tree_nodes": len(open(sys.argv[6]).readlines()),
+                  "leaks": [[int(a), int(b), c] for a, b, c in (l.split() for l in open(sys.argv[7]))],
+                  "peak_bytes": int(sys.argv[8]), "peak_s": sys.argv[9],
+                  "chooser": chooser(sys.argv[10])}))
 PY
 check "er_print's expectations ($(head -c 200 expect.json))" grep -q '"callers": \["hot", "warm"\]' expect.json
+check "er_print's hottest call path ($(tr '\n' ' ' <hotpath.er))" grep -qx spin_until hotpath.er
+check "er_print's leaks ($(tr '\n' ' ' <leaks.er)), peak $peak bytes" eval '[[ -s leaks.er && $peak -gt 0 ]]'
 check "er_print marks hot source lines ($(tr '\n' ' ' <hot.er))" test -s hot.er
 check "starts and prints its URL" start_analyzer h.er
 (cd "$js" && node analyzer_page.mjs "$url" "$tmp/expect.json" "$shots") >page.log 2>&1
 rc=$?
 cat page.log
 check "the page passes its checks in chromium (exit $rc)" test "$rc" = 0
-for s in functions callers source disasm flame flame-zoomed timeline functions-range; do
+for s in functions callers calltree source disasm flame flame-zoomed timeline functions-range heap chooser functions-chosen; do
 	check "screenshot $s.png" test -s "$shots/$s.png"
 done
 stop_analyzer TERM
 check "SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# a process tree: the Experiments, Threads and Timeline views (tests/tools/js/analyzer_procs.mjs)
+check "d.er: a founder with two descendants" desc_experiment
+"$er_print" -thread_list d.er | awk '/^Thread +TID/ { f = 1; next } f && /^ *[0-9]/ { print $2 } /^$/ { f = 0 }' >d.tids
+python3 -c 'import json, sys; print(json.dumps({"tree": [list(map(int, l.split())) for l in open(sys.argv[1])],
+  "tids": [int(x) for x in open(sys.argv[2]).read().split()]}))' d.tree d.tids >dexpect.json
+check "er_print's threads of d.er ($(tr '\n' ' ' <d.tids))" test "$(wc -l <d.tids)" = 3
+check "starts on d.er" start_analyzer d.er
+(cd "$js" && node analyzer_procs.mjs "$url" "$tmp/dexpect.json" "$shots") >procs.log 2>&1
+rc=$?
+cat procs.log
+check "the process views pass their checks in chromium (exit $rc)" test "$rc" = 0
+for s in experiments threads timeline-processes; do
+	check "screenshot $s.png" test -s "$shots/$s.png"
+done
+stop_analyzer TERM
+check "d.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
 echo "$checks checks, $failures failures"
 ((failures == 0))

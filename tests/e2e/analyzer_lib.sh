@@ -8,6 +8,9 @@
 #   stop_analyzer SIG        send SIG and wait: $an_rc is its exit status (124: still running
 #                            after 10 s, then killed)
 #   get PATH                 GET $base/PATH with the token's cookie, the body on stdout
+#   desc_experiment          d.er: tests/fixtures/desc_tree.c tree3 (a founder, its child and
+#                            grandchild by fork, each in its subexperiment); d.tree: er_print's
+#                            process tree as "pid depth" lines, founder (depth 0) first
 . "$(dirname "$0")/export_lib.sh" "$1"
 analyzer=$PA_BIN/analyzer
 [[ -x $analyzer ]] || { echo "no $analyzer"; exit 1; }
@@ -46,3 +49,11 @@ stop_analyzer() {
 }
 trap '[[ -n $an_pid ]] && kill -KILL "$an_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 get() { curl -sf -b "pa_token_$port=$token" "$base/$1"; }
+desc_experiment() {
+	cc -O1 -g "$PA_TOP/tests/fixtures/desc_tree.c" -o desc_tree || return 1
+	"$collect" -p hi -o d.er ./desc_tree tree3 >d.out 2>d.err && grep -qx ok d.out ||
+		{ echo "collect desc_tree: $(head -c 300 d.err)"; return 1; }
+	"$er_print" -header d.er | awk '/^Process tree:/ { f = 1; next } f && / pid / {
+		match($0, /^ */); for (i = 1; i < NF; i++) if ($i == "pid") { print $(i + 1), (RLENGTH - 2) / 2; break } }
+		f && !/ pid / { f = 0 }' >d.tree
+}

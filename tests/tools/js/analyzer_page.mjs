@@ -4,34 +4,17 @@
 // EXPECT.json (from er_print): {"names": [function names in list order, <Total> first],
 // "total_cpu": "0.500" (seconds as er_print prints them), "func": "spin_until",
 // "callers": ["hot", "warm"], "zoom": "hot", "hot_lines": [27], "file": "export_prog.c",
-// "metrics": "e.%totalcpu:name", "hot_insns": 2}.  Then a drag over the middle half of the
-// timeline selects a time range, and the function list's <Total> becomes the CPU time of
-// the timeline's samples in it; "Whole run" brings er_print's <Total> back.  Prints "ok: ..." or "not ok: ..." per check
-// and exits 1 if any failed; screenshots of each step go to SHOTDIR.
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+// "metrics": "e.%totalcpu:name", "hot_insns": 2, "hot_path": [er_print's calltree's first path,
+// <Total> to its leaf], "tree_nodes": the calltree's node count, "leaks": [[instances, bytes,
+// leaf function] of er_print's leaks], "peak_bytes" and "peak_s": heapstat's peak and its time
+// (the timeline marks it), "chooser": {"spec": a metric list, "names": er_print's function
+// list for it, "total": its <Total> row's cells}}.  A drag over the middle half of the
+// timeline selects a time range, and the function list's <Total> becomes the CPU time of the
+// timeline's samples in it; "Whole run" brings er_print's <Total> back.  Checks and exit
+// status: analyzer_session.mjs; screenshots of each step go to SHOTDIR.
+import { session } from './analyzer_session.mjs';
 
-const [url, expectFile, shots] = process.argv.slice(2);
-const expect = JSON.parse(fs.readFileSync(expectFile, 'utf8'));
-let failures = 0;
-function check(desc, cond) {
-  console.log(`${cond ? 'ok' : 'not ok'}: ${desc}`);
-  if (!cond) failures++;
-}
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  timeout: 60000,
-});
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('requestfailed', (r) => errors.push('request failed: ' + r.url()));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+await session(async ({ page, expect, shots, check, same }) => {
   await page.waitForSelector('#functions tbody tr');
   check('the token left the address bar', !page.url().includes('token'));
   await page.screenshot({ path: `${shots}/functions.png`, fullPage: true });
@@ -71,6 +54,35 @@ try {
   const self = await page.textContent('#callers-self tbody tr td.name');
   check('the middle row is the function', self === expect.func);
   await page.screenshot({ path: `${shots}/callers.png`, fullPage: true });
+
+  // the call tree: er_print's hottest path open, the rest closed; a triangle closes and opens
+  await page.click('#tabs button[data-view="calltree"]');
+  await page.waitForSelector('#calltree tbody tr');
+  const treeRows = () => page.$$eval('#calltree tbody tr', (trs) =>
+    trs.map((tr) => ({ name: tr.querySelector('.fn').textContent, depth: Number(tr.dataset.depth), cls: tr.className })));
+  const tree = await treeRows();
+  const openNames = tree.filter((r) => r.cls.includes('open')).map((r) => r.name);
+  check(`the open call path ${openNames.join(' > ')} = er_print's hottest path but its leaf`,
+    same(openNames, expect.hot_path.slice(0, -1)));
+  const pathRows = expect.hot_path.map((name, d) => tree.findIndex((r) => r.name === name && r.depth === d));
+  check(`the hottest path's rows come in order at depths 0.. (${pathRows.join(',')})`,
+    pathRows.every((k, i) => k >= 0 && (i === 0 || k > pathRows[i - 1])));
+  check(`closed nodes hide their children (${tree.length} rows shown of er_print's ${expect.tree_nodes})`,
+    tree.length < expect.tree_nodes && tree.some((r) => r.cls.includes('closed')));
+  await page.screenshot({ path: `${shots}/calltree.png`, fullPage: true });
+  const mid = expect.hot_path[expect.hot_path.length - 3]; // an open node two above the leaf
+  const leaf = expect.hot_path[expect.hot_path.length - 1];
+  await page.click(`#calltree tbody tr:has(.fn:text-is("${mid}")) .toggle`);
+  const closed = await treeRows();
+  check(`a click on ${mid}'s triangle closes it (${leaf} hidden, ${closed.length} rows)`,
+    closed.length < tree.length && !closed.some((r) => r.name === leaf && r.depth === expect.hot_path.length - 1));
+  await page.click(`#calltree tbody tr:has(.fn:text-is("${mid}")) .toggle`);
+  check('a second click opens it again', same(await treeRows(), tree));
+  await page.click(`#calltree tbody tr:has(.fn:text-is("${mid}")) .fn`);
+  check(`a click on a node selects its function (${await page.textContent('#selected')})`,
+    (await page.textContent('#selected')) === mid);
+  await page.click('#tabs button[data-view="functions"]'); // select the function again
+  await page.click(`#functions tbody tr:has(td.name:text-is("${expect.func}"))`);
 
   // another metric list, then its annotated source (er_print's hot lines) and disassembly
   await page.click('#tabs button[data-view="functions"]');
@@ -146,6 +158,8 @@ try {
     return { sum, text: (sum / 1e9).toFixed(3), range: r };
   });
   await page.screenshot({ path: `${shots}/timeline.png`, fullPage: true });
+  const peakMark = await page.$eval('#timeline-canvas', (c) => Number(c.dataset.peak));
+  check(`the timeline marks heapstat's peak at ${expect.peak_s} s (${peakMark} ns)`, (peakMark / 1e9).toFixed(3) === expect.peak_s);
   await page.click('#tabs button[data-view="functions"]');
   await page.waitForFunction(() => state.functions !== null);
   const inRange = await cpuCell();
@@ -157,9 +171,37 @@ try {
   await page.click('#range-clear');
   await page.waitForFunction(() => state.functions !== null && document.getElementById('range').textContent === 'whole run');
   check('back to the whole run: <Total> is er_print\'s again', (await cpuCell()) === expect.total_cpu);
-  check(`no page error (${errors.join('; ')})`, errors.length === 0);
-} finally {
-  await browser.close();
-}
-console.log(`${failures} failures`);
-process.exit(failures ? 1 : 0);
+
+  // the heap view: er_print's leaks (instances, bytes, leaf function) and heapstat's peak
+  await page.click('#tabs button[data-view="heap"]');
+  await page.waitForSelector('#heap-leaks tbody tr');
+  const leaks = await page.$$eval('#heap-leaks tbody tr', (trs) =>
+    trs.map((tr) => [Number(tr.dataset.count), Number(tr.dataset.bytes), tr.dataset.leaf]));
+  check(`the leaks ${JSON.stringify(leaks)} = er_print's ${JSON.stringify(expect.leaks)}`, same(leaks, expect.leaks));
+  const peakBytes = await page.$eval('#heap-peak', (p) => Number(p.dataset.bytes));
+  check(`the peak ${peakBytes} bytes = heapstat's ${expect.peak_bytes}`, peakBytes === expect.peak_bytes);
+  await page.screenshot({ path: `${shots}/heap.png`, fullPage: true });
+  await page.click('#heap-leaks tbody tr:first-child');
+  check(`a click on a leak selects its leaf function ${expect.leaks[0][2]}`, (await page.textContent('#selected')) === expect.leaks[0][2]);
+
+  // the Overview's metric chooser: it shows the current list (e.%totalcpu:name), and a new choice
+  // is the Functions view's metric list, with er_print's figures for that list
+  await page.click('#tabs button[data-view="overview"]');
+  await page.waitForSelector('#metric-chooser tbody tr');
+  const checked = () => page.$$eval('#metric-chooser input:checked', (bs) =>
+    bs.map((b) => `${b.dataset.flavor}.${b.dataset.what}.${b.closest('tr').dataset.keyword}`));
+  check(`the chooser shows the current list ${expect.metrics} (${(await checked()).join(' ')})`,
+    same(await checked(), ['e.value.totalcpu', 'e.percent.totalcpu']));
+  for (const b of await page.$$('#metric-chooser input:checked')) await b.uncheck();
+  await page.check('#metric-chooser tr[data-keyword="totalcpu"] input[data-flavor="e"][data-what="percent"]');
+  await page.check('#metric-chooser tr[data-keyword="heapleakbytes"] input[data-flavor="i"][data-what="value"]');
+  const spec = await page.textContent('#chooser-spec');
+  check(`the choice reads ${spec} = ${expect.chooser.spec}`, spec === expect.chooser.spec);
+  await page.screenshot({ path: `${shots}/chooser.png`, fullPage: true });
+  await page.click('#chooser-apply');
+  await page.waitForFunction((m) => state.functions && state.functions.metrics === m && state.view === 'functions', spec);
+  const rows2 = await page.$$eval('#functions tbody tr', (trs) => trs.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
+  check(`the Functions view shows er_print's list for it (${rows2.length} rows)`, same(rows2.map((r) => r[r.length - 1]), expect.chooser.names));
+  check(`<Total> ${rows2[0].join(' ')} = er_print's ${expect.chooser.total.join(' ')}`, same(rows2[0], expect.chooser.total));
+  await page.screenshot({ path: `${shots}/functions-chosen.png`, fullPage: true });
+});

@@ -1,0 +1,145 @@
+/*
+ * api_heap.c - the analyzer's /api/heap: heap tracing's leaks, allocations
+ * and the stacks live at the peak (report_heap.h, er_print's leaks, allocs
+ * and heapstat), and heapstat's summary: totals, size classes and the
+ * process with the highest peak.  The library keeps the peak, not the live
+ * heap over time, so the peak is what is sent.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/profile_heap.h"
+#include "analysis/report_heap.h"
+#include "analyzer/api_internal.h"
+
+/* Lists longer than this are cut unless the request asks for more (limit=N, 0: all). */
+#define API_HEAP_LIMIT 200u
+
+static void key_classes(struct jsonw *w, const char *key, const uint64_t *classes)
+{
+	jsonw_key(w, key);
+	jsonw_array_begin(w);
+	for (size_t c = 0; c < HEAP_SIZE_CLASSES; c++) {
+		if (!classes[c])
+			continue;
+		jsonw_object_begin(w);
+		jsonw_key_string(w, "range", heap_size_class_label(c));
+		jsonw_key_uint(w, "count", classes[c]);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
+static void summary(struct api_req *r, const struct heap_summary *h)
+{
+	struct jsonw *w = &r->w;
+	jsonw_key(w, "summary");
+	jsonw_object_begin(w);
+	jsonw_key_uint(w, "alloc_count", h->alloc_count);
+	jsonw_key_uint(w, "alloc_bytes", h->alloc_bytes);
+	jsonw_key_uint(w, "leak_count", h->leak_count);
+	jsonw_key_uint(w, "leak_bytes", h->leak_bytes);
+	jsonw_key_uint(w, "temp_count", h->temp_count);
+	jsonw_key_uint(w, "temp_bytes", h->temp_bytes);
+	jsonw_key_uint(w, "free_count", h->free_count);
+	jsonw_key_uint(w, "unknown_free_count", h->unknown_free_count);
+	jsonw_key_uint(w, "reused_count", h->reused_count);
+	jsonw_key_uint(w, "failed_count", h->failed_count);
+	jsonw_key_uint(w, "alloc_min_bytes", h->alloc_min_bytes);
+	jsonw_key_uint(w, "alloc_max_bytes", h->alloc_max_bytes);
+	jsonw_key_uint(w, "leak_min_bytes", h->leak_min_bytes);
+	jsonw_key_uint(w, "leak_max_bytes", h->leak_max_bytes);
+	key_classes(w, "alloc_classes", h->alloc_classes);
+	key_classes(w, "leak_classes", h->leak_classes);
+	jsonw_object_end(w);
+	jsonw_key(w, "peak");
+	if (h->peak_exp == SIZE_MAX || h->peak_bytes == 0) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object_begin(w);
+	jsonw_key_uint(w, "experiment", h->peak_exp + 1);
+	jsonw_key_uint(w, "pid", h->peak_pid);
+	jsonw_key_uint(w, "bytes", h->peak_bytes);
+	jsonw_key_uint(w, "t_ns", h->peak_ns);
+	jsonw_object_end(w);
+}
+
+/* A stack's frames, leaf first: function id and name, line and file when known. */
+static int frames(struct api_req *r, size_t x, uint32_t s)
+{
+	const uint32_t *pcs;
+	int n = profile_stack_pcs(r->p, x, s, &pcs);
+	if (n < 0)
+		return n;
+	char name[4096];
+	jsonw_key(&r->w, "frames");
+	jsonw_array_begin(&r->w);
+	for (int i = 0; i < n; i++) {
+		const struct ppc *pc = profile_pc(r->p, pcs[i]);
+		jsonw_object_begin(&r->w);
+		jsonw_key_uint(&r->w, "func", pc->func);
+		jsonw_key_string(&r->w, "name", api_func_name(r->p, pc->func, name, sizeof name));
+		const struct pline *l = profile_line(r->p, pc->line);
+		if (l && l->file && l->line) {
+			const char *base = strrchr(l->file, '/');
+			jsonw_key_string(&r->w, "file", base ? base + 1 : l->file);
+			jsonw_key_uint(&r->w, "line", l->line);
+		}
+		jsonw_object_end(&r->w);
+	}
+	jsonw_array_end(&r->w);
+	return 0;
+}
+
+/* "key": {"distinct": N, "stacks": [{experiment, count, bytes, frames}, ... at most limit]}. */
+static int stack_list(struct api_req *r, const char *key, enum report_heap_key what, size_t limit)
+{
+	struct report_heap_item *v;
+	ssize_t got = report_heap_items(r->p, what, 0, &v);
+	if (got < 0)
+		return api_fail(r, 500, "out of memory");
+	size_t n = (size_t)got, shown = limit && limit < n ? limit : n;
+	int e = 0;
+	jsonw_key(&r->w, key);
+	jsonw_object_begin(&r->w);
+	jsonw_key_uint(&r->w, "distinct", n);
+	jsonw_key(&r->w, "stacks");
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < shown && e == 0; i++) {
+		jsonw_object_begin(&r->w);
+		jsonw_key_uint(&r->w, "experiment", v[i].exp + 1);
+		jsonw_key_uint(&r->w, "count", v[i].count);
+		jsonw_key_uint(&r->w, "bytes", v[i].bytes);
+		e = frames(r, v[i].exp, v[i].stack);
+		jsonw_object_end(&r->w);
+	}
+	jsonw_array_end(&r->w);
+	jsonw_object_end(&r->w);
+	free(v);
+	return e < 0 ? api_fail(r, 500, "cannot resolve a heap stack: %s", strerror(-e)) : 0;
+}
+
+int api_heap(struct api_req *r)
+{
+	if (profile_compute(r->p) < 0)
+		return api_fail(r, 500, "out of memory");
+	if (!profile_has_heap(r->p))
+		return api_fail(r, 400,
+				"no heap tracing data in the experiments (record with collect -H on)");
+	size_t limit = API_HEAP_LIMIT;
+	const char *s = api_arg(r, "limit");
+	if (s && *s) {
+		char *end;
+		unsigned long v = strtoul(s, &end, 10);
+		if (*end || s[0] == '-')
+			return api_fail(r, 400, "limit '%s' is not a count", s);
+		limit = v;
+	}
+	summary(r, profile_heap_summary(r->p));
+	if (stack_list(r, "leaks", REPORT_HEAP_LEAK, limit) < 0 ||
+	    stack_list(r, "allocations", REPORT_HEAP_ALLOC, limit) < 0 ||
+	    stack_list(r, "at_peak", REPORT_HEAP_PEAK, limit) < 0)
+		return -1;
+	return 0;
+}

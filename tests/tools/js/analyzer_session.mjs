@@ -1,0 +1,37 @@
+// analyzer_session.mjs - what the analyzer's browser checks share (analyzer_page.mjs,
+// analyzer_procs.mjs): `node SCRIPT URL EXPECT.json SHOTDIR`.  session(body) opens URL in
+// Debian's chromium (headless, playwright-core), waits for the page to be ready and runs
+// body({page, expect, shots, check, same, errors}); check(desc, cond) prints "ok: ..." or
+// "not ok: ...".  Then it closes the browser, prints the failures and exits 1 if any.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+
+export async function session(body) {
+  const [url, expectFile, shots] = process.argv.slice(2);
+  const expect = JSON.parse(fs.readFileSync(expectFile, 'utf8'));
+  let failures = 0;
+  const check = (desc, cond) => {
+    console.log(`${cond ? 'ok' : 'not ok'}: ${desc}`);
+    if (!cond) failures++;
+  };
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    timeout: 60000,
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('requestfailed', (r) => errors.push('request failed: ' + r.url()));
+    await page.goto(url);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    await body({ page, expect, shots, check, same, errors });
+    check(`no page error (${errors.join('; ')})`, errors.length === 0);
+  } finally {
+    await browser.close();
+  }
+  console.log(`${failures} failures`);
+  process.exit(failures ? 1 : 0);
+}
