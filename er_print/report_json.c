@@ -23,15 +23,6 @@ static void key_str_opt(struct jsonw *w, const char *key, const char *s)
 		jsonw_key_string(w, key, s);
 }
 
-static void strings(struct jsonw *w, const char *key, char **v, size_t n)
-{
-	jsonw_key(w, key);
-	jsonw_array_begin(w);
-	for (size_t i = 0; i < n; i++)
-		jsonw_string(w, v[i]);
-	jsonw_array_end(w);
-}
-
 static void begin(struct jsonw *w, struct erp *e, const char *name, const char *arg)
 {
 	jsonw_init(w, e->out, NULL, 0);
@@ -89,11 +80,11 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	const struct exp_log *l = &x->log;
 	jsonw_object_begin(w);
 	jsonw_key_string(w, "experiment", x->path);
-	strings(w, "errors", x->errors, x->nerrors);
-	strings(w, "warnings", x->warnings, x->nwarnings);
-	strings(w, "problems", x->problems, x->nproblems);
+	jsonw_key_strings(w, "errors", x->errors, x->nerrors);
+	jsonw_key_strings(w, "warnings", x->warnings, x->nwarnings);
+	jsonw_key_strings(w, "problems", x->problems, x->nproblems);
 	key_str_opt(w, "target", l->target_path);
-	strings(w, "argv", l->argv, l->argc);
+	jsonw_key_strings(w, "argv", l->argv, l->argc);
 	jsonw_key_uint(w, "pid", l->pid);
 	jsonw_key_uint(w, "ppid", l->ppid);
 	key_str_opt(w, "lineage", l->lineage);
@@ -113,11 +104,11 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	jsonw_key_uint(w, "depth_limit", l->depth_limit);
 	jsonw_key_bool(w, "heap_tracing", x->has_heap);
 	key_str_opt(w, "follow", l->follow);
-	strings(w, "comments", l->comments, l->ncomments);
+	jsonw_key_strings(w, "comments", l->comments, l->ncomments);
 	jsonw_key_uint(w, "start_realtime_ns", l->realtime_ns);
 	jsonw_key_uint(w, "duration_ns", x->duration_ns);
 	header_exit(w, x);
-	strings(w, "exec", l->exec_paths, l->nexecs);
+	jsonw_key_strings(w, "exec", l->exec_paths, l->nexecs);
 	jsonw_key_bool(w, "complete", l->complete);
 	jsonw_object_end(w);
 }
@@ -227,7 +218,7 @@ static int json_experiment_list(struct erp *e, const char *arg)
 			jsonw_null(&w);
 		key_str_opt(&w, "lineage", x->log.lineage);
 		key_str_opt(&w, "origin", x->log.origin);
-		strings(&w, "argv", x->log.argv, x->log.argc);
+		jsonw_key_strings(&w, "argv", x->log.argv, x->log.argc);
 		jsonw_object_end(&w);
 	}
 	jsonw_array_end(&w);
