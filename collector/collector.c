@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -297,14 +298,9 @@ static void create_tracer_files(const char *dir)
 			continue;
 		if (blockw_file_create(&tracer_file[i], &cfg->health, dir, t->file_name, t->file_kind,
 				       cfg->owner_pid, cfg->start_ns) < 0) {
-			char text[160] = "could not create the ";
-			size_t k = strlen(text);
-			for (const char *q = t->file_name; *q && k + 40 < sizeof text; q++)
-				text[k++] = *q;
-			text[k] = 0;
-			strcat(text, " file; ");
-			strcat(text, t->name);
-			strcat(text, " tracing is off");
+			char text[160];
+			snprintf(text, sizeof text, "could not create the %s file; %s tracing is off",
+				 t->file_name, t->name);
 			logxml_note("error", "data_files", text);
 			continue;
 		}
