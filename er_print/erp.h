@@ -18,6 +18,7 @@ enum erp_name_form { ERP_NAME_LONG, ERP_NAME_SHORT, ERP_NAME_MANGLED };
 enum erp_printmode { ERP_PRINT_TEXT, ERP_PRINT_HTML, ERP_PRINT_JSON, ERP_PRINT_DELIM };
 
 struct table;
+struct report_stats;
 
 struct erp {
 	struct profile *prof;
@@ -61,6 +62,21 @@ int printmode_run(struct erp *e, int (*fn)(struct erp *, const char *), const ch
 
 /* The typed json renderer of information report `name` (report_json.c), or NULL. */
 int (*report_json_of(const char *name))(struct erp *, const char *);
+
+/*
+ * The experiments an `exp_id` argument of command cmd names :
+ * none/"all" = every one, else a number 1..N.  0 with [*lo, *hi), or -1
+ * after an error message.
+ */
+int report_exp_range(struct erp *e, const char *cmd, const char *arg, size_t *lo, size_t *hi);
+/*
+ * The statistics of the experiments arg names (report_exp_range): *n of them
+ * from *lo in *ret (malloc'd), and in *sum those of the selected ones (the
+ * recorded CPU being the profile's total when all are named).  0, or -1
+ * after an error message.
+ */
+int report_stats_range(struct erp *e, const char *arg, struct report_stats **ret, size_t *lo, size_t *n,
+		       struct report_stats *sum);
 
 /* Information reports (er_print/report_info.c). `arg` may be NULL. */
 int report_header(struct erp *e, const char *arg);

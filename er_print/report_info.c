@@ -36,7 +36,7 @@
  * The experiments an `exp_id` argument names: none/"all" = every one, else a
  * number 1..N.  Returns 0 with [*lo, *hi), or -1 after an error message.
  */
-static int exp_range(struct erp *e, const char *cmd, const char *arg, size_t *lo, size_t *hi)
+int report_exp_range(struct erp *e, const char *cmd, const char *arg, size_t *lo, size_t *hi)
 {
 	size_t n = profile_experiment_count(e->prof);
 	if (n == 0) {
@@ -319,7 +319,7 @@ static void header_one(struct erp *e, const struct experiment *x)
 int report_header(struct erp *e, const char *arg)
 {
 	size_t lo, hi;
-	if (exp_range(e, "header", arg, &lo, &hi) < 0)
+	if (report_exp_range(e, "header", arg, &lo, &hi) < 0)
 		return -1;
 	for (size_t i = lo; i < hi; i++) {
 		if (i != lo)
@@ -419,36 +419,46 @@ static void stats_print(struct erp *e, const char *title, const struct report_st
 	fprintf(o, "\n");
 }
 
-int report_statistics(struct erp *e, const char *arg)
+int report_stats_range(struct erp *e, const char *arg, struct report_stats **ret, size_t *lo, size_t *n,
+		       struct report_stats *sum)
 {
-	size_t lo, hi;
-	if (exp_range(e, "statistics", arg, &lo, &hi) < 0)
+	size_t hi;
+	if (report_exp_range(e, "statistics", arg, lo, &hi) < 0)
 		return -1;
 	if (profile_compute(e->prof) < 0) {
 		erp_error(e, "statistics: out of memory");
 		return -1;
 	}
-	size_t n = hi - lo;
-	struct report_stats *st = calloc(n, sizeof *st);
+	*n = hi - *lo;
+	struct report_stats *st = calloc(*n, sizeof *st);
 	if (!st) {
 		erp_error(e, "statistics: out of memory");
 		return -1;
 	}
-	struct report_stats sum = {0};
-	for (size_t i = 0; i < n; i++) {
-		report_stats_of(e->prof, lo + i, &st[i]);
-		if (profile_experiment_selected(e->prof, lo + i))
-			report_stats_add(&sum, &st[i]);
+	memset(sum, 0, sizeof *sum);
+	for (size_t i = 0; i < *n; i++) {
+		report_stats_of(e->prof, *lo + i, &st[i]);
+		if (profile_experiment_selected(e->prof, *lo + i))
+			report_stats_add(sum, &st[i]);
 	}
 	/* Over all experiments the profile's own total is the authority. */
-	if (n == profile_experiment_count(e->prof)) {
+	if (*n == profile_experiment_count(e->prof)) {
 		const struct metrics *m = profile_metrics(e->prof);
 		if (m)
-			sum.cpu_recorded_ns = metrics_total(m)[PROFILE_METRIC_TOTALCPU];
-		if (n == 1)
-			st[0].cpu_recorded_ns = sum.cpu_recorded_ns;
+			sum->cpu_recorded_ns = metrics_total(m)[PROFILE_METRIC_TOTALCPU];
+		if (*n == 1)
+			st[0].cpu_recorded_ns = sum->cpu_recorded_ns;
 	}
+	*ret = st;
+	return 0;
+}
 
+int report_statistics(struct erp *e, const char *arg)
+{
+	size_t lo, n;
+	struct report_stats *st, sum;
+	if (report_stats_range(e, arg, &st, &lo, &n, &sum) < 0)
+		return -1;
 	int w = 0;
 	if (n > 1) {
 		stats_widen(&sum, &w);

@@ -38,14 +38,6 @@ static void end(struct jsonw *w)
 	jsonw_finish(w);
 }
 
-/* The experiments a report covers: exp_id (1-based) or every selected one. */
-static int covered(struct erp *e, const char *arg, size_t i)
-{
-	if (arg)
-		return (size_t)strtoul(arg, NULL, 10) == i + 1;
-	return profile_experiment_selected(e->prof, i);
-}
-
 /* How the process ended (report_ending_of): {"how": ..., "status"|"signal"|"program": ...}. */
 static void header_exit(struct jsonw *w, const struct experiment *x)
 {
@@ -115,13 +107,15 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 
 static int json_header(struct erp *e, const char *arg)
 {
+	size_t lo, hi;
+	if (report_exp_range(e, "header", arg, &lo, &hi) < 0)
+		return -1;
 	struct jsonw w;
 	begin(&w, e, "header", arg);
 	jsonw_key(&w, "experiments");
 	jsonw_array_begin(&w);
-	for (size_t i = 0; i < profile_experiment_count(e->prof); i++)
-		if (covered(e, arg, i))
-			header_one(&w, profile_experiment(e->prof, i));
+	for (size_t i = lo; i < hi; i++)
+		header_one(&w, profile_experiment(e->prof, i));
 	jsonw_array_end(&w);
 	end(&w);
 	return 0;
@@ -168,23 +162,19 @@ static void stats_object(struct jsonw *w, const struct report_stats *s)
 
 static int json_statistics(struct erp *e, const char *arg)
 {
-	if (report_prepare(e) < 0)
+	size_t lo, n;
+	struct report_stats *st, sum;
+	if (report_stats_range(e, arg, &st, &lo, &n, &sum) < 0)
 		return -1;
 	struct jsonw w;
 	begin(&w, e, "statistics", arg);
-	struct report_stats sum;
-	memset(&sum, 0, sizeof sum);
 	jsonw_key(&w, "experiments");
 	jsonw_array_begin(&w);
-	for (size_t i = 0; i < profile_experiment_count(e->prof); i++) {
-		if (!covered(e, arg, i))
-			continue;
-		struct report_stats s;
-		report_stats_of(e->prof, i, &s);
-		report_stats_add(&sum, &s);
+	for (size_t i = 0; i < n; i++) {
 		jsonw_object_begin(&w);
-		jsonw_key_string(&w, "experiment", profile_experiment(e->prof, i)->path);
-		stats_object(&w, &s);
+		jsonw_key_string(&w, "experiment", profile_experiment(e->prof, lo + i)->path);
+		jsonw_key_bool(&w, "selected", profile_experiment_selected(e->prof, lo + i));
+		stats_object(&w, &st[i]);
 		jsonw_object_end(&w);
 	}
 	jsonw_array_end(&w);
@@ -193,6 +183,7 @@ static int json_statistics(struct erp *e, const char *arg)
 	stats_object(&w, &sum);
 	jsonw_object_end(&w);
 	end(&w);
+	free(st);
 	return 0;
 }
 

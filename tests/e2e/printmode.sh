@@ -33,6 +33,8 @@ check "text after json is the text report" test "$(sed -n '/^Functions sorted/,$
 	"$(sed -n '/^Functions sorted/,$p' f.txt)"
 printf 'printmode ;\nprintmode\n' >script2
 check "printmode alone says the mode" test "$("$er_print" -script script2 c.er)" = "printmode is set to \`;'"
+printf 'printmode json\nheader 7\n' >script3
+fails_with "json header of no such experiment" "header: no experiment '7'" -script script3 c.er
 fails_with "bad printmode" "printmode: 'xy' is not text, html, json or a single delimiter character" -printmode xy -functions c.er
 
 # the information and heap reports as typed json
