@@ -15,7 +15,14 @@
 #  - it never writes to the experiment (the tree is unchanged: names, sizes, times,
 #    contents), SIGTERM and SIGINT stop it with exit 0 (under ASan: nothing leaked);
 #  - on a process tree (tests/fixtures/desc_tree.c tree3): er_print's process tree and
-#    threads, a timeline lane per thread with its process;
+#    threads, a timeline lane per thread with its process; on descendants that start late
+#    (desc_tree late: fork and exec after 0.3 s of CPU) one time base: each descendant's
+#    start offset is >= 0.3 s, its first sample comes at or after it, and a time range
+#    t0/t1 on that base selects each process's samples in it;
+#  - the flame graph pruned (width: nodes below root / width dropped, counted in "pruned")
+#    keeps the unpruned root total and the kept nodes' values; a root path re-roots it with
+#    the unpruned node's value; the call tree pruned the same; the timeline's view v0/v1
+#    keeps only its events;
 #  - a missing or corrupt experiment, or a port in use, is an error naming it, exit 1.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_api
 
@@ -190,6 +197,57 @@ for f, per in (("tl10.json", 1), ("tl30.json", 3)):
     assert 0 < len(kept) <= 10 * per and max(buckets.values()) <= per, buckets'
 check "timeline: without width nothing is dropped" py 't = json.load(open("timeline.json")); assert t["events_total"] == len(t["events"]["t"]) and "downsampled" not in t'
 
+# pruning: a flame graph at width W (<Total> / twice its smallest node: that one goes) keeps <Total>
+# and the nodes of at least 1/W of it, each with its unpruned value; a root path re-roots it (its
+# ancestors first); the call tree the same
+w=$(py 'v = json.load(open("flame.json"))["nodes"]["value"]; print(max(1, v[0] // (2 * min(v))))')
+get "api/flame?metric=totalcpu&width=$w" >flw.json
+check "flame width=$w: the root total is the unpruned one, nodes >= total/$w kept, the rest counted" py '
+full = json.load(open("flame.json")); p = json.load(open("flw.json")); fn, pn = full["nodes"], p["nodes"]
+total = fn["value"][0]; w = int(sys.argv[1]); assert pn["value"][0] == total and p["root"] == 0
+def paths(f):
+    n = f["nodes"]; ids = f["functions"]["id"]; out = {}
+    for i in range(len(n["value"])):
+        out[i] = (out[n["parent"][i]] if i else ()) + ((ids[n["func"][i]],) if i else ())
+    return {out[i]: n["value"][i] for i in out}
+a, b = paths(full), paths(p)
+want = {k: v for k, v in a.items() if all(a[k[:d]] * w >= total for d in range(len(k) + 1))}
+assert b == want, (len(b), len(want))
+assert p["pruned"] == len(a) - len(b) > 0 and all(pn["parent"][i] < i for i in range(1, len(pn["value"])))' "$w"
+read -r rootpath rootval < <(py '
+f = json.load(open("flame.json")); n = f["nodes"]; ids = f["functions"]["id"]
+i = max((i for i in range(1, len(n["value"])) if n["parent"][i] and n["parent"][n["parent"][i]] == 0), key=lambda i: n["value"][i])
+path = []
+j = i
+while j: path.insert(0, str(ids[n["func"][j]])); j = n["parent"][j]
+print(",".join(path), n["value"][i])')
+get "api/flame?metric=totalcpu&width=$w&root=$rootpath" >flroot.json
+check "flame root=$rootpath: its ancestors first, then it with its unpruned value $rootval" py '
+p = json.load(open("flroot.json")); n = p["nodes"]; ids = p["functions"]["id"]; r = p["root"]
+assert r == 2 and n["value"][r] == int(sys.argv[2]) and n["parent"][:3] == [4294967295, 0, 1]
+assert [str(ids[n["func"][i]]) for i in (1, 2)] == sys.argv[1].split(",")
+assert all(n["parent"][i] >= r and n["value"][i] * int(sys.argv[3]) >= n["value"][r] for i in range(r + 1, len(n["value"])))' \
+	"$rootpath" "$rootval" "$w"
+get "api/calltree?width=$w" >ctw.json
+check "calltree width=$w: the same root, only nodes >= total/$w (and their ancestors), the rest counted" py '
+full = json.load(open("calltree.json")); p = json.load(open("ctw.json")); w = int(sys.argv[1])
+fv, pv, fp = full["nodes"]["values"][0], p["nodes"]["values"][0], full["nodes"]["parent"]
+keep = [True] * len(fv)
+for i in range(1, len(fv)): keep[i] = keep[fp[i]] and fv[i] * w >= fv[0]
+shown = [v for v, k in zip(fv, keep) if k]
+assert pv[0] == fv[0] and p["pruned"] > 0 and pv == shown, (pv, shown)' "$w"
+# the timeline's view: only the events of [v0, v1), bucketed over it
+read -r v0 v1 vn < <(py '
+e = json.load(open("timeline.json"))["events"]; t = sorted(e["t"]); a, b = t[len(t) // 3], t[2 * len(t) // 3]
+print(a, b, sum(1 for x in t if a <= x < b))')
+get "api/timeline?metric=totalcpu&v0=$v0&v1=$v1" >tlv.json
+get "api/timeline?metric=totalcpu&v0=$v0&v1=$v1&width=5&per_px=1" >tlv5.json
+check "timeline v0=$v0 v1=$v1: its $vn events, downsampled over the view" py '
+a, b, n = map(int, sys.argv[1:4]); t = json.load(open("tlv.json")); d = json.load(open("tlv5.json"))
+assert t["view"] == {"v0": a, "v1": b} and t["events_total"] == len(t["events"]["t"]) == n > 5
+assert all(a <= x < b for x in t["events"]["t"]) and d["events_total"] == n
+assert 0 < len(d["events"]["t"]) <= 5 and all(a <= x < b for x in d["events"]["t"])' "$v0" "$v1" "$vn"
+
 # a time range (t0, t1) restricts every endpoint: the function list's <Total> is the
 # timeline's events in it, the flame graph's root the same, the timeline keeps only those
 read -r t0 t1 want < <(py '
@@ -226,6 +284,9 @@ err "no such function" 404 "api/callers?func=999999" "no function 999999"
 err "an empty time range" 400 "api/functions?t0=5&t1=5" "time range t0 5 to t1 5 is empty"
 err "a time that is no number" 400 "api/flame?t0=abc" "t0 'abc' is not a time in ns"
 err "a width of 0" 400 "api/timeline?width=0" "width '0' is not a count from 1 to 100000"
+err "an empty view" 400 "api/timeline?v0=7&v1=7" "the view v0 7 to v1 7 is empty"
+err "a root path not in the graph" 404 "api/flame?root=999999" "no call path 999999"
+err "a root path that is no path" 400 "api/flame?root=1x" "root '1x' is not a call path"
 err "leaks are no timeline" 400 "api/timeline?metric=heapleakbytes" "not events in time"
 
 stop_analyzer TERM
@@ -268,6 +329,31 @@ assert [(l["experiment"], l["pid"]) for l in t["lanes"]] == [(e["id"], e["pid"])
 assert set(t["events"]["lane"]) == {0, 1, 2}'
 stop_analyzer TERM
 check "d.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# descendants that start late (fork, then exec, after 0.3 s of the parent's CPU): one time base
+cp desc_tree desc_leaf
+"$collect" -p hi -o late.er ./desc_tree late >late.out 2>late.err && grep -qx ok late.out
+check "late.er: collected ($(head -c 200 late.err))" test -d late.er/_f1_x1.er
+check "starts on late.er" start_analyzer late.er
+get api/experiments >lx.json
+get "api/timeline?metric=totalcpu" >ltl.json
+check "late.er: each descendant starts >= 0.3 s on, its first sample (the fork child execs at once: none) at or after its start" py '
+x = json.load(open("lx.json"))["experiments"]; t = json.load(open("ltl.json")); e = t["events"]
+off = [p["start_offset_ns"] for p in x]
+assert len(x) == 3 and off[0] == 0 and all(o >= 300000000 for o in off[1:]), off
+assert [l["start_ns"] for l in t["lanes"]] == off, t["lanes"]
+first = {}
+for x, l in zip(e["t"], e["lane"]): first[l] = min(first.get(l, x), x)
+assert 0 in first and 2 in first and all(first[k] >= off[k] for k in first), (first, off)
+assert max(e["t"]) <= t["duration_ns"]'
+read -r lt0 lsum < <(py '
+t = json.load(open("ltl.json")); e = t["events"]; a = t["lanes"][2]["start_ns"]
+print(a, sum(v for x, v in zip(e["t"], e["value"]) if x >= a))')
+get "api/functions?metrics=e.totalcpu:name&t0=$lt0" >lwin.json
+check "late.er: t0=$lt0 (the exec'd leaf's start) on the shared base: <Total> $lsum, the timeline's events after it" \
+	test "$(py 'print(json.load(open("lwin.json"))["rows"][0]["values"][0])')" = "$lsum"
+stop_analyzer TERM
+check "late.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
 "$analyzer" --no-browser nosuch.er >/dev/null 2>miss.err && rc=0 || rc=$?
 check "a missing experiment: exit $rc, named ($(head -c 200 miss.err))" eval '((rc == 1)) && grep -q "nosuch.er" miss.err'
