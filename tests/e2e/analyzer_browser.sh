@@ -9,7 +9,9 @@
 # click selects its function; the Source view its file
 # with er_print's hot lines marked and, after the metric list e.%totalcpu:name is applied,
 # the Disassembly view as many hot instructions as er_print's; a click on hot in the
-# flame graph zooms into it (it then fills the width) and selects it; a drag over the
+# flame graph zooms into it (it then fills the width), selects it and the server re-roots the
+# graph at its call path; the wheel zooms the timeline in around the pointer and the server
+# sends that window's marks, shift-drag pans it, Reset shows the whole run; a drag over the
 # timeline selects a time range and the function list's <Total> becomes the CPU of the
 # samples in it, then the whole run's again; the Heap view shows er_print's leaks and
 # heapstat's peak (also marked on the timeline), a click on a leak selects its leaf function;
@@ -69,7 +71,7 @@ check "starts and prints its URL" start_analyzer h.er
 rc=$?
 cat page.log
 check "the page passes its checks in chromium (exit $rc)" test "$rc" = 0
-for s in functions callers calltree source disasm flame flame-zoomed timeline functions-range heap chooser functions-chosen; do
+for s in functions callers calltree source disasm flame flame-zoomed timeline-zoomed timeline functions-range heap chooser functions-chosen; do
 	check "screenshot $s.png" test -s "$shots/$s.png"
 done
 stop_analyzer TERM
