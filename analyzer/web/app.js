@@ -546,7 +546,13 @@ function setView(v0, v1) {
   if (tl.view.v0 === 0 && tl.view.v1 >= d) { tl.detail = null; return; }
   tl.timer = setTimeout(async () => {
     const want = tl.view, seq = (tl.seq = (tl.seq || 0) + 1);
-    const t = await api(timelineQuery(want));
+    let t;
+    try {
+      t = await api(timelineQuery(want));
+    } catch (e) {
+      document.getElementById('timeline-count').textContent = 'Error: ' + e.message; // the marks held stay
+      return;
+    }
     if (seq !== tl.seq || state.timeline !== tl) return;
     tl.detail = { data: t, view: t.view, colors: t.functions.name.map((s) => `hsl(${hash(s) % 360}, 65%, 50%)`) };
     drawTimeline();
