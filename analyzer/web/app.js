@@ -514,13 +514,19 @@ async function showHeap() {
   err.textContent = '';
   let h;
   try {
-    h = await api(withRange('heap'));
+    // the live heap in one point per pixel of the chart's plot at most
+    const w = Math.max(100, (document.getElementById('heap-chart').clientWidth || 800) - HEAP_LEFT - HEAP_RIGHT);
+    h = await api(withRange(`heap?width=${w}`));
   } catch (e) {
     err.textContent = e.message;
-    for (const id of ['heap-peak', 'heap-summary', 'heap-leaks', 'heap-allocations', 'heap-at_peak'])
+    for (const id of ['heap-peak', 'heap-summary', 'heap-leaks', 'heap-allocations', 'heap-at_peak', 'heap-chart-legend'])
       document.getElementById(id).replaceChildren();
+    state.heapLive = null;
+    drawHeapChart();
     return;
   }
+  state.heapLive = { live: h.live, peak: h.peak };
+  drawHeapChart();
   const p = h.peak, peak = document.getElementById('heap-peak');
   peak.textContent = p ? `Peak live heap: ${p.bytes} bytes at ${fmt(p.t_ns, 'ns')} s in process ${p.pid} (experiment ${p.experiment})`
     : 'No live heap';
@@ -547,6 +553,95 @@ async function showHeap() {
       if (f) tr.addEventListener('click', () => select(f.func, f.name));
     });
   }
+}
+
+// The live heap chart: a step line per process (times since its start, as the timeline's),
+// the peak of heapstat (the highest process's) marked with a dot and a label, the selected
+// time range shaded (the line is the whole run's: live memory ignores the time selection).
+state.heapLive = null; // /api/heap's live heap lines and peak: {live, peak}
+const HEAP_LEFT = 80, HEAP_RIGHT = 12, HEAP_TOP = 22, HEAP_BOTTOM = 20;
+const HEAP_COLORS = ['#1f6fb4', '#e07b00', '#2a9d3a', '#8a3fb8', '#b03a48', '#17999a'];
+
+function heapLayout(hl, width, height) {
+  const x = hl.live.experiments;
+  const span = Math.max(1, ...x.map((e) => e.span_ns));
+  const top = Math.max(1, ...x.map((e) => (e.peak ? e.peak.bytes : 0)));
+  return {
+    span, top,
+    x: (t) => HEAP_LEFT + (t / span) * (width - HEAP_LEFT - HEAP_RIGHT),
+    y: (b) => height - HEAP_BOTTOM - (b / top) * (height - HEAP_TOP - HEAP_BOTTOM),
+  };
+}
+
+function heapAxes(ctx, lay, width, height) {
+  ctx.strokeStyle = '#999';
+  ctx.beginPath();
+  ctx.moveTo(HEAP_LEFT, HEAP_TOP);
+  ctx.lineTo(HEAP_LEFT, height - HEAP_BOTTOM);
+  ctx.lineTo(width - HEAP_RIGHT, height - HEAP_BOTTOM);
+  ctx.stroke();
+  ctx.fillStyle = '#333';
+  for (const f of [0, 0.5, 1]) {
+    const b = Math.round(lay.top * f), t = lay.span * f;
+    ctx.textAlign = 'right';
+    ctx.fillText(`${b} B`, HEAP_LEFT - 4, lay.y(b) + 4);
+    ctx.textAlign = f === 0 ? 'left' : f === 1 ? 'right' : 'center';
+    ctx.fillText(`${fmt(t, 'ns')} s`, lay.x(t), height - 5);
+  }
+  ctx.textAlign = 'left';
+}
+
+function heapLine(ctx, lay, e, color) {
+  const t = e.series.t, b = e.series.bytes;
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.moveTo(lay.x(0), lay.y(0));
+  let prev = 0;
+  for (let i = 0; i < t.length; i++) {
+    ctx.lineTo(lay.x(t[i]), lay.y(prev));
+    ctx.lineTo(lay.x(t[i]), lay.y(b[i]));
+    prev = b[i];
+  }
+  ctx.lineTo(lay.x(e.span_ns), lay.y(prev));
+  ctx.stroke();
+  ctx.lineWidth = 1;
+}
+
+function drawHeapChart() {
+  const hl = state.heapLive, canvas = document.getElementById('heap-chart');
+  const width = canvas.clientWidth || 800, height = canvas.height;
+  canvas.width = width;
+  const ctx = canvas.getContext('2d');
+  ctx.clearRect(0, 0, width, height);
+  for (const k of ['series', 'peakBytes', 'peakT', 'peakX', 'peakY']) delete canvas.dataset[k];
+  if (!hl || !hl.live) return;
+  const x = hl.live.experiments, lay = heapLayout(hl, width, height);
+  ctx.font = '12px monospace';
+  if (state.range) {
+    const a = lay.x(Math.min(state.range.t0, lay.span)), b = lay.x(Math.min(state.range.t1, lay.span));
+    ctx.fillStyle = 'rgba(40, 110, 220, 0.15)';
+    ctx.fillRect(a, HEAP_TOP, Math.max(b - a, 1), height - HEAP_TOP - HEAP_BOTTOM);
+  }
+  heapAxes(ctx, lay, width, height);
+  x.forEach((e, i) => heapLine(ctx, lay, e, HEAP_COLORS[i % HEAP_COLORS.length]));
+  const legend = document.getElementById('heap-chart-legend');
+  legend.replaceChildren(...(x.length > 1 ? x.map((e, i) =>
+    el('span', { style: `color: ${HEAP_COLORS[i % HEAP_COLORS.length]}` },
+      `\u25a0 process ${e.pid} (experiment ${e.experiment}), peak ${e.peak ? e.peak.bytes : 0} B `)) : []));
+  canvas.dataset.series = String(x.length);
+  // heapstat's peak: the dot on its process's line, and its label
+  const e = hl.peak && x.find((s) => s.experiment === hl.peak.experiment);
+  if (!e || !e.peak) return;
+  const px = lay.x(e.peak.t), py = lay.y(e.peak.bytes), label = `peak ${e.peak.bytes} B at ${fmt(e.peak.t, 'ns')} s`;
+  ctx.fillStyle = '#c00';
+  ctx.beginPath();
+  ctx.arc(px, py, 4, 0, 2 * Math.PI);
+  ctx.fill();
+  const lw = ctx.measureText(label).width;
+  ctx.fillText(label, Math.max(HEAP_LEFT + 2, Math.min(px + 6, width - HEAP_RIGHT - lw)), Math.max(12, py - 6));
+  Object.assign(canvas.dataset, { peakBytes: e.peak.bytes, peakT: e.peak.t, peakX: Math.round(px), peakY: Math.round(py) });
+  canvas.dataset.peakLabel = label;
 }
 
 // ------------------------------------------------------------ threads and experiments

@@ -12,7 +12,9 @@
 # flame graph zooms into it (it then fills the width) and selects it; a drag over the
 # timeline selects a time range and the function list's <Total> becomes the CPU of the
 # samples in it, then the whole run's again; the Heap view shows er_print's leaks and
-# heapstat's peak (also marked on the timeline), a click on a leak selects its leaf function;
+# heapstat's peak (also marked on the timeline), its live heap chart draws a line and marks
+# heapstat's peak with a red dot labelled with its bytes and time (the API's peak), a click on a
+# leak selects its leaf function;
 # the Overview's metric chooser shows the current list, and a choice (e%totalcpu:i.heapleakbytes)
 # becomes the Functions view's list with er_print's rows and <Total>; no page error.  On a process tree
 # (tests/fixtures/desc_tree.c tree3): the Experiments view shows er_print's process tree,
@@ -69,7 +71,8 @@ check "starts and prints its URL" start_analyzer h.er
 rc=$?
 cat page.log
 check "the page passes its checks in chromium (exit $rc)" test "$rc" = 0
-for s in functions callers calltree source disasm flame flame-zoomed timeline functions-range heap chooser functions-chosen; do
+for s in functions callers calltree source disasm flame flame-zoomed timeline functions-range heap heap-chart chooser \
+	functions-chosen; do
 	check "screenshot $s.png" test -s "$shots/$s.png"
 done
 stop_analyzer TERM
