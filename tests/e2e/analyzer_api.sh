@@ -16,7 +16,8 @@
 #  - it never writes to the experiment (the tree is unchanged: names, sizes, times,
 #    contents), SIGTERM and SIGINT stop it with exit 0 (under ASan: nothing leaked);
 #  - on a process tree (tests/fixtures/desc_tree.c tree3): er_print's process tree and
-#    threads, a timeline lane per thread with its process;
+#    threads, a timeline lane per thread with its process; on a heap-traced one
+#    (tests/fixtures/heap_fork.c): a live heap line per process, heapstat's peak, the sum;
 #  - a missing or corrupt experiment, or a port in use, is an error naming it, exit 1.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_api
 
@@ -292,6 +293,28 @@ assert [(l["experiment"], l["pid"]) for l in t["lanes"]] == [(e["id"], e["pid"])
 assert set(t["events"]["lane"]) == {0, 1, 2}'
 stop_analyzer TERM
 check "d.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# the live heap of a process tree (tests/fixtures/heap_fork.c): a line per process, the child's
+# start after the parent's, heapstat's peak on the process it names, and the sum on one clock
+# reaching both blocks at once (the parent's 1 MiB and the child's 2 MiB)
+check "f.er: a heap-traced parent and child" heap_fork_experiment
+read -r fbytes fexp fpid ftime < <("$er_print" -heapstat f.er | awk '/^Heap size bytes/ { b = $NF } /^Experiment Id/ { x = $NF } /^Process Id/ { p = $NF } /^Time of peak/ { t = $(NF - 1) } END { print b, x, p, t }')
+check "starts on f.er" start_analyzer f.er
+get "api/heap?width=300" >flive.json
+check "f.er: a line per process, heapstat's peak ($fbytes bytes, experiment $fexp at $ftime s) on the one it names" py '
+l = json.load(open("flive.json"))["live"]; x = l["experiments"]; b, e, pid, t = sys.argv[1:5]
+assert [(s["experiment"], s["start_offset_ns"] > 0) for s in x] == [(1, False), (2, True)], x
+s = x[int(e) - 1]; assert (s["pid"], s["peak"]["bytes"], "%.3f" % (s["peak"]["t"] / 1e9)) == (int(pid), int(b), t), s
+assert all(len(s["series"]["t"]) <= 301 and max(s["series"]["bytes"]) == s["peak"]["bytes"] for s in x + [l["total"]])' \
+	"$fbytes" "$fexp" "$fpid" "$ftime"
+check "f.er: the sum holds both blocks at once: 3 MiB <= its peak <= the peaks' sum" py '
+l = json.load(open("flive.json"))["live"]; x = l["experiments"]; t = l["total"]
+assert x[0]["peak"]["bytes"] >= 1 << 20 and x[1]["peak"]["bytes"] >= 2 << 20, x
+assert 3 << 20 <= t["peak"]["bytes"] <= x[0]["peak"]["bytes"] + x[1]["peak"]["bytes"], t["peak"]
+assert t["end_bytes"] == x[0]["end_bytes"] + x[1]["end_bytes"] and t["calls"] == x[0]["calls"] + x[1]["calls"]
+assert t["span_ns"] >= max(s["start_offset_ns"] + s["span_ns"] for s in x) and t["series"]["t"][-1] <= t["span_ns"]'
+stop_analyzer TERM
+check "f.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
 "$analyzer" --no-browser nosuch.er >/dev/null 2>miss.err && rc=0 || rc=$?
 check "a missing experiment: exit $rc, named ($(head -c 200 miss.err))" eval '((rc == 1)) && grep -q "nosuch.er" miss.err'

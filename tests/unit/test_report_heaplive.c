@@ -60,25 +60,18 @@ static int points_are(const struct heaplive_series *s, const uint64_t (*want)[2]
 
 #define POINTS_ARE(s, want) points_are((s), (want), sizeof(want) / sizeof((want)[0]))
 
-/* Select experiments or threads by spec; 0, or -1 after a message. */
-static int select_exps(struct profile *p, const char *spec)
+/* Select experiments or threads (fn: profile_select_experiments or _threads) by spec; 0, or -1 after a message. */
+static int select_by(int (*fn)(struct profile *, const char *, char **), struct profile *p, const char *spec)
 {
 	char *err = NULL;
-	int e = profile_select_experiments(p, spec, &err);
+	int e = fn(p, spec, &err);
 	if (e < 0)
-		fprintf(stderr, "experiments %s: %s\n", spec, err ? err : "");
+		fprintf(stderr, "select %s: %s\n", spec, err ? err : "");
 	free(err);
 	return e < 0 ? -1 : 0;
 }
-static int select_threads(struct profile *p, const char *spec)
-{
-	char *err = NULL;
-	int e = profile_select_threads(p, spec, &err);
-	if (e < 0)
-		fprintf(stderr, "threads %s: %s\n", spec, err ? err : "");
-	free(err);
-	return e < 0 ? -1 : 0;
-}
+#define select_exps(p, spec) select_by(profile_select_experiments, (p), (spec))
+#define select_threads(p, spec) select_by(profile_select_threads, (p), (spec))
 
 /* The largest bytes of the series' points (the peak must be one of them). */
 static uint64_t points_max(const struct heaplive_series *s)
