@@ -19,6 +19,7 @@ struct edge_list {
 struct metrics {
 	size_t nm;
 	uint32_t root;
+	enum metrics_keep keep;
 	uint32_t nfuncs, cap;  /* per-function arrays */
 	uint64_t *excl, *incl; /* cap * nm */
 	uint32_t *stamp;       /* last stack that added to incl */
@@ -132,12 +133,13 @@ static uint32_t new_node(struct metrics *m, uint32_t func, uint32_t parent)
 	return i;
 }
 
-struct metrics *metrics_new(size_t nmetrics, uint32_t root_func)
+struct metrics *metrics_new(size_t nmetrics, uint32_t root_func, enum metrics_keep keep)
 {
 	struct metrics *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
 	m->nm = nmetrics;
+	m->keep = keep;
 	m->root = root_func;
 	u64map_init(&m->edge_index);
 	u64map_init(&m->child_index);
@@ -209,6 +211,51 @@ static void add_vec(uint64_t *dst, const uint64_t *v, size_t n)
 		dst[i] += v[i];
 }
 
+/* The attributed edges of a stack (path: leaf first, the root last). */
+static int add_edges(struct metrics *m, const uint32_t *path, size_t len, const uint64_t *values)
+{
+	size_t nm = m->nm;
+	for (size_t i = 0; i < len; i++) {
+		uint32_t f = path[i];
+		if (m->innermost[f] != i)
+			continue;
+		if (i + 1 < len) {
+			uint64_t *v = edge_values(m, f, path[i + 1], 0);
+			if (!v)
+				return -ENOMEM;
+			add_vec(v, values, nm);
+		}
+		if (i > 0) {
+			uint64_t *v = edge_values(m, f, path[i - 1], 1);
+			if (!v)
+				return -ENOMEM;
+			add_vec(v, values, nm);
+		}
+	}
+	return 0;
+}
+
+/* The call tree's nodes along a stack, from the root down. */
+static int add_tree_path(struct metrics *m, const uint32_t *path, size_t len, const uint64_t *values)
+{
+	size_t nm = m->nm;
+	uint32_t node = 0;
+	add_vec((uint64_t *)m->nodes[0].values, values, nm);
+	for (size_t i = len - 1; i-- > 0;) {
+		uint64_t key = ((uint64_t)node << 32) | path[i];
+		int64_t c = u64map_get(&m->child_index, key);
+		if (c < 0) {
+			uint32_t nn = new_node(m, path[i], node);
+			if (nn == UINT32_MAX || u64map_put(&m->child_index, key, nn) < 0)
+				return -ENOMEM;
+			c = nn;
+		}
+		node = (uint32_t)c;
+		add_vec((uint64_t *)m->nodes[node].values, values, nm);
+	}
+	return 0;
+}
+
 int metrics_add_stack(struct metrics *m, const uint32_t *funcs, size_t n, const uint64_t *values)
 {
 	size_t nm = m->nm;
@@ -246,38 +293,11 @@ int metrics_add_stack(struct metrics *m, const uint32_t *funcs, size_t n, const 
 			add_vec(m->incl + (size_t)f * nm, values, nm);
 		}
 	}
-	for (size_t i = 0; i < len; i++) {
-		uint32_t f = path[i];
-		if (m->innermost[f] != i)
-			continue;
-		if (i + 1 < len) {
-			uint64_t *v = edge_values(m, f, path[i + 1], 0);
-			if (!v)
-				return -ENOMEM;
-			add_vec(v, values, nm);
-		}
-		if (i > 0) {
-			uint64_t *v = edge_values(m, f, path[i - 1], 1);
-			if (!v)
-				return -ENOMEM;
-			add_vec(v, values, nm);
-		}
-	}
-	/* call tree, from the root down */
-	uint32_t node = 0;
+	if (m->keep & METRICS_EDGES && add_edges(m, path, len, values) < 0)
+		return -ENOMEM;
+	if (m->keep & METRICS_TREE)
+		return add_tree_path(m, path, len, values);
 	add_vec((uint64_t *)m->nodes[0].values, values, nm);
-	for (size_t i = len - 1; i-- > 0;) {
-		uint64_t key = ((uint64_t)node << 32) | path[i];
-		int64_t c = u64map_get(&m->child_index, key);
-		if (c < 0) {
-			uint32_t nn = new_node(m, path[i], node);
-			if (nn == UINT32_MAX || u64map_put(&m->child_index, key, nn) < 0)
-				return -ENOMEM;
-			c = nn;
-		}
-		node = (uint32_t)c;
-		add_vec((uint64_t *)m->nodes[node].values, values, nm);
-	}
 	return 0;
 }
 

@@ -40,8 +40,16 @@ struct metrics_node {
 	const uint64_t *values; /* inclusive value of this call path */
 };
 
+/*
+ * What an engine keeps besides exclusive and inclusive values: the attributed
+ * edges (metrics_callers/callees), the call tree (metrics_tree_*).  An engine
+ * without them answers no edges and a tree of the root alone, and adds a stack
+ * in a fraction of the time (no hash lookups per frame).
+ */
+enum metrics_keep { METRICS_FLAT = 0, METRICS_EDGES = 1, METRICS_TREE = 2, METRICS_ALL = 3 };
+
 /* nmetrics values per vector (0 is allowed: nothing to add up).  NULL on allocation failure. */
-struct metrics *metrics_new(size_t nmetrics, uint32_t root_func);
+struct metrics *metrics_new(size_t nmetrics, uint32_t root_func, enum metrics_keep keep);
 void metrics_free(struct metrics *m);
 
 /*

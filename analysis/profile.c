@@ -285,6 +285,7 @@ void profile_free(struct profile *p)
 	metrics_free(p->om);
 	metrics_free(p->pm);
 	metrics_free(p->lm);
+	metrics_free(p->cm);
 	free(p);
 }
 
@@ -844,10 +845,12 @@ int profile_compute(struct profile *p)
 	metrics_free(p->om);
 	metrics_free(p->pm);
 	metrics_free(p->lm);
-	p->fm = metrics_new(nm, PROFILE_FUNC_TOTAL);
-	p->om = metrics_new(nm, 0); /* object id + 1; 0 = <Total> */
-	p->pm = metrics_new(nm, 0); /* pc id + 1 */
-	p->lm = metrics_new(nm, 0); /* line id + 1 */
+	metrics_free(p->cm);
+	p->cm = NULL;
+	p->fm = metrics_new(nm, PROFILE_FUNC_TOTAL, METRICS_FLAT);
+	p->om = metrics_new(nm, 0, METRICS_FLAT); /* object id + 1; 0 = <Total> */
+	p->pm = metrics_new(nm, 0, METRICS_FLAT); /* pc id + 1: flat lists and annotation only */
+	p->lm = metrics_new(nm, 0, METRICS_FLAT); /* line id + 1 */
 	p->nsums = nm;
 	p->selected_events = 0;
 	profile_heap_reset(p);
@@ -955,6 +958,45 @@ struct lines *profile_object_lines(struct profile *p, uint32_t obj)
 const struct metrics *profile_metrics(const struct profile *p)
 {
 	return p->fm;
+}
+
+/* p->cm from the stacks and sums profile_compute left (resolved stacks are cached). */
+static int compute_calls(struct profile *p)
+{
+	size_t nm = p->nsums;
+	struct metrics *m = metrics_new(nm, PROFILE_FUNC_TOTAL, METRICS_ALL);
+	if (!m)
+		return -ENOMEM;
+	int r = 0;
+	for (size_t x = 0; r == 0 && x < p->exps.n; x++) {
+		struct exp_slot *e = &p->exps.v[x];
+		for (size_t s = 0; r == 0 && s < e->exp->nstacks; s++) {
+			const uint64_t *v = e->sums + s * nm;
+			size_t k = 0;
+			while (k < nm && !v[k])
+				k++;
+			if (k == nm)
+				continue;
+			r = profile_resolve_stack(p, e, (uint32_t)s);
+			if (r == 0)
+				r = metrics_add_stack(m, e->stacks[s].funcs, e->stacks[s].nfuncs, v);
+		}
+	}
+	if (r < 0) {
+		metrics_free(m);
+		return r;
+	}
+	p->cm = m;
+	return 0;
+}
+
+const struct metrics *profile_call_metrics(struct profile *p, int *err)
+{
+	int r = profile_compute(p);
+	if (r == 0 && !p->cm)
+		r = compute_calls(p);
+	*err = r;
+	return r < 0 ? NULL : p->cm;
 }
 
 const struct metrics *profile_object_metrics(const struct profile *p)

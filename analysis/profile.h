@@ -282,9 +282,20 @@ int profile_inline(const struct profile *p);
 void profile_set_object_shown(struct profile *p, uint32_t obj, int shown);
 int profile_object_shown(const struct profile *p, uint32_t obj);
 
-/* (Re)compute the metrics if the selection changed.  0 or -ENOMEM. */
+/*
+ * (Re)compute the metrics if the selection changed.  0 or -ENOMEM.  The
+ * engines it fills are flat (exclusive and inclusive values only).
+ */
 int profile_compute(struct profile *p);
-const struct metrics *profile_metrics(const struct profile *p);        /* function-level */
+const struct metrics *profile_metrics(const struct profile *p); /* function-level */
+/*
+ * The function-level engine with attributed edges and the call tree
+ * (metrics_callers, metrics_tree_node), built on the first call after
+ * profile_compute (which it runs): the lists do not pay for it.  Its
+ * exclusive and inclusive values are profile_metrics'.  NULL with *err set
+ * (negative errno) on failure.
+ */
+const struct metrics *profile_call_metrics(struct profile *p, int *err);
 const struct metrics *profile_object_metrics(const struct profile *p); /* by load object id */
 
 /* By PC and by line: the engine's id k + 1 is PC (line) k; 0 is <Total>. */

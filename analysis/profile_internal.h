@@ -83,6 +83,7 @@ struct profile {
 	VEC(struct metric_def) mdefs; /* the registry */
 	size_t nsums;                 /* metrics per vector of the exp_slot.sums of the last compute */
 	struct metrics *fm, *om, *pm, *lm;
+	struct metrics *cm; /* fm with edges and tree: profile_call_metrics, NULL until asked */
 	uint64_t selected_events;
 	struct heap_summary heap_sum;
 };

@@ -85,14 +85,14 @@ int report_calls_of(struct profile *p, uint32_t f, size_t sort_metric, report_na
 		    struct report_calls *ret)
 {
 	memset(ret, 0, sizeof *ret);
-	int r = profile_compute(p);
-	if (r < 0)
+	int r;
+	const struct metrics *m = profile_call_metrics(p, &r);
+	if (!m)
 		return r;
 	size_t nm;
 	profile_metric_defs(p, &nm);
 	if (f >= profile_func_count(p) || (sort_metric >= nm && nm))
 		return -EINVAL;
-	const struct metrics *m = profile_metrics(p);
 	const struct metrics_edge *ed;
 	ret->func = f;
 	ret->exclusive = metrics_exclusive(m, f);
@@ -163,10 +163,10 @@ static int push_children(const struct metrics *m, const struct metrics_node *n, 
 
 int report_tree_walk(struct profile *p, size_t sort_metric, report_tree_fn fn, void *arg)
 {
-	int r = profile_compute(p);
-	if (r < 0)
+	int r;
+	const struct metrics *m = profile_call_metrics(p, &r);
+	if (!m)
 		return r;
-	const struct metrics *m = profile_metrics(p);
 	size_t nm;
 	profile_metric_defs(p, &nm);
 	if (sort_metric >= nm && nm)

@@ -11,12 +11,15 @@
 #    attributed CPU), the call tree (er_print calltree's nodes, order and CPU), the flame
 #    graph's root and self times, the timeline's events,
 #    threads and experiments, heap tracing's leaks, allocations and peak (er_print's leaks,
-#    allocs, heapstat); a bad argument is a 400/404 with a JSON error;
+#    allocs, heapstat) and the live heap over time (width=N: its peak heapstat's, its end
+#    the bytes er_print says leaked); a bad argument is a 400/404 with a JSON error;
 #  - it never writes to the experiment (the tree is unchanged: names, sizes, times,
 #    contents), SIGTERM and SIGINT stop it with exit 0 (under ASan: nothing leaked);
 #  - on a process tree (tests/fixtures/desc_tree.c tree3): er_print's process tree and
-#    threads, a timeline lane per thread with its process; on descendants that start late
-#    (desc_tree late: fork and exec after 0.3 s of CPU) one time base: each descendant's
+#    threads, a timeline lane per thread with its process; on a heap-traced one
+#    (tests/fixtures/heap_fork.c): a live heap line per process, heapstat's peak, the sum; on
+#    descendants that start late (desc_tree late: fork and exec after 0.3 s of CPU) one
+#    time base: each descendant's
 #    start offset is >= 0.3 s, its first sample comes at or after it, and a time range
 #    t0/t1 on that base selects each process's samples in it;
 #  - the flame graph pruned (width: nodes below root / width dropped, counted in "pruned")
@@ -176,6 +179,28 @@ p = json.load(open("heap.json"))["peak"]
 assert (p["bytes"], p["experiment"], p["pid"], "%.3f" % (p["t_ns"] / 1e9)) == (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]), p' "$pbytes" "$pexp" "$ppid" "$ptime"
 check "heap: the stacks held at the peak add up to it" py '
 h = json.load(open("heap.json")); assert sum(x["bytes"] for x in h["at_peak"]["stacks"]) == h["peak"]["bytes"] > 0'
+# the live heap over time (width=N): its peak is heapstat's, it ends with er_print's leaked bytes,
+# at most N + 1 points in time order, and the time selection leaves it alone
+get "api/heap?width=200" >live.json
+check "heap live: one line per process, its peak heapstat's ($pbytes bytes at $ptime s)" py '
+l = json.load(open("live.json"))["live"]; x = l["experiments"]; p = json.load(open("heap.json"))["peak"]
+assert l["width"] == 200 and [e["experiment"] for e in x] == [1] and x[0]["pid"] == p["pid"], l
+pk = x[0]["peak"]
+assert (pk["bytes"], "%.3f" % (pk["t"] / 1e9)) == (int(sys.argv[1]), sys.argv[2]) and pk["t"] == p["t_ns"], pk
+assert l["total"]["peak"] == pk and l["total"]["series"] == x[0]["series"]' "$pbytes" "$ptime"
+check "heap live: the line holds the peak, ends with the $bytes bytes leaked, <= 201 points in time order" py '
+x = json.load(open("live.json"))["live"]["experiments"][0]; t, b = x["series"]["t"], x["series"]["bytes"]
+assert 0 < len(t) == len(b) <= 201 and all(u < v for u, v in zip(t, t[1:])) and t[-1] <= x["span_ns"], t
+assert max(b) == x["peak"]["bytes"] and (x["peak"]["t"], x["peak"]["bytes"]) in zip(t, b)
+assert b[-1] == x["end_bytes"] == int(sys.argv[1]) and x["calls"] > 0' "$bytes"
+get "api/heap?width=200&t0=0&t1=1000000" >livewin.json
+check "heap live: a time selection leaves the line alone" py '
+assert json.load(open("livewin.json"))["live"] == json.load(open("live.json"))["live"]'
+get "api/heap?width=100000" >livefine.json
+check "heap live: 100000 buckets, the same peak, more detail" py '
+f = json.load(open("livefine.json"))["live"]["experiments"][0]; c = json.load(open("live.json"))["live"]["experiments"][0]
+assert f["peak"] == c["peak"] and len(f["series"]["t"]) >= len(c["series"]["t"])'
+check "heap: no width, no live line" py 'assert "live" not in json.load(open("heap.json"))'
 get "api/heap?limit=1" >heap1.json
 check "heap: limit=1 keeps one stack per list, the distinct counts stay" py '
 h = json.load(open("heap1.json")); assert len(h["leaks"]["stacks"]) == 1 and h["leaks"]["distinct"] == int(sys.argv[1])' "$distinct"
@@ -288,6 +313,7 @@ err "an empty view" 400 "api/timeline?v0=7&v1=7" "the view v0 7 to v1 7 is empty
 err "a root path not in the graph" 404 "api/flame?root=999999" "no call path 999999"
 err "a root path that is no path" 400 "api/flame?root=1x" "root '1x' is not a call path"
 err "leaks are no timeline" 400 "api/timeline?metric=heapleakbytes" "not events in time"
+err "a heap line too wide" 400 "api/heap?width=100001" "width '100001' is not a count from 0 to 100000"
 
 stop_analyzer TERM
 check "SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
@@ -354,6 +380,28 @@ check "late.er: t0=$lt0 (the exec'd leaf's start) on the shared base: <Total> $l
 	test "$(py 'print(json.load(open("lwin.json"))["rows"][0]["values"][0])')" = "$lsum"
 stop_analyzer TERM
 check "late.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# the live heap of a process tree (tests/fixtures/heap_fork.c): a line per process, the child's
+# start after the parent's, heapstat's peak on the process it names, and the sum on one clock
+# reaching both blocks at once (the parent's 1 MiB and the child's 2 MiB)
+check "f.er: a heap-traced parent and child" heap_fork_experiment
+read -r fbytes fexp fpid ftime < <("$er_print" -heapstat f.er | awk '/^Heap size bytes/ { b = $NF } /^Experiment Id/ { x = $NF } /^Process Id/ { p = $NF } /^Time of peak/ { t = $(NF - 1) } END { print b, x, p, t }')
+check "starts on f.er" start_analyzer f.er
+get "api/heap?width=300" >flive.json
+check "f.er: a line per process, heapstat's peak ($fbytes bytes, experiment $fexp at $ftime s) on the one it names" py '
+l = json.load(open("flive.json"))["live"]; x = l["experiments"]; b, e, pid, t = sys.argv[1:5]
+assert [(s["experiment"], s["start_offset_ns"] > 0) for s in x] == [(1, False), (2, True)], x
+s = x[int(e) - 1]; assert (s["pid"], s["peak"]["bytes"], "%.3f" % (s["peak"]["t"] / 1e9)) == (int(pid), int(b), t), s
+assert all(len(s["series"]["t"]) <= 301 and max(s["series"]["bytes"]) == s["peak"]["bytes"] for s in x + [l["total"]])' \
+	"$fbytes" "$fexp" "$fpid" "$ftime"
+check "f.er: the sum holds both blocks at once: 3 MiB <= its peak <= the peaks' sum" py '
+l = json.load(open("flive.json"))["live"]; x = l["experiments"]; t = l["total"]
+assert x[0]["peak"]["bytes"] >= 1 << 20 and x[1]["peak"]["bytes"] >= 2 << 20, x
+assert 3 << 20 <= t["peak"]["bytes"] <= x[0]["peak"]["bytes"] + x[1]["peak"]["bytes"], t["peak"]
+assert t["end_bytes"] == x[0]["end_bytes"] + x[1]["end_bytes"] and t["calls"] == x[0]["calls"] + x[1]["calls"]
+assert t["span_ns"] >= max(s["start_offset_ns"] + s["span_ns"] for s in x) and t["series"]["t"][-1] <= t["span_ns"]'
+stop_analyzer TERM
+check "f.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
 "$analyzer" --no-browser nosuch.er >/dev/null 2>miss.err && rc=0 || rc=$?
 check "a missing experiment: exit $rc, named ($(head -c 200 miss.err))" eval '((rc == 1)) && grep -q "nosuch.er" miss.err'

@@ -48,7 +48,7 @@ static uint64_t sum_edges(const struct metrics *m, uint32_t f, int callees)
 static void test_figure_2_1(void)
 {
 	/* units x 10 to stay integral: C(10) = 2 in C, 4 in E, 4 in F (F: 2 self, 2 in G) */
-	struct metrics *m = metrics_new(1, TOTAL);
+	struct metrics *m = metrics_new(1, TOTAL, METRICS_ALL);
 	CHECK(m != NULL);
 	add(m, 20, 1, MAIN);             /* main's own 2 units */
 	add(m, 20, 3, C, A, MAIN);       /* A -> C(10): 2 in C */
@@ -90,7 +90,7 @@ static void test_figure_2_1(void)
 static void test_recursion(void)
 {
 	enum { INIT = 1, R = 2, M = 3 };
-	struct metrics *m = metrics_new(1, 0);
+	struct metrics *m = metrics_new(1, 0, METRICS_ALL);
 	add(m, 100, 5, R, R, R, INIT, M);
 	CHECK_EQ_U64(metrics_inclusive(m, R)[0], 100); /* once, not three times */
 	CHECK_EQ_U64(metrics_exclusive(m, R)[0], 100);
@@ -99,7 +99,7 @@ static void test_recursion(void)
 	CHECK_EQ_U64(edge(m, INIT, R, 1), 100); /* init's callee R gets its share */
 	CHECK_EQ_U64(metrics_inclusive(m, INIT)[0], 100);
 	/* indirect recursion A -> B -> A(leaf) */
-	struct metrics *m2 = metrics_new(1, 0);
+	struct metrics *m2 = metrics_new(1, 0, METRICS_ALL);
 	add(m2, 7, 4, 1, 2, 1, 3);
 	CHECK_EQ_U64(metrics_inclusive(m2, 1)[0], 7);
 	CHECK_EQ_U64(metrics_inclusive(m2, 2)[0], 7);
@@ -115,12 +115,12 @@ static void test_recursion(void)
 
 static void test_vectors_and_bounds(void)
 {
-	struct metrics *none = metrics_new(0, 0); /* no metrics: stacks still make the tree */
+	struct metrics *none = metrics_new(0, 0, METRICS_ALL); /* no metrics: stacks still make the tree */
 	uint32_t g[1] = {3};
 	CHECK(none && metrics_add_stack(none, g, 1, NULL) == 0);
 	CHECK(metrics_seen(none, 3) && metrics_tree_size(none) == 2);
 	metrics_free(none);
-	struct metrics *m = metrics_new(2, 0);
+	struct metrics *m = metrics_new(2, 0, METRICS_ALL);
 	uint32_t f[2] = {5, 6};
 	uint64_t v[2] = {3, 4};
 	CHECK(metrics_add_stack(m, f, 2, v) == 0);
@@ -133,9 +133,40 @@ static void test_vectors_and_bounds(void)
 	metrics_free(m);
 }
 
+/* A flat engine: the same exclusive and inclusive figures, no edges, the root alone as tree. */
+static void test_flat(void)
+{
+	struct metrics *all = metrics_new(1, 0, METRICS_ALL), *flat = metrics_new(1, 0, METRICS_FLAT),
+		       *edges = metrics_new(1, 0, METRICS_EDGES);
+	CHECK(all && flat && edges);
+	struct metrics *ms[3] = {all, flat, edges};
+	for (size_t k = 0; k < 3; k++) {
+		add(ms[k], 7, 4, 1, 2, 1, 3);
+		add(ms[k], 5, 3, 4, 2, 3);
+		add(ms[k], 2, 0);
+	}
+	for (uint32_t f = 0; f <= 4; f++) {
+		CHECK_EQ_U64(metrics_exclusive(flat, f)[0], metrics_exclusive(all, f)[0]);
+		CHECK_EQ_U64(metrics_inclusive(flat, f)[0], metrics_inclusive(all, f)[0]);
+		CHECK_EQ_U64(metrics_seen(flat, f), metrics_seen(all, f));
+		CHECK_EQ_U64(sum_edges(flat, f, 0) + sum_edges(flat, f, 1), 0);
+		CHECK_EQ_U64(sum_edges(edges, f, 0), sum_edges(all, f, 0));
+		CHECK_EQ_U64(sum_edges(edges, f, 1), sum_edges(all, f, 1));
+	}
+	CHECK_EQ_U64(metrics_total(flat)[0], 14);
+	CHECK_EQ_U64(metrics_tree_size(flat), 1);
+	CHECK_EQ_U64(metrics_tree_node(flat, 0)->values[0], 14);
+	CHECK_EQ_U64(metrics_tree_size(edges), 1);
+	CHECK(metrics_tree_size(all) > 1);
+	metrics_free(all);
+	metrics_free(flat);
+	metrics_free(edges);
+}
+
 int main(void)
 {
 	test_figure_2_1();
+	test_flat();
 	test_recursion();
 	test_vectors_and_bounds();
 	return check_done();

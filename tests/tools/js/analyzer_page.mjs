@@ -222,6 +222,25 @@ await session(async ({ page, expect, shots, check, same }) => {
   const peakBytes = await page.$eval('#heap-peak', (p) => Number(p.dataset.bytes));
   check(`the peak ${peakBytes} bytes = heapstat's ${expect.peak_bytes}`, peakBytes === expect.peak_bytes);
   await page.screenshot({ path: `${shots}/heap.png`, fullPage: true });
+  // the live heap chart: a line drawn, heapstat's peak marked by a red dot and labelled
+  // with its bytes and time, the same as the API's peak
+  await page.waitForFunction(() => document.getElementById('heap-chart').dataset.peakBytes);
+  const chart = await page.$eval('#heap-chart', (c) => {
+    const d = c.dataset, ctx = c.getContext('2d'), dot = ctx.getImageData(Number(d.peakX), Number(d.peakY), 1, 1).data;
+    const img = ctx.getImageData(0, 0, c.width, c.height).data;
+    let line = 0; // pixels of the first process's colour (#1f6fb4)
+    for (let i = 0; i < img.length; i += 4)
+      if (Math.abs(img[i] - 31) < 40 && Math.abs(img[i + 1] - 111) < 40 && Math.abs(img[i + 2] - 180) < 40) line++;
+    return { series: Number(d.series), bytes: Number(d.peakBytes), t: Number(d.peakT), label: d.peakLabel, dot: Array.from(dot.slice(0, 3)), line };
+  });
+  const apiPeak = await page.evaluate(async () => (await (await fetch('/api/heap?limit=1', { credentials: 'same-origin' })).json()).peak);
+  check(`the heap chart draws one line (${chart.line} pixels of it)`, chart.series === 1 && chart.line > 50);
+  check(`the chart's peak ${chart.bytes} B at ${chart.t} ns = the API's ${apiPeak.bytes} B at ${apiPeak.t_ns} ns = heapstat's ${expect.peak_bytes} B`,
+    chart.bytes === apiPeak.bytes && chart.t === apiPeak.t_ns && chart.bytes === expect.peak_bytes);
+  check(`the peak's label '${chart.label}' says heapstat's bytes and time (${expect.peak_s} s)`,
+    chart.label === `peak ${expect.peak_bytes} B at ${expect.peak_s} s`);
+  check(`a red dot marks the peak (${chart.dot})`, chart.dot[0] > 150 && chart.dot[1] < 80 && chart.dot[2] < 80);
+  await (await page.$('#heap-chart')).screenshot({ path: `${shots}/heap-chart.png` });
   await page.click('#heap-leaks tbody tr:first-child');
   check(`a click on a leak selects its leaf function ${expect.leaks[0][2]}`, (await page.textContent('#selected')) === expect.leaks[0][2]);
 
