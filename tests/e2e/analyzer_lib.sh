@@ -20,6 +20,10 @@ command -v curl >/dev/null || { echo "curl is missing"; exit 1; }
 
 an_pid=
 start_analyzer() {
+	# empty an.out here: the background job's own >an.out may run after the first read
+	# below, which would then find the previous analyzer's URL
+	: >an.out
+	url=
 	"$analyzer" --no-browser --port 0 "$@" >an.out 2>an.err &
 	an_pid=$!
 	local i
