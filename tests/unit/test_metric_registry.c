@@ -116,8 +116,8 @@ static void check_counter(struct profile *p)
 	CHECK_EQ_U64(metrics_total(profile_line_metrics(p))[1], 10105);
 	CHECK_EQ_U64(metrics_total(profile_pc_metrics(p))[1], 10105);
 	/* attributed: slow's caller edge from main carries its inclusive value */
-	int err;
-	const struct metrics *cm = profile_call_metrics(p, &err);
+	int call_err;
+	const struct metrics *cm = profile_call_metrics(p, &call_err);
 	CHECK(cm != NULL);
 	CHECK_EQ_U64(metrics_inclusive(cm, slow)[1], metrics_inclusive(m, slow)[1]);
 	const struct metrics_edge *ed;
