@@ -97,9 +97,10 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 		struct exp_sync y;
 		if ((r = record_decode_sync(rec, d->running_ns, tid, &y)) == 0) {
 			d->running_ns = y.ts_ns;
-			printf("sync tid=%" PRIu32 " ts=%" PRIu64 " wait=%" PRIu64 " func=%s object=0x%" PRIx64
-			       " stack=0x%" PRIx64 "\n",
-			       y.tid, y.ts_ns, y.wait_ns, record_sync_func_name(y.func), y.object, y.stack_id);
+			printf("sync tid=%" PRIu32 " ts=%" PRIu64 " wait=%" PRIu64
+			       " func=%s object=0x%" PRIx64 " stack=0x%" PRIx64 "\n",
+			       y.tid, y.ts_ns, y.wait_ns, record_sync_func_name(y.func), y.object,
+			       y.stack_id);
 		}
 		break;
 	}

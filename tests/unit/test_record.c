@@ -153,7 +153,7 @@ static void test_sync(void)
 	CHECK(strcmp(record_sync_func_name(EXP_SYNC_THRD_JOIN), "thrd_join") == 0);
 	CHECK(strcmp(record_sync_func_name(EXP_SYNC_FUNC_LIMIT), "?") == 0);
 	CHECK(record_decode_clock(&r, 0, 1, &(struct exp_clock){0}) == -EBADMSG); /* another kind */
-	r.payload_bytes -= 1; /* truncated */
+	r.payload_bytes -= 1;                                                     /* truncated */
 	CHECK(record_decode_sync(&r, 0, 1, &d) == -EBADMSG);
 	/* a function beyond the enum */
 	s.func = EXP_SYNC_FUNC_LIMIT;
