@@ -19,10 +19,10 @@
  * tried: they are always timed.  Return values and errno are the real
  * functions': a failed attempt's errno (sem_trywait's EAGAIN) is put back
  * before the real call; an error-checking mutex's relock fails the attempt
- * with EBUSY and gets the real lock's EDEADLK; a robust mutex's EOWNERDEAD
- * from the attempt is returned as is (the lock is taken, as the real lock
- * would have taken it).  Nothing here allocates or locks, and nothing calls
- * what it interposes.
+ * with EBUSY and gets the real lock's EDEADLK; robust mutexes are not tried
+ * (see try_mutex_lock), so EOWNERDEAD and ENOTRECOVERABLE come from the real
+ * lock.  Nothing here allocates or locks, and nothing calls what it
+ * interposes.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -146,17 +146,26 @@ typedef int (*thrd_join_fn)(thrd_t, int *);
 
 /* ------------------------------------------------------------ the attempts */
 
-/* 1 when the non-blocking attempt settled the call (*ret is its result); errno kept otherwise. */
-static int try_mutex_lock(pthread_mutex_t *m, int *ret)
+/*
+ * Robust, priority-inheritance and priority-protect mutexes are not tried:
+ * glibc 2.36's pthread_mutex_trylock on a robust mutex made not recoverable
+ * returns ENOTRECOVERABLE but leaves it locked (pthread_mutex_lock unlocks
+ * it), so the real lock after it would deadlock.  Their waits are always
+ * timed, which keeps every result (EOWNERDEAD, ENOTRECOVERABLE) the real
+ * lock's.
+ */
+#define MUTEX_KIND_UNTRIED 0x70 /* glibc's PTHREAD_MUTEX_ROBUST_NORMAL_NP | _PRIO_INHERIT_NP | _PRIO_PROTECT_NP */
+
+/* 1 when the non-blocking attempt took the mutex; errno kept otherwise. */
+static int try_mutex_lock(pthread_mutex_t *m)
 {
+	if (m->__data.__kind & MUTEX_KIND_UNTRIED)
+		return 0;
 	int saved = errno;
 	mutex_fn t = (mutex_fn)real_get(&try_mutex);
-	int r = t ? t(m) : EBUSY;
-	if (r == 0 || r == EOWNERDEAD) {
-		*ret = r;
+	if (t && t(m) == 0)
 		return 1;
-	}
-	errno = saved;
+	errno = saved; /* EBUSY (an error-checking relock too), or what the real lock will say again */
 	return 0;
 }
 
@@ -194,9 +203,8 @@ static int try_sem_wait(sem_t *s)
 
 static int do_mutex_lock(struct real *rl, pthread_mutex_t *m)
 {
-	int r;
-	if (try_mutex_lock(m, &r))
-		return r;
+	if (try_mutex_lock(m))
+		return 0;
 	mutex_fn fn = (mutex_fn)real_get(rl);
 	if (!fn)
 		return ENOSYS;
@@ -205,9 +213,8 @@ static int do_mutex_lock(struct real *rl, pthread_mutex_t *m)
 
 static int do_mutex_timedlock(struct real *rl, pthread_mutex_t *m, const struct timespec *at)
 {
-	int r;
-	if (try_mutex_lock(m, &r))
-		return r;
+	if (try_mutex_lock(m))
+		return 0;
 	mutex_timed_fn fn = (mutex_timed_fn)real_get(rl);
 	if (!fn)
 		return ENOSYS;
@@ -216,9 +223,8 @@ static int do_mutex_timedlock(struct real *rl, pthread_mutex_t *m, const struct 
 
 static int do_mutex_clocklock(struct real *rl, pthread_mutex_t *m, clockid_t c, const struct timespec *at)
 {
-	int r;
-	if (try_mutex_lock(m, &r))
-		return r;
+	if (try_mutex_lock(m))
+		return 0;
 	mutex_clock_fn fn = (mutex_clock_fn)real_get(rl);
 	if (!fn)
 		return ENOSYS;
