@@ -686,11 +686,7 @@ static void read_processes(struct experiment *exp)
 
 /* The readers, in reading order: stacks first, the others name its stacks. */
 static const struct exp_reader *const exp_readers[] = {
-	&exp_reader_stacks,
-	&exp_reader_profile,
-	&exp_reader_overview,
-	&exp_reader_heap,
-	&exp_reader_sync,
+	&exp_reader_stacks, &exp_reader_profile, &exp_reader_overview, &exp_reader_heap, &exp_reader_sync,
 };
 #define NREADERS (sizeof exp_readers / sizeof exp_readers[0])
 

@@ -154,10 +154,10 @@ struct exp_log {
 	char *follow;       /* <params follow>: -F as given, NULL when not recorded */
 	char *first_expiry; /* <collector_start first_expiry>: "uniform", or NULL (older collectors) */
 	int sync_on;        /* <collector_start sync="on">: synchronization wait tracing (collect -s) */
-	uint64_t sync_threshold_ns; /* the least wait recorded */
-	char *sync_mode;            /* "calibrated", "fixed", "all", or NULL */
+	uint64_t sync_threshold_ns;      /* the least wait recorded */
+	char *sync_mode;                 /* "calibrated", "fixed", "all", or NULL */
 	uint64_t sync_waits, sync_calls; /* <collector_end>: waits recorded, calls that blocked */
-	char *clock_mode;   /* "on", "off", "hi", "lo", "5", ... */
+	char *clock_mode;                /* "on", "off", "hi", "lo", "5", ... */
 	uint64_t clock_interval_us;
 	uint64_t effective_interval_us;
 	char *duration;
