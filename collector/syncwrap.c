@@ -154,7 +154,8 @@ typedef int (*thrd_join_fn)(thrd_t, int *);
  * timed, which keeps every result (EOWNERDEAD, ENOTRECOVERABLE) the real
  * lock's.
  */
-#define MUTEX_KIND_UNTRIED 0x70 /* glibc's PTHREAD_MUTEX_ROBUST_NORMAL_NP | _PRIO_INHERIT_NP | _PRIO_PROTECT_NP */
+/* glibc's PTHREAD_MUTEX_ROBUST_NORMAL_NP | _PRIO_INHERIT_NP | _PRIO_PROTECT_NP */
+#define MUTEX_KIND_UNTRIED 0x70
 
 /* 1 when the non-blocking attempt took the mutex; errno kept otherwise. */
 static int try_mutex_lock(pthread_mutex_t *m)
