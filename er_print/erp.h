@@ -98,6 +98,11 @@ int report_leaks(struct erp *e, const char *arg);
 int report_allocs(struct erp *e, const char *arg);
 int report_heap(struct erp *e, const char *arg);
 int report_heapstat(struct erp *e, const char *arg);
+/* Stack s of experiment x, leaf first, one "  name + 0xOFFSET[, line N in "file"]" line a frame. */
+void erp_print_frames(struct erp *e, size_t x, uint32_t s);
+
+/* Synchronization objects ranked by wait, with the stacks that waited (er_print/report_sync.c). */
+int report_synclocks(struct erp *e, const char *arg);
 
 /* Annotated source and disassembly (er_print/report_source.c). */
 int report_source(struct erp *e, const char *arg);

@@ -15,6 +15,7 @@
 #  - return values and errno (error-checking, recursive and robust mutexes,
 #    timeouts, the old pthread_cond_timedwait@GLIBC_2.2.5, sem_wait's errno)
 #    are the same with and without the collector;
+#  - synclocks ranks the objects, with the stacks that waited;
 #  - log.xml, -header and -statistics (User Lock) say what was traced;
 #    without -s there is no synctrace file.
 set -u
@@ -88,6 +89,13 @@ check "-header: threshold 5000 microsecs." grep -q '^  Synchronization tracing, 
 lock=$(awk -F: '/^ *User Lock:/ { split($2, a, " "); print a[1] }' st.txt)
 check "-statistics: User Lock $lock s = the total sync wait" \
 	python3 -c "import sys; sys.exit(0 if abs(float('${lock:-0}' or 0) - $(field incl.txt '<Total>' 2) / 1e9) < 0.0015 else 1)"
+
+"$erprint" -synclocks w.er >sl.txt 2>&1
+check "synclocks: the mutex held 10 x 100 ms ranks first, with its 10 waits" \
+	grep -qE '^Object 1: 0x[0-9A-F]{16} \(pthread_mutex_lock\) in w.er: [0-9.]+ s, 10 waits$' sl.txt
+check "synclocks: its waiting stack goes through contend and wait_mutex" \
+	test "$(sed -n '/^Object 1:/,/^$/p' sl.txt | grep -cE '^  (contend|wait_mutex) \+')" = 2
+check "synclocks: the semaphore is an object of its own" grep -qE '^Object [0-9]+: .* \(sem_wait\) in w.er: 0\.1[45][0-9] s, 1 wait$' sl.txt
 
 # ---- the threshold's boundary
 "$collect" -s 60000 -o t.er ./sync_waits waits >/dev/null 2>&1
