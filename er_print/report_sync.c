@@ -21,21 +21,28 @@ static int has_sync(const struct profile *p)
 	return 0;
 }
 
-int report_synclocks(struct erp *e, const char *arg)
+ssize_t report_sync_list(struct erp *e, struct report_sync_object **ret)
 {
-	(void)arg;
+	*ret = NULL;
 	if (report_prepare(e) < 0)
 		return -1;
 	if (!has_sync(e->prof)) {
 		erp_error(e, "no synchronization wait data in the experiments (record with collect -s on)");
 		return -1;
 	}
-	struct report_sync_object *v;
-	ssize_t got = report_sync_objects(e->prof, &v);
-	if (got < 0) {
+	ssize_t got = report_sync_objects(e->prof, ret);
+	if (got < 0)
 		erp_error(e, "out of memory");
+	return got < 0 ? -1 : got;
+}
+
+int report_synclocks(struct erp *e, const char *arg)
+{
+	(void)arg;
+	struct report_sync_object *v;
+	ssize_t got = report_sync_list(e, &v);
+	if (got < 0)
 		return -1;
-	}
 	size_t n = (size_t)got, shown = e->limit > 0 && (size_t)e->limit < n ? (size_t)e->limit : n;
 	uint64_t total = 0, waits = 0;
 	for (size_t i = 0; i < n; i++)
