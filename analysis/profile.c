@@ -383,8 +383,14 @@ static int add_one(struct profile *p, const char *path, size_t founder, char **r
 	for (size_t i = 0; i < no; i++)
 		if (object_id(p, home, &e.exp->objs[i], &e.objmap[i]) < 0)
 			goto nomem;
+	/* a descendant's start from its founder's wall-clock start and their common monotonic clock */
+	const struct experiment *f = founder < p->exps.n ? p->exps.v[founder].exp : e.exp;
+	e.wall_start_ns =
+		(int64_t)f->log.realtime_ns + ((int64_t)e.exp->log.start_ns - (int64_t)f->log.start_ns);
 	if (VEC_PUSH(&p->exps, e) < 0)
 		goto nomem;
+	if (p->exps.n == 1 || e.wall_start_ns < p->wall_min_ns)
+		p->wall_min_ns = e.wall_start_ns;
 	p->dirty = 1;
 	return activate_sources(p, p->exps.n - 1);
 nomem:
@@ -483,6 +489,11 @@ size_t profile_experiment_founder(const struct profile *p, size_t i)
 long profile_experiment_parent(const struct profile *p, size_t i)
 {
 	return i < p->exps.n ? p->exps.v[i].parent : -1;
+}
+
+uint64_t profile_experiment_offset_ns(const struct profile *p, size_t i)
+{
+	return i < p->exps.n ? (uint64_t)(p->exps.v[i].wall_start_ns - p->wall_min_ns) : 0;
 }
 
 size_t profile_experiment_count(const struct profile *p)
@@ -679,6 +690,14 @@ int profile_select_time(struct profile *p, uint64_t t0_ns, uint64_t t1_ns)
 	return 0;
 }
 
+void profile_set_time_shared(struct profile *p, int on)
+{
+	if (p->time_shared != !!on) {
+		p->time_shared = !!on;
+		p->dirty = 1;
+	}
+}
+
 int profile_time_selection(const struct profile *p, uint64_t *t0_ns, uint64_t *t1_ns)
 {
 	*t0_ns = p->time_t0;
@@ -692,6 +711,8 @@ int profile_time_selected(const struct profile *p, size_t x, uint64_t ts_ns)
 		return 1;
 	uint64_t start = x < p->exps.n ? p->exps.v[x].exp->log.start_ns : 0;
 	uint64_t rel = ts_ns > start ? ts_ns - start : 0;
+	if (p->time_shared)
+		rel += profile_experiment_offset_ns(p, x);
 	return rel >= p->time_t0 && rel < p->time_t1;
 }
 

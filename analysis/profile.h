@@ -210,6 +210,15 @@ const struct experiment *profile_experiment(const struct profile *p, size_t i);
 size_t profile_experiment_founder(const struct profile *p, size_t i);
 /* The index of the experiment of i's parent process, or -1 (a founder, or a parent not recorded). */
 long profile_experiment_parent(const struct profile *p, size_t i);
+/*
+ * The shared time base of the loaded experiments: experiment i's start in ns
+ * after the earliest start of them all (0 for that one, and for a single
+ * experiment).  A descendant's start is its founder's wall-clock start
+ * (log.xml <start realtime_ns>) plus the difference of their monotonic
+ * starts (<start tstamp_ns>, one clock within a collect run); founders
+ * compare by their wall-clock starts.  0 for an index out of range.
+ */
+uint64_t profile_experiment_offset_ns(const struct profile *p, size_t i);
 
 /*
  * Experiment selection in the Oracle list syntax ("all", "1,3-5"), as
@@ -244,9 +253,17 @@ const char *profile_thread_selection(const struct profile *p);
  * Recomputes on the next profile_compute.
  */
 int profile_select_time(struct profile *p, uint64_t t0_ns, uint64_t t1_ns);
+/*
+ * Where the time selection's times count from: 0 (the default) each
+ * experiment's own start, as above; 1 the shared time base, the earliest
+ * experiment's start (profile_experiment_offset_ns), so that one range
+ * [t0_ns, t1_ns) is the same wall-clock interval in every process.
+ * Recomputes on the next profile_compute.
+ */
+void profile_set_time_shared(struct profile *p, int on);
 /* The time selection into *t0_ns, *t1_ns; 1 if it is restricted, 0 for every event. */
 int profile_time_selection(const struct profile *p, uint64_t *t0_ns, uint64_t *t1_ns);
-/* 1 if time ts_ns (on experiment x's clock, as exp_event.ts_ns) is in the time selection. */
+/* 1 if time ts_ns (on experiment x's clock, as exp_event.ts_ns) is in the time selection (either base). */
 int profile_time_selected(const struct profile *p, size_t x, uint64_t ts_ns);
 
 /*

@@ -4,8 +4,9 @@
  * of live memory; the semantics are in profile_heap.h.  Live blocks are
  * found by address in an open-addressing table with backward-shift
  * deletion, mmap'd ranges in a small list (munmap may cut them); one pass
- * counts, a second replays up to the peak to see who holds memory there.
- * Cost O(heap events).
+ * counts, a second replays up to the peak to see who holds memory there;
+ * the same replay, one call at a time, gives the live bytes over time
+ * (profile_heap_live_*).  Cost O(heap events).
  */
 #include "analysis/profile_heap.h"
 
@@ -365,35 +366,41 @@ static int allocate(struct sim *s, const struct exp_heap_event *ev, size_t i)
 	return 0;
 }
 
+/* Replay event i. */
+static int replay_one(struct sim *s, size_t i)
+{
+	const struct exp_heap_event *ev = &s->exp->heap[i];
+	int r = 0;
+	switch (ev->op) {
+	case EXP_HEAP_FREE: r = release_addr(s, ev->addr, ev->thread); break;
+	case EXP_HEAP_MUNMAP:
+		r = unmap_range(s, ev->addr, ev->size_bytes, ev->thread);
+		if (r == 0 && s->sum)
+			s->sum->unknown_free_count++;
+		else if (r > 0 && s->sum)
+			s->sum->free_count++;
+		s->last[ev->thread] = 0;
+		break;
+	case EXP_HEAP_REALLOC:
+		if (ev->old_addr)
+			r = release_addr(s, ev->old_addr, ev->thread);
+		if (r >= 0)
+			r = allocate(s, ev, i);
+		break;
+	default: r = allocate(s, ev, i); break;
+	}
+	if (r < 0)
+		return r;
+	return s->charge_err;
+}
+
 /* Replay events [0, stop). */
 static int replay(struct sim *s, size_t stop)
 {
-	const struct experiment *exp = s->exp;
 	for (size_t i = 0; i < stop; i++) {
-		const struct exp_heap_event *ev = &exp->heap[i];
-		int r = 0;
-		switch (ev->op) {
-		case EXP_HEAP_FREE: r = release_addr(s, ev->addr, ev->thread); break;
-		case EXP_HEAP_MUNMAP:
-			r = unmap_range(s, ev->addr, ev->size_bytes, ev->thread);
-			if (r == 0 && s->sum)
-				s->sum->unknown_free_count++;
-			else if (r > 0 && s->sum)
-				s->sum->free_count++;
-			s->last[ev->thread] = 0;
-			break;
-		case EXP_HEAP_REALLOC:
-			if (ev->old_addr)
-				r = release_addr(s, ev->old_addr, ev->thread);
-			if (r >= 0)
-				r = allocate(s, ev, i);
-			break;
-		default: r = allocate(s, ev, i); break;
-		}
-		if (r < 0)
+		int r = replay_one(s, i);
+		if (r)
 			return r;
-		if (s->charge_err)
-			return s->charge_err;
 	}
 	return 0;
 }
@@ -426,6 +433,52 @@ static int sim_init(struct sim *s, const struct profile *p, size_t x, const uint
 	s->sum = sum;
 	s->last = calloc(exp->nthreads ? exp->nthreads : 1, sizeof *s->last);
 	return s->last ? 0 : -ENOMEM;
+}
+
+/* ------------------------------------------------------------ live heap over time */
+
+struct heap_live {
+	struct sim s; /* counts nothing (no summary): only the live bytes */
+	size_t next;  /* the next heap call to replay */
+};
+
+int profile_heap_live_open(const struct profile *p, size_t x, struct heap_live **ret)
+{
+	*ret = NULL;
+	if (x >= p->exps.n)
+		return -EINVAL;
+	if (!p->exps.v[x].exp->has_heap)
+		return -ENOENT;
+	struct heap_live *h = calloc(1, sizeof *h);
+	if (!h)
+		return -ENOMEM;
+	int r = sim_init(&h->s, p, x, p->exps.v[x].selected, NULL, NULL);
+	if (r < 0) {
+		free(h);
+		return r;
+	}
+	*ret = h;
+	return 0;
+}
+
+int profile_heap_live_next(struct heap_live *h, uint64_t *ret_ts_ns, uint64_t *ret_bytes)
+{
+	if (h->next >= h->s.exp->nheap)
+		return 0;
+	int r = replay_one(&h->s, h->next);
+	if (r < 0)
+		return r;
+	*ret_ts_ns = h->s.exp->heap[h->next++].ts_ns;
+	*ret_bytes = h->s.live;
+	return 1;
+}
+
+void profile_heap_live_close(struct heap_live *h)
+{
+	if (!h)
+		return;
+	sim_release(&h->s);
+	free(h);
 }
 
 /* The blocks and mappings still live at the end of a full replay are leaks. */

@@ -87,6 +87,25 @@ const struct heap_stack_stat *profile_heap_stack(const struct profile *p, size_t
 const struct heap_summary *profile_heap_summary(const struct profile *p);
 
 /*
+ * The live heap of experiment x over time: its heap calls replayed one at a
+ * time in the order of the replay above (all threads: the thread and time
+ * selections do not apply, live memory is the process's), giving after each
+ * call its time (on the experiment's clock, as exp_heap_event.ts_ns) and
+ * the live bytes then, by the semantics above; so the largest value, first
+ * reached, is the experiment's peak (heap_summary.peak_bytes, peak_ns)
+ * whatever the selections.  The experiment need not be selected.
+ * open: 0 and *ret (free with profile_heap_live_close, NULL-safe);
+ * -EINVAL for no such experiment, -ENOENT if it has no heap data, -ENOMEM.
+ * next: 1 and the call's figures, 0 after the last call, -ENOMEM.
+ * The iterator reads the profile's experiment: close it before
+ * profile_free.  Not thread-safe.
+ */
+struct heap_live;
+int profile_heap_live_open(const struct profile *p, size_t x, struct heap_live **ret);
+int profile_heap_live_next(struct heap_live *h, uint64_t *ret_ts_ns, uint64_t *ret_bytes);
+void profile_heap_live_close(struct heap_live *h);
+
+/*
  * The frames of stack s of experiment x as PC ids (leaf first), after the
  * same resolution as the metrics (collector frames dropped, PLT rules).
  * Returns the count, *ret points into the profile; -ENOMEM on failure.

@@ -52,6 +52,7 @@ struct exp_slot {
 	int exp_selected;             /* experiment_select */
 	size_t founder;               /* index of its founder (itself for a founder) */
 	long parent;                  /* index of its parent process's experiment, or -1 */
+	int64_t wall_start_ns;        /* its start on the wall clock (profile_experiment_offset_ns) */
 	struct heap_stack_stat *heap; /* per stack, NULL without heap data */
 	uint64_t *sums;               /* per stack, nmetrics values of the last profile_compute, or NULL */
 };
@@ -74,6 +75,8 @@ struct profile {
 	char *selection_text;
 	char *exp_selection_text;
 	uint64_t time_t0, time_t1; /* the time selection, relative ns: [t0, t1) */
+	int time_shared;           /* 1: time_t0/t1 are on the shared time base */
+	int64_t wall_min_ns;       /* the earliest exp_slot.wall_start_ns */
 	int dirty;
 	int inline_mode; /* 1: inlined functions are functions of their own */
 	VEC(struct source_slot) sources;

@@ -469,6 +469,7 @@ static int api_experiments(struct api_req *r)
 		key_str_opt(w, "lineage", x->log.lineage);
 		jsonw_key_strings(w, "argv", x->log.argv, x->log.argc);
 		jsonw_key_uint(w, "threads", x->nthreads);
+		jsonw_key_uint(w, "start_offset_ns", profile_experiment_offset_ns(r->p, i));
 		jsonw_key_uint(w, "duration_ns", x->duration_ns);
 		jsonw_key_string(w, "ending", ending_text(&end, buf, sizeof buf));
 		jsonw_key_uint(w, "cpu_recorded_ns", report_recorded_ns(x));
@@ -615,18 +616,7 @@ static int api_disasm(struct api_req *r)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(struct api_req *r);
-} endpoints[] = {
-	{"overview", api_overview}, {"functions", api_functions}, {"callers", api_callers},
-	{"calltree", api_calltree}, {"flame", api_flame},         {"heap", api_heap},
-	{"timeline", api_timeline}, {"threads", api_threads},     {"experiments", api_experiments},
-	{"source", api_source},     {"disasm", api_disasm},
-};
-
-/* Argument key as nanoseconds into *ret (def when absent): 0, or -1 after api_fail. */
-static int ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret)
+int api_ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret)
 {
 	const char *s = api_arg(r, key);
 	*ret = def;
@@ -641,12 +631,23 @@ static int ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *re
 	return 0;
 }
 
-/* t0 and t1: the time selection of every endpoint (none: every event). */
+static const struct {
+	const char *name;
+	int (*fn)(struct api_req *r);
+} endpoints[] = {
+	{"overview", api_overview}, {"functions", api_functions}, {"callers", api_callers},
+	{"calltree", api_calltree}, {"flame", api_flame},         {"heap", api_heap},
+	{"timeline", api_timeline}, {"threads", api_threads},     {"experiments", api_experiments},
+	{"source", api_source},     {"disasm", api_disasm},
+};
+
+/* t0 and t1: the time selection of every endpoint (none: every event), on the shared time base. */
 static int time_args(struct api_req *r)
 {
 	uint64_t t0, t1;
-	if (ns_arg(r, "t0", 0, &t0) < 0 || ns_arg(r, "t1", UINT64_MAX, &t1) < 0)
+	if (api_ns_arg(r, "t0", 0, &t0) < 0 || api_ns_arg(r, "t1", UINT64_MAX, &t1) < 0)
 		return -1;
+	profile_set_time_shared(r->p, 1);
 	if (profile_select_time(r->p, t0, t1) < 0)
 		return api_fail(r, 400, "the time range t0 %llu to t1 %llu is empty", (unsigned long long)t0,
 				(unsigned long long)t1);

@@ -17,9 +17,11 @@ struct api_query {
 
 /*
  * Answer `name` ("overview", "functions", ...: the path after /api/) into
- * out.  Arguments t0 and t1 (ns from each experiment's start) select the
- * events of [t0, t1) for every endpoint (profile_select_time); without
- * them every event counts.  Returns the HTTP status: 200; 400 (a bad argument) or 404 (no such
+ * out.  Arguments t0 and t1 select the events of [t0, t1) for every
+ * endpoint (profile_select_time); without them every event counts.  Times
+ * are on the shared time base of the experiments (profile_set_time_shared:
+ * ns from the earliest experiment's start, so a child process that started
+ * 1 s after its parent has its events from 1 s on).  Returns the HTTP status: 200; 400 (a bad argument) or 404 (no such
  * endpoint or function) with {"error": "..."} in out; 500 out of memory.
  */
 int api_answer(struct profile *p, const char *name, const struct api_query *q, struct strbuf *out);

@@ -2,18 +2,24 @@
  * api_heap.c - the analyzer's /api/heap: heap tracing's leaks, allocations
  * and the stacks live at the peak (report_heap.h, er_print's leaks, allocs
  * and heapstat), and heapstat's summary: totals, size classes and the
- * process with the highest peak.  The library keeps the peak, not the live
- * heap over time, so the peak is what is sent.
+ * process with the highest peak; with width=N, the live heap over time of
+ * each process and of the whole selection in at most N + 1 points each
+ * (report_heaplive.h).
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
+#include "analysis/report_heaplive.h"
 #include "analyzer/api_internal.h"
 
 /* Lists longer than this are cut unless the request asks for more (limit=N, 0: all). */
 #define API_HEAP_LIMIT 200u
+/* The most points per live heap line a request may ask for (width=N). */
+#define API_HEAP_WIDTH_MAX 100000u
 
 static void key_classes(struct jsonw *w, const char *key, const uint64_t *classes)
 {
@@ -120,6 +126,83 @@ static int stack_list(struct api_req *r, const char *key, enum report_heap_key w
 	return e < 0 ? api_fail(r, 500, "cannot resolve a heap stack: %s", strerror(-e)) : 0;
 }
 
+/* "key": {"t": [...], "bytes": [...], "peak": {"t", "bytes"} or null, and the line's figures}. */
+static void live_series(struct api_req *r, const char *key, const struct heaplive_series *l)
+{
+	struct jsonw *w = &r->w;
+	if (key)
+		jsonw_key(w, key);
+	jsonw_object_begin(w);
+	if (l->exp != SIZE_MAX) {
+		jsonw_key_uint(w, "experiment", l->exp + 1);
+		jsonw_key_uint(w, "pid", profile_experiment(r->p, l->exp)->log.pid);
+	}
+	jsonw_key_uint(w, "start_offset_ns", l->start_offset_ns);
+	jsonw_key_uint(w, "span_ns", l->span_ns);
+	jsonw_key_uint(w, "calls", l->calls);
+	jsonw_key_uint(w, "end_bytes", l->end_bytes);
+	jsonw_key(w, "series");
+	jsonw_object_begin(w);
+	jsonw_key(w, "t");
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < l->npoints; i++)
+		jsonw_uint(w, l->points[i].t_ns);
+	jsonw_array_end(w);
+	jsonw_key(w, "bytes");
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < l->npoints; i++)
+		jsonw_uint(w, l->points[i].bytes);
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+	jsonw_key(w, "peak");
+	if (l->peak_bytes) {
+		jsonw_object_begin(w);
+		jsonw_key_uint(w, "t", l->peak_ns);
+		jsonw_key_uint(w, "bytes", l->peak_bytes);
+		jsonw_object_end(w);
+	} else {
+		jsonw_null(w);
+	}
+	jsonw_object_end(w);
+}
+
+/* "live": {"width", "experiments": [series...], "total": series} at `width` points a line. */
+static int live(struct api_req *r, size_t width)
+{
+	struct report_heaplive *h;
+	int e = report_heaplive_compute(r->p, width, &h);
+	if (e < 0)
+		return api_fail(r, 500, "cannot replay the heap calls: %s", strerror(-e));
+	jsonw_key(&r->w, "live");
+	jsonw_object_begin(&r->w);
+	jsonw_key_uint(&r->w, "width", width);
+	jsonw_key(&r->w, "experiments");
+	jsonw_array_begin(&r->w);
+	for (size_t i = 0; i < h->nexps; i++)
+		live_series(r, NULL, &h->exps[i]);
+	jsonw_array_end(&r->w);
+	live_series(r, "total", &h->total);
+	jsonw_object_end(&r->w);
+	report_heaplive_free(h);
+	return 0;
+}
+
+/* Argument key as a count up to max into *ret (def when absent): 0, or -1 after api_fail. */
+static int count_arg(struct api_req *r, const char *key, size_t def, size_t max, size_t *ret)
+{
+	const char *s = api_arg(r, key);
+	*ret = def;
+	if (!s || !*s)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || errno || !isdigit((unsigned char)s[0]) || v > max)
+		return api_fail(r, 400, "%s '%s' is not a count from 0 to %zu", key, s, max);
+	*ret = (size_t)v;
+	return 0;
+}
+
 int api_heap(struct api_req *r)
 {
 	if (profile_compute(r->p) < 0)
@@ -127,19 +210,14 @@ int api_heap(struct api_req *r)
 	if (!profile_has_heap(r->p))
 		return api_fail(r, 400,
 				"no heap tracing data in the experiments (record with collect -H on)");
-	size_t limit = API_HEAP_LIMIT;
-	const char *s = api_arg(r, "limit");
-	if (s && *s) {
-		char *end;
-		unsigned long v = strtoul(s, &end, 10);
-		if (*end || s[0] == '-')
-			return api_fail(r, 400, "limit '%s' is not a count", s);
-		limit = v;
-	}
+	size_t limit, width;
+	if (count_arg(r, "limit", API_HEAP_LIMIT, SIZE_MAX, &limit) < 0 ||
+	    count_arg(r, "width", 0, API_HEAP_WIDTH_MAX, &width) < 0)
+		return -1;
 	summary(r, profile_heap_summary(r->p));
 	if (stack_list(r, "leaks", REPORT_HEAP_LEAK, limit) < 0 ||
 	    stack_list(r, "allocations", REPORT_HEAP_ALLOC, limit) < 0 ||
 	    stack_list(r, "at_peak", REPORT_HEAP_PEAK, limit) < 0)
 		return -1;
-	return 0;
+	return width ? live(r, width) : 0;
 }

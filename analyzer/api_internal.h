@@ -42,6 +42,9 @@ const char *api_entity_name(void *arg, enum report_what what, uint32_t id, char 
 /* "key": [v0, v1, ...] with one value per registered metric. */
 void api_key_metrics(struct api_req *r, const char *key, const uint64_t *v);
 
+/* Argument key as nanoseconds into *ret (def when absent): 0, or -1 after api_fail. */
+int api_ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret);
+
 /* The sort spec of argument "sort" (er_print's syntax; MSPEC_DEFAULT_SORT when absent): 0, or -1 after api_fail. */
 int api_sort_arg(struct api_req *r, struct mspec *ret);
 

@@ -101,6 +101,22 @@ static void columns4_free(struct columns4 *c)
 		free(c->a[k].v);
 }
 
+/* Argument key as a count in [1, max] into *ret (0 when absent): 0, or -1 after api_fail. */
+static int count_arg(struct api_req *r, const char *key, uint64_t max, uint64_t *ret)
+{
+	const char *s = api_arg(r, key);
+	*ret = 0;
+	if (!s || !*s)
+		return 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || s[0] == '-' || v == 0 || v > max)
+		return api_fail(r, 400, "%s '%s' is not a count from 1 to %llu", key, s,
+				(unsigned long long)max);
+	*ret = v;
+	return 0;
+}
+
 /* ------------------------------------------------------------ flame */
 
 struct flame {
@@ -147,30 +163,112 @@ static int flame_add(const struct profile_stack *s, void *arg)
 	return 0;
 }
 
+/* Argument "root", a call path of function ids ("12,40,7": <Total>'s child first): its node (0 without one), or -1 after api_fail. */
+static long flame_root(struct api_req *r, struct flame *fl)
+{
+	const char *s = api_arg(r, "root");
+	long node = 0;
+	for (const char *q = s; q && *q;) {
+		char *end;
+		errno = 0;
+		unsigned long long id = strtoull(q, &end, 10);
+		if (end == q || errno || *q == '-' || (*end && *end != ',') || id > UINT32_MAX)
+			return api_fail(r, 400, "root '%s' is not a call path of function ids", s);
+		int64_t lf = u64map_get(&fl->names.map, id);
+		int64_t k = lf < 0 ? -1 : u64map_get(&fl->children, (uint64_t)node << 32 | (uint64_t)lf);
+		if (k < 0)
+			return api_fail(r, 404, "no call path %s in the flame graph", s);
+		node = (long)k;
+		q = *end ? end + 1 : end;
+	}
+	return node;
+}
+
+/*
+ * The reply's nodes into out: root's ancestors (<Total> first), then root's
+ * subtree but the nodes whose value is below root's / width (width 0: none)
+ * and their descendants, counted in *ret_pruned; a node's value stays its
+ * inclusive value.  Every node comes after its parent, as in fl->nodes.
+ */
+static int flame_prune(struct flame *fl, uint64_t root, uint64_t width, struct columns4 *out,
+		       uint64_t *ret_pruned)
+{
+	size_t n = fl->nodes.a[0].n;
+	const uint64_t *par = fl->nodes.a[0].v, *fn = fl->nodes.a[1].v, *val = fl->nodes.a[2].v,
+		       *self = fl->nodes.a[3].v;
+	uint32_t *map = malloc(n * sizeof *map); /* reply index of a kept node of the subtree */
+	uint8_t *sub = calloc(n, 1);             /* 1: in root's subtree, kept; 2: pruned */
+	int e = map && sub ? 0 : -ENOMEM;
+	size_t depth = 0;
+	for (uint64_t i = root; i != 0; i = par[i])
+		depth++;
+	for (size_t d = 0; e == 0 && d <= depth; d++) { /* the chain, <Total> first */
+		uint64_t i = root;
+		for (size_t k = d; k < depth; k++)
+			i = par[i];
+		e = columns4_push(out, d ? d - 1 : UINT32_MAX, fn[i], val[i], self[i]);
+	}
+	*ret_pruned = 0;
+	if (e == 0) {
+		map[root] = (uint32_t)depth;
+		sub[root] = 1;
+	}
+	double limit = width ? (double)val[root] / (double)width : 0;
+	for (size_t i = root + 1; e == 0 && i < n; i++) {
+		uint8_t ps = sub[par[i]];
+		if (!ps)
+			continue;
+		if (ps == 2 || (double)val[i] < limit) {
+			sub[i] = 2;
+			++*ret_pruned;
+			continue;
+		}
+		sub[i] = 1;
+		map[i] = (uint32_t)out->a[0].n;
+		e = columns4_push(out, map[par[i]], fn[i], val[i], self[i]);
+	}
+	free(map);
+	free(sub);
+	return e;
+}
+
 int api_flame(struct api_req *r)
 {
 	long m = api_metric_arg(r, "metric", "totalcpu");
-	if (m < 0)
+	uint64_t width;
+	if (m < 0 || count_arg(r, "width", 1000000, &width) < 0)
 		return -1;
 	const char *inv = api_arg(r, "inverted");
 	struct flame fl = {.metric = (size_t)m, .inverted = inv && strcmp(inv, "1") == 0};
+	struct columns4 out;
+	memset(&out, 0, sizeof out);
 	u64map_init(&fl.children);
 	u64map_init(&fl.names.map);
 	int e = fnames_get(&fl.names, PROFILE_FUNC_TOTAL) < 0 ||
 				columns4_push(&fl.nodes, UINT32_MAX, 0, 0, 0) < 0
 			? -ENOMEM
 			: profile_foreach_stack(r->p, NULL, flame_add, &fl);
-	if (e == 0) {
+	long root = e == 0 ? flame_root(r, &fl) : 0;
+	uint64_t pruned = 0;
+	if (e == 0 && root >= 0)
+		e = flame_prune(&fl, (uint64_t)root, width, &out, &pruned);
+	if (e == 0 && root >= 0) {
 		size_t nd;
 		jsonw_key_string(&r->w, "metric", profile_metric_defs(r->p, &nd)[m].keyword);
 		jsonw_key_bool(&r->w, "inverted", fl.inverted);
+		uint64_t depth = 0; /* root's index in the reply: after its ancestors */
+		for (uint64_t i = (uint64_t)root; i != 0; i = fl.nodes.a[0].v[i])
+			depth++;
+		jsonw_key_uint(&r->w, "root", depth);
+		jsonw_key_uint(&r->w, "pruned", pruned);
 		fnames_write(r, &fl.names);
 		static const char *const keys[4] = {"parent", "func", "value", "self"};
-		columns4_write(r, "nodes", keys, &fl.nodes);
+		columns4_write(r, "nodes", keys, &out);
 	}
 	u64map_release(&fl.children);
 	fnames_release(&fl.names);
 	columns4_free(&fl.nodes);
+	columns4_free(&out);
 	return e < 0 ? api_fail(r, 500, "cannot walk the stacks: %s", strerror(-e)) : 0;
 }
 
@@ -181,9 +279,10 @@ struct timeline {
 	size_t metric;
 	size_t *lane0; /* per experiment: the lane of its first thread */
 	struct fnames names;
-	struct columns4 events; /* t, lane, leaf, value */
-	/* downsampling (width > 0): at most per_px events per lane and time bucket of duration / width */
-	uint64_t duration, width, per_px, total;
+	struct columns4 events; /* t (shared time base), lane, leaf, value */
+	uint64_t v0, v1;        /* the view: only the events of [v0, v1) */
+	/* downsampling (width > 0): at most per_px events per lane and time bucket of span / width */
+	uint64_t span, width, per_px, total;
 	struct u64map kept; /* lane * width + bucket -> events kept there */
 };
 
@@ -192,7 +291,7 @@ static int timeline_keep(struct timeline *tl, uint64_t lane, uint64_t t)
 {
 	if (!tl->width)
 		return 1;
-	uint64_t b = tl->duration ? (uint64_t)((double)t / (double)tl->duration * (double)tl->width) : 0;
+	uint64_t b = tl->span ? (uint64_t)((double)(t - tl->v0) / (double)tl->span * (double)tl->width) : 0;
 	uint64_t key = lane * tl->width + (b < tl->width ? b : tl->width - 1);
 	int64_t n = u64map_get(&tl->kept, key);
 	if (n >= (int64_t)tl->per_px)
@@ -206,9 +305,12 @@ static int timeline_add(const struct profile_stack *s, void *arg)
 	uint64_t v = s->metrics[tl->metric];
 	if (!v)
 		return 0;
-	tl->total++;
 	const struct experiment *x = profile_experiment(tl->p, s->exp);
-	uint64_t t = report_rel_ns(x, s->ts_ns), lane = tl->lane0[s->exp] + s->thread;
+	uint64_t t = profile_experiment_offset_ns(tl->p, s->exp) + report_rel_ns(x, s->ts_ns);
+	if (t < tl->v0 || t >= tl->v1)
+		return 0;
+	tl->total++;
+	uint64_t lane = tl->lane0[s->exp] + s->thread;
 	int k = timeline_keep(tl, lane, t);
 	if (k <= 0)
 		return k;
@@ -216,22 +318,6 @@ static int timeline_add(const struct profile_stack *s, void *arg)
 	if (lf < 0)
 		return (int)lf;
 	return columns4_push(&tl->events, t, lane, (uint64_t)lf, v);
-}
-
-/* Argument key as a count in [1, max] into *ret (0 when absent): 0, or -1 after api_fail. */
-static int count_arg(struct api_req *r, const char *key, uint64_t max, uint64_t *ret)
-{
-	const char *s = api_arg(r, key);
-	*ret = 0;
-	if (!s || !*s)
-		return 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (*end || s[0] == '-' || v == 0 || v > max)
-		return api_fail(r, 400, "%s '%s' is not a count from 1 to %llu", key, s,
-				(unsigned long long)max);
-	*ret = v;
-	return 0;
 }
 
 static void lanes(struct api_req *r)
@@ -244,6 +330,7 @@ static void lanes(struct api_req *r)
 			jsonw_object_begin(&r->w);
 			jsonw_key_uint(&r->w, "experiment", i + 1);
 			jsonw_key_uint(&r->w, "pid", x->log.pid);
+			jsonw_key_uint(&r->w, "start_ns", profile_experiment_offset_ns(r->p, i));
 			jsonw_key_uint(&r->w, "thread", x->threads[k].number);
 			jsonw_key_uint(&r->w, "tid", x->threads[k].tid);
 			jsonw_object_end(&r->w);
@@ -262,18 +349,27 @@ int api_timeline(struct api_req *r)
 	if (d->at_end)
 		return api_fail(r, 400, "metric '%s' is a state at the end of the run, not events in time",
 				d->keyword);
-	uint64_t width, per_px;
-	if (count_arg(r, "width", 100000, &width) < 0 || count_arg(r, "per_px", 1000, &per_px) < 0)
-		return -1;
+	uint64_t width, per_px, duration = 0, v0, v1;
 	size_t nx = profile_experiment_count(r->p);
+	for (size_t i = 0; i < nx; i++) {
+		uint64_t end =
+			profile_experiment_offset_ns(r->p, i) + profile_experiment(r->p, i)->duration_ns;
+		duration = end > duration ? end : duration;
+	}
+	if (count_arg(r, "width", 100000, &width) < 0 || count_arg(r, "per_px", 1000, &per_px) < 0 ||
+	    api_ns_arg(r, "v0", 0, &v0) < 0 || api_ns_arg(r, "v1", UINT64_MAX, &v1) < 0)
+		return -1;
+	if (v0 >= v1)
+		return api_fail(r, 400, "the view v0 %llu to v1 %llu is empty", (unsigned long long)v0,
+				(unsigned long long)v1);
 	struct timeline tl = {.p = r->p,
 			      .metric = (size_t)m,
 			      .lane0 = calloc(nx + 1, sizeof(size_t)),
+			      .v0 = v0,
+			      .v1 = v1,
+			      .span = (v1 == UINT64_MAX ? duration > v0 ? duration : v0 : v1) - v0,
 			      .width = width,
 			      .per_px = per_px ? per_px : 1};
-	for (size_t i = 0; i < nx; i++)
-		if (profile_experiment(r->p, i)->duration_ns > tl.duration)
-			tl.duration = profile_experiment(r->p, i)->duration_ns;
 	u64map_init(&tl.names.map);
 	u64map_init(&tl.kept);
 	int e = -ENOMEM;
@@ -285,7 +381,12 @@ int api_timeline(struct api_req *r)
 	}
 	if (e == 0) {
 		jsonw_key_string(&r->w, "metric", d->keyword);
-		jsonw_key_uint(&r->w, "duration_ns", tl.duration);
+		jsonw_key_uint(&r->w, "duration_ns", duration);
+		jsonw_key(&r->w, "view");
+		jsonw_object_begin(&r->w);
+		jsonw_key_uint(&r->w, "v0", v0);
+		jsonw_key_uint(&r->w, "v1", v0 + tl.span);
+		jsonw_object_end(&r->w);
 		jsonw_key_uint(&r->w, "events_total", tl.total);
 		if (width) {
 			jsonw_key(&r->w, "downsampled");
@@ -313,6 +414,10 @@ struct calltree {
 	struct u64v parent, func;
 	VEC(const uint64_t *) values; /* per node: its inclusive vector (the profile's) */
 	struct u64v path;             /* per depth: the reply index of the node walked last */
+	size_t metric;                /* the sort metric */
+	uint64_t width;               /* pruning: a node below the root's value / width is left out */
+	double limit;
+	uint64_t pruned; /* nodes left out (with their descendants, not counted) */
 	int nomem;
 };
 
@@ -320,6 +425,12 @@ static int calltree_node(void *arg, const struct metrics_node *n, size_t depth, 
 {
 	(void)has_next;
 	struct calltree *ct = arg;
+	if (depth == 0 && ct->width)
+		ct->limit = (double)n->values[ct->metric] / (double)ct->width;
+	else if ((double)n->values[ct->metric] < ct->limit) {
+		ct->pruned++;
+		return REPORT_TREE_SKIP;
+	}
 	long lf = fnames_get(&ct->names, n->func);
 	uint64_t me = ct->func.n;
 	if (lf < 0 || u64v_push(&ct->parent, depth ? ct->path.v[depth - 1] : UINT32_MAX) < 0 ||
@@ -346,12 +457,13 @@ static void key_u64v(struct api_req *r, const char *key, const struct u64v *a)
 int api_calltree(struct api_req *r)
 {
 	struct mspec sort;
-	if (api_sort_arg(r, &sort) < 0)
-		return -1;
 	struct calltree ct;
 	memset(&ct, 0, sizeof ct);
+	if (api_sort_arg(r, &sort) < 0 || count_arg(r, "width", 1000000, &ct.width) < 0)
+		return -1;
 	u64map_init(&ct.names.map);
 	size_t sm = report_sort_metric(&sort.items[0]);
+	ct.metric = sm;
 	int e = report_tree_walk(r->p, sm, calltree_node, &ct);
 	if (e == 0 && ct.nomem)
 		e = -ENOMEM;
@@ -359,6 +471,7 @@ int api_calltree(struct api_req *r)
 		size_t nd;
 		const struct metric_def *d = profile_metric_defs(r->p, &nd);
 		jsonw_key_string(&r->w, "sort_metric", d[sm].keyword);
+		jsonw_key_uint(&r->w, "pruned", ct.pruned);
 		fnames_write(r, &ct.names);
 		jsonw_key(&r->w, "nodes");
 		jsonw_object_begin(&r->w);

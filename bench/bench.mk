@@ -95,7 +95,8 @@ bench: bench-archive
 
 # The analyzer on 1,000,000 samples over 100,000 distinct stacks (bench/analyzer/run.py):
 # start, /api/overview + /api/functions (target 2 s), the flame, call tree and timeline
-# replies' sizes and times, the timeline downsampled to a canvas' width.
+# replies' sizes and times, whole and pruned as the page asks; then the page's redraw times in
+# chromium (bench/analyzer/browser.mjs: flame graph, click-zoom, hover, timeline, zoom, pan).
 bench-analyzer: all $(BENCH_CPUBOUND) $(BUILD)/tests/tools/mkexp
 	python3 bench/analyzer/run.py --build $(BUILD)
 

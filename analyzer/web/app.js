@@ -243,7 +243,8 @@ async function loadCalltree() {
   err.textContent = '';
   let c;
   try {
-    c = await api(withRange('calltree' + (state.sort ? '?sort=' + encodeURIComponent(state.sort) : '')));
+    // paths below 0.1% of <Total> by the sort metric are left out (counted in pruned)
+    c = await api(withRange('calltree?width=1000' + (state.sort ? '&sort=' + encodeURIComponent(state.sort) : '')));
   } catch (e) {
     err.textContent = e.message;
     return;
@@ -253,6 +254,8 @@ async function loadCalltree() {
   const open = new Set();
   for (let i = 0; i < n && children[i].length; i = children[i][0]) open.add(i); // the hottest path
   state.calltree = { data: c, children, open };
+  document.getElementById('calltree-pruned').textContent = c.pruned
+    ? `${c.pruned} call paths below 0.1% of <Total> (by the sort metric) are left out.` : '';
   renderCalltree();
 }
 
@@ -292,16 +295,31 @@ function renderCalltree() {
 // ------------------------------------------------------------ flame graph
 const ROW = 18;
 
-async function loadFlame() {
+// The flame graph of the chosen metric, pruned by the server to the canvas width (nodes narrower
+// than a pixel are left out; their time stays in their parent's) and rooted at the call path
+// root (function ids below <Total>), so that a zoom asks for the detail under the node it shows.
+async function loadFlame(root) {
   const metric = document.getElementById('flame-metric').value;
   const inverted = document.getElementById('flame-inverted').checked;
-  const f = await api(withRange(`flame?metric=${encodeURIComponent(metric)}&inverted=${inverted ? 1 : 0}`));
+  const width = document.getElementById('flame-canvas').clientWidth || 800;
+  const seq = (loadFlame.seq = (loadFlame.seq || 0) + 1);
+  const q = `flame?metric=${encodeURIComponent(metric)}&inverted=${inverted ? 1 : 0}&width=${width}`;
+  let f;
+  try {
+    f = await api(withRange(q + (root && root.length ? '&root=' + root.join(',') : '')));
+  } catch (e) {
+    if (!root || !root.length) throw e;
+    f = await api(withRange(q)); // the path is not in this range's graph: the whole graph
+  }
+  if (seq !== loadFlame.seq) return; // a later request superseded this one
   const n = f.nodes.parent.length;
   const children = Array.from({ length: n }, () => []);
   for (let i = 1; i < n; i++) children[f.nodes.parent[i]].push(i);
-  const name = (i) => f.functions.name[f.nodes.func[i]];
+  const names = f.functions.name, func = f.nodes.func;
+  const name = (i) => names[func[i]];
   for (const c of children) c.sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : a - b));
-  state.flame = { data: f, children, name, zoom: 0, unit: state.overview.metrics.find((m) => m.keyword === metric).unit };
+  const colors = names.map((s) => { const h = hash(s); return `hsl(${20 + (h % 40)}, 80%, ${55 + (h % 20)}%)`; });
+  state.flame = { data: f, children, name, colors, zoom: f.root, unit: state.overview.metrics.find((m) => m.keyword === metric).unit };
   drawFlame();
 }
 
@@ -312,46 +330,46 @@ function depthOf(i) {
 }
 
 function drawFlame() {
+  const t0 = performance.now();
   const fl = state.flame, f = fl.data, canvas = document.getElementById('flame-canvas');
   const width = canvas.clientWidth || 800;
-  canvas.width = width;
-  const ctx = canvas.getContext('2d');
   const rects = [];
-  const zoomValue = f.nodes.value[fl.zoom] || 1;
+  const value = f.nodes.value, zoomValue = value[fl.zoom] || 1;
   // the zoomed node's ancestors, full width above it
   const chain = [];
   for (let i = fl.zoom; ; i = f.nodes.parent[i]) { chain.unshift(i); if (i === 0) break; }
   let maxDepth = chain.length;
+  const scale = width / zoomValue;
   const place = (i, x, depth) => {
-    const w = (f.nodes.value[i] / zoomValue) * width;
-    if (w < 0.5) return;
+    const w = value[i] * scale;
+    if (w < 0.5) return; // sub-pixel: neither drawn nor its children
     rects.push({ i, x, y: depth * ROW, w });
-    maxDepth = Math.max(maxDepth, depth + 1);
+    if (depth + 1 > maxDepth) maxDepth = depth + 1;
     let cx = x;
-    for (const c of fl.children[i]) { place(c, cx, depth + 1); cx += (f.nodes.value[c] / zoomValue) * width; }
+    for (const c of fl.children[i]) { place(c, cx, depth + 1); cx += value[c] * scale; }
   };
   chain.slice(0, -1).forEach((i, d) => rects.push({ i, x: 0, y: d * ROW, w: width }));
   place(fl.zoom, 0, chain.length - 1);
+  canvas.width = width;
   canvas.height = Math.max(100, maxDepth * ROW + 2);
+  const ctx = canvas.getContext('2d');
   ctx.font = '12px monospace';
   for (const r of rects) {
-    const h = hash(fl.name(r.i));
-    ctx.fillStyle = `hsl(${20 + (h % 40)}, 80%, ${55 + (h % 20)}%)`;
+    ctx.fillStyle = fl.colors[f.nodes.func[r.i]];
     ctx.fillRect(r.x, r.y, Math.max(r.w - 1, 1), ROW - 1);
-    if (r.w > 30) {
-      ctx.fillStyle = '#000';
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(r.x, r.y, r.w - 2, ROW);
-      ctx.clip();
-      ctx.fillText(fl.name(r.i), r.x + 3, r.y + 13);
-      ctx.restore();
-    }
+  }
+  ctx.fillStyle = '#000';
+  for (const r of rects) {
+    if (r.w <= 30) continue;
+    const s = fl.name(r.i), room = Math.floor((r.w - 6) / 7.3); // monospace 12px: about 7.2 px a character
+    ctx.fillText(s.length > room ? s.slice(0, Math.max(room - 1, 0)) + '\u2026' : s, r.x + 3, r.y + 13);
   }
   fl.rects = rects;
   document.getElementById('flame-zoom').textContent = fl.zoom === 0 ? 'Zoom: all' : 'Zoom: ' + fl.name(fl.zoom);
+  document.getElementById('flame-pruned').textContent = f.pruned ? `(${f.pruned} call paths narrower than a pixel left out)` : '';
   canvas.dataset.zoom = fl.name(fl.zoom);
   canvas.dataset.depth = String(depthOf(fl.zoom));
+  canvas.dataset.drawMs = (performance.now() - t0).toFixed(2);
 }
 
 function hash(s) {
@@ -363,16 +381,26 @@ function hash(s) {
 function flameHit(ev) {
   const canvas = document.getElementById('flame-canvas'), b = canvas.getBoundingClientRect();
   const x = ((ev.clientX - b.left) * canvas.width) / b.width, y = ((ev.clientY - b.top) * canvas.height) / b.height;
-  return (state.flame.rects || []).find((r) => x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + ROW);
+  const row = Math.floor(y / ROW);
+  return (state.flame.rects || []).find((r) => r.y === row * ROW && x >= r.x && x < r.x + r.w);
+}
+
+// The call path of node i: the function ids from <Total>'s child down to it.
+function flamePath(i) {
+  const f = state.flame.data, path = [];
+  for (; i !== 0; i = f.nodes.parent[i]) path.unshift(f.functions.id[f.nodes.func[i]]);
+  return path;
 }
 
 function flameClick(ev) {
   const r = state.flame && flameHit(ev);
   if (!r) return;
-  const f = state.flame.data;
-  state.flame.zoom = r.i;
-  if (r.i !== 0) select(f.functions.id[f.nodes.func[r.i]], state.flame.name(r.i));
-  drawFlame();
+  const fl = state.flame, f = fl.data;
+  if (r.i !== 0) select(f.functions.id[f.nodes.func[r.i]], fl.name(r.i));
+  if (r.i === fl.zoom) return;
+  fl.zoom = r.i;
+  drawFlame(); // from the nodes held, then the detail under it from the server
+  loadFlame(flamePath(r.i));
 }
 
 function flameHover(ev) {
@@ -385,27 +413,32 @@ function flameHover(ev) {
 // ------------------------------------------------------------ timeline
 const LANE = 22, PROC = 16, GUTTER = 110;
 
-async function loadTimeline() {
-  // the whole run (the range is drawn over it), at most 2 marks per lane and pixel of the lanes
+// The timeline request of the view [v0, v1) (ns on the run's time base) at the canvas's
+// resolution: at most 2 marks per lane and pixel.
+function timelineQuery(v) {
   const canvas = document.getElementById('timeline-canvas');
   const px = Math.max(100, (canvas.clientWidth || 800) - GUTTER);
-  const t = await api(`timeline?metric=totalcpu&width=${px}&per_px=2`);
-  document.getElementById('timeline-count').textContent = t.events.t.length < t.events_total
-    ? `${t.events.t.length} of ${t.events_total} samples drawn (at most 2 per pixel and lane)` : `${t.events_total} samples`;
+  return `timeline?metric=totalcpu&width=${px}&per_px=2` + (v ? `&v0=${v.v0}&v1=${v.v1}` : '');
+}
+
+async function loadTimeline() {
+  // the whole run (the range is drawn over it)
+  const t = await api(timelineQuery(null));
   // with heap tracing, the peak of live heap (heapstat's) is marked in its process's lanes
   const heap = state.overview.experiments.some((x) => x.heap_tracing) ? (await api('heap?limit=1')).peak : null;
-  state.timeline = { data: t, drag: null, peak: heap };
+  const colors = t.functions.name.map((s) => `hsl(${hash(s) % 360}, 65%, 50%)`);
+  state.timeline = { data: t, colors, detail: null, drag: null, pan: null, peak: heap, view: { v0: 0, v1: Math.max(t.duration_ns, 1) } };
   drawTimeline();
 }
 
 function timeX(t, width) {
-  const d = state.timeline.data.duration_ns || 1;
-  return GUTTER + (t / d) * (width - GUTTER);
+  const v = state.timeline.view;
+  return GUTTER + ((t - v.v0) / (v.v1 - v.v0)) * (width - GUTTER);
 }
 
 function xTime(x, width) {
-  const d = state.timeline.data.duration_ns;
-  return Math.max(0, Math.min(d, Math.round(((x - GUTTER) / (width - GUTTER)) * d)));
+  const v = state.timeline.view;
+  return Math.max(v.v0, Math.min(v.v1, Math.round(v.v0 + ((x - GUTTER) / (width - GUTTER)) * (v.v1 - v.v0))));
 }
 
 // The timeline's rows: with several processes, a label row above each process's thread lanes.
@@ -415,7 +448,7 @@ function timelineLayout(t) {
   let y = 0, prev = null;
   t.lanes.forEach((l, i) => {
     if (many && l.experiment !== prev) {
-      labels.push({ y, text: `process ${l.pid} (experiment ${l.experiment})`, experiment: l.experiment });
+      labels.push({ y, text: `process ${l.pid} (experiment ${l.experiment})`, experiment: l.experiment, start: l.start_ns });
       y += PROC;
     }
     prev = l.experiment;
@@ -425,7 +458,14 @@ function timelineLayout(t) {
   return { laneY, labels, height: y };
 }
 
+// The marks of the view: the detail asked for it once it came, else the whole run's.
+function timelineMarks(tl) {
+  const d = tl.detail, v = tl.view;
+  return d && d.view.v0 <= v.v0 && d.view.v1 >= v.v1 ? d : { data: tl.data, colors: tl.colors };
+}
+
 function drawTimeline() {
+  const t0 = performance.now();
   const tl = state.timeline, t = tl.data, canvas = document.getElementById('timeline-canvas');
   const width = canvas.clientWidth || 800;
   const lay = tl.layout || (tl.layout = timelineLayout(t));
@@ -438,33 +478,97 @@ function drawTimeline() {
     ctx.fillRect(0, p.y, width, PROC);
     ctx.fillStyle = '#fff';
     ctx.fillText(p.text, 4, p.y + 12);
+    const x = timeX(p.start, width); // where the process started
+    if (x >= GUTTER && x <= width) ctx.fillRect(x, p.y + 2, 1, PROC - 4);
   }
   t.lanes.forEach((l, i) => {
     ctx.fillStyle = i % 2 ? '#f7f9fb' : '#eef1f5';
     ctx.fillRect(0, lay.laneY[i], width, LANE);
+  });
+  const m = timelineMarks(tl), e = m.data.events, v = tl.view, scale = (width - GUTTER) / (v.v1 - v.v0);
+  const mw = Math.max(1, Math.min(4, (m.data === t ? t.duration_ns / (v.v1 - v.v0) : 1) * 2));
+  for (let k = 0; k < e.t.length; k++) {
+    const x = e.t[k];
+    if (x < v.v0 || x >= v.v1) continue;
+    ctx.fillStyle = m.colors[e.leaf[k]];
+    ctx.fillRect(GUTTER + (x - v.v0) * scale, lay.laneY[e.lane[k]] + 3, mw, LANE - 6);
+  }
+  ctx.fillStyle = '#fff'; // the gutter over marks, then the lane names
+  ctx.fillRect(0, 0, GUTTER, canvas.height);
+  t.lanes.forEach((l, i) => {
+    ctx.fillStyle = i % 2 ? '#f7f9fb' : '#eef1f5';
+    ctx.fillRect(0, lay.laneY[i], GUTTER, LANE);
     ctx.fillStyle = '#000';
     ctx.fillText(`T${l.thread} ${l.tid}`, 4, lay.laneY[i] + 15);
   });
-  const e = t.events;
-  for (let k = 0; k < e.t.length; k++) {
-    const h = hash(t.functions.name[e.leaf[k]]);
-    ctx.fillStyle = `hsl(${h % 360}, 65%, 50%)`;
-    ctx.fillRect(timeX(e.t[k], width), lay.laneY[e.lane[k]] + 3, 2, LANE - 6);
+  for (const p of lay.labels) {
+    ctx.fillStyle = '#2d3e50';
+    ctx.fillRect(0, p.y, GUTTER, PROC);
+    ctx.fillStyle = '#fff';
+    ctx.fillText(p.text, 4, p.y + 12);
   }
-  if (tl.peak) {
-    const x = timeX(tl.peak.t_ns, width), ys = t.lanes.map((l, i) => (l.experiment === tl.peak.experiment ? lay.laneY[i] : -1)).filter((y) => y >= 0);
+  if (tl.peak) { // heapstat's time is its experiment's: on the run's base from that process's start
+    const lane = t.lanes.find((l) => l.experiment === tl.peak.experiment), at = tl.peak.t_ns + (lane ? lane.start_ns : 0);
+    const x = timeX(at, width), ys = t.lanes.map((l, i) => (l.experiment === tl.peak.experiment ? lay.laneY[i] : -1)).filter((y) => y >= 0);
     ctx.fillStyle = '#c00';
-    for (const y of ys) ctx.fillRect(x - 1, y, 2, LANE);
-    if (ys.length) ctx.fillText(`heap peak ${tl.peak.bytes} B`, Math.min(x + 4, width - 140), ys[0] + 15);
+    if (x >= GUTTER && x <= width) {
+      for (const y of ys) ctx.fillRect(x - 1, y, 2, LANE);
+      if (ys.length) ctx.fillText(`heap peak ${tl.peak.bytes} B`, Math.min(x + 4, width - 140), ys[0] + 15);
+    }
     canvas.dataset.peak = String(tl.peak.t_ns);
   }
   const r = tl.drag || state.range;
   if (r) {
-    const a = timeX(Math.min(r.t0, r.t1), width), b = timeX(Math.max(r.t0, r.t1), width);
+    const a = Math.max(GUTTER, timeX(Math.min(r.t0, r.t1), width)), b = Math.min(width, timeX(Math.max(r.t0, r.t1), width));
     ctx.fillStyle = 'rgba(40, 110, 220, 0.2)';
-    ctx.fillRect(a, 0, Math.max(b - a, 1), canvas.height);
+    if (b >= a) ctx.fillRect(a, 0, Math.max(b - a, 1), canvas.height);
   }
+  const drawn = m.data.events.t.length, total = m.data.events_total;
+  document.getElementById('timeline-count').textContent = drawn < total
+    ? `${drawn} of ${total} samples drawn (at most 2 per pixel and lane)` : `${total} samples`;
+  document.getElementById('timeline-view').textContent = v.v0 === 0 && v.v1 >= t.duration_ns ? 'the whole run'
+    : `${fmt(v.v0, 'ns')} s to ${fmt(v.v1, 'ns')} s`;
   canvas.dataset.processes = lay.labels.map((p) => p.text).join('|');
+  canvas.dataset.view = `${v.v0},${v.v1}`;
+  canvas.dataset.detail = m.data === t ? '' : `${m.data.view.v0},${m.data.view.v1}`;
+  canvas.dataset.drawMs = (performance.now() - t0).toFixed(2);
+}
+
+// Show [v0, v1) of the run (clamped to it, at least 1 us): drawn at once from the marks held,
+// then with the detail of that window once the server sends it.
+function setView(v0, v1) {
+  const tl = state.timeline, d = Math.max(tl.data.duration_ns, 1);
+  let span = Math.max(1000, Math.min(d, v1 - v0));
+  v0 = Math.max(0, Math.min(d - span, v0));
+  tl.view = { v0: Math.round(v0), v1: Math.round(v0 + span) };
+  drawTimeline();
+  clearTimeout(tl.timer);
+  if (tl.view.v0 === 0 && tl.view.v1 >= d) { tl.detail = null; return; }
+  tl.timer = setTimeout(async () => {
+    const want = tl.view, seq = (tl.seq = (tl.seq || 0) + 1);
+    let t;
+    try {
+      t = await api(timelineQuery(want));
+    } catch (e) {
+      document.getElementById('timeline-count').textContent = 'Error: ' + e.message; // the marks held stay
+      return;
+    }
+    if (seq !== tl.seq || state.timeline !== tl) return;
+    tl.detail = { data: t, view: t.view, colors: t.functions.name.map((s) => `hsl(${hash(s) % 360}, 65%, 50%)`) };
+    drawTimeline();
+  }, 80);
+}
+
+// Zoom by factor (< 1: in) around time at.
+function zoomView(factor, at) {
+  const v = state.timeline.view, span = (v.v1 - v.v0) * factor;
+  const a = at === undefined ? (v.v0 + v.v1) / 2 : at, f = (a - v.v0) / (v.v1 - v.v0);
+  setView(a - f * span, a - f * span + span);
+}
+
+function panView(dt) {
+  const v = state.timeline.view;
+  setView(v.v0 + dt, v.v1 + dt);
 }
 
 function canvasX(ev) {
@@ -473,8 +577,11 @@ function canvasX(ev) {
 }
 
 function timelineDown(ev) {
-  const w = document.getElementById('timeline-canvas').width, t = xTime(canvasX(ev), w);
-  state.timeline.drag = { t0: t, t1: t, x0: canvasX(ev) };
+  const tl = state.timeline;
+  if (!tl) return;
+  const w = document.getElementById('timeline-canvas').width, x = canvasX(ev);
+  if (ev.shiftKey || document.getElementById('timeline-pan').checked) tl.pan = { x0: x, view: tl.view }; // pan
+  else tl.drag = { t0: xTime(x, w), t1: xTime(x, w), x0: x }; // select a range
 }
 
 function timelineMove(ev) {
@@ -482,7 +589,10 @@ function timelineMove(ev) {
   if (!tl) return;
   const t = xTime(canvasX(ev), w);
   document.getElementById('timeline-hover').textContent = `${fmt(t, 'ns')} s`;
-  if (tl.drag) {
+  if (tl.pan) {
+    const v = tl.pan.view, dt = ((canvasX(ev) - tl.pan.x0) / (w - GUTTER)) * (v.v1 - v.v0);
+    setView(v.v0 - dt, v.v1 - dt);
+  } else if (tl.drag) {
     tl.drag.t1 = t;
     drawTimeline();
   }
@@ -490,10 +600,27 @@ function timelineMove(ev) {
 
 function timelineUp(ev) {
   const tl = state.timeline, d = tl && tl.drag;
+  if (tl) tl.pan = null;
   if (!d) return;
   tl.drag = null;
   if (Math.abs(canvasX(ev) - d.x0) < 3) setRange(null); // a click: the whole run again
   else setRange({ t0: Math.min(d.t0, d.t1), t1: Math.max(d.t0, d.t1) + 1 });
+}
+
+function timelineWheel(ev) {
+  if (!state.timeline) return;
+  ev.preventDefault();
+  const w = document.getElementById('timeline-canvas').width, x = canvasX(ev);
+  if (ev.shiftKey) panView((ev.deltaY / 1000) * (state.timeline.view.v1 - state.timeline.view.v0));
+  else zoomView(ev.deltaY < 0 ? 0.8 : 1.25, x >= GUTTER ? xTime(x, w) : undefined);
+}
+
+function timelineKey(ev) {
+  if (!state.timeline) return;
+  const v = state.timeline.view, step = (v.v1 - v.v0) / 10;
+  const keys = { ArrowLeft: () => panView(-step), ArrowRight: () => panView(step), '+': () => zoomView(0.8),
+    '=': () => zoomView(0.8), '-': () => zoomView(1.25), '0': () => setView(0, state.timeline.data.duration_ns) };
+  if (keys[ev.key]) { ev.preventDefault(); keys[ev.key](); }
 }
 
 // Show only [t0, t1) everywhere (null: the whole run); the views reload from the server.
@@ -514,13 +641,19 @@ async function showHeap() {
   err.textContent = '';
   let h;
   try {
-    h = await api(withRange('heap'));
+    // the live heap in one point per pixel of the chart's plot at most
+    const w = Math.max(100, (document.getElementById('heap-chart').clientWidth || 800) - HEAP_LEFT - HEAP_RIGHT);
+    h = await api(withRange(`heap?width=${w}`));
   } catch (e) {
     err.textContent = e.message;
-    for (const id of ['heap-peak', 'heap-summary', 'heap-leaks', 'heap-allocations', 'heap-at_peak'])
+    for (const id of ['heap-peak', 'heap-summary', 'heap-leaks', 'heap-allocations', 'heap-at_peak', 'heap-chart-legend'])
       document.getElementById(id).replaceChildren();
+    state.heapLive = null;
+    drawHeapChart();
     return;
   }
+  state.heapLive = { live: h.live, peak: h.peak };
+  drawHeapChart();
   const p = h.peak, peak = document.getElementById('heap-peak');
   peak.textContent = p ? `Peak live heap: ${p.bytes} bytes at ${fmt(p.t_ns, 'ns')} s in process ${p.pid} (experiment ${p.experiment})`
     : 'No live heap';
@@ -547,6 +680,113 @@ async function showHeap() {
       if (f) tr.addEventListener('click', () => select(f.func, f.name));
     });
   }
+}
+
+// The live heap chart: a step line per process and, with several, their sum (dashed), all on
+// one clock (each process's times shifted by its start_offset_ns after the earliest's start);
+// heapstat's peak (the highest process's) marked with a dot and labelled with its bytes and time
+// on that clock; the selected time range shaded (the lines are the whole run's: live memory
+// ignores the time selection).
+state.heapLive = null; // /api/heap's live heap lines and peak: {live, peak}
+const HEAP_LEFT = 80, HEAP_RIGHT = 12, HEAP_TOP = 22, HEAP_BOTTOM = 20;
+const HEAP_COLORS = ['#1f6fb4', '#e07b00', '#2a9d3a', '#8a3fb8', '#b03a48', '#17999a'];
+
+// The lines drawn: each process's, then the sum's when there are several.
+function heapLines(live) {
+  const x = live.experiments.map((e, i) => ({ e, color: HEAP_COLORS[i % HEAP_COLORS.length], dash: [],
+    name: `process ${e.pid} (experiment ${e.experiment})` }));
+  if (x.length > 1) x.push({ e: live.total, color: '#555', dash: [5, 3], name: 'all processes' });
+  return x;
+}
+
+function heapLayout(lines, width, height) {
+  const span = Math.max(1, ...lines.map((l) => l.e.start_offset_ns + l.e.span_ns));
+  const top = Math.max(1, ...lines.map((l) => (l.e.peak ? l.e.peak.bytes : 0)));
+  return {
+    span, top,
+    x: (t) => HEAP_LEFT + (t / span) * (width - HEAP_LEFT - HEAP_RIGHT),
+    y: (b) => height - HEAP_BOTTOM - (b / top) * (height - HEAP_TOP - HEAP_BOTTOM),
+  };
+}
+
+function heapAxes(ctx, lay, width, height) {
+  ctx.strokeStyle = '#999';
+  ctx.beginPath();
+  ctx.moveTo(HEAP_LEFT, HEAP_TOP);
+  ctx.lineTo(HEAP_LEFT, height - HEAP_BOTTOM);
+  ctx.lineTo(width - HEAP_RIGHT, height - HEAP_BOTTOM);
+  ctx.stroke();
+  ctx.fillStyle = '#333';
+  for (const f of [0, 0.5, 1]) {
+    const b = Math.round(lay.top * f), t = lay.span * f;
+    ctx.textAlign = 'right';
+    ctx.fillText(`${b} B`, HEAP_LEFT - 4, lay.y(b) + 4);
+    ctx.textAlign = f === 0 ? 'left' : f === 1 ? 'right' : 'center';
+    ctx.fillText(`${fmt(t, 'ns')} s`, lay.x(t), height - 5);
+  }
+  ctx.textAlign = 'left';
+}
+
+// A step line: 0 until its first point, each point's bytes until the next, the last until its end.
+function heapLine(ctx, lay, l) {
+  const t = l.e.series.t, b = l.e.series.bytes, off = l.e.start_offset_ns;
+  ctx.strokeStyle = l.color;
+  ctx.setLineDash(l.dash);
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.moveTo(lay.x(off), lay.y(0));
+  let prev = 0;
+  for (let i = 0; i < t.length; i++) {
+    ctx.lineTo(lay.x(off + t[i]), lay.y(prev));
+    ctx.lineTo(lay.x(off + t[i]), lay.y(b[i]));
+    prev = b[i];
+  }
+  ctx.lineTo(lay.x(off + l.e.span_ns), lay.y(prev));
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.lineWidth = 1;
+}
+
+// heapstat's peak: a dot on its process's line and a label; its figures as data- attributes.
+function heapPeak(ctx, lay, canvas, hl) {
+  const e = hl.peak && hl.live.experiments.find((s) => s.experiment === hl.peak.experiment);
+  if (!e || !e.peak) return;
+  const t = e.start_offset_ns + e.peak.t, px = lay.x(t), py = lay.y(e.peak.bytes);
+  const label = `peak ${e.peak.bytes} B at ${fmt(t, 'ns')} s` +
+    (hl.live.experiments.length > 1 ? ` (process ${e.pid}, ${fmt(e.peak.t, 'ns')} s after its start)` : '');
+  ctx.fillStyle = '#c00';
+  ctx.beginPath();
+  ctx.arc(px, py, 4, 0, 2 * Math.PI);
+  ctx.fill();
+  const lw = ctx.measureText(label).width;
+  ctx.fillText(label, Math.max(HEAP_LEFT + 2, Math.min(px + 6, canvas.width - HEAP_RIGHT - lw)), Math.max(12, py - 6));
+  Object.assign(canvas.dataset, { peakBytes: e.peak.bytes, peakT: e.peak.t, peakX: Math.round(px), peakY: Math.round(py), peakLabel: label });
+}
+
+function drawHeapChart() {
+  const hl = state.heapLive, canvas = document.getElementById('heap-chart');
+  const width = canvas.clientWidth || 800, height = canvas.height;
+  canvas.width = width;
+  const ctx = canvas.getContext('2d');
+  ctx.clearRect(0, 0, width, height);
+  for (const k of ['series', 'peakBytes', 'peakT', 'peakX', 'peakY', 'peakLabel']) delete canvas.dataset[k];
+  const legend = document.getElementById('heap-chart-legend');
+  legend.replaceChildren();
+  if (!hl || !hl.live) return;
+  const lines = heapLines(hl.live), lay = heapLayout(lines, width, height);
+  ctx.font = '12px monospace';
+  if (state.range) {
+    const a = lay.x(Math.min(state.range.t0, lay.span)), b = lay.x(Math.min(state.range.t1, lay.span));
+    ctx.fillStyle = 'rgba(40, 110, 220, 0.15)';
+    ctx.fillRect(a, HEAP_TOP, Math.max(b - a, 1), height - HEAP_TOP - HEAP_BOTTOM);
+  }
+  heapAxes(ctx, lay, width, height);
+  for (const l of lines) heapLine(ctx, lay, l);
+  if (lines.length > 1)
+    legend.append(...lines.map((l) => el('span', { style: `color: ${l.color}`, 'data-pid': l.e.pid || '' },
+      `\u25a0 ${l.name}, peak ${l.e.peak ? l.e.peak.bytes : 0} B `)));
+  canvas.dataset.series = String(hl.live.experiments.length);
+  heapPeak(ctx, lay, canvas, hl);
 }
 
 // ------------------------------------------------------------ threads and experiments
@@ -687,10 +927,13 @@ async function main() {
     loadFunctions();
   });
   document.getElementById('search').addEventListener('input', () => state.functions && renderFunctions());
-  sel.addEventListener('change', loadFlame);
-  document.getElementById('flame-inverted').addEventListener('change', loadFlame);
+  sel.addEventListener('change', () => loadFlame());
+  document.getElementById('flame-inverted').addEventListener('change', () => loadFlame());
   document.getElementById('flame-reset').addEventListener('click', () => {
-    if (state.flame) { state.flame.zoom = 0; drawFlame(); }
+    if (!state.flame || state.flame.zoom === 0) return;
+    state.flame.zoom = 0;
+    drawFlame();
+    loadFlame();
   });
   const canvas = document.getElementById('flame-canvas');
   canvas.addEventListener('click', flameClick);
@@ -698,6 +941,11 @@ async function main() {
   const tc = document.getElementById('timeline-canvas');
   tc.addEventListener('mousedown', timelineDown);
   tc.addEventListener('mousemove', timelineMove);
+  tc.addEventListener('wheel', timelineWheel, { passive: false });
+  tc.addEventListener('keydown', timelineKey);
+  document.getElementById('timeline-in').addEventListener('click', () => state.timeline && zoomView(0.5));
+  document.getElementById('timeline-out').addEventListener('click', () => state.timeline && zoomView(2));
+  document.getElementById('timeline-reset').addEventListener('click', () => state.timeline && setView(0, state.timeline.data.duration_ns));
   window.addEventListener('mouseup', (ev) => state.timeline && timelineUp(ev));
   document.getElementById('range-clear').addEventListener('click', () => setRange(null));
   showOverview();

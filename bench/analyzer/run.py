@@ -3,14 +3,18 @@
 an experiment of 1,000,000 samples over 100,000 distinct stacks opens and shows the
 functions view within 2 s).
 
-    python3 bench/analyzer/run.py [--build build] [--samples N] [--stacks N] [--keep]
+    python3 bench/analyzer/run.py [--build build] [--samples N] [--stacks N] [--keep] [--no-browser]
 
 Writes the experiment with mkexp from runbench.make_script (cpubound's functions at
 random offsets, 4 threads, each thread's sample lines together: mkexp starts a 64 KiB
 block whenever the thread changes), starts `analyzer --no-browser --port 0` on it and
 times, with the token's cookie: the start (to the printed URL: reading the experiment),
 /api/overview (the profile computed), /api/functions, /api/flame, /api/calltree and
-/api/timeline, each its reply's size, the first request and the median of 3 more.
+/api/timeline, each its reply's size, the first request and the median of 3 more, also as
+the page asks for them (pruned to its canvas, a timeline window).  Then, unless --no-browser,
+the page itself in Debian's chromium (bench/analyzer/browser.mjs, playwright-core from
+tests/tools/js): open to the functions view, the flame graph's and the timeline's draws, a
+click-zoom, a hover, a wheel zoom and a pan, each the first time and the median of 5 more.
 Prints the figures; nothing is asserted (the machine is shared and noisy)."""
 import argparse
 import os
@@ -29,8 +33,12 @@ sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import runbench  # noqa: E402  (make_script)
 
+# the last four as the page asks: pruned to its canvas (1178 px flame, 0.1% call tree), the
+# timeline at 1068 px lanes, whole and a window of 1 s
 ENDPOINTS = ["overview", "functions", "flame?metric=totalcpu", "calltree", "timeline?metric=totalcpu",
-             "timeline?metric=totalcpu&width=1090&per_px=2"]
+             "flame?metric=totalcpu&width=1178", "calltree?width=1000",
+             "timeline?metric=totalcpu&width=1068&per_px=2",
+             "timeline?metric=totalcpu&width=1068&per_px=2&v0=1000000000&v1=2000000000"]
 
 
 def get(base, cookie, path):
@@ -41,6 +49,21 @@ def get(base, cookie, path):
     return time.monotonic() - t, len(body)
 
 
+def browser(url):
+    """The page's timings in chromium, or why not."""
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    js = os.path.join(top, "tests", "tools", "js", "node_modules", "playwright-core")
+    missing = [w for w, ok in (("node", shutil.which("node")), ("chromium", shutil.which("chromium")),
+                               ("playwright-core (make deps)", os.path.isdir(js))) if not ok]
+    if missing:
+        print("browser timings skipped: no " + ", ".join(missing))
+        return
+    sys.stdout.flush()
+    r = subprocess.run(["node", os.path.join(top, "bench", "analyzer", "browser.mjs"), url], timeout=1800)
+    if r.returncode:
+        print("browser timings failed (exit %d)" % r.returncode)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
@@ -48,6 +71,7 @@ def main():
     ap.add_argument("--stacks", type=int, default=100000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--no-browser", action="store_true", help="skip the page's timings in chromium")
     a = ap.parse_args()
     prog = os.path.join(a.build, "bench", "cpubound")
     mkexp = os.path.join(a.build, "tests", "tools", "mkexp")
@@ -81,9 +105,11 @@ def main():
                 t1, n = get(base, cookie, e)
                 times = [get(base, cookie, e)[0] for _ in range(a.repeat)]
                 first[e] = t1
-                print("%-26s %12d %10.3f %12.3f" % ("/api/" + e, n, t1, statistics.median(times)))
+                print("%-48s %12d %10.3f %12.3f" % ("/api/" + e, n, t1, statistics.median(times)))
             print("open + functions view (start + overview + functions, first): %.3f s (target 2 s)"
                   % (start + first["overview"] + first["functions"]))
+            if not a.no_browser:
+                browser(line.strip().split(" ", 1)[1])
         finally:
             p.send_signal(signal.SIGINT)
             p.wait(timeout=60)

@@ -11,11 +11,21 @@
 #    attributed CPU), the call tree (er_print calltree's nodes, order and CPU), the flame
 #    graph's root and self times, the timeline's events,
 #    threads and experiments, heap tracing's leaks, allocations and peak (er_print's leaks,
-#    allocs, heapstat); a bad argument is a 400/404 with a JSON error;
+#    allocs, heapstat) and the live heap over time (width=N: its peak heapstat's, its end
+#    the bytes er_print says leaked); a bad argument is a 400/404 with a JSON error;
 #  - it never writes to the experiment (the tree is unchanged: names, sizes, times,
 #    contents), SIGTERM and SIGINT stop it with exit 0 (under ASan: nothing leaked);
 #  - on a process tree (tests/fixtures/desc_tree.c tree3): er_print's process tree and
-#    threads, a timeline lane per thread with its process;
+#    threads, a timeline lane per thread with its process; on a heap-traced one
+#    (tests/fixtures/heap_fork.c): a live heap line per process, heapstat's peak, the sum; on
+#    descendants that start late (desc_tree late: fork and exec after 0.3 s of CPU) one
+#    time base: each descendant's
+#    start offset is >= 0.3 s, its first sample comes at or after it, and a time range
+#    t0/t1 on that base selects each process's samples in it;
+#  - the flame graph pruned (width: nodes below root / width dropped, counted in "pruned")
+#    keeps the unpruned root total and the kept nodes' values; a root path re-roots it with
+#    the unpruned node's value; the call tree pruned the same; the timeline's view v0/v1
+#    keeps only its events;
 #  - a missing or corrupt experiment, or a port in use, is an error naming it, exit 1.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_api
 
@@ -169,6 +179,28 @@ p = json.load(open("heap.json"))["peak"]
 assert (p["bytes"], p["experiment"], p["pid"], "%.3f" % (p["t_ns"] / 1e9)) == (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]), p' "$pbytes" "$pexp" "$ppid" "$ptime"
 check "heap: the stacks held at the peak add up to it" py '
 h = json.load(open("heap.json")); assert sum(x["bytes"] for x in h["at_peak"]["stacks"]) == h["peak"]["bytes"] > 0'
+# the live heap over time (width=N): its peak is heapstat's, it ends with er_print's leaked bytes,
+# at most N + 1 points in time order, and the time selection leaves it alone
+get "api/heap?width=200" >live.json
+check "heap live: one line per process, its peak heapstat's ($pbytes bytes at $ptime s)" py '
+l = json.load(open("live.json"))["live"]; x = l["experiments"]; p = json.load(open("heap.json"))["peak"]
+assert l["width"] == 200 and [e["experiment"] for e in x] == [1] and x[0]["pid"] == p["pid"], l
+pk = x[0]["peak"]
+assert (pk["bytes"], "%.3f" % (pk["t"] / 1e9)) == (int(sys.argv[1]), sys.argv[2]) and pk["t"] == p["t_ns"], pk
+assert l["total"]["peak"] == pk and l["total"]["series"] == x[0]["series"]' "$pbytes" "$ptime"
+check "heap live: the line holds the peak, ends with the $bytes bytes leaked, <= 201 points in time order" py '
+x = json.load(open("live.json"))["live"]["experiments"][0]; t, b = x["series"]["t"], x["series"]["bytes"]
+assert 0 < len(t) == len(b) <= 201 and all(u < v for u, v in zip(t, t[1:])) and t[-1] <= x["span_ns"], t
+assert max(b) == x["peak"]["bytes"] and (x["peak"]["t"], x["peak"]["bytes"]) in zip(t, b)
+assert b[-1] == x["end_bytes"] == int(sys.argv[1]) and x["calls"] > 0' "$bytes"
+get "api/heap?width=200&t0=0&t1=1000000" >livewin.json
+check "heap live: a time selection leaves the line alone" py '
+assert json.load(open("livewin.json"))["live"] == json.load(open("live.json"))["live"]'
+get "api/heap?width=100000" >livefine.json
+check "heap live: 100000 buckets, the same peak, more detail" py '
+f = json.load(open("livefine.json"))["live"]["experiments"][0]; c = json.load(open("live.json"))["live"]["experiments"][0]
+assert f["peak"] == c["peak"] and len(f["series"]["t"]) >= len(c["series"]["t"])'
+check "heap: no width, no live line" py 'assert "live" not in json.load(open("heap.json"))'
 get "api/heap?limit=1" >heap1.json
 check "heap: limit=1 keeps one stack per list, the distinct counts stay" py '
 h = json.load(open("heap1.json")); assert len(h["leaks"]["stacks"]) == 1 and h["leaks"]["distinct"] == int(sys.argv[1])' "$distinct"
@@ -189,6 +221,57 @@ for f, per in (("tl10.json", 1), ("tl30.json", 3)):
     for x in kept: b = min(int(x[0] / d * 10), 9); buckets[b] = buckets.get(b, 0) + 1
     assert 0 < len(kept) <= 10 * per and max(buckets.values()) <= per, buckets'
 check "timeline: without width nothing is dropped" py 't = json.load(open("timeline.json")); assert t["events_total"] == len(t["events"]["t"]) and "downsampled" not in t'
+
+# pruning: a flame graph at width W (<Total> / twice its smallest node: that one goes) keeps <Total>
+# and the nodes of at least 1/W of it, each with its unpruned value; a root path re-roots it (its
+# ancestors first); the call tree the same
+w=$(py 'v = json.load(open("flame.json"))["nodes"]["value"]; print(max(1, v[0] // (2 * min(v))))')
+get "api/flame?metric=totalcpu&width=$w" >flw.json
+check "flame width=$w: the root total is the unpruned one, nodes >= total/$w kept, the rest counted" py '
+full = json.load(open("flame.json")); p = json.load(open("flw.json")); fn, pn = full["nodes"], p["nodes"]
+total = fn["value"][0]; w = int(sys.argv[1]); assert pn["value"][0] == total and p["root"] == 0
+def paths(f):
+    n = f["nodes"]; ids = f["functions"]["id"]; out = {}
+    for i in range(len(n["value"])):
+        out[i] = (out[n["parent"][i]] if i else ()) + ((ids[n["func"][i]],) if i else ())
+    return {out[i]: n["value"][i] for i in out}
+a, b = paths(full), paths(p)
+want = {k: v for k, v in a.items() if all(a[k[:d]] * w >= total for d in range(len(k) + 1))}
+assert b == want, (len(b), len(want))
+assert p["pruned"] == len(a) - len(b) > 0 and all(pn["parent"][i] < i for i in range(1, len(pn["value"])))' "$w"
+read -r rootpath rootval < <(py '
+f = json.load(open("flame.json")); n = f["nodes"]; ids = f["functions"]["id"]
+i = max((i for i in range(1, len(n["value"])) if n["parent"][i] and n["parent"][n["parent"][i]] == 0), key=lambda i: n["value"][i])
+path = []
+j = i
+while j: path.insert(0, str(ids[n["func"][j]])); j = n["parent"][j]
+print(",".join(path), n["value"][i])')
+get "api/flame?metric=totalcpu&width=$w&root=$rootpath" >flroot.json
+check "flame root=$rootpath: its ancestors first, then it with its unpruned value $rootval" py '
+p = json.load(open("flroot.json")); n = p["nodes"]; ids = p["functions"]["id"]; r = p["root"]
+assert r == 2 and n["value"][r] == int(sys.argv[2]) and n["parent"][:3] == [4294967295, 0, 1]
+assert [str(ids[n["func"][i]]) for i in (1, 2)] == sys.argv[1].split(",")
+assert all(n["parent"][i] >= r and n["value"][i] * int(sys.argv[3]) >= n["value"][r] for i in range(r + 1, len(n["value"])))' \
+	"$rootpath" "$rootval" "$w"
+get "api/calltree?width=$w" >ctw.json
+check "calltree width=$w: the same root, only nodes >= total/$w (and their ancestors), the rest counted" py '
+full = json.load(open("calltree.json")); p = json.load(open("ctw.json")); w = int(sys.argv[1])
+fv, pv, fp = full["nodes"]["values"][0], p["nodes"]["values"][0], full["nodes"]["parent"]
+keep = [True] * len(fv)
+for i in range(1, len(fv)): keep[i] = keep[fp[i]] and fv[i] * w >= fv[0]
+shown = [v for v, k in zip(fv, keep) if k]
+assert pv[0] == fv[0] and p["pruned"] > 0 and pv == shown, (pv, shown)' "$w"
+# the timeline's view: only the events of [v0, v1), bucketed over it
+read -r v0 v1 vn < <(py '
+e = json.load(open("timeline.json"))["events"]; t = sorted(e["t"]); a, b = t[len(t) // 3], t[2 * len(t) // 3]
+print(a, b, sum(1 for x in t if a <= x < b))')
+get "api/timeline?metric=totalcpu&v0=$v0&v1=$v1" >tlv.json
+get "api/timeline?metric=totalcpu&v0=$v0&v1=$v1&width=5&per_px=1" >tlv5.json
+check "timeline v0=$v0 v1=$v1: its $vn events, downsampled over the view" py '
+a, b, n = map(int, sys.argv[1:4]); t = json.load(open("tlv.json")); d = json.load(open("tlv5.json"))
+assert t["view"] == {"v0": a, "v1": b} and t["events_total"] == len(t["events"]["t"]) == n > 5
+assert all(a <= x < b for x in t["events"]["t"]) and d["events_total"] == n
+assert 0 < len(d["events"]["t"]) <= 5 and all(a <= x < b for x in d["events"]["t"])' "$v0" "$v1" "$vn"
 
 # a time range (t0, t1) restricts every endpoint: the function list's <Total> is the
 # timeline's events in it, the flame graph's root the same, the timeline keeps only those
@@ -226,7 +309,11 @@ err "no such function" 404 "api/callers?func=999999" "no function 999999"
 err "an empty time range" 400 "api/functions?t0=5&t1=5" "time range t0 5 to t1 5 is empty"
 err "a time that is no number" 400 "api/flame?t0=abc" "t0 'abc' is not a time in ns"
 err "a width of 0" 400 "api/timeline?width=0" "width '0' is not a count from 1 to 100000"
+err "an empty view" 400 "api/timeline?v0=7&v1=7" "the view v0 7 to v1 7 is empty"
+err "a root path not in the graph" 404 "api/flame?root=999999" "no call path 999999"
+err "a root path that is no path" 400 "api/flame?root=1x" "root '1x' is not a call path"
 err "leaks are no timeline" 400 "api/timeline?metric=heapleakbytes" "not events in time"
+err "a heap line too wide" 400 "api/heap?width=100001" "width '100001' is not a count from 0 to 100000"
 
 stop_analyzer TERM
 check "SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
@@ -268,6 +355,53 @@ assert [(l["experiment"], l["pid"]) for l in t["lanes"]] == [(e["id"], e["pid"])
 assert set(t["events"]["lane"]) == {0, 1, 2}'
 stop_analyzer TERM
 check "d.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# descendants that start late (fork, then exec, after 0.3 s of the parent's CPU): one time base
+cp desc_tree desc_leaf
+"$collect" -p hi -o late.er ./desc_tree late >late.out 2>late.err && grep -qx ok late.out
+check "late.er: collected ($(head -c 200 late.err))" test -d late.er/_f1_x1.er
+check "starts on late.er" start_analyzer late.er
+get api/experiments >lx.json
+get "api/timeline?metric=totalcpu" >ltl.json
+check "late.er: each descendant starts >= 0.3 s on, its first sample (the fork child execs at once: none) at or after its start" py '
+x = json.load(open("lx.json"))["experiments"]; t = json.load(open("ltl.json")); e = t["events"]
+off = [p["start_offset_ns"] for p in x]
+assert len(x) == 3 and off[0] == 0 and all(o >= 300000000 for o in off[1:]), off
+assert [l["start_ns"] for l in t["lanes"]] == off, t["lanes"]
+first = {}
+for x, l in zip(e["t"], e["lane"]): first[l] = min(first.get(l, x), x)
+assert 0 in first and 2 in first and all(first[k] >= off[k] for k in first), (first, off)
+assert max(e["t"]) <= t["duration_ns"]'
+read -r lt0 lsum < <(py '
+t = json.load(open("ltl.json")); e = t["events"]; a = t["lanes"][2]["start_ns"]
+print(a, sum(v for x, v in zip(e["t"], e["value"]) if x >= a))')
+get "api/functions?metrics=e.totalcpu:name&t0=$lt0" >lwin.json
+check "late.er: t0=$lt0 (the exec'd leaf's start) on the shared base: <Total> $lsum, the timeline's events after it" \
+	test "$(py 'print(json.load(open("lwin.json"))["rows"][0]["values"][0])')" = "$lsum"
+stop_analyzer TERM
+check "late.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# the live heap of a process tree (tests/fixtures/heap_fork.c): a line per process, the child's
+# start after the parent's, heapstat's peak on the process it names, and the sum on one clock
+# reaching both blocks at once (the parent's 1 MiB and the child's 2 MiB)
+check "f.er: a heap-traced parent and child" heap_fork_experiment
+read -r fbytes fexp fpid ftime < <("$er_print" -heapstat f.er | awk '/^Heap size bytes/ { b = $NF } /^Experiment Id/ { x = $NF } /^Process Id/ { p = $NF } /^Time of peak/ { t = $(NF - 1) } END { print b, x, p, t }')
+check "starts on f.er" start_analyzer f.er
+get "api/heap?width=300" >flive.json
+check "f.er: a line per process, heapstat's peak ($fbytes bytes, experiment $fexp at $ftime s) on the one it names" py '
+l = json.load(open("flive.json"))["live"]; x = l["experiments"]; b, e, pid, t = sys.argv[1:5]
+assert [(s["experiment"], s["start_offset_ns"] > 0) for s in x] == [(1, False), (2, True)], x
+s = x[int(e) - 1]; assert (s["pid"], s["peak"]["bytes"], "%.3f" % (s["peak"]["t"] / 1e9)) == (int(pid), int(b), t), s
+assert all(len(s["series"]["t"]) <= 301 and max(s["series"]["bytes"]) == s["peak"]["bytes"] for s in x + [l["total"]])' \
+	"$fbytes" "$fexp" "$fpid" "$ftime"
+check "f.er: the sum holds both blocks at once: 3 MiB <= its peak <= the peaks' sum" py '
+l = json.load(open("flive.json"))["live"]; x = l["experiments"]; t = l["total"]
+assert x[0]["peak"]["bytes"] >= 1 << 20 and x[1]["peak"]["bytes"] >= 2 << 20, x
+assert 3 << 20 <= t["peak"]["bytes"] <= x[0]["peak"]["bytes"] + x[1]["peak"]["bytes"], t["peak"]
+assert t["end_bytes"] == x[0]["end_bytes"] + x[1]["end_bytes"] and t["calls"] == x[0]["calls"] + x[1]["calls"]
+assert t["span_ns"] >= max(s["start_offset_ns"] + s["span_ns"] for s in x) and t["series"]["t"][-1] <= t["span_ns"]'
+stop_analyzer TERM
+check "f.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
 "$analyzer" --no-browser nosuch.er >/dev/null 2>miss.err && rc=0 || rc=$?
 check "a missing experiment: exit $rc, named ($(head -c 200 miss.err))" eval '((rc == 1)) && grep -q "nosuch.er" miss.err'

@@ -9,14 +9,20 @@
 # click selects its function; the Source view its file
 # with er_print's hot lines marked and, after the metric list e.%totalcpu:name is applied,
 # the Disassembly view as many hot instructions as er_print's; a click on hot in the
-# flame graph zooms into it (it then fills the width) and selects it; a drag over the
+# flame graph zooms into it (it then fills the width), selects it and the server re-roots the
+# graph at its call path; the wheel zooms the timeline in around the pointer and the server
+# sends that window's marks, shift-drag pans it, Reset shows the whole run; a drag over the
 # timeline selects a time range and the function list's <Total> becomes the CPU of the
 # samples in it, then the whole run's again; the Heap view shows er_print's leaks and
-# heapstat's peak (also marked on the timeline), a click on a leak selects its leaf function;
+# heapstat's peak (also marked on the timeline), its live heap chart draws a line and marks
+# heapstat's peak with a red dot labelled with its bytes and time (the API's peak), a click on a
+# leak selects its leaf function;
 # the Overview's metric chooser shows the current list, and a choice (e%totalcpu:i.heapleakbytes)
 # becomes the Functions view's list with er_print's rows and <Total>; no page error.  On a process tree
 # (tests/fixtures/desc_tree.c tree3): the Experiments view shows er_print's process tree,
-# the Threads view its threads, the Timeline a labelled row per process above its lanes.
+# the Threads view its threads, the Timeline a labelled row per process above its lanes.  On a
+# heap-traced parent and child (tests/fixtures/heap_fork.c): the Heap view's chart has a line and a
+# legend entry per process and heapstat's peak labelled.
 # Screenshots of each step: $PA_BUILD/test-logs/analyzer_browser/*.png.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_browser
 js=$PA_TOP/tests/tools/js
@@ -69,7 +75,8 @@ check "starts and prints its URL" start_analyzer h.er
 rc=$?
 cat page.log
 check "the page passes its checks in chromium (exit $rc)" test "$rc" = 0
-for s in functions callers calltree source disasm flame flame-zoomed timeline functions-range heap chooser functions-chosen; do
+for s in functions callers calltree source disasm flame flame-zoomed timeline-zoomed timeline functions-range heap \
+	heap-chart chooser functions-chosen; do
 	check "screenshot $s.png" test -s "$shots/$s.png"
 done
 stop_analyzer TERM
@@ -91,6 +98,24 @@ for s in experiments threads timeline-processes; do
 done
 stop_analyzer TERM
 check "d.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# a heap-traced process tree: the Heap view's chart (tests/tools/js/analyzer_heap.mjs)
+check "f.er: a heap-traced parent and child" heap_fork_experiment
+read -r fpeak fpeak_s < <("$er_print" -heapstat f.er | awk '/^Heap size bytes/ { b = $NF } /^Time of peak/ { t = $(NF - 1) } END { print b, t }')
+"$er_print" -header f.er | awk '/^Process tree:/ { f = 1; next } f && / pid / { for (i = 1; i < NF; i++) if ($i == "pid") { print $(i + 1); break } }
+	f && !/ pid / { f = 0 }' >f.pids
+python3 -c 'import json, sys; print(json.dumps({"pids": [int(x) for x in open(sys.argv[1]).read().split()],
+  "peak_bytes": int(sys.argv[2]), "peak_s": sys.argv[3]}))' f.pids "$fpeak" "$fpeak_s" >fexpect.json
+check "er_print's processes of f.er ($(tr '\n' ' ' <f.pids)) and peak ($fpeak bytes at $fpeak_s s)" \
+	eval '[[ $(wc -l <f.pids) == 2 && $fpeak -gt 0 ]]'
+check "starts on f.er" start_analyzer f.er
+(cd "$js" && node analyzer_heap.mjs "$url" "$tmp/fexpect.json" "$shots") >heap.log 2>&1
+rc=$?
+cat heap.log
+check "the heap chart of a process tree passes its checks in chromium (exit $rc)" test "$rc" = 0
+check "screenshot heap-processes.png" test -s "$shots/heap-processes.png"
+stop_analyzer TERM
+check "f.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
 echo "$checks checks, $failures failures"
 ((failures == 0))

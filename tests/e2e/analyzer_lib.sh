@@ -11,6 +11,8 @@
 #   desc_experiment          d.er: tests/fixtures/desc_tree.c tree3 (a founder, its child and
 #                            grandchild by fork, each in its subexperiment); d.tree: er_print's
 #                            process tree as "pid depth" lines, founder (depth 0) first
+#   heap_fork_experiment     f.er: tests/fixtures/heap_fork.c with collect -H on (a parent
+#                            holding 1 MiB, its child 2 MiB meanwhile, in its subexperiment)
 . "$(dirname "$0")/export_lib.sh" "$1"
 analyzer=$PA_BIN/analyzer
 [[ -x $analyzer ]] || { echo "no $analyzer"; exit 1; }
@@ -56,4 +58,9 @@ desc_experiment() {
 	"$er_print" -header d.er | awk '/^Process tree:/ { f = 1; next } f && / pid / {
 		match($0, /^ */); for (i = 1; i < NF; i++) if ($i == "pid") { print $(i + 1), (RLENGTH - 2) / 2; break } }
 		f && !/ pid / { f = 0 }' >d.tree
+}
+heap_fork_experiment() {
+	cc -O1 -g "$PA_TOP/tests/fixtures/heap_fork.c" -o heap_fork || return 1
+	"$collect" -H on -o f.er ./heap_fork >f.out 2>f.err && grep -qx ok f.out ||
+		{ echo "collect -H on heap_fork: $(head -c 300 f.err)"; return 1; }
 }

@@ -22,6 +22,8 @@
  *                               its address; each wait starts 1 ms after the previous one
  *                               ended, the first 1 ms after the start
  *   exit STATUS | signal N      how the target ended (default: exit 0)
+ *   start NS                    the experiment's start, CLOCK_MONOTONIC (default 1000000000);
+ *                               every time is relative to it
  *   comment TEXT
  * FRAME is FUNC, FUNC+OFFSET (in the most recent object defining FUNC),
  * @0xVADDR (an ELF address of the most recent object), or 0xADDR.  Object k (0-based) is placed at base 0x100000000 * (k + 1).
@@ -50,7 +52,8 @@
 #include "experiment/heapstream.h"
 #include "experiment/record.h"
 
-#define START_NS 1000000000ull
+/* the experiment's start (CLOCK_MONOTONIC); a "start" line changes it */
+static uint64_t start_ns = 1000000000ull;
 
 struct obj {
 	char path[4096];
@@ -148,7 +151,7 @@ static void wfile_open(struct wfile *w, const char *dir, const char *name, enum 
 	le32_put(hdr + EXP_FH_FILE_KIND, kind);
 	le32_put(hdr + EXP_FH_BLOCK_BYTES, EXP_BLOCK_BYTES);
 	le32_put(hdr + EXP_FH_PID, 4242);
-	le64_put(hdr + EXP_FH_START_NS, START_NS);
+	le64_put(hdr + EXP_FH_START_NS, start_ns);
 	fwrite(hdr, 1, sizeof hdr, w->f);
 }
 
@@ -345,6 +348,8 @@ int main(int argc, char **argv)
 					nhstacks++;
 				}
 			}
+		} else if (strcmp(tok[0], "start") == 0 && nt == 2) {
+			start_ns = strtoull(tok[1], NULL, 10);
 		} else if (strcmp(tok[0], "exit") == 0 && nt == 2) {
 			exit_status = atoi(tok[1]);
 		} else if (strcmp(tok[0], "signal") == 0 && nt == 2) {
@@ -368,7 +373,7 @@ int main(int argc, char **argv)
 	wfile_open(&prof, out, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE);
 	wfile_open(&stk, out, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS);
 	wfile_open(&ovw, out, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW);
-	uint64_t now = START_NS + 1000;
+	uint64_t now = start_ns + 1000;
 	for (int t = 0; t < nthreads; t++) {
 		struct exp_thread_start ts = {.tid = thread_tids[t],
 					      .creator_tid = t ? thread_tids[0] : 0,
@@ -446,7 +451,7 @@ int main(int argc, char **argv)
 		static struct wfile hp;
 		struct heapstream_state hst;
 		wfile_open(&hp, out, EXP_FILE_NAME_HEAP, EXP_FILE_HEAP);
-		uint64_t t = START_NS;
+		uint64_t t = start_ns;
 		uint64_t count = heap_bulk ? heap_bulk : (uint64_t)nhlines;
 		for (uint64_t k = 0, j = 0; k < count; k++) {
 			struct hline *h = &hlines[k % (uint64_t)nhlines];
@@ -508,7 +513,7 @@ int main(int argc, char **argv)
 	if (nylines) {
 		static struct wfile sy;
 		wfile_open(&sy, out, EXP_FILE_NAME_SYNC, EXP_FILE_SYNC);
-		uint64_t t = START_NS;
+		uint64_t t = start_ns;
 		for (int i = 0; i < nylines; i++) {
 			struct yline *y = &ylines[i];
 			struct exp_stack es = {.nframes = y->n, .pcs = y->pcs};
@@ -533,17 +538,17 @@ int main(int argc, char **argv)
 		if (t > now)
 			now = t;
 	}
-	struct exp_sample sm0 = {.ts_ns = START_NS + 500, .number = 0};
+	struct exp_sample sm0 = {.ts_ns = start_ns + 500, .number = 0};
 	struct exp_sample sm1 = {.ts_ns = now + 2000,
 				 .number = 1,
-				 .utime_ns = now - START_NS,
+				 .utime_ns = now - start_ns,
 				 .minflt = 100,
 				 .nvcsw = 3,
 				 .nivcsw = 4,
 				 .maxrss_kb = 2048};
-	uint8_t *at = wfile_room(&ovw, 1, START_NS);
+	uint8_t *at = wfile_room(&ovw, 1, start_ns);
 	wfile_commit(&ovw, record_encode_sample(at, 200, &sm0), EXP_REC_SAMPLE, at);
-	at = wfile_room(&ovw, 1, START_NS);
+	at = wfile_room(&ovw, 1, start_ns);
 	wfile_commit(&ovw, record_encode_sample(at, 200, &sm1), EXP_REC_SAMPLE, at);
 	wfile_flush(&prof);
 	wfile_flush(&stk);
@@ -571,7 +576,7 @@ int main(int argc, char **argv)
 		"  <collector_start pid=\"4242\" ppid=\"4241\" tstamp_ns=\"%llu\" mechanism=\"timer_create\" "
 		"clock_interval_us=\"10007\" effective_interval_us=\"10007\"/>\n"
 		"  <collector_end tstamp_ns=\"%llu\" samples=\"%llu\" dropped=\"0\"/>\n",
-		PA_VERSION, comments, (unsigned long long)START_NS, (unsigned long long)START_NS + 100,
+		PA_VERSION, comments, (unsigned long long)start_ns, (unsigned long long)start_ns + 100,
 		(unsigned long long)now + 1500, (unsigned long long)written);
 	if (exit_signal)
 		snprintf(tail_xml, sizeof tail_xml,
@@ -585,7 +590,7 @@ int main(int argc, char **argv)
 			"%s  <rusage utime_ns=\"%llu\" stime_ns=\"0\" maxrss_kb=\"2048\" minflt=\"100\" majflt=\"1\" "
 			"inblock=\"0\" oublock=\"8\" nvcsw=\"3\" nivcsw=\"4\"/>\n"
 			"  <end tstamp_ns=\"%llu\"/>\n</experiment>\n",
-			tail_xml, (unsigned long long)(now - START_NS), (unsigned long long)now + 4000);
+			tail_xml, (unsigned long long)(now - start_ns), (unsigned long long)now + 4000);
 	else
 		fprintf(f, "  <exit tstamp_ns=\"1\" sta");
 	fclose(f);
@@ -598,7 +603,7 @@ int main(int argc, char **argv)
 		fprintf(f,
 			"  <load id=\"%d\" tstamp_ns=\"%llu\" kind=\"%s\" path=\"%s\" base=\"0x%llx\">\n"
 			"    <segment vaddr=\"0x%llx\" memsz=\"268435456\" foffset=\"0x0\" prot=\"r-x\"/>\n  </load>\n",
-			k + 1, (unsigned long long)START_NS, k ? "lib" : "exe", objs[k].path,
+			k + 1, (unsigned long long)start_ns, k ? "lib" : "exe", objs[k].path,
 			(unsigned long long)objs[k].base, (unsigned long long)objs[k].base);
 	fprintf(f, "</map>\n");
 	fclose(f);

@@ -5,7 +5,8 @@
  * allocates 100 bytes), 2 ms (frees C's block: a temporary), 3 ms (D, 200)
  * and 4 ms (E, 300), so that D and E leak.  Each window's figures follow
  * from the header's rules: samples and allocations by their time, leaks and
- * temporaries by the time of their allocation.
+ * temporaries by the time of their allocation.  Then the shared time base:
+ * the same experiment and a copy whose wall-clock start is 1 s later.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,6 +81,42 @@ static void expect(struct profile *p, uint64_t t0, uint64_t t1, uint64_t cpu, ui
 	CHECK_EQ_U64(e.outside, 0);
 }
 
+/*
+ * Two founders, u.er started 1 s after t.er (log.xml realtime_ns): offsets 0
+ * and 1 s; a shared-time range picks each one's samples on that base.
+ */
+static void shared_base(const char *dir)
+{
+	CHECK(sh("cp -r '%s/t.er' '%s/u.er' && sed -i 's/realtime_ns=\"1795313775/realtime_ns=\"1795313776/' "
+		 "'%s/u.er/log.xml'",
+		 dir, dir, dir) == 0);
+	struct profile *p;
+	char path[4200], *err = NULL;
+	CHECK(profile_new(&p) == 0);
+	snprintf(path, sizeof path, "%s/u.er", dir); /* the later one first: the base is the earliest */
+	CHECK(profile_add_experiment(p, path, &err) == 0);
+	snprintf(path, sizeof path, "%s/t.er", dir);
+	CHECK(profile_add_experiment(p, path, &err) == 0);
+	free(err);
+	CHECK_EQ_U64(profile_experiment_offset_ns(p, 0), 1000 * MS);
+	CHECK_EQ_U64(profile_experiment_offset_ns(p, 1), 0);
+	CHECK_EQ_U64(profile_experiment_offset_ns(p, 2), 0);
+	CHECK_EQ_U64(total(p, "totalcpu"), 100 * MS);
+	/* each experiment's own start: 0..35 ms is 30 ms of each */
+	CHECK(profile_select_time(p, 0, 35 * MS) == 0);
+	CHECK_EQ_U64(total(p, "totalcpu"), 60 * MS);
+	/* the shared base: 0..35 ms is t.er's only, 1 s + 35 ms on is u.er's last 20 ms */
+	profile_set_time_shared(p, 1);
+	CHECK_EQ_U64(total(p, "totalcpu"), 30 * MS);
+	CHECK(profile_select_time(p, 1000 * MS + 35 * MS, UINT64_MAX) == 0);
+	CHECK_EQ_U64(total(p, "totalcpu"), 20 * MS);
+	CHECK(profile_time_selected(p, 0, profile_experiment(p, 0)->log.start_ns + 40 * MS) == 1);
+	CHECK(profile_time_selected(p, 1, profile_experiment(p, 1)->log.start_ns + 40 * MS) == 0);
+	profile_set_time_shared(p, 0);
+	CHECK_EQ_U64(total(p, "totalcpu"), 0);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const char *build = getenv("PA_BUILD");
@@ -122,6 +159,7 @@ int main(void)
 	expect(p, 0, UINT64_MAX, 50 * MS, 600, 3, 500, 1); /* back to every event */
 	CHECK(profile_time_selection(p, &t0, &t1) == 0);
 	profile_free(p);
+	shared_base(dir);
 	CHECK(sh("rm -rf '%s'", dir) == 0);
 	return check_done();
 }

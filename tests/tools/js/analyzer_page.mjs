@@ -10,7 +10,9 @@
 // (the timeline marks it), "chooser": {"spec": a metric list, "names": er_print's function
 // list for it, "total": its <Total> row's cells}}.  A drag over the middle half of the
 // timeline selects a time range, and the function list's <Total> becomes the CPU time of the
-// timeline's samples in it; "Whole run" brings er_print's <Total> back.  Checks and exit
+// timeline's samples in it; "Whole run" brings er_print's <Total> back.  Before that the wheel
+// zooms the timeline in (the server sends the window's marks), shift-drag pans it, Reset
+// shows the whole run; a click-zoom on the flame graph re-roots it on the server.  Checks and exit
 // status: analyzer_session.mjs; screenshots of each step go to SHOTDIR.
 import { session } from './analyzer_session.mjs';
 
@@ -127,6 +129,14 @@ await session(async ({ page, expect, shots, check, same }) => {
   }, expect.zoom);
   check(`after the click ${expect.zoom} fills the width (${after} of ${canvasWidth})`, after === canvasWidth);
   check('the click selects the frame\'s function', (await page.textContent('#selected')) === expect.zoom);
+  // the zoom asks the server for the graph rooted at that call path (its ancestors first)
+  await page.waitForFunction(() => state.flame.data.root > 0);
+  const rooted = await page.evaluate(() => {
+    const f = state.flame.data, r = f.root;
+    return { name: state.flame.name(r), zoom: state.flame.zoom, r, parents: f.nodes.parent.slice(0, r + 1) };
+  });
+  check(`the zoomed graph is rooted at ${rooted.name} (node ${rooted.r}, ancestors ${rooted.parents.join(',')})`,
+    rooted.name === expect.zoom && rooted.zoom === rooted.r && rooted.parents.every((p, i) => (i === 0 ? p === 4294967295 : p === i - 1)));
   await page.screenshot({ path: `${shots}/flame-zoomed.png`, fullPage: true });
   await page.click('#flame-reset');
   check('reset zoom shows all', (await page.textContent('#flame-zoom')) === 'Zoom: all');
@@ -145,6 +155,37 @@ await session(async ({ page, expect, shots, check, same }) => {
   const tbox = await page.locator('#timeline-canvas').boundingBox();
   const tw = await page.$eval('#timeline-canvas', (c) => c.width);
   const px = (f) => tbox.x + ((110 + f * (tw - 110)) * tbox.width) / tw; // the lanes start after a 110 px gutter
+
+  // zoom and pan: the wheel zooms around the pointer, the server sends the window's detail,
+  // shift-drag pans, Reset shows the whole run again
+  const view = () => page.$eval('#timeline-canvas', (c) => c.dataset.view.split(',').map(Number));
+  const duration = await page.evaluate(() => state.timeline.data.duration_ns);
+  await page.mouse.move(px(0.5), tbox.y + 10);
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -100);
+  await page.waitForFunction(() => { const c = document.getElementById('timeline-canvas'); return c.dataset.detail === c.dataset.view; });
+  const [z0, z1] = await view();
+  const detail = await page.evaluate(() => {
+    const d = state.timeline.detail.data, v = state.timeline.view;
+    return { v0: d.view.v0, v1: d.view.v1, n: d.events.t.length, inside: d.events.t.every((t) => t >= d.view.v0 && t < d.view.v1), view: v };
+  });
+  check(`4 wheel steps zoom in around the middle: ${z0}..${z1} of 0..${duration} ns`,
+    z1 - z0 < duration * 0.45 && z0 < duration / 2 && z1 > duration / 2);
+  check(`the server sent the window's detail (${detail.n} marks in ${detail.v0}..${detail.v1})`,
+    detail.v0 === z0 && detail.v1 === z1 && detail.inside);
+  await page.screenshot({ path: `${shots}/timeline-zoomed.png`, fullPage: true });
+  await page.keyboard.down('Shift');
+  await page.mouse.move(px(0.5), tbox.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(px(0.6), tbox.y + 10);
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  const [p0, p1] = await view();
+  check(`shift-drag pans to earlier times by a tenth of the view (${p0}..${p1})`,
+    p1 - p0 === z1 - z0 && Math.abs((z0 - p0) - (z1 - z0) / 10) < (z1 - z0) / 50 + 2);
+  check('a pan selects no range', (await page.textContent('#range')) === 'whole run');
+  await page.click('#timeline-reset');
+  const [r0, r1] = await view();
+  check(`Reset shows the whole run (${r0}..${r1})`, r0 === 0 && r1 === duration);
   await page.mouse.move(px(0.25), tbox.y + 10);
   await page.mouse.down();
   await page.mouse.move(px(0.5), tbox.y + 10);
@@ -181,6 +222,25 @@ await session(async ({ page, expect, shots, check, same }) => {
   const peakBytes = await page.$eval('#heap-peak', (p) => Number(p.dataset.bytes));
   check(`the peak ${peakBytes} bytes = heapstat's ${expect.peak_bytes}`, peakBytes === expect.peak_bytes);
   await page.screenshot({ path: `${shots}/heap.png`, fullPage: true });
+  // the live heap chart: a line drawn, heapstat's peak marked by a red dot and labelled
+  // with its bytes and time, the same as the API's peak
+  await page.waitForFunction(() => document.getElementById('heap-chart').dataset.peakBytes);
+  const chart = await page.$eval('#heap-chart', (c) => {
+    const d = c.dataset, ctx = c.getContext('2d'), dot = ctx.getImageData(Number(d.peakX), Number(d.peakY), 1, 1).data;
+    const img = ctx.getImageData(0, 0, c.width, c.height).data;
+    let line = 0; // pixels of the first process's colour (#1f6fb4)
+    for (let i = 0; i < img.length; i += 4)
+      if (Math.abs(img[i] - 31) < 40 && Math.abs(img[i + 1] - 111) < 40 && Math.abs(img[i + 2] - 180) < 40) line++;
+    return { series: Number(d.series), bytes: Number(d.peakBytes), t: Number(d.peakT), label: d.peakLabel, dot: Array.from(dot.slice(0, 3)), line };
+  });
+  const apiPeak = await page.evaluate(async () => (await (await fetch('/api/heap?limit=1', { credentials: 'same-origin' })).json()).peak);
+  check(`the heap chart draws one line (${chart.line} pixels of it)`, chart.series === 1 && chart.line > 50);
+  check(`the chart's peak ${chart.bytes} B at ${chart.t} ns = the API's ${apiPeak.bytes} B at ${apiPeak.t_ns} ns = heapstat's ${expect.peak_bytes} B`,
+    chart.bytes === apiPeak.bytes && chart.t === apiPeak.t_ns && chart.bytes === expect.peak_bytes);
+  check(`the peak's label '${chart.label}' says heapstat's bytes and time (${expect.peak_s} s)`,
+    chart.label === `peak ${expect.peak_bytes} B at ${expect.peak_s} s`);
+  check(`a red dot marks the peak (${chart.dot})`, chart.dot[0] > 150 && chart.dot[1] < 80 && chart.dot[2] < 80);
+  await (await page.$('#heap-chart')).screenshot({ path: `${shots}/heap-chart.png` });
   await page.click('#heap-leaks tbody tr:first-child');
   check(`a click on a leak selects its leaf function ${expect.leaks[0][2]}`, (await page.textContent('#selected')) === expect.leaks[0][2]);
 

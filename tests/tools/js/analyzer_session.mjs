@@ -3,8 +3,18 @@
 // Debian's chromium (headless, playwright-core), waits for the page to be ready and runs
 // body({page, expect, shots, check, same, errors}); check(desc, cond) prints "ok: ..." or
 // "not ok: ...".  Then it closes the browser, prints the failures and exits 1 if any.
+// launch() starts the browser alone.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
+
+// Debian's chromium, headless ($CHROMIUM overrides the path); also bench/analyzer/browser.mjs's.
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    timeout: 60000,
+  });
+}
 
 export async function session(body) {
   const [url, expectFile, shots] = process.argv.slice(2);
@@ -15,11 +25,7 @@ export async function session(body) {
     if (!cond) failures++;
   };
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    timeout: 60000,
-  });
+  const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     const errors = [];
