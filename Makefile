@@ -21,7 +21,7 @@ LDFLAGS := $(SAN)
 # ---------------------------------------------------------------- sources
 COMMON_SRC     := $(wildcard common/*.c)
 EXPERIMENT_SRC := $(wildcard experiment/*.c)
-COLLECTOR_SRC  := $(filter-out collector/heapwrap.c,$(wildcard collector/*.c))
+COLLECTOR_SRC  := $(filter-out collector/heapwrap.c collector/syncwrap.c,$(wildcard collector/*.c))
 COLLECT_SRC    := $(wildcard collect/*.c)
 ANALYSIS_SRC   := $(wildcard analysis/*.c)
 ERPRINT_SRC    := $(wildcard er_print/*.c)
@@ -37,6 +37,7 @@ LIBEXPERIMENT := $(BUILD)/libexperiment.a
 LIBANALYSIS   := $(BUILD)/libanalysis.a
 LIBCOLLECTOR  := $(BUILD)/lib/libcollector.so
 LIBCOLHEAP    := $(BUILD)/lib/libcollector-heap.so
+LIBCOLSYNC    := $(BUILD)/lib/libcollector-sync.so
 COLLECT       := $(BUILD)/bin/collect
 ERPRINT       := $(BUILD)/bin/er_print
 ERARCHIVE     := $(BUILD)/bin/er_archive
@@ -45,7 +46,7 @@ ANALYZER      := $(BUILD)/bin/analyzer
 ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lzstd -lstdc++
 EDIT_LIBS     := -ledit
 
-all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(COLLECT) $(ERPRINT) $(ERARCHIVE) $(ANALYZER)
+all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(LIBCOLSYNC) $(COLLECT) $(ERPRINT) $(ERARCHIVE) $(ANALYZER)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -80,6 +81,12 @@ $(BUILD)/pic/collector/heapwrap.o: COLLECTOR_CFLAGS += -fno-builtin
 $(LIBCOLHEAP): $(call pic,collector/heapwrap.c) collector/libcollector-heap.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-heap.map \
+	      -Wl,-z,now -Wl,-z,nodelete -ldl
+
+# The synchronization interposers (collect -s), likewise only preloaded with -s.
+$(LIBCOLSYNC): $(call pic,collector/syncwrap.c) collector/libcollector-sync.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-sync.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # collect looks for PREFIX/lib/libcollector.so after <bindir>/../lib.

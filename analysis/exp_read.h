@@ -77,5 +77,7 @@ extern const struct exp_reader exp_reader_profile;
 extern const struct exp_reader exp_reader_overview;
 /* Heap calls (collect -H): exp->heap, exp->has_heap. */
 extern const struct exp_reader exp_reader_heap;
+/* Synchronization waits (collect -s): exp->sync, exp->has_sync. */
+extern const struct exp_reader exp_reader_sync;
 
 #endif

@@ -229,6 +229,10 @@ static void log_collector_start(struct log_parse *lp, struct exp_log *l, const X
 	set_dup(&l->mechanism, a, "mechanism");
 	l->effective_interval_us = attr_u64(a, "effective_interval_us");
 	set_dup(&l->first_expiry, a, "first_expiry");
+	const XML_Char *sync = attr(a, "sync");
+	l->sync_on = sync && strcmp(sync, "on") == 0;
+	l->sync_threshold_ns = attr_u64(a, "sync_threshold_ns");
+	set_dup(&l->sync_mode, a, "sync_mode");
 }
 
 static void log_note(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
@@ -259,6 +263,8 @@ static void log_collector_end(struct log_parse *lp, struct exp_log *l, const XML
 	l->samples_recorded = attr_u64(a, "samples");
 	l->samples_dropped = attr_u64(a, "dropped");
 	l->signals = attr_u64(a, "signals");
+	l->sync_waits = attr_u64(a, "sync_waits");
+	l->sync_calls = attr_u64(a, "sync_calls");
 	if (attr(a, "lost_since_ns")) {
 		struct exp_loss *x = &l->lost;
 		x->stopped = x->counted = 1;
@@ -268,6 +274,7 @@ static void log_collector_end(struct log_parse *lp, struct exp_log *l, const XML
 		x->samples = attr_u64(a, "lost_samples");
 		x->sample_ns = attr_u64(a, "lost_sample_ns");
 		x->heap = attr_u64(a, "lost_heap");
+		x->sync = attr_u64(a, "lost_sync");
 		x->records = attr_u64(a, "lost_records");
 	}
 }
@@ -679,10 +686,7 @@ static void read_processes(struct experiment *exp)
 
 /* The readers, in reading order: stacks first, the others name its stacks. */
 static const struct exp_reader *const exp_readers[] = {
-	&exp_reader_stacks,
-	&exp_reader_profile,
-	&exp_reader_overview,
-	&exp_reader_heap,
+	&exp_reader_stacks, &exp_reader_profile, &exp_reader_overview, &exp_reader_heap, &exp_reader_sync,
 };
 #define NREADERS (sizeof exp_readers / sizeof exp_readers[0])
 
@@ -1023,6 +1027,7 @@ void experiment_free(struct experiment *exp)
 	free(l->origin);
 	free(l->follow);
 	free(l->first_expiry);
+	free(l->sync_mode);
 	for (size_t i = 0; i < exp->nprocs; i++) {
 		free(exp->procs[i].lineage);
 		free(exp->procs[i].origin);
@@ -1059,6 +1064,7 @@ void experiment_free(struct experiment *exp)
 	free(exp->stacks);
 	free(exp->samples);
 	free(exp->heap);
+	free(exp->sync);
 	free(exp->path);
 	free(exp->name);
 	free(exp);

@@ -82,6 +82,22 @@ struct exp_heap_event {
 	uint8_t op;
 };
 
+/*
+ * A synchronization wait (collect -s), from the synctrace file: a call to
+ * func (enum exp_sync_func) that began at ts_ns and waited wait_ns on the
+ * object at `object` (the thread's handle for a join).  `stack` is the
+ * stack index (the "unknown" stack when the record named one the stacks
+ * file lacks); its leaf is the libc function that waited.
+ */
+struct exp_sync_event {
+	uint64_t ts_ns;
+	uint64_t wait_ns;
+	uint64_t object;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks */
+	uint32_t func;
+};
+
 struct exp_callstack {
 	uint64_t id;
 	uint32_t flags; /* EXP_STACK_* */
@@ -137,7 +153,11 @@ struct exp_log {
 	char *origin;       /* how a descendant began: fork, exec, clone, spawn */
 	char *follow;       /* <params follow>: -F as given, NULL when not recorded */
 	char *first_expiry; /* <collector_start first_expiry>: "uniform", or NULL (older collectors) */
-	char *clock_mode;   /* "on", "off", "hi", "lo", "5", ... */
+	int sync_on;        /* <collector_start sync="on">: synchronization wait tracing (collect -s) */
+	uint64_t sync_threshold_ns;      /* the least wait recorded */
+	char *sync_mode;                 /* "calibrated", "fixed", "all", or NULL */
+	uint64_t sync_waits, sync_calls; /* <collector_end>: waits recorded, calls that blocked */
+	char *clock_mode;                /* "on", "off", "hi", "lo", "5", ... */
 	uint64_t clock_interval_us;
 	uint64_t effective_interval_us;
 	char *duration;
@@ -159,6 +179,7 @@ struct exp_log {
 		uint64_t samples;   /* clock samples not recorded */
 		uint64_t sample_ns; /* ... and the CPU time they stood for */
 		uint64_t heap;      /* heap calls not recorded */
+		uint64_t sync;      /* synchronization waits not recorded */
 		uint64_t records;   /* thread and sample-point records not recorded */
 	} lost;
 	int has_exit;
@@ -200,6 +221,9 @@ struct experiment {
 	int has_heap;                /* a heaptrace file was present (collect -H on) */
 	struct exp_heap_event *heap; /* sorted by seq (the order the calls were made in) */
 	size_t nheap;
+	int has_sync;                /* a synctrace file was present (collect -s) */
+	struct exp_sync_event *sync; /* sorted by time */
+	size_t nsync;
 	uint64_t duration_ns; /* end (or last event) minus start */
 };
 

@@ -213,7 +213,8 @@ int profile_new(struct profile **ret)
 	profile_heap_reset(p);
 	uint32_t id;
 	if (profile_metric_register(p, &clock_source) < 0 ||
-	    profile_metric_register(p, &profile_heap_source) < 0) {
+	    profile_metric_register(p, &profile_heap_source) < 0 ||
+	    profile_metric_register(p, &profile_sync_source) < 0) {
 		profile_free(p);
 		return -ENOMEM;
 	}

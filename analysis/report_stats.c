@@ -107,6 +107,9 @@ static void recorded_of(const struct profile *p, size_t xi, const struct experim
 		if (profile_thread_selected(p, xi, ev->thread))
 			s->cpu_recorded_ns += ev->weight_ns;
 	}
+	for (size_t i = 0; i < x->nsync; i++)
+		if (profile_thread_selected(p, xi, x->sync[i].thread))
+			s->lock_ns += x->sync[i].wait_ns;
 	s->samples_recorded = l->samples_recorded;
 	s->samples_dropped = l->samples_dropped;
 	if (!l->samples_recorded && !l->samples_dropped && clock_events) {
@@ -173,6 +176,7 @@ void report_stats_add(struct report_stats *sum, const struct report_stats *s)
 	sum->nvcsw += s->nvcsw;
 	sum->nivcsw += s->nivcsw;
 	sum->cpu_recorded_ns += s->cpu_recorded_ns;
+	sum->lock_ns += s->lock_ns;
 	sum->samples_recorded += s->samples_recorded;
 	sum->samples_dropped += s->samples_dropped;
 	sum->samples_counted |= s->samples_counted;
@@ -180,8 +184,8 @@ void report_stats_add(struct report_stats *sum, const struct report_stats *s)
 
 uint64_t report_stats_sleep_ns(const struct report_stats *s)
 {
-	uint64_t cpu = s->user_ns + s->sys_ns;
-	return s->thread_ns > cpu ? s->thread_ns - cpu : 0;
+	uint64_t busy = s->user_ns + s->sys_ns + s->lock_ns;
+	return s->thread_ns > busy ? s->thread_ns - busy : 0;
 }
 
 size_t report_stats_counts(const struct report_stats *s, const char **labels, uint64_t *vals)

@@ -26,6 +26,13 @@ struct report_stats {
 	uint64_t duration_ns, thread_ns, user_ns, sys_ns;
 	uint64_t minflt, majflt, nswap, inblock, oublock, msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
 	uint64_t cpu_recorded_ns; /* over the selected threads */
+	/*
+	 * User Lock: the synchronization waits recorded (collect -s) of the
+	 * selected threads, over the threshold; 0 without sync data.  On Linux
+	 * there are no microstates (the manual's clock-profiling note), so this
+	 * is the one source of the figure; it is taken out of Sleep.
+	 */
+	uint64_t lock_ns;
 	uint64_t samples_recorded, samples_dropped;
 	int samples_counted; /* the collector did not report: counted in the data */
 	int finished;        /* an exit was recorded */
@@ -39,7 +46,7 @@ void report_stats_of(const struct profile *p, size_t xi, struct report_stats *re
 /* Add s into sum (the duration is the longest; the note and usage are not summed). */
 void report_stats_add(struct report_stats *sum, const struct report_stats *s);
 
-/* Wall time of the threads not spent on a CPU (Linux has no Solaris microstates). */
+/* Wall time of the threads neither on a CPU nor in a recorded lock wait (Linux has no Solaris microstates). */
 uint64_t report_stats_sleep_ns(const struct report_stats *s);
 
 /*

@@ -64,6 +64,16 @@ bench: bench-lines bench-heap bench-heap-real
 
 .PHONY: bench-heap bench-heap-real
 
+# bench-sync: synchronization wait tracing cost (an uncontended lock/unlock loop,
+# single- and multi-threaded) and exactness (contended waits >= 1 ms), ours vs
+# gprofng -s on (bench/sync/run.py).  BENCH_SYNC_N=N pairs per run.
+bench-sync: all
+	python3 bench/sync/run.py $(BUILD) $(or $(BENCH_SYNC_N),20000000)
+
+bench: bench-sync
+
+.PHONY: bench-sync
+
 # bench-tree: CPU coverage of a process tree (gcc -O2 -c: driver, cc1, as):
 # recorded CPU / the tree's wait4 user+sys, ours vs perf record and gprofng
 # (bench/tree/coverage.py).  BENCH_TREE_FUNCS=N sizes the compiled file.

@@ -63,6 +63,13 @@ static const char usage_text[] =
 	"  -H on|off                 heap tracing: record every malloc, calloc, realloc,\n"
 	"                            free, memalign-family call and anonymous mmap and\n"
 	"                            munmap with its call stack (default off)\n"
+	"  -s on|off|calibrate|all|USECS  synchronization wait tracing: record each\n"
+	"                            mutex, condition variable, rwlock, barrier,\n"
+	"                            semaphore, spin lock and join wait at least the\n"
+	"                            threshold long, with its call stack: on =\n"
+	"                            calibrate = a threshold measured at start, all =\n"
+	"                            every wait, or the threshold in microseconds\n"
+	"                            (default off)\n"
 	"  -F on|off|all|=REGEX      follow descendant processes (fork, vfork, clone,\n"
 	"                            exec, posix_spawn, system, popen): on (default) and\n"
 	"                            all record each one in a subexperiment NAME.er/_f1.er,\n"
@@ -216,12 +223,12 @@ static int find_collector(char *ret, size_t room, char *tried, size_t tried_room
 	return -ENOENT;
 }
 
-/* The heap tracing library, next to libcollector.so LIB.  0 or -ENOENT. */
-static int find_heap_lib(const char *lib, char *ret, size_t room)
+/* A tracing library NAME (libcollector-heap.so), next to libcollector.so LIB.  0 or -ENOENT. */
+static int find_tracer_lib(const char *lib, const char *name, char *ret, size_t room)
 {
 	const char *slash = strrchr(lib, '/');
 	int n = slash ? (int)(slash - lib) : 0;
-	if ((size_t)snprintf(ret, room, "%.*s/libcollector-heap.so", n, lib) >= room || access(ret, R_OK) < 0)
+	if ((size_t)snprintf(ret, room, "%.*s/%s", n, lib, name) >= room || access(ret, R_OK) < 0)
 		return -ENOENT;
 	return 0;
 }
@@ -495,6 +502,11 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 		printf("\tperiodic sampling, %s\n", o->sample);
 	if (o->heap_on)
 		printf("\theap tracing enabled\n");
+	if (o->sync && o->sync_threshold_us < 0)
+		printf("\tsynchronization tracing enabled, threshold: calibrate\n");
+	else if (o->sync)
+		printf("\tsynchronization tracing enabled, threshold: %ld microsecs.\n",
+		       o->sync_threshold_us);
 	if (o->follow == COLLECT_FOLLOW_OFF)
 		printf("\tdescendant processes will not be followed\n");
 	else if (o->follow == COLLECT_FOLLOW_REGEX)
@@ -585,6 +597,13 @@ static void descriptor_build(const struct collect_options *o, char *descriptor, 
 		size_t k = strlen(descriptor);
 		snprintf(descriptor + k, room - k, ";H=1");
 	}
+	if (o->sync) { /* w=<us>: the threshold; without it the collector calibrates one */
+		size_t k = strlen(descriptor);
+		if (o->sync_threshold_us >= 0)
+			snprintf(descriptor + k, room - k, ";s=1;w=%ld", o->sync_threshold_us);
+		else
+			snprintf(descriptor + k, room - k, ";s=1");
+	}
 	if (o->follow != COLLECT_FOLLOW_ON) {
 		size_t k = strlen(descriptor);
 		snprintf(descriptor + k, room - k, ";F=%d", (int)o->follow);
@@ -595,13 +614,30 @@ static void descriptor_build(const struct collect_options *o, char *descriptor, 
 struct preload {
 	char lib[PATH_MAX];            /* libcollector.so, "" when not found */
 	char tried[2 * PATH_MAX + 64]; /* where it was looked for, when not found */
-	char list[2 * PATH_MAX + 2];   /* LD_PRELOAD's entries: the heap tracer's first under -H on */
+	char list[3 * PATH_MAX + 3];   /* LD_PRELOAD's entries: the tracers' (-H on, -s) first */
 };
 
-/* Find the collector (and under -H on the heap tracer) to preload: 0, or 1 after a message. */
+/* Put tracing library NAME (option OPT) before the others in P's list: 0, or 1 after a message. */
+static int preload_tracer(struct preload *p, const char *name, const char *opt)
+{
+	char path[PATH_MAX], rest[sizeof p->list];
+	if (find_tracer_lib(p->lib, name, path, sizeof path) < 0) {
+		fprintf(stderr, "collect: %s: cannot find %s\n", opt, path);
+		return 1;
+	}
+	memcpy(rest, p->list, sizeof rest);
+	size_t n = strlen(path), m = strlen(rest);
+	if (n + 1 + m + 1 > sizeof p->list)
+		return 1; /* cannot happen: the list has room for three paths */
+	memcpy(p->list, path, n);
+	p->list[n] = ':';
+	memcpy(p->list + n + 1, rest, m + 1);
+	return 0;
+}
+
+/* Find the collector (and the tracing libraries of -H on and -s) to preload: 0, or 1 after a message. */
 static int preload_choose(struct preload *p, const struct collect_options *o)
 {
-	char heap_lib[PATH_MAX];
 	int rc = find_collector(p->lib, sizeof p->lib, p->tried, sizeof p->tried);
 	if (rc < 0)
 		p->lib[0] = '\0';
@@ -613,14 +649,11 @@ static int preload_choose(struct preload *p, const struct collect_options *o)
 		return 1;
 	}
 	snprintf(p->list, sizeof p->list, "%s", p->lib);
-	if (p->lib[0] && o->heap_on) {
-		/* the interposers first, so that they come before libc's malloc */
-		if (find_heap_lib(p->lib, heap_lib, sizeof heap_lib) < 0) {
-			fprintf(stderr, "collect: -H on: cannot find %s\n", heap_lib);
-			return 1;
-		}
-		snprintf(p->list, sizeof p->list, "%s:%s", heap_lib, p->lib);
-	}
+	/* the interposers first, so that they come before libc's functions */
+	if (p->lib[0] && o->sync && preload_tracer(p, "libcollector-sync.so", "-s") != 0)
+		return 1;
+	if (p->lib[0] && o->heap_on && preload_tracer(p, "libcollector-heap.so", "-H on") != 0)
+		return 1;
 	return 0;
 }
 

@@ -16,7 +16,7 @@
 #include "experiment/expname.h"
 
 /* Oracle collect options that later work implements: with a value, and without. */
-static const char unsupported_with_value[] = "siMmjJlyaLOPcINrg";
+static const char unsupported_with_value[] = "iMmjJlyaLOPcINrg";
 static const char unsupported_flags[] = "xR";
 
 static int fail(char *err, size_t room, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -154,6 +154,30 @@ static const char *name_base(const char *name)
 	return slash ? slash + 1 : name;
 }
 
+int collect_parse_sync(const char *s, int *ret_on, long *ret_threshold_us)
+{
+	*ret_on = 1;
+	if (!strcmp(s, "on") || !strcmp(s, "calibrate")) {
+		*ret_threshold_us = -1;
+		return 0;
+	}
+	if (!strcmp(s, "all")) {
+		*ret_threshold_us = 0;
+		return 0;
+	}
+	if (!strcmp(s, "off")) {
+		*ret_on = 0;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	long v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
+	if (v < 0 || errno || *end || v > 1000000000L)
+		return -EINVAL;
+	*ret_threshold_us = v;
+	return 0;
+}
+
 static int set_value(struct collect_options *o, char opt, const char *val, char *err, size_t room)
 {
 	int rc;
@@ -191,6 +215,16 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 			return fail(err, room, "-H: invalid value '%s' (expected on or off)", val);
 		o->heap_on = strcmp(val, "on") == 0;
 		return 0;
+	case 's': {
+		int on;
+		if (collect_parse_sync(val, &on, &o->sync_threshold_us) < 0)
+			return fail(err, room,
+				    "-s: invalid value '%s' (expected on, off, calibrate, all or a threshold "
+				    "in microseconds)",
+				    val);
+		o->sync = on ? val : NULL;
+		return 0;
+	}
 	case 'F':
 		if (!strcmp(val, "on") || !strcmp(val, "all")) {
 			o->follow = COLLECT_FOLLOW_ON;
@@ -293,7 +327,7 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 			}
 			if (strchr(unsupported_flags, c) || strchr(unsupported_with_value, c))
 				return fail(err, room, "option -%c is not supported yet", c);
-			if (!strchr("ptSHFAodC", c))
+			if (!strchr("ptSHsFAodC", c))
 				return fail(err, room, "unknown option -%c (see collect --help)", c);
 			if (p[1]) {
 				val = p + 1;

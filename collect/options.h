@@ -46,6 +46,8 @@ struct collect_options {
 	unsigned long duration_end_s; /* 0 = until the target exits */
 	const char *sample;           /* -S value (on, off or seconds), NULL if not given */
 	int heap_on;                  /* -H on (default off) */
+	const char *sync;             /* -s value as given (on, calibrate, all, MICROSECONDS), NULL: off */
+	long sync_threshold_us;       /* -s: -1 calibrate (on), 0 all, else the threshold in us */
 	enum collect_follow follow;   /* -F: descendants followed (default on; all = on) */
 	const char *follow_spec;      /* the -F value as given ("on" by default) */
 	const char *follow_regex;     /* -F =REGEX: REGEX (checked with regcomp) */
@@ -56,6 +58,12 @@ struct collect_options {
 	int comment_count;
 	int target_index; /* argv index of the target; 0 when there is none */
 };
+
+/*
+ * Parse a -s value: on and calibrate (-1: calibrated at start), all (0),
+ * off (*ret_on 0), or a threshold in microseconds (0 .. 10^9).  0 or -EINVAL.
+ */
+int collect_parse_sync(const char *s, int *ret_on, long *ret_threshold_us);
 
 /*
  * Parse ARGV (ARGC words, argv[0] = "collect") into *RET.  Returns 0, or

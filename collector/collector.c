@@ -31,6 +31,7 @@
 #include "collector/encode.h"
 #include "collector/fdkeep.h"
 #include "collector/heaptrace.h"
+#include "collector/synctrace.h"
 #include "collector/lineage.h"
 #include "collector/loadmap.h"
 #include "collector/logxml.h"
@@ -56,7 +57,7 @@ static _Atomic int col_init_state; /* 0 none, 1 running, 2 done */
 static _Atomic uint32_t col_init_tid;
 
 /* The tracers; each one's data file, and whether PA_PARAMS turned it on. */
-static const struct col_tracer *const tracers[] = {&heaptrace_tracer};
+static const struct col_tracer *const tracers[] = {&heaptrace_tracer, &synctrace_tracer};
 #define NTRACERS (sizeof tracers / sizeof tracers[0])
 static int tracer_wanted[NTRACERS];
 static int tracer_started[NTRACERS];
@@ -94,7 +95,8 @@ static uint64_t parse_u64(const char **s)
 /*
  * PA_PARAMS: ';'-separated p=<us>, d=<depth>, t=<start_s>:<end_s>,
  * F=0|1|2 (follow descendants: off, on, by the regex in PA_FOLLOW; default
- * on), and each tracer's key=0|1 (H: heap); unknown keys ignored.
+ * on), and each tracer's key=0|1 (H: heap, s: sync); unknown keys ignored
+ * (a tracer reads its own further keys: w=<us>, the sync threshold).
  */
 static void parse_params(const char *s, struct col_config *cfg)
 {

@@ -15,6 +15,7 @@
 #include "collector/loadmap.h"
 #include "collector/signals.h"
 #include "collector/threads.h"
+#include "collector/synctrace.h"
 #include "collector/trace_api.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -76,11 +77,20 @@ static int trace_heap_active(void)
 	return heaptrace_active();
 }
 
+static int trace_sync_active(void)
+{
+	if (!col_init_done() && environ)
+		col_init();
+	return synctrace_active();
+}
+
 static const struct pa_trace_api trace_api = {
 	.version = PA_TRACE_API_VERSION,
 	.heap_active = trace_heap_active,
 	.heap_record = heaptrace_record,
 	.heap_stamp = heaptrace_stamp,
+	.sync_active = trace_sync_active,
+	.sync_record = synctrace_record,
 };
 
 EXPORT const struct pa_trace_api *pa_collector_trace_api(void)

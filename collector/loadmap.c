@@ -211,11 +211,21 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *ctx)
 	return 0;
 }
 
+/* The map's lock, through libc's own function: under -s libcollector-sync.so interposes it. */
+static void lock_map(void)
+{
+	int (*lock)(pthread_mutex_t *) = col_real()->pthread_mutex_lock;
+	if (lock)
+		lock(&loadmap_lock);
+	else
+		pthread_mutex_lock(&loadmap_lock); /* not resolved yet: cannot happen after col_init */
+}
+
 static void rescan(void)
 {
 	if (!loadmap_objs)
 		return;
-	pthread_mutex_lock(&loadmap_lock);
+	lock_map();
 	loadmap_scan_gen++;
 	int first = 1;
 	unwtab_begin();
@@ -255,7 +265,7 @@ static int set_dir(const char *dir)
 
 void loadmap_lock_fork(void)
 {
-	pthread_mutex_lock(&loadmap_lock);
+	lock_map();
 }
 
 void loadmap_unlock_fork(void)

@@ -43,6 +43,7 @@ void col_resolve_reals(void)
 	r->Exit_ = (void (*)(int))col_next_sym("_Exit", NULL);
 	r->dlopen = (void *(*)(const char *, int))col_next_sym("dlopen", "GLIBC_2.34");
 	r->dlclose = (int (*)(void *))col_next_sym("dlclose", "GLIBC_2.34");
+	r->pthread_mutex_lock = (int (*)(pthread_mutex_t *))col_next_sym("pthread_mutex_lock", NULL);
 }
 
 struct col_config *col_config(void)

@@ -31,6 +31,7 @@ struct col_real {
 	void (*Exit_)(int);
 	void *(*dlopen)(const char *, int);
 	int (*dlclose)(void *);
+	int (*pthread_mutex_lock)(pthread_mutex_t *); /* interposed by libcollector-sync.so under -s */
 };
 
 /* What this process collects; filled once by col_init (tracers keep their own). */

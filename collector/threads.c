@@ -529,12 +529,13 @@ __attribute__((always_inline)) static inline void context_here(ucontext_t *uc)
 	uc->uc_mcontext.gregs[REG_RBX] = (greg_t)bx;
 }
 
-/* Unwind from this very frame. */
-__attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint32_t max, uint32_t *ret_flags)
+/* Unwind from this very frame into pcs. */
+__attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint64_t *pcs, uint32_t max,
+						      uint32_t *ret_flags)
 {
 	ucontext_t uc;
 	context_here(&uc);
-	uint32_t n = unwind_from_context(&uc, &t->uw, t->pcs, max, ret_flags);
+	uint32_t n = unwind_from_context(&uc, &t->uw, pcs, max, ret_flags);
 	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
 	return n;
 }
@@ -591,12 +592,18 @@ uint32_t threads_trace_tid(void)
 
 int threads_trace_stack(struct threads_stackref *ref)
 {
+	return threads_trace_stack_leaf(ref, 0);
+}
+
+int threads_trace_stack_leaf(struct threads_stackref *ref, uint64_t leaf_pc)
+{
 	struct col_thread *t = tls_thread;
 	if (!t || !t->pcs || atomic_load(&t->state) != SLOT_LIVE)
 		return 0;
-	uint32_t flags;
+	uint32_t flags, max = col_config()->depth_limit, lead = leaf_pc && max > 1;
 	struct exp_stack s = {.pcs = t->pcs};
-	s.nframes = unwind_here(t, col_config()->depth_limit, &flags);
+	t->pcs[0] = leaf_pc;
+	s.nframes = lead + unwind_here(t, t->pcs + lead, max - lead, &flags);
 	s.flags = flags;
 	s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
 	return stack_ref(t, &s, ref) < 0 ? -1 : 1;

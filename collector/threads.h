@@ -105,5 +105,11 @@ struct threads_stackref {
  * SIGNAL_SAFE.
  */
 int threads_trace_stack(struct threads_stackref *ref);
+/*
+ * As threads_trace_stack, with leaf_pc (if not 0) as the stack's leaf above
+ * the frames unwound: the entry of the library function a tracer called
+ * for the program (its wait is charged there, not to the program's caller).
+ */
+int threads_trace_stack_leaf(struct threads_stackref *ref, uint64_t leaf_pc);
 
 #endif

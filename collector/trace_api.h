@@ -1,20 +1,21 @@
 /*
- * trace_api.h - the one door from libcollector-heap.so (and any later
- * tracing library) into libcollector.so: pa_collector_trace_api() returns a
+ * trace_api.h - the one door from libcollector-heap.so and
+ * libcollector-sync.so (and any later tracing library) into libcollector.so: pa_collector_trace_api() returns a
  * table of functions.  The tracing library looks the function up with
  * dlsym(RTLD_DEFAULT) and calls nothing else of libcollector.so.
  *
  * The functions are cheap, never allocate and never call what they could be
  * called from (malloc, free, mmap, ...).  heap_record and heap_stamp are
- * SIGNAL_SAFE; heap_active is too once the collector has started (before,
- * it starts it: a library constructor that allocates before ours has run).
+ * SIGNAL_SAFE; heap_active and sync_active are too once the collector has
+ * started (before, they start it: a library constructor that allocates or
+ * locks before ours has run).  sync_record is SIGNAL_SAFE.
  */
 #ifndef COLLECTOR_TRACE_API_H
 #define COLLECTOR_TRACE_API_H
 
 #include <stdint.h>
 
-#define PA_TRACE_API_VERSION 2u
+#define PA_TRACE_API_VERSION 3u
 
 struct pa_trace_api {
 	uint32_t version; /* PA_TRACE_API_VERSION */
@@ -35,6 +36,16 @@ struct pa_trace_api {
 	 * so that no other thread's record of the same address can come first.
 	 */
 	uint64_t (*heap_stamp)(void);
+	/* 1 while this process collects with synchronization wait tracing on (collect -s). */
+	int (*sync_active)(void);
+	/*
+	 * One call that blocked: func (enum exp_sync_func) on object, from
+	 * start_ns (CLOCK_MONOTONIC) for wait_ns; leaf_pc: the libc function
+	 * that waited.  Recorded with the calling thread's stack when the wait
+	 * reaches the threshold; counted in any case.  Keeps errno.
+	 */
+	void (*sync_record)(unsigned func, uint64_t object, uint64_t start_ns, uint64_t wait_ns,
+			    uint64_t leaf_pc);
 };
 
 /* Exported by libcollector.so (collector/libcollector.map). */

@@ -1,6 +1,7 @@
 /*
  * tracer.h - what a tracing data type is to the collector: heap tracing
- * (heaptrace.c) today, synchronization, I/O and MPI tracing next.  A tracer
+ * (heaptrace.c) and synchronization wait tracing (synctrace.c) today, I/O
+ * and MPI tracing next.  A tracer
  * is one module exporting one `const struct col_tracer`, listed in
  * collector.c's tracers[] table; nothing else in the collector names it.
  *
@@ -19,7 +20,7 @@
  *     lost counts records lost after the data files stopped
  *     (`lost_<name>` in <collector_end>); log_end adds the tracer's counters
  *     to <collector_end>.  Both may run in a signal handler (SIGNAL_SAFE).
- * The recording entry points (heaptrace_record, ...) are the module's own,
+ * The recording entry points (heaptrace_record, synctrace_record) are the module's own,
  * called from its interposers; they record only while the tracer is
  * started and col_collecting(), under threads_guard_enter/leave, and take
  * call stacks with threads_trace_stack.

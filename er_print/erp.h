@@ -10,6 +10,7 @@
 #define ER_PRINT_ERP_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "analysis/profile.h"
 #include "analysis/mspec.h"
@@ -98,6 +99,14 @@ int report_leaks(struct erp *e, const char *arg);
 int report_allocs(struct erp *e, const char *arg);
 int report_heap(struct erp *e, const char *arg);
 int report_heapstat(struct erp *e, const char *arg);
+/* Stack s of experiment x, leaf first, one "  name + 0xOFFSET[, line N in "file"]" line a frame. */
+void erp_print_frames(struct erp *e, size_t x, uint32_t s);
+
+/* Synchronization objects ranked by wait, with the stacks that waited (er_print/report_sync.c). */
+int report_synclocks(struct erp *e, const char *arg);
+struct report_sync_object;
+/* synclocks' model after the checks (sync data present): the count, or -1 after a message. */
+ssize_t report_sync_list(struct erp *e, struct report_sync_object **ret);
 
 /* Annotated source and disassembly (er_print/report_source.c). */
 int report_source(struct erp *e, const char *arg);

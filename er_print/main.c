@@ -130,6 +130,8 @@ static const struct command commands[] = {
 	{"heap", NULL, ARG_NONE, report_heap, "", "allocations and leaks of every call stack (collect -H)"},
 	{"heapstat", NULL, ARG_NONE, report_heapstat, "",
 	 "heap statistics: peak, size histograms, temporary allocations, memory at the peak"},
+	{"synclocks", NULL, ARG_NONE, report_synclocks, "",
+	 "synchronization objects ranked by wait time, with the stacks that waited (collect -s)"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
 	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
@@ -679,6 +681,7 @@ static void usage(FILE *f)
 		"  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
 		"  -printmode text|html|json|C (tables as HTML, JSON or C-separated values)\n"
 		"  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
+		"  -synclocks (synchronization wait tracing, collect -s)\n"
 		"  -export FORMAT[:METRIC] FILE (folded, pprof, speedscope, firefox, chrome; FILE - = stdout)\n"
 		"Run 'er_print -help' for every command; see er_print(1).\n");
 }

@@ -15,7 +15,7 @@
 #include "er_print/erp.h"
 #include "er_print/report.h"
 
-static void print_frames(struct erp *e, size_t x, uint32_t s)
+void erp_print_frames(struct erp *e, size_t x, uint32_t s)
 {
 	const uint32_t *pcs;
 	int n = profile_stack_pcs(e->prof, x, s, &pcs);
@@ -89,7 +89,7 @@ static int report_stack_blocks(struct erp *e, enum report_heap_key key)
 		fprintf(e->out, "%s #%zu, Instances = %" PRIu64 ", Bytes %s = %" PRIu64 "\n",
 			leaks ? "Leak" : "Allocation", i + 1, v[i].count, leaks ? "Leaked" : "Allocated",
 			v[i].bytes);
-		print_frames(e, v[i].exp, v[i].stack);
+		erp_print_frames(e, v[i].exp, v[i].stack);
 		fputc('\n', e->out);
 	}
 	free(v);
@@ -137,7 +137,7 @@ int report_heap(struct erp *e, const char *arg)
 		fprintf(e->out, "\nStack 0x%016" PRIx64 "\n", exp->stacks[v[i].stack].id);
 		print_counts(e, v[i].st->alloc_count, v[i].st->alloc_bytes, v[i].st->leak_count,
 			     v[i].st->leak_bytes);
-		print_frames(e, v[i].exp, v[i].stack);
+		erp_print_frames(e, v[i].exp, v[i].stack);
 	}
 	fputc('\n', e->out);
 	free(v);
@@ -166,7 +166,7 @@ static int print_top(struct erp *e, enum report_heap_key key, const char *what, 
 	for (size_t i = 0; i < top; i++) {
 		fprintf(e->out, "\n%s #%zu, %s = %" PRIu64 ", Bytes = %" PRIu64 "\n", what, i + 1, count_word,
 			v[i].count, v[i].bytes);
-		print_frames(e, v[i].exp, v[i].stack);
+		erp_print_frames(e, v[i].exp, v[i].stack);
 	}
 	free(v);
 	return 0;

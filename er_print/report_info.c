@@ -268,6 +268,12 @@ static void header_parameters(FILE *o, const struct exp_log *l)
 	} else {
 		fprintf(o, "  Clock-profiling, interval not recorded\n");
 	}
+	if (l->sync_on)
+		fprintf(o, "  Synchronization tracing, threshold = %" PRIu64 " microsecs.%s; Native-APIs\n",
+			l->sync_threshold_ns / 1000,
+			l->sync_mode && strcmp(l->sync_mode, "calibrated") == 0 ? " (calibrated)"
+			: l->sync_mode && strcmp(l->sync_mode, "all") == 0      ? " (all)"
+										: "");
 	if (l->depth_limit)
 		fprintf(o, "  Stack depth limit = %" PRIu32 " frames\n", l->depth_limit);
 	fprintf(o, "\n");
@@ -381,13 +387,14 @@ static void stats_print(struct erp *e, const char *title, const struct report_st
 		fprintf(o, "%*s: N/A\n\n", LABEL_WIDTH, "Average number of Threads");
 
 	/* Linux has no Solaris microstates: CPU is user + system, the rest sleep. */
-	uint64_t sl = report_stats_sleep_ns(s), total = s->user_ns + s->sys_ns + sl;
+	uint64_t sl = report_stats_sleep_ns(s), total = s->user_ns + s->sys_ns + s->lock_ns + sl;
 	fprintf(o, "%*s:\n", LABEL_WIDTH, "Process Times (sec.)");
 	print_time_share(o, "User CPU", s->user_ns, total, w);
 	print_time_share(o, "System CPU", s->sys_ns, total, w);
-	static const char *const zeros[] = {"Trap CPU",        "User Lock",         "Data Page Fault",
-					    "Text Page Fault", "Kernel Page Fault", "Stopped",
-					    "Wait CPU"};
+	print_time_share(o, "Trap CPU", 0, total, w);
+	print_time_share(o, "User Lock", s->lock_ns, total, w); /* recorded waits (collect -s) */
+	static const char *const zeros[] = {"Data Page Fault", "Text Page Fault", "Kernel Page Fault",
+					    "Stopped", "Wait CPU"};
 	for (size_t i = 0; i < sizeof zeros / sizeof zeros[0]; i++)
 		print_time_share(o, zeros[i], 0, total, w);
 	print_time_share(o, "Sleep", sl, total, w);

@@ -1,7 +1,7 @@
 /*
  * report_json.c - `printmode json` for the reports whose text layouts are
  * sentences rather than tables: header, statistics, experiment_list,
- * thread_list, leaks and allocs, as typed JSON (times in ns, counts,
+ * thread_list, leaks, allocs and synclocks, as typed JSON (times in ns, counts,
  * bytes), from the experiments and the library's statistics and heap
  * models.  One object per report, on one
  * line, like every report in json mode (printmode.c).
@@ -13,9 +13,11 @@
 #include "analysis/report_heap.h"
 #include "analysis/report_info.h"
 #include "analysis/report_stats.h"
+#include "analysis/report_sync.h"
 #include "common/jsonw.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"
+#include "experiment/record.h"
 
 static void key_str_opt(struct jsonw *w, const char *key, const char *s)
 {
@@ -137,6 +139,7 @@ static void stats_object(struct jsonw *w, const struct report_stats *s)
 	jsonw_key_uint(w, "thread_ns", s->thread_ns);
 	jsonw_key_uint(w, "user_cpu_ns", s->user_ns);
 	jsonw_key_uint(w, "system_cpu_ns", s->sys_ns);
+	jsonw_key_uint(w, "user_lock_ns", s->lock_ns);
 	jsonw_key_uint(w, "sleep_ns", report_stats_sleep_ns(s));
 	jsonw_key_uint(w, "cpu_recorded_ns", s->cpu_recorded_ns);
 	jsonw_key_uint(w, "samples_recorded", s->samples_recorded);
@@ -336,15 +339,51 @@ static int json_allocs(struct erp *e, const char *arg)
 	return json_heap_blocks(e, "allocs", arg, REPORT_HEAP_ALLOC);
 }
 
+/* synclocks: each object with its totals and the stacks that waited on it. */
+static int json_synclocks(struct erp *e, const char *arg)
+{
+	struct report_sync_object *v;
+	ssize_t got = report_sync_list(e, &v);
+	if (got < 0)
+		return -1;
+	struct jsonw w;
+	begin(&w, e, "synclocks", arg);
+	jsonw_key_uint(&w, "objects", (uint64_t)got);
+	jsonw_key(&w, "list");
+	jsonw_array_begin(&w);
+	size_t n = e->limit > 0 && (size_t)e->limit < (size_t)got ? (size_t)e->limit : (size_t)got;
+	for (size_t i = 0; i < n; i++) {
+		jsonw_object_begin(&w);
+		jsonw_key_uint(&w, "object", v[i].object);
+		jsonw_key_string(&w, "function", record_sync_func_name(v[i].func));
+		jsonw_key_string(&w, "experiment", profile_experiment(e->prof, v[i].exp)->name);
+		jsonw_key_uint(&w, "wait_ns", v[i].wait_ns);
+		jsonw_key_uint(&w, "waits", v[i].waits);
+		jsonw_key(&w, "stacks");
+		jsonw_array_begin(&w);
+		for (size_t k = 0; k < v[i].nstacks; k++) {
+			jsonw_object_begin(&w);
+			jsonw_key_uint(&w, "wait_ns", v[i].stacks[k].wait_ns);
+			jsonw_key_uint(&w, "waits", v[i].stacks[k].waits);
+			json_frames(&w, e, v[i].exp, v[i].stacks[k].stack);
+			jsonw_object_end(&w);
+		}
+		jsonw_array_end(&w);
+		jsonw_object_end(&w);
+	}
+	jsonw_array_end(&w);
+	end(&w);
+	report_sync_objects_free(v, (size_t)got);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct erp *e, const char *arg);
 } json_reports[] = {
-	{"leaks", json_leaks},
-	{"allocs", json_allocs},
-	{"header", json_header},
-	{"statistics", json_statistics},
-	{"experiment_list", json_experiment_list},
+	{"synclocks", json_synclocks},     {"leaks", json_leaks},
+	{"allocs", json_allocs},           {"header", json_header},
+	{"statistics", json_statistics},   {"experiment_list", json_experiment_list},
 	{"thread_list", json_thread_list},
 };
 

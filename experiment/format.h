@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define EXP_FORMAT_VERSION_MAJOR 1
-#define EXP_FORMAT_VERSION_MINOR 2
+#define EXP_FORMAT_VERSION_MINOR 3
 
 /* File header (block 0). */
 #define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */
@@ -56,12 +56,14 @@ enum exp_file_kind {
 	EXP_FILE_STACKS = 2,   /* "stacks": each distinct call stack once */
 	EXP_FILE_OVERVIEW = 3, /* "overview": sample points with resource usage */
 	EXP_FILE_HEAP = 4,     /* "heaptrace": heap calls (collect -H) */
+	EXP_FILE_SYNC = 5,     /* "synctrace": synchronization waits (collect -s), from format 1.3 */
 };
 
 #define EXP_FILE_NAME_PROFILE "profile"
 #define EXP_FILE_NAME_STACKS "stacks"
 #define EXP_FILE_NAME_OVERVIEW "overview"
 #define EXP_FILE_NAME_HEAP "heaptrace"
+#define EXP_FILE_NAME_SYNC "synctrace"
 #define EXP_FILE_NAME_LOG "log.xml"
 #define EXP_FILE_NAME_MAP "map.xml"
 #define EXP_FILE_NAME_NOTES "notes"
@@ -90,6 +92,8 @@ enum exp_record_kind {
 	/* 6: not used (format 1.0 framed heap calls as records) */
 	/* stacks */
 	EXP_REC_STACK_SLOT = 7, /* varint slot, u64 stack_id: the process's compact name for a stack */
+	/* synctrace (format 1.3) */
+	EXP_REC_SYNC = 8, /* varint dt_ns, varint wait_ns, varint func, u64 object, u64 stack_id */
 	EXP_REC_KIND_LIMIT
 };
 
@@ -138,6 +142,41 @@ enum exp_heap_op {
 #define EXP_HEAP_RECENT_ADDRS 64u
 /* Longest encoded event (a time mark and an event are written together). */
 #define EXP_HEAP_EVENT_MAX_BYTES 64u
+
+/*
+ * The function of a synchronization wait (EXP_REC_SYNC's func): the API the
+ * program called, whichever symbol version it bound to.
+ */
+enum exp_sync_func {
+	EXP_SYNC_MUTEX_LOCK = 0,
+	EXP_SYNC_MUTEX_TIMEDLOCK = 1,
+	EXP_SYNC_MUTEX_CLOCKLOCK = 2,
+	EXP_SYNC_COND_WAIT = 3,
+	EXP_SYNC_COND_TIMEDWAIT = 4,
+	EXP_SYNC_COND_CLOCKWAIT = 5,
+	EXP_SYNC_RWLOCK_RDLOCK = 6,
+	EXP_SYNC_RWLOCK_WRLOCK = 7,
+	EXP_SYNC_RWLOCK_TIMEDRDLOCK = 8,
+	EXP_SYNC_RWLOCK_TIMEDWRLOCK = 9,
+	EXP_SYNC_RWLOCK_CLOCKRDLOCK = 10,
+	EXP_SYNC_RWLOCK_CLOCKWRLOCK = 11,
+	EXP_SYNC_BARRIER_WAIT = 12,
+	EXP_SYNC_JOIN = 13,
+	EXP_SYNC_TIMEDJOIN = 14,
+	EXP_SYNC_CLOCKJOIN = 15,
+	EXP_SYNC_SEM_WAIT = 16,
+	EXP_SYNC_SEM_TIMEDWAIT = 17,
+	EXP_SYNC_SEM_CLOCKWAIT = 18,
+	EXP_SYNC_SPIN_LOCK = 19,
+	EXP_SYNC_MTX_LOCK = 20,
+	EXP_SYNC_MTX_TIMEDLOCK = 21,
+	EXP_SYNC_CND_WAIT = 22,
+	EXP_SYNC_CND_TIMEDWAIT = 23,
+	EXP_SYNC_THRD_JOIN = 24,
+	EXP_SYNC_FUNC_LIMIT
+};
+/* The format minor version that has synctrace files. */
+#define EXP_SYNC_MINOR 3u
 
 /*
  * A stack reference in a heap event: 0 no stack, 1 a u64 stack id follows,

@@ -114,6 +114,20 @@ size_t record_encode_stack_slot(uint8_t *buf, size_t room, const struct exp_stac
 	return finish(buf, room, tmp, n);
 }
 
+size_t record_encode_sync(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_sync *s)
+{
+	uint8_t tmp[3 * VARINT_MAX_BYTES + 16];
+	size_t n = 0;
+	n += varint_put(tmp + n, s->ts_ns >= prev_ns ? s->ts_ns - prev_ns : 0);
+	n += varint_put(tmp + n, s->wait_ns);
+	n += varint_put(tmp + n, s->func);
+	le64_put(tmp + n, s->object);
+	n += 8;
+	le64_put(tmp + n, s->stack_id);
+	n += 8;
+	return finish(buf, room, tmp, n);
+}
+
 void record_publish(uint8_t *buf, enum exp_record_kind kind)
 {
 	atomic_store_explicit((_Atomic uint8_t *)buf, (uint8_t)kind, memory_order_release);
@@ -261,4 +275,54 @@ uint64_t record_stack_hash(const uint64_t *pcs, uint32_t nframes, uint32_t flags
 	h *= 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 32;
 	return h ? h : 1; /* 0 is reserved for "no stack" */
+}
+
+int record_decode_sync(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_sync *ret)
+{
+	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
+	uint64_t dt, wait, func;
+	if (r->kind != EXP_REC_SYNC)
+		return -EBADMSG;
+	if (!(p = varint_get(p, end, &dt)) || !(p = varint_get(p, end, &wait)) ||
+	    !(p = varint_get(p, end, &func)) || end - p != 16 || func >= EXP_SYNC_FUNC_LIMIT)
+		return -EBADMSG;
+	ret->ts_ns = prev_ns + dt;
+	ret->tid = tid;
+	ret->func = (uint32_t)func;
+	ret->wait_ns = wait;
+	ret->object = le64_get(p);
+	ret->stack_id = le64_get(p + 8);
+	return 0;
+}
+
+const char *record_sync_func_name(unsigned func)
+{
+	static const char *const names[EXP_SYNC_FUNC_LIMIT] = {
+		[EXP_SYNC_MUTEX_LOCK] = "pthread_mutex_lock",
+		[EXP_SYNC_MUTEX_TIMEDLOCK] = "pthread_mutex_timedlock",
+		[EXP_SYNC_MUTEX_CLOCKLOCK] = "pthread_mutex_clocklock",
+		[EXP_SYNC_COND_WAIT] = "pthread_cond_wait",
+		[EXP_SYNC_COND_TIMEDWAIT] = "pthread_cond_timedwait",
+		[EXP_SYNC_COND_CLOCKWAIT] = "pthread_cond_clockwait",
+		[EXP_SYNC_RWLOCK_RDLOCK] = "pthread_rwlock_rdlock",
+		[EXP_SYNC_RWLOCK_WRLOCK] = "pthread_rwlock_wrlock",
+		[EXP_SYNC_RWLOCK_TIMEDRDLOCK] = "pthread_rwlock_timedrdlock",
+		[EXP_SYNC_RWLOCK_TIMEDWRLOCK] = "pthread_rwlock_timedwrlock",
+		[EXP_SYNC_RWLOCK_CLOCKRDLOCK] = "pthread_rwlock_clockrdlock",
+		[EXP_SYNC_RWLOCK_CLOCKWRLOCK] = "pthread_rwlock_clockwrlock",
+		[EXP_SYNC_BARRIER_WAIT] = "pthread_barrier_wait",
+		[EXP_SYNC_JOIN] = "pthread_join",
+		[EXP_SYNC_TIMEDJOIN] = "pthread_timedjoin_np",
+		[EXP_SYNC_CLOCKJOIN] = "pthread_clockjoin_np",
+		[EXP_SYNC_SEM_WAIT] = "sem_wait",
+		[EXP_SYNC_SEM_TIMEDWAIT] = "sem_timedwait",
+		[EXP_SYNC_SEM_CLOCKWAIT] = "sem_clockwait",
+		[EXP_SYNC_SPIN_LOCK] = "pthread_spin_lock",
+		[EXP_SYNC_MTX_LOCK] = "mtx_lock",
+		[EXP_SYNC_MTX_TIMEDLOCK] = "mtx_timedlock",
+		[EXP_SYNC_CND_WAIT] = "cnd_wait",
+		[EXP_SYNC_CND_TIMEDWAIT] = "cnd_timedwait",
+		[EXP_SYNC_THRD_JOIN] = "thrd_join",
+	};
+	return func < EXP_SYNC_FUNC_LIMIT ? names[func] : "?";
 }

@@ -61,6 +61,16 @@ struct exp_stack_slot {
 	uint64_t stack_id;
 };
 
+/* A synchronization wait (collect -s): started at ts_ns, lasted wait_ns. */
+struct exp_sync {
+	uint64_t ts_ns; /* absolute CLOCK_MONOTONIC when the wait began (decoders add the delta) */
+	uint32_t tid;   /* from the block header */
+	uint32_t func;  /* enum exp_sync_func */
+	uint64_t wait_ns;
+	uint64_t object; /* the synchronization object's address (the mutex, the thread joined, ...) */
+	uint64_t stack_id;
+};
+
 /* Bytes needed for the record header of a payload of n bytes (kind + varint). */
 size_t record_header_bytes(size_t payload_bytes);
 
@@ -75,6 +85,8 @@ size_t record_encode_thread_end(uint8_t *buf, size_t room, const struct exp_thre
 size_t record_encode_stack(uint8_t *buf, size_t room, const struct exp_stack *s);
 size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *s);
 size_t record_encode_stack_slot(uint8_t *buf, size_t room, const struct exp_stack_slot *s);
+/* prev_ns: the block's base or the previous sync record's ts_ns (ts_ns must not be before it). */
+size_t record_encode_sync(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_sync *s);
 
 /* Store the kind byte of an encoded record with release ordering. SIGNAL_SAFE. */
 void record_publish(uint8_t *buf, enum exp_record_kind kind);
@@ -106,6 +118,11 @@ int record_decode_thread_end(const struct exp_record *r, struct exp_thread_end *
 int record_decode_stack(const struct exp_record *r, uint64_t *pcs, uint32_t cap, struct exp_stack *ret);
 int record_decode_sample(const struct exp_record *r, struct exp_sample *ret);
 int record_decode_stack_slot(const struct exp_record *r, struct exp_stack_slot *ret);
+/* func must be below EXP_SYNC_FUNC_LIMIT. */
+int record_decode_sync(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_sync *ret);
+
+/* The API name of a sync function ("pthread_mutex_lock"), "?" when out of range. */
+const char *record_sync_func_name(unsigned func);
 
 /* The 64-bit id the collector gives a stack: a hash of flags and pcs. SIGNAL_SAFE. */
 uint64_t record_stack_hash(const uint64_t *pcs, uint32_t nframes, uint32_t flags);

@@ -40,6 +40,9 @@ static int visit(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, con
 	(void)record_decode_sample(rec, &sm);
 	struct exp_stack_slot sl;
 	(void)record_decode_stack_slot(rec, &sl);
+	struct exp_sync y;
+	if (record_decode_sync(rec, *prev, tid, &y) == 0)
+		*prev = y.ts_ns;
 	return 0;
 }
 

@@ -93,6 +93,17 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 			       s.nivcsw, s.maxrss_kb);
 		break;
 	}
+	case EXP_REC_SYNC: {
+		struct exp_sync y;
+		if ((r = record_decode_sync(rec, d->running_ns, tid, &y)) == 0) {
+			d->running_ns = y.ts_ns;
+			printf("sync tid=%" PRIu32 " ts=%" PRIu64 " wait=%" PRIu64
+			       " func=%s object=0x%" PRIx64 " stack=0x%" PRIx64 "\n",
+			       y.tid, y.ts_ns, y.wait_ns, record_sync_func_name(y.func), y.object,
+			       y.stack_id);
+		}
+		break;
+	}
 	case EXP_REC_STACK_SLOT: {
 		struct exp_stack_slot sl;
 		if ((r = record_decode_stack_slot(rec, &sl)) == 0)
@@ -146,6 +157,7 @@ static const char *kind_name(enum exp_file_kind k)
 	case EXP_FILE_STACKS: return "stacks";
 	case EXP_FILE_OVERVIEW: return "overview";
 	case EXP_FILE_HEAP: return "heaptrace";
+	case EXP_FILE_SYNC: return "synctrace";
 	}
 	return "unknown";
 }
@@ -195,13 +207,14 @@ int main(int argc, char **argv)
 		struct stat st;
 		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			static const char *const names[] = {EXP_FILE_NAME_PROFILE, EXP_FILE_NAME_STACKS,
-							    EXP_FILE_NAME_OVERVIEW, EXP_FILE_NAME_HEAP};
-			for (int k = 0; k < 4; k++) {
+							    EXP_FILE_NAME_OVERVIEW, EXP_FILE_NAME_HEAP,
+							    EXP_FILE_NAME_SYNC};
+			for (int k = 0; k < 5; k++) {
 				char path[4096], zpath[4200];
 				snprintf(path, sizeof path, "%s/%s", argv[i], names[k]);
 				snprintf(zpath, sizeof zpath, "%s.zst", path);
-				if (k == 3 && stat(path, &st) != 0 && stat(zpath, &st) != 0)
-					continue; /* no heap trace in this experiment */
+				if (k >= 3 && stat(path, &st) != 0 && stat(zpath, &st) != 0)
+					continue; /* no heap or sync trace in this experiment */
 				status |= dump_file(path, pcs);
 			}
 		} else {

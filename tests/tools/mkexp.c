@@ -17,6 +17,10 @@
  *                               previous one, the first at 1 ms after the start.  The
  *                               first, third, ... distinct heap stack is referenced by a
  *                               STACK_SLOT slot, the others by stack id; FRAME "-" = none.
+ *   sync TID FUNC OBJECT WAIT_NS FRAME...  a synchronization wait (writes the synctrace
+ *                               file): FUNC an API name (pthread_mutex_lock, ...), OBJECT
+ *                               its address; each wait starts 1 ms after the previous one
+ *                               ended, the first 1 ms after the start
  *   exit STATUS | signal N      how the target ended (default: exit 0)
  *   start NS                    the experiment's start, CLOCK_MONOTONIC (default 1000000000);
  *                               every time is relative to it
@@ -88,6 +92,23 @@ struct hstack {
 };
 static struct hstack hstacks[4096];
 static int nhstacks;
+
+struct yline {
+	uint32_t tid, func;
+	uint64_t object, wait_ns;
+	uint64_t pcs[256];
+	uint32_t n;
+};
+static struct yline *ylines;
+static int nylines, ycap;
+
+static int sync_func(const char *w)
+{
+	for (unsigned i = 0; i < EXP_SYNC_FUNC_LIMIT; i++)
+		if (strcmp(w, record_sync_func_name(i)) == 0)
+			return (int)i;
+	return -1;
+}
 
 static int heap_op(const char *w)
 {
@@ -272,6 +293,24 @@ int main(int argc, char **argv)
 			s->n = 0;
 			for (int k = 4; k < nt && s->n < 256; k++)
 				s->pcs[s->n++] = lookup(tok[k]);
+		} else if (strcmp(tok[0], "sync") == 0 && nt >= 5) {
+			if (nylines == ycap) {
+				ycap = ycap ? ycap * 2 : 64;
+				ylines = realloc(ylines, (size_t)ycap * sizeof *ylines);
+				if (!ylines)
+					die("out of memory", "");
+			}
+			struct yline *y = &ylines[nylines++];
+			int f = sync_func(tok[2]);
+			if (f < 0)
+				die("unknown sync function", tok[2]);
+			y->tid = (uint32_t)strtoul(tok[1], NULL, 10);
+			y->func = (uint32_t)f;
+			y->object = strtoull(tok[3], NULL, 0);
+			y->wait_ns = strtoull(tok[4], NULL, 0);
+			y->n = 0;
+			for (int k = 5; k < nt && y->n < 256; k++)
+				y->pcs[y->n++] = lookup(tok[k]);
 		} else if (strcmp(tok[0], "heap") == 0 && nt >= 5) {
 			if (nhlines == hcap) {
 				hcap = hcap ? hcap * 2 : 64;
@@ -470,6 +509,34 @@ int main(int argc, char **argv)
 				die("cannot damage", hpth);
 			close(fd);
 		}
+	}
+	if (nylines) {
+		static struct wfile sy;
+		wfile_open(&sy, out, EXP_FILE_NAME_SYNC, EXP_FILE_SYNC);
+		uint64_t t = start_ns;
+		for (int i = 0; i < nylines; i++) {
+			struct yline *y = &ylines[i];
+			struct exp_stack es = {.nframes = y->n, .pcs = y->pcs};
+			es.id = record_stack_hash(y->pcs, y->n, 0);
+			uint8_t *at = wfile_room(&stk, 1, now);
+			wfile_commit(&stk, record_encode_stack(at, EXP_BLOCK_BYTES - stk.used, &es),
+				     EXP_REC_STACK, at);
+			t += 1000000;
+			struct exp_sync r = {.ts_ns = t,
+					     .func = y->func,
+					     .wait_ns = y->wait_ns,
+					     .object = y->object,
+					     .stack_id = es.id};
+			at = wfile_room(&sy, y->tid, t);
+			wfile_commit(&sy, record_encode_sync(at, EXP_BLOCK_BYTES - sy.used, sy.prev_ns, &r),
+				     EXP_REC_SYNC, at);
+			sy.prev_ns = t;
+			t += y->wait_ns;
+		}
+		wfile_flush(&sy);
+		fclose(sy.f);
+		if (t > now)
+			now = t;
 	}
 	struct exp_sample sm0 = {.ts_ns = start_ns + 500, .number = 0};
 	struct exp_sample sm1 = {.ts_ns = now + 2000,

@@ -2,6 +2,7 @@
 #include "experiment/record.h"
 
 #include <errno.h>
+#include <string.h>
 
 #include "tests/unit/check.h"
 
@@ -125,8 +126,47 @@ static void test_stack_slot(void)
 	CHECK(record_next(&pos, old + 3, &rec) == -EBADMSG);
 }
 
+static void test_sync(void)
+{
+	uint8_t buf[64];
+	struct exp_sync s = {.ts_ns = 5000000123ull,
+			     .func = EXP_SYNC_COND_TIMEDWAIT,
+			     .wait_ns = 300000000,
+			     .object = 0x7ffc12345678ull,
+			     .stack_id = 0x8877665544332211ull};
+	size_t n = record_encode_sync(buf, sizeof buf, 5000000000ull, &s);
+	CHECK(n > 0 && n <= 40);
+	CHECK(buf[0] == 0);
+	record_publish(buf, EXP_REC_SYNC);
+	const uint8_t *pos = buf;
+	struct exp_record r;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && pos == buf + n);
+	struct exp_sync d;
+	CHECK(record_decode_sync(&r, 5000000000ull, 9, &d) == 0);
+	CHECK_EQ_U64(d.ts_ns, s.ts_ns);
+	CHECK_EQ_U64(d.tid, 9);
+	CHECK_EQ_U64(d.func, EXP_SYNC_COND_TIMEDWAIT);
+	CHECK_EQ_U64(d.wait_ns, s.wait_ns);
+	CHECK_EQ_U64(d.object, s.object);
+	CHECK_EQ_U64(d.stack_id, s.stack_id);
+	CHECK(strcmp(record_sync_func_name(d.func), "pthread_cond_timedwait") == 0);
+	CHECK(strcmp(record_sync_func_name(EXP_SYNC_THRD_JOIN), "thrd_join") == 0);
+	CHECK(strcmp(record_sync_func_name(EXP_SYNC_FUNC_LIMIT), "?") == 0);
+	CHECK(record_decode_clock(&r, 0, 1, &(struct exp_clock){0}) == -EBADMSG); /* another kind */
+	r.payload_bytes -= 1;                                                     /* truncated */
+	CHECK(record_decode_sync(&r, 0, 1, &d) == -EBADMSG);
+	/* a function beyond the enum */
+	s.func = EXP_SYNC_FUNC_LIMIT;
+	n = record_encode_sync(buf, sizeof buf, 0, &s);
+	record_publish(buf, EXP_REC_SYNC);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_sync(&r, 0, 1, &d) == -EBADMSG);
+	CHECK(record_encode_sync(buf, 10, 0, &s) == 0); /* no room */
+}
+
 int main(void)
 {
+	test_sync();
 	test_stack_slot();
 	test_clock();
 	test_stack();

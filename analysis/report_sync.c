@@ -1,0 +1,151 @@
+/*
+ * report_sync.c - the synclocks model (see report_sync.h): each selected
+ * experiment's waits sorted by object and stack, then grouped.  O(n log n)
+ * in the waits.
+ */
+#include "analysis/report_sync.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/experiment.h"
+#include "experiment/format.h"
+
+struct wait_ref {
+	uint64_t object;
+	uint32_t stack, func;
+	uint64_t wait_ns;
+};
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct wait_ref *x = a, *y = b;
+	if (x->object != y->object)
+		return x->object < y->object ? -1 : 1;
+	if (x->stack != y->stack)
+		return x->stack < y->stack ? -1 : 1;
+	return (x->func > y->func) - (x->func < y->func);
+}
+
+static int cmp_waiter(const void *a, const void *b)
+{
+	const struct report_sync_waiter *x = a, *y = b;
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns > y->wait_ns ? -1 : 1;
+	if (x->waits != y->waits)
+		return x->waits > y->waits ? -1 : 1;
+	return (x->stack > y->stack) - (x->stack < y->stack);
+}
+
+static int cmp_object(const void *a, const void *b)
+{
+	const struct report_sync_object *x = a, *y = b;
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns > y->wait_ns ? -1 : 1;
+	if (x->waits != y->waits)
+		return x->waits > y->waits ? -1 : 1;
+	if (x->exp != y->exp)
+		return x->exp < y->exp ? -1 : 1;
+	return (x->object > y->object) - (x->object < y->object);
+}
+
+/* The selected waits of experiment x, sorted by object and stack; their count or -ENOMEM. */
+static ssize_t selected_waits(const struct profile *p, size_t x, struct wait_ref **ret)
+{
+	const struct experiment *exp = profile_experiment(p, x);
+	*ret = NULL;
+	if (!exp->nsync || !profile_experiment_selected(p, x))
+		return 0;
+	struct wait_ref *v = malloc(exp->nsync * sizeof *v);
+	if (!v)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < exp->nsync; i++) {
+		const struct exp_sync_event *y = &exp->sync[i];
+		if (profile_thread_selected(p, x, y->thread) && profile_time_selected(p, x, y->ts_ns))
+			v[n++] = (struct wait_ref){y->object, y->stack, y->func, y->wait_ns};
+	}
+	qsort(v, n, sizeof *v, cmp_ref);
+	*ret = v;
+	return (ssize_t)n;
+}
+
+/* Group v[0..n) (one object) into *o: its stacks and totals.  0 or -ENOMEM. */
+static int group_object(size_t x, const struct wait_ref *v, size_t n, struct report_sync_object *o)
+{
+	memset(o, 0, sizeof *o);
+	o->exp = x;
+	o->object = v[0].object;
+	o->stacks = malloc(n * sizeof *o->stacks);
+	if (!o->stacks)
+		return -ENOMEM;
+	uint64_t by_func[EXP_SYNC_FUNC_LIMIT] = {0};
+	for (size_t i = 0; i < n; i++) {
+		if (!o->nstacks || o->stacks[o->nstacks - 1].stack != v[i].stack)
+			o->stacks[o->nstacks++] = (struct report_sync_waiter){.stack = v[i].stack};
+		struct report_sync_waiter *w = &o->stacks[o->nstacks - 1];
+		w->wait_ns += v[i].wait_ns;
+		w->waits++;
+		o->wait_ns += v[i].wait_ns;
+		o->waits++;
+		if (v[i].func < EXP_SYNC_FUNC_LIMIT && ++by_func[v[i].func] > by_func[o->func])
+			o->func = v[i].func;
+	}
+	qsort(o->stacks, o->nstacks, sizeof *o->stacks, cmp_waiter);
+	return 0;
+}
+
+/* Append experiment x's objects to *objs (count *n, room *cap).  0 or -ENOMEM. */
+static int add_experiment(const struct profile *p, size_t x, struct report_sync_object **objs, size_t *n,
+			  size_t *cap)
+{
+	struct wait_ref *v;
+	ssize_t m = selected_waits(p, x, &v);
+	if (m < 0)
+		return -ENOMEM;
+	int r = 0;
+	for (size_t i = 0, j; r == 0 && i < (size_t)m; i = j) {
+		for (j = i + 1; j < (size_t)m && v[j].object == v[i].object; j++)
+			;
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 16;
+			struct report_sync_object *g = realloc(*objs, nc * sizeof *g);
+			if (!g) {
+				r = -ENOMEM;
+				break;
+			}
+			*objs = g;
+			*cap = nc;
+		}
+		r = group_object(x, v + i, j - i, &(*objs)[*n]);
+		if (r == 0)
+			(*n)++;
+	}
+	free(v);
+	return r;
+}
+
+ssize_t report_sync_objects(const struct profile *p, struct report_sync_object **ret)
+{
+	struct report_sync_object *objs = NULL;
+	size_t n = 0, cap = 0;
+	*ret = NULL;
+	for (size_t x = 0; x < profile_experiment_count(p); x++) {
+		if (add_experiment(p, x, &objs, &n, &cap) < 0) {
+			report_sync_objects_free(objs, n);
+			return -ENOMEM;
+		}
+	}
+	if (n)
+		qsort(objs, n, sizeof *objs, cmp_object);
+	*ret = objs;
+	return (ssize_t)n;
+}
+
+void report_sync_objects_free(struct report_sync_object *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i].stacks);
+	free(v);
+}

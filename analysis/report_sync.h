@@ -1,0 +1,44 @@
+/*
+ * report_sync.h - the synclocks report's model (er_print `synclocks`): the
+ * synchronization objects of the selected experiments ranked by the time
+ * threads waited on them (collect -s), each with the call stacks that
+ * waited, largest wait first: mutrace's lock ranking, with stacks.  An
+ * object is an address in one process (experiment); a join's object is the
+ * thread joined.  Only waits at least the threshold long were recorded, so
+ * a call that took the object without waiting is in no figure.  Renderers
+ * print it; nothing here prints.
+ */
+#ifndef ANALYSIS_REPORT_SYNC_H
+#define ANALYSIS_REPORT_SYNC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "analysis/profile.h"
+
+/* One call stack's waits on an object. */
+struct report_sync_waiter {
+	uint32_t stack; /* stack index in the object's experiment */
+	uint64_t wait_ns, waits;
+};
+
+struct report_sync_object {
+	size_t exp;      /* experiment index */
+	uint64_t object; /* its address in that process */
+	unsigned func;   /* enum exp_sync_func of its waits (the most frequent, if several) */
+	uint64_t wait_ns, waits;
+	struct report_sync_waiter *stacks; /* by wait_ns, then waits (largest first), then stack */
+	size_t nstacks;
+};
+
+/*
+ * The objects waited on by the selected threads in the selected time, by
+ * wait_ns, then waits (largest first), then experiment and address.
+ * Returns their number with *ret malloc'd (NULL when 0; free with
+ * report_sync_objects_free), or -ENOMEM.
+ */
+ssize_t report_sync_objects(const struct profile *p, struct report_sync_object **ret);
+void report_sync_objects_free(struct report_sync_object *v, size_t n);
+
+#endif
