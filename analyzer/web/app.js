@@ -184,7 +184,7 @@ function renderFunctions() {
   let shown = 0;
   for (const row of f.rows) {
     if (needle && row.id !== 0 && !row.name.toLowerCase().includes(needle)) continue;
-    shown++;
+    if (row.id !== 0) shown++; // <Total> is not one of the functions counted
     const tr = el('tr', { 'data-id': row.id });
     f.columns.forEach((c, i) => {
       const v = row.values[i];
