@@ -84,6 +84,8 @@ $(LIBCOLHEAP): $(call pic,collector/heapwrap.c) collector/libcollector-heap.map
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # The synchronization interposers (collect -s), likewise only preloaded with -s.
+# the interposers' fast paths are bare tail calls: no frame (their frames are walked by CFI)
+$(BUILD)/pic/collector/syncwrap.o: COLLECTOR_CFLAGS += -fomit-frame-pointer
 $(LIBCOLSYNC): $(call pic,collector/syncwrap.c) collector/libcollector-sync.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-sync.map \
