@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define EXP_FORMAT_VERSION_MAJOR 1
-#define EXP_FORMAT_VERSION_MINOR 3
+#define EXP_FORMAT_VERSION_MINOR 5
 
 /* File header (block 0). */
 #define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */
@@ -57,6 +57,7 @@ enum exp_file_kind {
 	EXP_FILE_OVERVIEW = 3, /* "overview": sample points with resource usage */
 	EXP_FILE_HEAP = 4,     /* "heaptrace": heap calls (collect -H) */
 	EXP_FILE_SYNC = 5,     /* "synctrace": synchronization waits (collect -s), from format 1.3 */
+	EXP_FILE_IO = 6,       /* "iotrace": I/O calls (collect -i), from format 1.5 */
 };
 
 #define EXP_FILE_NAME_PROFILE "profile"
@@ -64,6 +65,7 @@ enum exp_file_kind {
 #define EXP_FILE_NAME_OVERVIEW "overview"
 #define EXP_FILE_NAME_HEAP "heaptrace"
 #define EXP_FILE_NAME_SYNC "synctrace"
+#define EXP_FILE_NAME_IO "iotrace"
 #define EXP_FILE_NAME_LOG "log.xml"
 #define EXP_FILE_NAME_MAP "map.xml"
 #define EXP_FILE_NAME_NOTES "notes"
@@ -94,6 +96,11 @@ enum exp_record_kind {
 	EXP_REC_STACK_SLOT = 7, /* varint slot, u64 stack_id: the process's compact name for a stack */
 	/* synctrace (format 1.3) */
 	EXP_REC_SYNC = 8, /* varint dt_ns, varint wait_ns, varint func, u64 object, u64 stack_id */
+	/* 9: the sync acquisition record (format 1.4) */
+	/* iotrace (format 1.5) */
+	EXP_REC_IO = 10, /* varint dt_ns, varint dur_ns, varint func, zigzag fd, varint vfd, varint bytes,
+				 varint errno, u64 stack_id */
+	EXP_REC_IO_FILE = 11, /* varint vfd, zigzag fd, varint origin_vfd, varint how, name bytes (no NUL) */
 	EXP_REC_KIND_LIMIT
 };
 
@@ -177,6 +184,59 @@ enum exp_sync_func {
 };
 /* The format minor version that has synctrace files. */
 #define EXP_SYNC_MINOR 3u
+
+/*
+ * The function of an I/O call (EXP_REC_IO's func): the API the program
+ * called (a _FORTIFY_SOURCE variant, __read_chk, counts as its function).
+ */
+enum exp_io_func {
+	EXP_IO_OPEN = 0,
+	EXP_IO_OPEN64 = 1,
+	EXP_IO_OPENAT = 2,
+	EXP_IO_OPENAT64 = 3,
+	EXP_IO_CREAT = 4,
+	EXP_IO_CREAT64 = 5,
+	EXP_IO_CLOSE = 6,
+	EXP_IO_READ = 7,
+	EXP_IO_WRITE = 8,
+	EXP_IO_PREAD = 9,
+	EXP_IO_PREAD64 = 10,
+	EXP_IO_PWRITE = 11,
+	EXP_IO_PWRITE64 = 12,
+	EXP_IO_READV = 13,
+	EXP_IO_WRITEV = 14,
+	EXP_IO_LSEEK = 15,
+	EXP_IO_LSEEK64 = 16,
+	EXP_IO_FSYNC = 17,
+	EXP_IO_FDATASYNC = 18,
+	EXP_IO_DUP = 19,
+	EXP_IO_DUP2 = 20,
+	EXP_IO_DUP3 = 21,
+	EXP_IO_PIPE = 22,
+	EXP_IO_PIPE2 = 23,
+	EXP_IO_SOCKET = 24,
+	EXP_IO_SOCKETPAIR = 25,
+	EXP_IO_ACCEPT = 26,
+	EXP_IO_CONNECT = 27,
+	EXP_IO_SEND = 28,
+	EXP_IO_RECV = 29,
+	EXP_IO_SENDTO = 30,
+	EXP_IO_RECVFROM = 31,
+	EXP_IO_FUNC_LIMIT
+};
+
+/* How an EXP_REC_IO_FILE's descriptor came to be (its `how`). */
+enum exp_io_how {
+	EXP_IO_HOW_OPEN = 0,      /* opened by name: the name is the path as given */
+	EXP_IO_HOW_FAILED = 1,    /* an open that failed (fd -1): the path as given */
+	EXP_IO_HOW_DUP = 2,       /* a duplicate of origin_vfd (dup, dup2, dup3): no name */
+	EXP_IO_HOW_PIPE = 3,      /* an end of a pipe: "<pipe>" */
+	EXP_IO_HOW_SOCKET = 4,    /* socket, socketpair, accept: "<socket>" */
+	EXP_IO_HOW_INHERITED = 5, /* open before tracing began: /proc/self/fd's link, or empty */
+	EXP_IO_HOW_LIMIT
+};
+/* The format minor version that has iotrace files. */
+#define EXP_IO_MINOR 5u
 
 /*
  * A stack reference in a heap event: 0 no stack, 1 a u64 stack id follows,

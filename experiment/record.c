@@ -128,6 +128,55 @@ size_t record_encode_sync(uint8_t *buf, size_t room, uint64_t prev_ns, const str
 	return finish(buf, room, tmp, n);
 }
 
+static uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+size_t record_encode_io(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_io *e)
+{
+	uint8_t tmp[7 * VARINT_MAX_BYTES + 8];
+	size_t n = 0;
+	n += varint_put(tmp + n, e->ts_ns >= prev_ns ? e->ts_ns - prev_ns : 0);
+	n += varint_put(tmp + n, e->dur_ns);
+	n += varint_put(tmp + n, e->func);
+	n += varint_put(tmp + n, zigzag(e->fd));
+	n += varint_put(tmp + n, e->vfd);
+	n += varint_put(tmp + n, e->bytes);
+	n += varint_put(tmp + n, e->err);
+	le64_put(tmp + n, e->stack_id);
+	n += 8;
+	return finish(buf, room, tmp, n);
+}
+
+size_t record_encode_io_file(uint8_t *buf, size_t room, const struct exp_io_file *f)
+{
+	uint8_t head[4 * VARINT_MAX_BYTES];
+	size_t n = 0;
+	n += varint_put(head + n, f->vfd);
+	n += varint_put(head + n, zigzag(f->fd));
+	n += varint_put(head + n, f->origin);
+	n += varint_put(head + n, f->how);
+	size_t name = f->name_bytes;
+	if (n + name > EXP_MAX_PAYLOAD_BYTES)
+		name = EXP_MAX_PAYLOAD_BYTES - n;
+	size_t h = record_header_bytes(n + name);
+	if (h + n + name > room)
+		return 0;
+	buf[0] = EXP_REC_END;
+	varint_put(buf + 1, n + name);
+	for (size_t i = 0; i < n; i++)
+		buf[h + i] = head[i];
+	for (size_t i = 0; i < name; i++)
+		buf[h + n + i] = (uint8_t)f->name[i];
+	return h + n + name;
+}
+
 void record_publish(uint8_t *buf, enum exp_record_kind kind)
 {
 	atomic_store_explicit((_Atomic uint8_t *)buf, (uint8_t)kind, memory_order_release);
@@ -325,4 +374,93 @@ const char *record_sync_func_name(unsigned func)
 		[EXP_SYNC_THRD_JOIN] = "thrd_join",
 	};
 	return func < EXP_SYNC_FUNC_LIMIT ? names[func] : "?";
+}
+
+int record_decode_io(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_io *ret)
+{
+	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
+	uint64_t dt, dur, func, fd, vfd, bytes, err;
+	if (r->kind != EXP_REC_IO)
+		return -EBADMSG;
+	if (!(p = varint_get(p, end, &dt)) || !(p = varint_get(p, end, &dur)) ||
+	    !(p = varint_get(p, end, &func)) || !(p = varint_get(p, end, &fd)) ||
+	    !(p = varint_get(p, end, &vfd)) || !(p = varint_get(p, end, &bytes)) ||
+	    !(p = varint_get(p, end, &err)) || end - p != 8 || func >= EXP_IO_FUNC_LIMIT)
+		return -EBADMSG;
+	int64_t sfd = unzigzag(fd);
+	if (sfd < -1 || sfd > INT32_MAX || vfd > UINT32_MAX || err > UINT32_MAX)
+		return -EBADMSG;
+	ret->ts_ns = prev_ns + dt;
+	ret->tid = tid;
+	ret->func = (uint32_t)func;
+	ret->dur_ns = dur;
+	ret->fd = (int32_t)sfd;
+	ret->vfd = (uint32_t)vfd;
+	ret->bytes = bytes;
+	ret->err = (uint32_t)err;
+	ret->stack_id = le64_get(p);
+	return 0;
+}
+
+int record_decode_io_file(const struct exp_record *r, struct exp_io_file *ret)
+{
+	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
+	uint64_t vfd, fd, origin, how;
+	if (r->kind != EXP_REC_IO_FILE)
+		return -EBADMSG;
+	if (!(p = varint_get(p, end, &vfd)) || !(p = varint_get(p, end, &fd)) ||
+	    !(p = varint_get(p, end, &origin)) || !(p = varint_get(p, end, &how)) || how >= EXP_IO_HOW_LIMIT)
+		return -EBADMSG;
+	int64_t sfd = unzigzag(fd);
+	if (vfd == 0 || vfd > UINT32_MAX || origin > UINT32_MAX || sfd < -1 || sfd > INT32_MAX)
+		return -EBADMSG;
+	ret->vfd = (uint32_t)vfd;
+	ret->fd = (int32_t)sfd;
+	ret->origin = (uint32_t)origin;
+	ret->how = (uint32_t)how;
+	ret->name = (const char *)p;
+	ret->name_bytes = (uint32_t)(end - p);
+	return 0;
+}
+
+const char *record_io_func_name(unsigned func)
+{
+	static const char *const names[EXP_IO_FUNC_LIMIT] = {
+		[EXP_IO_OPEN] = "open",           [EXP_IO_OPEN64] = "open64",
+		[EXP_IO_OPENAT] = "openat",       [EXP_IO_OPENAT64] = "openat64",
+		[EXP_IO_CREAT] = "creat",         [EXP_IO_CREAT64] = "creat64",
+		[EXP_IO_CLOSE] = "close",         [EXP_IO_READ] = "read",
+		[EXP_IO_WRITE] = "write",         [EXP_IO_PREAD] = "pread",
+		[EXP_IO_PREAD64] = "pread64",     [EXP_IO_PWRITE] = "pwrite",
+		[EXP_IO_PWRITE64] = "pwrite64",   [EXP_IO_READV] = "readv",
+		[EXP_IO_WRITEV] = "writev",       [EXP_IO_LSEEK] = "lseek",
+		[EXP_IO_LSEEK64] = "lseek64",     [EXP_IO_FSYNC] = "fsync",
+		[EXP_IO_FDATASYNC] = "fdatasync", [EXP_IO_DUP] = "dup",
+		[EXP_IO_DUP2] = "dup2",           [EXP_IO_DUP3] = "dup3",
+		[EXP_IO_PIPE] = "pipe",           [EXP_IO_PIPE2] = "pipe2",
+		[EXP_IO_SOCKET] = "socket",       [EXP_IO_SOCKETPAIR] = "socketpair",
+		[EXP_IO_ACCEPT] = "accept",       [EXP_IO_CONNECT] = "connect",
+		[EXP_IO_SEND] = "send",           [EXP_IO_RECV] = "recv",
+		[EXP_IO_SENDTO] = "sendto",       [EXP_IO_RECVFROM] = "recvfrom",
+	};
+	return func < EXP_IO_FUNC_LIMIT ? names[func] : "?";
+}
+
+enum exp_io_class record_io_class(unsigned func)
+{
+	switch (func) {
+	case EXP_IO_READ:
+	case EXP_IO_PREAD:
+	case EXP_IO_PREAD64:
+	case EXP_IO_READV:
+	case EXP_IO_RECV:
+	case EXP_IO_RECVFROM: return EXP_IO_CLASS_READ;
+	case EXP_IO_WRITE:
+	case EXP_IO_PWRITE:
+	case EXP_IO_PWRITE64:
+	case EXP_IO_WRITEV:
+	case EXP_IO_SEND:
+	case EXP_IO_SENDTO: return EXP_IO_CLASS_WRITE;
+	default: return EXP_IO_CLASS_OTHER;
+	}
 }

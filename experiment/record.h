@@ -71,6 +71,29 @@ struct exp_sync {
 	uint64_t stack_id;
 };
 
+/* An I/O call (collect -i): started at ts_ns, lasted dur_ns. */
+struct exp_io {
+	uint64_t ts_ns; /* absolute CLOCK_MONOTONIC when the call began (decoders add the delta) */
+	uint32_t tid;   /* from the block header */
+	uint32_t func;  /* enum exp_io_func */
+	uint64_t dur_ns;
+	int32_t fd;     /* the descriptor the call was about (the new one for an open), -1 for none */
+	uint32_t vfd;   /* its virtual id (EXP_REC_IO_FILE), 0 for none */
+	uint64_t bytes; /* bytes transferred (a read's or write's return value), else 0 */
+	uint32_t err;   /* errno when the call failed, else 0 */
+	uint64_t stack_id;
+};
+
+/* A descriptor's life begins (collect -i): its virtual id and name. */
+struct exp_io_file {
+	uint32_t vfd;     /* 1, 2, ... in the order descriptors appeared in the process */
+	int32_t fd;       /* the descriptor number, -1 for a failed open */
+	uint32_t origin;  /* a duplicate's original vfd, else 0 */
+	uint32_t how;     /* enum exp_io_how */
+	const char *name; /* not NUL-terminated: name_bytes bytes (decoded: points into the payload) */
+	uint32_t name_bytes;
+};
+
 /* Bytes needed for the record header of a payload of n bytes (kind + varint). */
 size_t record_header_bytes(size_t payload_bytes);
 
@@ -87,6 +110,11 @@ size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *
 size_t record_encode_stack_slot(uint8_t *buf, size_t room, const struct exp_stack_slot *s);
 /* prev_ns: the block's base or the previous sync record's ts_ns (ts_ns must not be before it). */
 size_t record_encode_sync(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_sync *s);
+
+/* prev_ns: the block's base or the previous I/O record's ts_ns. */
+size_t record_encode_io(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_io *e);
+/* The name is cut to what fits in a payload. */
+size_t record_encode_io_file(uint8_t *buf, size_t room, const struct exp_io_file *f);
 
 /* Store the kind byte of an encoded record with release ordering. SIGNAL_SAFE. */
 void record_publish(uint8_t *buf, enum exp_record_kind kind);
@@ -120,6 +148,18 @@ int record_decode_sample(const struct exp_record *r, struct exp_sample *ret);
 int record_decode_stack_slot(const struct exp_record *r, struct exp_stack_slot *ret);
 /* func must be below EXP_SYNC_FUNC_LIMIT. */
 int record_decode_sync(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_sync *ret);
+
+/* func must be below EXP_IO_FUNC_LIMIT. */
+int record_decode_io(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_io *ret);
+/* how must be below EXP_IO_HOW_LIMIT; ret->name points into r's payload. */
+int record_decode_io_file(const struct exp_record *r, struct exp_io_file *ret);
+
+/* What an I/O function does, for the metrics: a call that failed is an error whatever it is. */
+enum exp_io_class { EXP_IO_CLASS_READ, EXP_IO_CLASS_WRITE, EXP_IO_CLASS_OTHER };
+enum exp_io_class record_io_class(unsigned func);
+
+/* The API name of an I/O function ("openat64"), "?" when out of range. */
+const char *record_io_func_name(unsigned func);
 
 /* The API name of a sync function ("pthread_mutex_lock"), "?" when out of range. */
 const char *record_sync_func_name(unsigned func);

@@ -104,6 +104,25 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 		}
 		break;
 	}
+	case EXP_REC_IO: {
+		struct exp_io e;
+		if ((r = record_decode_io(rec, d->running_ns, tid, &e)) == 0) {
+			d->running_ns = e.ts_ns;
+			printf("io tid=%" PRIu32 " ts=%" PRIu64 " dur=%" PRIu64 " func=%s fd=%" PRId32
+			       " vfd=%" PRIu32 " bytes=%" PRIu64 " errno=%" PRIu32 " stack=0x%" PRIx64 "\n",
+			       e.tid, e.ts_ns, e.dur_ns, record_io_func_name(e.func), e.fd, e.vfd, e.bytes,
+			       e.err, e.stack_id);
+		}
+		break;
+	}
+	case EXP_REC_IO_FILE: {
+		struct exp_io_file f;
+		if ((r = record_decode_io_file(rec, &f)) == 0)
+			printf("io_file vfd=%" PRIu32 " fd=%" PRId32 " origin=%" PRIu32 " how=%" PRIu32
+			       " name=%.*s\n",
+			       f.vfd, f.fd, f.origin, f.how, (int)f.name_bytes, f.name);
+		break;
+	}
 	case EXP_REC_STACK_SLOT: {
 		struct exp_stack_slot sl;
 		if ((r = record_decode_stack_slot(rec, &sl)) == 0)
@@ -158,6 +177,7 @@ static const char *kind_name(enum exp_file_kind k)
 	case EXP_FILE_OVERVIEW: return "overview";
 	case EXP_FILE_HEAP: return "heaptrace";
 	case EXP_FILE_SYNC: return "synctrace";
+	case EXP_FILE_IO: return "iotrace";
 	}
 	return "unknown";
 }

@@ -164,8 +164,91 @@ static void test_sync(void)
 	CHECK(record_encode_sync(buf, 10, 0, &s) == 0); /* no room */
 }
 
+static void test_io(void)
+{
+	uint8_t buf[128];
+	struct exp_io e = {.ts_ns = 7000000500ull,
+			   .func = EXP_IO_PREAD64,
+			   .dur_ns = 12345,
+			   .fd = 1023,
+			   .vfd = 77,
+			   .bytes = 1u << 20,
+			   .err = 0,
+			   .stack_id = 0x1122334455667788ull};
+	size_t n = record_encode_io(buf, sizeof buf, 7000000000ull, &e);
+	CHECK(n > 0 && buf[0] == 0);
+	record_publish(buf, EXP_REC_IO);
+	const uint8_t *pos = buf;
+	struct exp_record r;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && pos == buf + n);
+	struct exp_io d;
+	CHECK(record_decode_io(&r, 7000000000ull, 4, &d) == 0);
+	CHECK_EQ_U64(d.ts_ns, e.ts_ns);
+	CHECK_EQ_U64(d.tid, 4);
+	CHECK_EQ_U64(d.func, EXP_IO_PREAD64);
+	CHECK_EQ_U64(d.dur_ns, e.dur_ns);
+	CHECK(d.fd == 1023);
+	CHECK_EQ_U64(d.vfd, 77);
+	CHECK_EQ_U64(d.bytes, e.bytes);
+	CHECK_EQ_U64(d.err, 0);
+	CHECK_EQ_U64(d.stack_id, e.stack_id);
+	CHECK(strcmp(record_io_func_name(d.func), "pread64") == 0);
+	CHECK(strcmp(record_io_func_name(EXP_IO_FUNC_LIMIT), "?") == 0);
+	CHECK(record_io_class(EXP_IO_RECVFROM) == EXP_IO_CLASS_READ);
+	CHECK(record_io_class(EXP_IO_WRITEV) == EXP_IO_CLASS_WRITE);
+	CHECK(record_io_class(EXP_IO_LSEEK) == EXP_IO_CLASS_OTHER);
+	r.payload_bytes -= 1; /* truncated */
+	CHECK(record_decode_io(&r, 0, 1, &d) == -EBADMSG);
+	/* a failed open: fd -1, an errno */
+	e.func = EXP_IO_OPENAT;
+	e.fd = -1;
+	e.vfd = 0;
+	e.bytes = 0;
+	e.err = 2;
+	n = record_encode_io(buf, sizeof buf, 0, &e);
+	record_publish(buf, EXP_REC_IO);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_io(&r, 0, 1, &d) == 0);
+	CHECK(d.fd == -1 && d.err == 2 && d.vfd == 0);
+	e.func = EXP_IO_FUNC_LIMIT; /* beyond the enum */
+	n = record_encode_io(buf, sizeof buf, 0, &e);
+	record_publish(buf, EXP_REC_IO);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_io(&r, 0, 1, &d) == -EBADMSG);
+	CHECK(record_encode_io(buf, 10, 0, &e) == 0); /* no room */
+
+	struct exp_io_file f = {.vfd = 3,
+				.fd = 5,
+				.origin = 0,
+				.how = EXP_IO_HOW_OPEN,
+				.name = "data/a.txt",
+				.name_bytes = 10};
+	n = record_encode_io_file(buf, sizeof buf, &f);
+	CHECK(n > 0);
+	record_publish(buf, EXP_REC_IO_FILE);
+	pos = buf;
+	struct exp_io_file g;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_io_file(&r, &g) == 0);
+	CHECK(g.vfd == 3 && g.fd == 5 && g.origin == 0 && g.how == EXP_IO_HOW_OPEN);
+	CHECK(g.name_bytes == 10 && memcmp(g.name, "data/a.txt", 10) == 0);
+	CHECK(record_decode_io(&r, 0, 1, &d) == -EBADMSG); /* another kind */
+	f.how = EXP_IO_HOW_LIMIT;
+	n = record_encode_io_file(buf, sizeof buf, &f);
+	record_publish(buf, EXP_REC_IO_FILE);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_io_file(&r, &g) == -EBADMSG);
+	f.how = EXP_IO_HOW_DUP;
+	f.vfd = 0; /* vfd 0 names no descriptor */
+	n = record_encode_io_file(buf, sizeof buf, &f);
+	record_publish(buf, EXP_REC_IO_FILE);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_io_file(&r, &g) == -EBADMSG);
+	CHECK(record_encode_io_file(buf, 8, &f) == 0); /* no room */
+}
+
 int main(void)
 {
+	test_io();
 	test_sync();
 	test_stack_slot();
 	test_clock();
