@@ -21,7 +21,7 @@ LDFLAGS := $(SAN)
 # ---------------------------------------------------------------- sources
 COMMON_SRC     := $(wildcard common/*.c)
 EXPERIMENT_SRC := $(wildcard experiment/*.c)
-COLLECTOR_SRC  := $(filter-out collector/heapwrap.c collector/syncwrap.c,$(wildcard collector/*.c))
+COLLECTOR_SRC  := $(filter-out collector/heapwrap.c collector/syncwrap.c collector/iowrap.c,$(wildcard collector/*.c))
 COLLECT_SRC    := $(wildcard collect/*.c)
 ANALYSIS_SRC   := $(wildcard analysis/*.c)
 ERPRINT_SRC    := $(wildcard er_print/*.c)
@@ -38,6 +38,7 @@ LIBANALYSIS   := $(BUILD)/libanalysis.a
 LIBCOLLECTOR  := $(BUILD)/lib/libcollector.so
 LIBCOLHEAP    := $(BUILD)/lib/libcollector-heap.so
 LIBCOLSYNC    := $(BUILD)/lib/libcollector-sync.so
+LIBCOLIO      := $(BUILD)/lib/libcollector-io.so
 COLLECT       := $(BUILD)/bin/collect
 ERPRINT       := $(BUILD)/bin/er_print
 ERARCHIVE     := $(BUILD)/bin/er_archive
@@ -46,7 +47,7 @@ ANALYZER      := $(BUILD)/bin/analyzer
 ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lzstd -lstdc++
 EDIT_LIBS     := -ledit
 
-all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(LIBCOLSYNC) $(COLLECT) $(ERPRINT) $(ERARCHIVE) $(ANALYZER)
+all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(LIBCOLSYNC) $(LIBCOLIO) $(COLLECT) $(ERPRINT) $(ERARCHIVE) $(ANALYZER)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -89,6 +90,12 @@ $(BUILD)/pic/collector/syncwrap.o: COLLECTOR_CFLAGS += -fomit-frame-pointer
 $(LIBCOLSYNC): $(call pic,collector/syncwrap.c) collector/libcollector-sync.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-sync.map \
+	      -Wl,-z,now -Wl,-z,nodelete -ldl
+
+# The I/O interposers (collect -i on), likewise only preloaded with -i on.
+$(LIBCOLIO): $(call pic,collector/iowrap.c) collector/libcollector-io.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-io.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # collect looks for PREFIX/lib/libcollector.so after <bindir>/../lib.

@@ -63,6 +63,9 @@ static const char usage_text[] =
 	"  -H on|off                 heap tracing: record every malloc, calloc, realloc,\n"
 	"                            free, memalign-family call and anonymous mmap and\n"
 	"                            munmap with its call stack (default off)\n"
+	"  -i on|off                 I/O tracing: record every open, close, read, write,\n"
+	"                            seek, sync, dup, pipe and socket call with its bytes,\n"
+	"                            time, errno, file name and call stack (default off)\n"
 	"  -s on|off|calibrate|all|USECS  synchronization wait tracing: record each\n"
 	"                            mutex, condition variable, rwlock, barrier,\n"
 	"                            semaphore, spin lock and join wait at least the\n"
@@ -502,6 +505,8 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 		printf("\tperiodic sampling, %s\n", o->sample);
 	if (o->heap_on)
 		printf("\theap tracing enabled\n");
+	if (o->io_on)
+		printf("\tI/O tracing enabled\n");
 	if (o->sync && o->sync_threshold_us < 0)
 		printf("\tsynchronization tracing enabled, threshold: calibrate\n");
 	else if (o->sync)
@@ -597,6 +602,10 @@ static void descriptor_build(const struct collect_options *o, char *descriptor, 
 		size_t k = strlen(descriptor);
 		snprintf(descriptor + k, room - k, ";H=1");
 	}
+	if (o->io_on) {
+		size_t k = strlen(descriptor);
+		snprintf(descriptor + k, room - k, ";i=1");
+	}
 	if (o->sync) { /* w=<us>: the threshold; without it the collector calibrates one */
 		size_t k = strlen(descriptor);
 		if (o->sync_threshold_us >= 0)
@@ -614,7 +623,7 @@ static void descriptor_build(const struct collect_options *o, char *descriptor, 
 struct preload {
 	char lib[PATH_MAX];            /* libcollector.so, "" when not found */
 	char tried[2 * PATH_MAX + 64]; /* where it was looked for, when not found */
-	char list[3 * PATH_MAX + 3];   /* LD_PRELOAD's entries: the tracers' (-H on, -s) first */
+	char list[4 * PATH_MAX + 4];   /* LD_PRELOAD's entries: the tracers' (-H on, -s, -i on) first */
 };
 
 /* Put tracing library NAME (option OPT) before the others in P's list: 0, or 1 after a message. */
@@ -628,7 +637,7 @@ static int preload_tracer(struct preload *p, const char *name, const char *opt)
 	memcpy(rest, p->list, sizeof rest);
 	size_t n = strlen(path), m = strlen(rest);
 	if (n + 1 + m + 1 > sizeof p->list)
-		return 1; /* cannot happen: the list has room for three paths */
+		return 1; /* cannot happen: the list has room for four paths */
 	memcpy(p->list, path, n);
 	p->list[n] = ':';
 	memcpy(p->list + n + 1, rest, m + 1);
@@ -651,6 +660,8 @@ static int preload_choose(struct preload *p, const struct collect_options *o)
 	snprintf(p->list, sizeof p->list, "%s", p->lib);
 	/* the interposers first, so that they come before libc's functions */
 	if (p->lib[0] && o->sync && preload_tracer(p, "libcollector-sync.so", "-s") != 0)
+		return 1;
+	if (p->lib[0] && o->io_on && preload_tracer(p, "libcollector-io.so", "-i on") != 0)
 		return 1;
 	if (p->lib[0] && o->heap_on && preload_tracer(p, "libcollector-heap.so", "-H on") != 0)
 		return 1;
@@ -819,6 +830,7 @@ int main(int argc, char **argv)
 	head.descriptor = descriptor;
 	head.sample = o.sample;
 	head.heap_on = o.heap_on;
+	head.io_on = o.io_on;
 	head.follow = o.follow_spec;
 	head.comments = o.comments;
 	head.comment_count = o.comment_count;

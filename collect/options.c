@@ -16,7 +16,7 @@
 #include "experiment/expname.h"
 
 /* Oracle collect options that later work implements: with a value, and without. */
-static const char unsupported_with_value[] = "iMmjJlyaLOPcINrg";
+static const char unsupported_with_value[] = "MmjJlyaLOPcINrg";
 static const char unsupported_flags[] = "xR";
 
 static int fail(char *err, size_t room, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -215,6 +215,11 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 			return fail(err, room, "-H: invalid value '%s' (expected on or off)", val);
 		o->heap_on = strcmp(val, "on") == 0;
 		return 0;
+	case 'i':
+		if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+			return fail(err, room, "-i: invalid value '%s' (expected on or off)", val);
+		o->io_on = strcmp(val, "on") == 0;
+		return 0;
 	case 's': {
 		int on;
 		if (collect_parse_sync(val, &on, &o->sync_threshold_us) < 0)
@@ -327,7 +332,7 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 			}
 			if (strchr(unsupported_flags, c) || strchr(unsupported_with_value, c))
 				return fail(err, room, "option -%c is not supported yet", c);
-			if (!strchr("ptSHsFAodC", c))
+			if (!strchr("ptSHsiFAodC", c))
 				return fail(err, room, "unknown option -%c (see collect --help)", c);
 			if (p[1]) {
 				val = p + 1;

@@ -46,6 +46,7 @@ struct collect_options {
 	unsigned long duration_end_s; /* 0 = until the target exits */
 	const char *sample;           /* -S value (on, off or seconds), NULL if not given */
 	int heap_on;                  /* -H on (default off) */
+	int io_on;                    /* -i on (default off) */
 	const char *sync;             /* -s value as given (on, calibrate, all, MICROSECONDS), NULL: off */
 	long sync_threshold_us;       /* -s: -1 calibrate (on), 0 all, else the threshold in us */
 	enum collect_follow follow;   /* -F: descendants followed (default on; all = on) */

@@ -32,6 +32,7 @@
 #include "collector/fdkeep.h"
 #include "collector/heaptrace.h"
 #include "collector/synctrace.h"
+#include "collector/iotrace.h"
 #include "collector/lineage.h"
 #include "collector/loadmap.h"
 #include "collector/logxml.h"
@@ -57,7 +58,7 @@ static _Atomic int col_init_state; /* 0 none, 1 running, 2 done */
 static _Atomic uint32_t col_init_tid;
 
 /* The tracers; each one's data file, and whether PA_PARAMS turned it on. */
-static const struct col_tracer *const tracers[] = {&heaptrace_tracer, &synctrace_tracer};
+static const struct col_tracer *const tracers[] = {&heaptrace_tracer, &synctrace_tracer, &iotrace_tracer};
 #define NTRACERS (sizeof tracers / sizeof tracers[0])
 static int tracer_wanted[NTRACERS];
 static int tracer_started[NTRACERS];
@@ -95,7 +96,7 @@ static uint64_t parse_u64(const char **s)
 /*
  * PA_PARAMS: ';'-separated p=<us>, d=<depth>, t=<start_s>:<end_s>,
  * F=0|1|2 (follow descendants: off, on, by the regex in PA_FOLLOW; default
- * on), and each tracer's key=0|1 (H: heap, s: sync); unknown keys ignored
+ * on), and each tracer's key=0|1 (H: heap, s: sync, i: I/O); unknown keys ignored
  * (a tracer reads its own further keys: w=<us>, the sync threshold).
  */
 static void parse_params(const char *s, struct col_config *cfg)
@@ -390,7 +391,9 @@ static void become_child(char letter, unsigned n)
 	}
 	struct col_counters zero = {0};
 	*col_counters() = zero;
+	int g = threads_guard_enter(); /* the experiment's files are not the program's I/O */
 	start_recording(me, 1);
+	threads_guard_leave(g);
 }
 
 static __thread unsigned tls_fork_index;

@@ -15,6 +15,7 @@
 #include "collector/loadmap.h"
 #include "collector/signals.h"
 #include "collector/threads.h"
+#include "collector/iotrace.h"
 #include "collector/synctrace.h"
 #include "collector/trace_api.h"
 
@@ -84,6 +85,13 @@ static int trace_sync_active(void)
 	return synctrace_active();
 }
 
+static int trace_io_active(void)
+{
+	if (!col_init_done() && environ)
+		col_init();
+	return iotrace_active();
+}
+
 static const struct pa_trace_api trace_api = {
 	.version = PA_TRACE_API_VERSION,
 	.heap_active = trace_heap_active,
@@ -91,6 +99,8 @@ static const struct pa_trace_api trace_api = {
 	.heap_stamp = heaptrace_stamp,
 	.sync_active = trace_sync_active,
 	.sync_record = synctrace_record,
+	.io_active = trace_io_active,
+	.io_record = iotrace_record,
 };
 
 EXPORT const struct pa_trace_api *pa_collector_trace_api(void)

@@ -1,6 +1,6 @@
 /*
  * trace_api.h - the one door from libcollector-heap.so and
- * libcollector-sync.so (and any later tracing library) into libcollector.so: pa_collector_trace_api() returns a
+ * libcollector-sync.so and libcollector-io.so (and any later tracing library) into libcollector.so: pa_collector_trace_api() returns a
  * table of functions.  The tracing library looks the function up with
  * dlsym(RTLD_DEFAULT) and calls nothing else of libcollector.so.
  *
@@ -15,7 +15,21 @@
 
 #include <stdint.h>
 
-#define PA_TRACE_API_VERSION 3u
+#define PA_TRACE_API_VERSION 4u
+
+/* One I/O call made by the program (collect -i), as libcollector-io.so saw it. */
+struct pa_io_call {
+	unsigned func;     /* enum exp_io_func */
+	int fd;            /* the descriptor (an open's, socket's, accept's or dup's result); -1 for none */
+	int fd2;           /* pipe, socketpair: the second end; dup, dup2, dup3: the original; else -1 */
+	int err;           /* errno when the call failed, else 0 */
+	int failed;        /* the call failed */
+	uint64_t bytes;    /* a read's or write's result, else 0 */
+	uint64_t start_ns; /* CLOCK_MONOTONIC */
+	uint64_t dur_ns;
+	uint64_t leaf_pc; /* the libc function called */
+	const char *path; /* an open's path as given, else NULL */
+};
 
 struct pa_trace_api {
 	uint32_t version; /* PA_TRACE_API_VERSION */
@@ -46,6 +60,10 @@ struct pa_trace_api {
 	 */
 	void (*sync_record)(unsigned func, uint64_t object, uint64_t start_ns, uint64_t wait_ns,
 			    uint64_t leaf_pc);
+	/* 1 while this process collects with I/O tracing on (collect -i on). */
+	int (*io_active)(void);
+	/* Record one I/O call (successful or not) with the calling thread's stack.  Keeps errno. */
+	void (*io_record)(const struct pa_io_call *c);
 };
 
 /* Exported by libcollector.so (collector/libcollector.map). */

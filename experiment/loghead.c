@@ -73,6 +73,8 @@ void loghead_format(struct xmlw *w, const struct loghead *h)
 		xmlw_attr_utf8(w, "sample", h->sample);
 	if (h->heap_on)
 		xmlw_attr(w, "heap", "on");
+	if (h->io_on)
+		xmlw_attr(w, "io", "on");
 	if (h->follow)
 		xmlw_attr_utf8(w, "follow", h->follow);
 	xmlw_raw(w, "/>\n");

@@ -32,6 +32,7 @@ struct loghead {
 	const char *descriptor; /* PA_PARAMS */
 	const char *sample;     /* -S value, or NULL (no attribute) */
 	int heap_on;            /* -H on: heap="on" */
+	int io_on;              /* -i on: io="on" */
 	const char *follow;     /* -F value (on, off, all, =regex), or NULL (no attribute) */
 	const char *const *comments;
 	int comment_count;
