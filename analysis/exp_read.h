@@ -79,5 +79,7 @@ extern const struct exp_reader exp_reader_overview;
 extern const struct exp_reader exp_reader_heap;
 /* Synchronization waits (collect -s): exp->sync, exp->has_sync. */
 extern const struct exp_reader exp_reader_sync;
+/* I/O calls (collect -i on): exp->io, exp->has_io. */
+extern const struct exp_reader exp_reader_io;
 
 #endif

@@ -686,7 +686,8 @@ static void read_processes(struct experiment *exp)
 
 /* The readers, in reading order: stacks first, the others name its stacks. */
 static const struct exp_reader *const exp_readers[] = {
-	&exp_reader_stacks, &exp_reader_profile, &exp_reader_overview, &exp_reader_heap, &exp_reader_sync,
+	&exp_reader_stacks, &exp_reader_profile, &exp_reader_overview,
+	&exp_reader_heap,   &exp_reader_sync,    &exp_reader_io,
 };
 #define NREADERS (sizeof exp_readers / sizeof exp_readers[0])
 
@@ -1065,6 +1066,7 @@ void experiment_free(struct experiment *exp)
 	free(exp->samples);
 	free(exp->heap);
 	free(exp->sync);
+	free(exp->io);
 	free(exp->path);
 	free(exp->name);
 	free(exp);

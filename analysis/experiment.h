@@ -98,6 +98,24 @@ struct exp_sync_event {
 	uint32_t func;
 };
 
+/*
+ * An I/O call (collect -i on), from the iotrace file: func (enum exp_io_func)
+ * began at ts_ns and lasted dur_ns; bytes a read or write transferred; err
+ * the errno of a failed call (0: succeeded).  vfd: the descriptor's virtual
+ * id (0 for none).
+ */
+struct exp_io_event {
+	uint64_t ts_ns;
+	uint64_t dur_ns;
+	uint64_t bytes;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks */
+	uint32_t vfd;
+	uint32_t err;
+	uint16_t func;
+	int32_t fd;
+};
+
 struct exp_callstack {
 	uint64_t id;
 	uint32_t flags; /* EXP_STACK_* */
@@ -224,6 +242,9 @@ struct experiment {
 	int has_sync;                /* a synctrace file was present (collect -s) */
 	struct exp_sync_event *sync; /* sorted by time */
 	size_t nsync;
+	int has_io;              /* an iotrace file was present (collect -i on) */
+	struct exp_io_event *io; /* sorted by time */
+	size_t nio;
 	uint64_t duration_ns; /* end (or last event) minus start */
 };
 

@@ -100,6 +100,8 @@ int profile_heap_compute(struct profile *p, size_t x);
 extern const struct profile_metric_source profile_heap_source;
 /* The synchronization wait tracing metric source (profile_sync.c). */
 extern const struct profile_metric_source profile_sync_source;
+/* The I/O tracing metric source (profile_io.c). */
+extern const struct profile_metric_source profile_io_source;
 
 /*
  * What a heap replay counts, one charge at a time: an allocation (at its

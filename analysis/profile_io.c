@@ -1,0 +1,120 @@
+/*
+ * profile_io.c - I/O tracing (collect -i on) as a metric source: each
+ * recorded call charges its stack (whose leaf is the libc function called).
+ * A successful read charges ioreadbytes (the bytes it returned), ioreadcnt 1
+ * and ioreadtime its duration; a write likewise iowrite*; any other
+ * successful call ioothercnt and ioothertime; a call that failed, whatever
+ * it was, ioerrorcnt and ioerrortime (the reference's READ_ERROR,
+ * WRITE_ERROR, ... types).  Calls of threads or times outside the selection
+ * are skipped, as clock samples are.
+ */
+#include "analysis/profile_internal.h"
+#include "experiment/format.h"
+#include "experiment/record.h"
+
+enum { RB, RC, RT, WB, WC, WT, OC, OT, EC, ET, NIO };
+
+/* In the order of the values each charge carries. */
+static const struct metric_def io_defs[NIO] = {
+	{"ioreadbytes", "Read Bytes", "Read Bytes", METRIC_UNIT_BYTES, METRIC_FLAVORS_ALL, EXP_FILE_NAME_IO,
+	 0},
+	{"ioreadcnt", "Read Count", "Read Count", METRIC_UNIT_COUNT, METRIC_FLAVORS_ALL, EXP_FILE_NAME_IO, 0},
+	{"ioreadtime", "Read Time", "Read Time", METRIC_UNIT_TIME, METRIC_FLAVORS_ALL, EXP_FILE_NAME_IO, 0},
+	{"iowritebytes", "Write Bytes", "Write Bytes", METRIC_UNIT_BYTES, METRIC_FLAVORS_ALL,
+	 EXP_FILE_NAME_IO, 0},
+	{"iowritecnt", "Write Count", "Write Count", METRIC_UNIT_COUNT, METRIC_FLAVORS_ALL, EXP_FILE_NAME_IO,
+	 0},
+	{"iowritetime", "Write Time", "Write Time", METRIC_UNIT_TIME, METRIC_FLAVORS_ALL, EXP_FILE_NAME_IO,
+	 0},
+	{"ioothercnt", "Other I/O Count", "Other I/O Count", METRIC_UNIT_COUNT, METRIC_FLAVORS_ALL,
+	 EXP_FILE_NAME_IO, 0},
+	{"ioothertime", "Other I/O Time", "Other I/O Time", METRIC_UNIT_TIME, METRIC_FLAVORS_ALL,
+	 EXP_FILE_NAME_IO, 0},
+	{"ioerrorcnt", "I/O Error Count", "I/O Error Count", METRIC_UNIT_COUNT, METRIC_FLAVORS_ALL,
+	 EXP_FILE_NAME_IO, 0},
+	{"ioerrortime", "I/O Error Time", "I/O Error Time", METRIC_UNIT_TIME, METRIC_FLAVORS_ALL,
+	 EXP_FILE_NAME_IO, 0},
+};
+
+static int io_present(const struct profile *p, size_t x, void *arg)
+{
+	(void)arg;
+	return p->exps.v[x].exp->has_io;
+}
+
+static int io_selected(const struct profile *p, size_t x, const struct exp_io_event *y)
+{
+	return p->exps.v[x].selected[y->thread] && profile_time_selected(p, x, y->ts_ns);
+}
+
+/* The call's values, in io_defs' order. */
+static void io_values(const struct exp_io_event *y, uint64_t v[NIO])
+{
+	for (int i = 0; i < NIO; i++)
+		v[i] = 0;
+	if (y->err) {
+		v[EC] = 1;
+		v[ET] = y->dur_ns;
+		return;
+	}
+	switch (record_io_class(y->func)) {
+	case EXP_IO_CLASS_READ:
+		v[RB] = y->bytes;
+		v[RC] = 1;
+		v[RT] = y->dur_ns;
+		break;
+	case EXP_IO_CLASS_WRITE:
+		v[WB] = y->bytes;
+		v[WC] = 1;
+		v[WT] = y->dur_ns;
+		break;
+	default:
+		v[OC] = 1;
+		v[OT] = y->dur_ns;
+		break;
+	}
+}
+
+static int io_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn_arg, void *arg)
+{
+	(void)arg;
+	const struct experiment *exp = p->exps.v[x].exp;
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < exp->nio; i++) {
+		const struct exp_io_event *y = &exp->io[i];
+		if (!io_selected(p, x, y))
+			continue;
+		uint64_t v[NIO];
+		io_values(y, v);
+		struct profile_charge c = {
+			.stack = y->stack, .thread = y->thread, .ts_ns = y->ts_ns, .event = 1, .values = v};
+		r = fn(fn_arg, &c);
+	}
+	return r;
+}
+
+static int io_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, const size_t *cols, void *arg)
+{
+	(void)arg;
+	const struct experiment *exp = p->exps.v[x].exp;
+	for (size_t i = 0; i < exp->nio; i++) {
+		const struct exp_io_event *y = &exp->io[i];
+		if (!io_selected(p, x, y))
+			continue;
+		uint64_t v[NIO];
+		io_values(y, v);
+		uint64_t *s = sums + (size_t)y->stack * stride;
+		for (int k = 0; k < NIO; k++)
+			s[cols[k]] += v[k];
+	}
+	return 0;
+}
+
+const struct profile_metric_source profile_io_source = {
+	.needs = "I/O tracing data (collect -i on)",
+	.defs = io_defs,
+	.ndefs = NIO,
+	.present = io_present,
+	.charge = io_charge,
+	.sum = io_sum,
+};

@@ -1,0 +1,115 @@
+/*
+ * read_io.c - the iotrace file's reader (see exp_read.h): the I/O calls of
+ * collect -i on, one IO record each (format 1.5); IO_FILE records (the
+ * descriptors' names) are checked and skipped in this version.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "analysis/exp_read.h"
+#include "experiment/record.h"
+
+struct io_state {
+	struct exp_read *rd;
+	VEC(struct exp_io_event) events;
+	VEC(uint64_t) stack_ids; /* per event, resolved once the file is read */
+	uint64_t prev_ns;
+	uint64_t bad;
+};
+
+static int io_record_cb(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
+			const struct exp_record *rec)
+{
+	struct io_state *st = ctx;
+	if (block_start)
+		st->prev_ns = base_ns;
+	struct exp_io y;
+	if (rec->kind == EXP_REC_IO_FILE) {
+		struct exp_io_file f;
+		st->bad += record_decode_io_file(rec, &f) < 0;
+		return 0;
+	}
+	if (record_decode_io(rec, st->prev_ns, tid, &y) < 0) {
+		st->bad++; /* malformed, or a kind that does not belong in this file */
+		return 0;
+	}
+	st->prev_ns = y.ts_ns;
+	struct exp_thread *t = exp_read_thread(st->rd, tid);
+	if (!t)
+		return 0;
+	struct exp_io_event e = {.ts_ns = y.ts_ns,
+				 .dur_ns = y.dur_ns,
+				 .bytes = y.bytes,
+				 .thread = (uint32_t)(t - st->rd->threads.v),
+				 .vfd = y.vfd,
+				 .err = y.err,
+				 .func = (uint16_t)y.func,
+				 .fd = y.fd};
+	if (VEC_PUSH(&st->events, e) < 0 || VEC_PUSH(&st->stack_ids, y.stack_id) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int io_read(struct exp_read *rd, void *vst, struct datafile *df)
+{
+	struct io_state *st = vst;
+	st->rd = rd;
+	/* present (even damaged) means I/O tracing was on */
+	rd->exp->has_io = exp_read_present(rd, EXP_FILE_NAME_IO);
+	if (!df)
+		return 0;
+	int r = datafile_walk(df, io_record_cb, st);
+	if (r < 0)
+		return r;
+	exp_read_damage(rd, EXP_FILE_NAME_IO, df, st->bad);
+	uint64_t missing = 0;
+	for (size_t i = 0; i < st->events.n; i++) {
+		st->events.v[i].stack = exp_read_stack_index(rd, st->stack_ids.v[i]);
+		missing += st->events.v[i].stack == rd->nknown;
+	}
+	if (missing)
+		exp_read_warnf(rd,
+			       "%" PRIu64 " I/O call(s) name a call stack that is not in the stacks file; "
+			       "shown as <Unknown>",
+			       missing);
+	return 0;
+}
+
+static int cmp_io_event(const void *a, const void *b)
+{
+	const struct exp_io_event *x = a, *y = b;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+static int io_finish(struct exp_read *rd, void *vst, const uint32_t *thread_order)
+{
+	struct io_state *st = vst;
+	for (size_t i = 0; i < st->events.n; i++)
+		st->events.v[i].thread = thread_order[st->events.v[i].thread];
+	if (st->events.n)
+		qsort(st->events.v, st->events.n, sizeof *st->events.v, cmp_io_event);
+	rd->exp->io = st->events.v;
+	rd->exp->nio = st->events.n;
+	st->events.v = NULL;
+	st->events.n = 0;
+	return 0;
+}
+
+static void io_release(void *vst)
+{
+	struct io_state *st = vst;
+	free(st->events.v);
+	free(st->stack_ids.v);
+}
+
+const struct exp_reader exp_reader_io = {
+	.file = EXP_FILE_NAME_IO,
+	.kind = EXP_FILE_IO,
+	.state_bytes = sizeof(struct io_state),
+	.read = io_read,
+	.finish = io_finish,
+	.release = io_release,
+};
