@@ -178,6 +178,15 @@ int collect_parse_sync(const char *s, int *ret_on, long *ret_threshold_us)
 	return 0;
 }
 
+/* An on|off option (-H, -i). */
+static int set_on_off(int *ret, char opt, const char *val, char *err, size_t room)
+{
+	if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+		return fail(err, room, "-%c: invalid value '%s' (expected on or off)", opt, val);
+	*ret = strcmp(val, "on") == 0;
+	return 0;
+}
+
 static int set_value(struct collect_options *o, char opt, const char *val, char *err, size_t room)
 {
 	int rc;
@@ -211,15 +220,9 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 		o->sample = val;
 		return 0;
 	case 'H':
-		if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
-			return fail(err, room, "-H: invalid value '%s' (expected on or off)", val);
-		o->heap_on = strcmp(val, "on") == 0;
-		return 0;
+		return set_on_off(&o->heap_on, opt, val, err, room);
 	case 'i':
-		if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
-			return fail(err, room, "-i: invalid value '%s' (expected on or off)", val);
-		o->io_on = strcmp(val, "on") == 0;
-		return 0;
+		return set_on_off(&o->io_on, opt, val, err, room);
 	case 's': {
 		int on;
 		if (collect_parse_sync(val, &on, &o->sync_threshold_us) < 0)
