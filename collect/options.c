@@ -219,10 +219,8 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 				    val);
 		o->sample = val;
 		return 0;
-	case 'H':
-		return set_on_off(&o->heap_on, opt, val, err, room);
-	case 'i':
-		return set_on_off(&o->io_on, opt, val, err, room);
+	case 'H': return set_on_off(&o->heap_on, opt, val, err, room);
+	case 'i': return set_on_off(&o->io_on, opt, val, err, room);
 	case 's': {
 		int on;
 		if (collect_parse_sync(val, &on, &o->sync_threshold_us) < 0)
