@@ -1065,6 +1065,8 @@ void experiment_free(struct experiment *exp)
 	free(exp->samples);
 	free(exp->heap);
 	free(exp->sync);
+	free(exp->sync_acq);
+	free(exp->sync_watch);
 	free(exp->path);
 	free(exp->name);
 	free(exp);

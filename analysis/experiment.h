@@ -98,6 +98,27 @@ struct exp_sync_event {
 	uint32_t func;
 };
 
+/*
+ * A sampled acquisition (format 1.4): func took the watched object `object`
+ * (one that had a recorded wait) at ts_ns, from stack (leaf: the libc
+ * function).  1 in a watched object's sample_every of each thread's
+ * acquisitions is sampled.
+ */
+struct exp_sync_acq_event {
+	uint64_t ts_ns;
+	uint64_t object;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks */
+	uint32_t func;
+};
+
+/* A watched object's exact acquisitions from its first recorded wait to the end (SYNC_COUNT). */
+struct exp_sync_watch {
+	uint64_t object;
+	uint64_t acquisitions;
+	uint64_t sample_every;
+};
+
 struct exp_callstack {
 	uint64_t id;
 	uint32_t flags; /* EXP_STACK_* */
@@ -224,6 +245,10 @@ struct experiment {
 	int has_sync;                /* a synctrace file was present (collect -s) */
 	struct exp_sync_event *sync; /* sorted by time */
 	size_t nsync;
+	struct exp_sync_acq_event *sync_acq; /* sorted by time */
+	size_t nsync_acq;
+	struct exp_sync_watch *sync_watch; /* sorted by object; none when the process did not end normally */
+	size_t nsync_watch;
 	uint64_t duration_ns; /* end (or last event) minus start */
 };
 

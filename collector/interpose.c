@@ -91,6 +91,7 @@ static const struct pa_trace_api trace_api = {
 	.heap_stamp = heaptrace_stamp,
 	.sync_active = trace_sync_active,
 	.sync_record = synctrace_record,
+	.sync_acquired = synctrace_acquired,
 };
 
 EXPORT const struct pa_trace_api *pa_collector_trace_api(void)

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define EXP_FORMAT_VERSION_MAJOR 1
-#define EXP_FORMAT_VERSION_MINOR 3
+#define EXP_FORMAT_VERSION_MINOR 4
 
 /* File header (block 0). */
 #define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */
@@ -94,6 +94,9 @@ enum exp_record_kind {
 	EXP_REC_STACK_SLOT = 7, /* varint slot, u64 stack_id: the process's compact name for a stack */
 	/* synctrace (format 1.3) */
 	EXP_REC_SYNC = 8, /* varint dt_ns, varint wait_ns, varint func, u64 object, u64 stack_id */
+	/* synctrace (format 1.4): the acquisitions of objects that had a recorded wait */
+	EXP_REC_SYNC_ACQ = 9,    /* varint dt_ns, varint func, u64 object, u64 stack_id: one sampled */
+	EXP_REC_SYNC_COUNT = 10, /* u64 object, varint acquisitions, varint sample_every: the exact count */
 	EXP_REC_KIND_LIMIT
 };
 
@@ -177,6 +180,10 @@ enum exp_sync_func {
 };
 /* The format minor version that has synctrace files. */
 #define EXP_SYNC_MINOR 3u
+/* The format minor version from which synctrace files may hold SYNC_ACQ and SYNC_COUNT records. */
+#define EXP_SYNC_ACQ_MINOR 4u
+/* The collector records 1 in this many of a thread's acquisitions of a watched object. */
+#define EXP_SYNC_ACQ_SAMPLE_EVERY 16u
 
 /*
  * A stack reference in a heap event: 0 no stack, 1 a u64 stack id follows,

@@ -71,6 +71,25 @@ struct exp_sync {
 	uint64_t stack_id;
 };
 
+/*
+ * A sampled acquisition (SYNC_ACQ) of an object that had a recorded wait:
+ * func took it at ts_ns, from stack_id.
+ */
+struct exp_sync_acq {
+	uint64_t ts_ns; /* absolute CLOCK_MONOTONIC (decoders add the delta) */
+	uint32_t tid;   /* from the block header */
+	uint32_t func;  /* enum exp_sync_func */
+	uint64_t object;
+	uint64_t stack_id;
+};
+
+/* A watched object's acquisitions (SYNC_COUNT), 1 in sample_every of them sampled per thread. */
+struct exp_sync_count {
+	uint64_t object;
+	uint64_t acquisitions;
+	uint64_t sample_every;
+};
+
 /* Bytes needed for the record header of a payload of n bytes (kind + varint). */
 size_t record_header_bytes(size_t payload_bytes);
 
@@ -87,6 +106,9 @@ size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *
 size_t record_encode_stack_slot(uint8_t *buf, size_t room, const struct exp_stack_slot *s);
 /* prev_ns: the block's base or the previous sync record's ts_ns (ts_ns must not be before it). */
 size_t record_encode_sync(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_sync *s);
+/* prev_ns as for record_encode_sync: SYNC and SYNC_ACQ records share the block's running time. */
+size_t record_encode_sync_acq(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_sync_acq *a);
+size_t record_encode_sync_count(uint8_t *buf, size_t room, const struct exp_sync_count *c);
 
 /* Store the kind byte of an encoded record with release ordering. SIGNAL_SAFE. */
 void record_publish(uint8_t *buf, enum exp_record_kind kind);
@@ -120,6 +142,10 @@ int record_decode_sample(const struct exp_record *r, struct exp_sample *ret);
 int record_decode_stack_slot(const struct exp_record *r, struct exp_stack_slot *ret);
 /* func must be below EXP_SYNC_FUNC_LIMIT. */
 int record_decode_sync(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_sync *ret);
+int record_decode_sync_acq(const struct exp_record *r, uint64_t prev_ns, uint32_t tid,
+			   struct exp_sync_acq *ret);
+/* sample_every must not be 0. */
+int record_decode_sync_count(const struct exp_record *r, struct exp_sync_count *ret);
 
 /* The API name of a sync function ("pthread_mutex_lock"), "?" when out of range. */
 const char *record_sync_func_name(unsigned func);
