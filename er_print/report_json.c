@@ -97,6 +97,11 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	key_str_opt(w, "mechanism", l->mechanism);
 	jsonw_key_uint(w, "depth_limit", l->depth_limit);
 	jsonw_key_bool(w, "heap_tracing", x->has_heap);
+	jsonw_key_bool(w, "sync_tracing", l->sync_on);
+	if (l->sync_on) {
+		jsonw_key_uint(w, "sync_threshold_ns", l->sync_threshold_ns);
+		key_str_opt(w, "sync_threshold_mode", l->sync_mode);
+	}
 	key_str_opt(w, "follow", l->follow);
 	jsonw_key_strings(w, "comments", l->comments, l->ncomments);
 	jsonw_key_uint(w, "start_realtime_ns", l->realtime_ns);

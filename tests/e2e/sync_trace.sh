@@ -95,6 +95,11 @@ check "call tree: wait_cond over pthread_cond_wait" \
 	test "$(grep -A1 -E '\+-wait_cond$' ct.txt | tail -1 | sed 's/.*+-//')" = pthread_cond_wait
 "$erprint" -header w.er >hdr.txt 2>&1
 check "-header: threshold 5000 microsecs." grep -q '^  Synchronization tracing, threshold = 5000 microsecs.; Native-APIs$' hdr.txt
+printf 'printmode json\nheader\n' >hj.script
+"$erprint" -script hj.script w.er >hdr.json 2>&1
+check "printmode json header: sync tracing, threshold 5000000 ns, fixed" python3 -c '
+import json, sys; e = json.load(open("hdr.json"))["experiments"][0]
+assert (e["sync_tracing"], e["sync_threshold_ns"], e["sync_threshold_mode"], e["heap_tracing"]) == (True, 5000000, "fixed", False), e'
 "$erprint" -statistics w.er >st.txt 2>&1
 lock=$(awk -F: '/^ *User Lock:/ { split($2, a, " "); print a[1] }' st.txt)
 check "-statistics: User Lock $lock s = the total sync wait" \
