@@ -394,6 +394,16 @@ static const char *errno_text(const char *name)
 	return "a write failed";
 }
 
+/* What was not recorded: "N clock samples (S s of CPU), N heap calls[, N sync waits]". */
+static void loss_counts(const struct experiment *exp, char *buf, size_t room)
+{
+	const struct exp_loss *x = &exp->log.lost;
+	int n = snprintf(buf, room, "%" PRIu64 " clock samples (%.3f s of CPU), %" PRIu64 " heap calls",
+			 x->samples, (double)x->sample_ns / 1e9, x->heap);
+	if (exp->log.sync_on && n >= 0 && (size_t)n < room)
+		snprintf(buf + n, room - (size_t)n, ", %" PRIu64 " sync waits", x->sync);
+}
+
 int experiment_loss_line(const struct experiment *exp, char *buf, size_t room)
 {
 	const struct exp_loss *x = &exp->log.lost;
@@ -401,26 +411,27 @@ int experiment_loss_line(const struct experiment *exp, char *buf, size_t room)
 		return 0;
 	double at = x->since_ns > exp->log.start_ns ? (double)(x->since_ns - exp->log.start_ns) / 1e9 : 0;
 	const char *name = x->errno_name ? x->errno_name : "error";
+	char counts[160];
+	loss_counts(exp, counts, sizeof counts);
 	int n;
 	if (x->counted && (strcmp(name, "EMFILE") == 0 || strcmp(name, "ENFILE") == 0))
 		/* recording went on wherever a descriptor could be had */
 		n = snprintf(
 			buf, room,
 			"data lost: from %.3f s the process had no file descriptor free for the collector "
-			"(%s, %s); not recorded: %" PRIu64 " clock samples (%.3f s of CPU), %" PRIu64
-			" heap calls",
-			at, errno_text(name), name, x->samples, (double)x->sample_ns / 1e9, x->heap);
+			"(%s, %s); not recorded: %s",
+			at, errno_text(name), name, counts);
 	else if (!x->counted)
 		n = snprintf(buf, room,
 			     "data lost: recording stopped at %.3f s (%s, %s); the data before is complete, "
 			     "what came after was not counted (the process ended unseen)",
 			     at, errno_text(name), name);
 	else
-		n = snprintf(buf, room,
-			     "data lost: recording stopped at %.3f s (%s, %s); not recorded: %" PRIu64
-			     " clock samples (%.3f s of CPU), %" PRIu64
-			     " heap calls; the data before is complete",
-			     at, errno_text(name), name, x->samples, (double)x->sample_ns / 1e9, x->heap);
+		n = snprintf(
+			buf, room,
+			"data lost: recording stopped at %.3f s (%s, %s); not recorded: %s; the data before "
+			"is complete",
+			at, errno_text(name), name, counts);
 	return n < 0 ? 0 : 1;
 }
 
@@ -1066,6 +1077,8 @@ void experiment_free(struct experiment *exp)
 	free(exp->samples);
 	free(exp->heap);
 	free(exp->sync);
+	free(exp->sync_acq);
+	free(exp->sync_watch);
 	free(exp->io);
 	free(exp->path);
 	free(exp->name);

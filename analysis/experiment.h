@@ -99,6 +99,24 @@ struct exp_sync_event {
 };
 
 /*
+ * A sampled acquisition (format 1.4): func took the watched object `object`
+ * (one that had a recorded wait) at ts_ns, from stack (leaf: the libc
+ * function).  1 in a watched object's sample_every of each thread's
+ * acquisitions is sampled.
+ */
+struct exp_sync_acq_event {
+	uint64_t ts_ns;
+	uint64_t object;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks */
+	uint32_t func;
+};
+
+/* A watched object's exact acquisitions from its first recorded wait to the end (SYNC_COUNT). */
+struct exp_sync_watch {
+	uint64_t object;
+	uint64_t acquisitions;
+	uint64_t sample_every;
  * An I/O call (collect -i on), from the iotrace file: func (enum exp_io_func)
  * began at ts_ns and lasted dur_ns; bytes a read or write transferred; err
  * the errno of a failed call (0: succeeded).  vfd: the descriptor's virtual
@@ -242,6 +260,10 @@ struct experiment {
 	int has_sync;                /* a synctrace file was present (collect -s) */
 	struct exp_sync_event *sync; /* sorted by time */
 	size_t nsync;
+	struct exp_sync_acq_event *sync_acq; /* sorted by time */
+	size_t nsync_acq;
+	struct exp_sync_watch *sync_watch; /* sorted by object; none when the process did not end normally */
+	size_t nsync_watch;
 	int has_io;              /* an iotrace file was present (collect -i on) */
 	struct exp_io_event *io; /* sorted by time */
 	size_t nio;

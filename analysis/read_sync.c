@@ -1,6 +1,8 @@
 /*
  * read_sync.c - the synctrace file's reader (see exp_read.h): the
- * synchronization waits of collect -s, one SYNC record each (format 1.3).
+ * synchronization waits of collect -s, one SYNC record each (format 1.3),
+ * and from format 1.4 the sampled acquisitions of watched objects
+ * (SYNC_ACQ) and their exact counts (SYNC_COUNT).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,9 +15,43 @@ struct sync_state {
 	struct exp_read *rd;
 	VEC(struct exp_sync_event) events;
 	VEC(uint64_t) stack_ids; /* per event, resolved once the file is read */
+	VEC(struct exp_sync_acq_event) acqs;
+	VEC(uint64_t) acq_stack_ids; /* per acquisition */
+	VEC(struct exp_sync_watch) watches;
 	uint64_t prev_ns;
 	uint64_t bad;
 };
+
+static int acq_record(struct sync_state *st, uint32_t tid, const struct exp_record *rec)
+{
+	struct exp_sync_acq a;
+	if (record_decode_sync_acq(rec, st->prev_ns, tid, &a) < 0) {
+		st->bad++;
+		return 0;
+	}
+	st->prev_ns = a.ts_ns;
+	struct exp_thread *t = exp_read_thread(st->rd, tid);
+	if (!t)
+		return 0;
+	struct exp_sync_acq_event e = {.ts_ns = a.ts_ns,
+				       .object = a.object,
+				       .thread = (uint32_t)(t - st->rd->threads.v),
+				       .func = a.func};
+	if (VEC_PUSH(&st->acqs, e) < 0 || VEC_PUSH(&st->acq_stack_ids, a.stack_id) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int count_record(struct sync_state *st, const struct exp_record *rec)
+{
+	struct exp_sync_count c;
+	if (record_decode_sync_count(rec, &c) < 0) {
+		st->bad++;
+		return 0;
+	}
+	struct exp_sync_watch w = {c.object, c.acquisitions, c.sample_every};
+	return VEC_PUSH(&st->watches, w) < 0 ? -ENOMEM : 0;
+}
 
 static int sync_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 		       const struct exp_record *rec)
@@ -23,6 +59,10 @@ static int sync_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_star
 	struct sync_state *st = ctx;
 	if (block_start)
 		st->prev_ns = base_ns;
+	if (rec->kind == EXP_REC_SYNC_ACQ)
+		return acq_record(st, tid, rec);
+	if (rec->kind == EXP_REC_SYNC_COUNT)
+		return count_record(st, rec);
 	struct exp_sync y;
 	if (record_decode_sync(rec, st->prev_ns, tid, &y) < 0) {
 		st->bad++; /* malformed, or a kind that does not belong in this file */
@@ -65,6 +105,18 @@ static int sync_read(struct exp_read *rd, void *vst, struct datafile *df)
 			       " synchronization wait(s) name a call stack that is not in the stacks file; "
 			       "shown as <Unknown>",
 			       missing);
+	missing = 0;
+	for (size_t i = 0; i < st->acqs.n; i++) {
+		st->acqs.v[i].stack = exp_read_stack_index(rd, st->acq_stack_ids.v[i]);
+		missing += st->acqs.v[i].stack == rd->nknown;
+	}
+	if (missing)
+		exp_read_warnf(
+			rd,
+			"%" PRIu64
+			" sampled lock acquisition(s) name a call stack that is not in the stacks file; "
+			"shown as <Unknown>",
+			missing);
 	return 0;
 }
 
@@ -74,6 +126,20 @@ static int cmp_sync_event(const void *a, const void *b)
 	if (x->ts_ns != y->ts_ns)
 		return x->ts_ns < y->ts_ns ? -1 : 1;
 	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+static int cmp_sync_acq(const void *a, const void *b)
+{
+	const struct exp_sync_acq_event *x = a, *y = b;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+static int cmp_sync_watch(const void *a, const void *b)
+{
+	const struct exp_sync_watch *x = a, *y = b;
+	return (x->object > y->object) - (x->object < y->object);
 }
 
 static int sync_finish(struct exp_read *rd, void *vst, const uint32_t *thread_order)
@@ -87,6 +153,20 @@ static int sync_finish(struct exp_read *rd, void *vst, const uint32_t *thread_or
 	rd->exp->nsync = st->events.n;
 	st->events.v = NULL;
 	st->events.n = 0;
+	for (size_t i = 0; i < st->acqs.n; i++)
+		st->acqs.v[i].thread = thread_order[st->acqs.v[i].thread];
+	if (st->acqs.n)
+		qsort(st->acqs.v, st->acqs.n, sizeof *st->acqs.v, cmp_sync_acq);
+	rd->exp->sync_acq = st->acqs.v;
+	rd->exp->nsync_acq = st->acqs.n;
+	st->acqs.v = NULL;
+	st->acqs.n = 0;
+	if (st->watches.n)
+		qsort(st->watches.v, st->watches.n, sizeof *st->watches.v, cmp_sync_watch);
+	rd->exp->sync_watch = st->watches.v;
+	rd->exp->nsync_watch = st->watches.n;
+	st->watches.v = NULL;
+	st->watches.n = 0;
 	return 0;
 }
 
@@ -95,6 +175,9 @@ static void sync_release(void *vst)
 	struct sync_state *st = vst;
 	free(st->events.v);
 	free(st->stack_ids.v);
+	free(st->acqs.v);
+	free(st->acq_stack_ids.v);
+	free(st->watches.v);
 }
 
 const struct exp_reader exp_reader_sync = {

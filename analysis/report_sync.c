@@ -1,7 +1,8 @@
 /*
  * report_sync.c - the synclocks model (see report_sync.h): each selected
- * experiment's waits sorted by object and stack, then grouped.  O(n log n)
- * in the waits.
+ * experiment's waits sorted by object and stack, then grouped, each object
+ * with its count and sampled acquisitions found by binary search.
+ * O(n log n) in the waits and sampled acquisitions.
  */
 #include "analysis/report_sync.h"
 
@@ -71,6 +72,89 @@ static ssize_t selected_waits(const struct profile *p, size_t x, struct wait_ref
 	return (ssize_t)n;
 }
 
+struct acq_ref {
+	uint64_t object;
+	uint32_t stack;
+};
+
+static int cmp_acq_ref(const void *a, const void *b)
+{
+	const struct acq_ref *x = a, *y = b;
+	if (x->object != y->object)
+		return x->object < y->object ? -1 : 1;
+	return (x->stack > y->stack) - (x->stack < y->stack);
+}
+
+static int cmp_acquirer(const void *a, const void *b)
+{
+	const struct report_sync_acquirer *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return (x->stack > y->stack) - (x->stack < y->stack);
+}
+
+/* The selected sampled acquisitions of experiment x, sorted by object and stack; their count or -ENOMEM. */
+static ssize_t selected_acqs(const struct profile *p, size_t x, struct acq_ref **ret)
+{
+	const struct experiment *exp = profile_experiment(p, x);
+	*ret = NULL;
+	if (!exp->nsync_acq)
+		return 0;
+	struct acq_ref *v = malloc(exp->nsync_acq * sizeof *v);
+	if (!v)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < exp->nsync_acq; i++) {
+		const struct exp_sync_acq_event *a = &exp->sync_acq[i];
+		if (profile_thread_selected(p, x, a->thread) && profile_time_selected(p, x, a->ts_ns))
+			v[n++] = (struct acq_ref){a->object, a->stack};
+	}
+	qsort(v, n, sizeof *v, cmp_acq_ref);
+	*ret = v;
+	return (ssize_t)n;
+}
+
+/* o's count (exp's SYNC_COUNT) and its acquiring stacks from acq[0..nacq) (sorted by object).  0 or -ENOMEM. */
+static int add_acquirers(const struct experiment *exp, const struct acq_ref *acq, size_t nacq,
+			 struct report_sync_object *o)
+{
+	size_t lo = 0, hi = exp->nsync_watch;
+	while (lo < hi) { /* the object's count */
+		size_t mid = lo + (hi - lo) / 2;
+		if (exp->sync_watch[mid].object < o->object)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < exp->nsync_watch && exp->sync_watch[lo].object == o->object) {
+		o->acquisitions = exp->sync_watch[lo].acquisitions;
+		o->sample_every = exp->sync_watch[lo].sample_every;
+	}
+	for (lo = 0, hi = nacq; lo < hi;) { /* its first sampled acquisition */
+		size_t mid = lo + (hi - lo) / 2;
+		if (acq[mid].object < o->object)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < nacq && acq[end].object == o->object)
+		end++;
+	if (end == lo)
+		return 0;
+	o->acquirers = malloc((end - lo) * sizeof *o->acquirers);
+	if (!o->acquirers)
+		return -ENOMEM;
+	for (size_t i = lo; i < end; i++) {
+		if (!o->nacquirers || o->acquirers[o->nacquirers - 1].stack != acq[i].stack)
+			o->acquirers[o->nacquirers++] = (struct report_sync_acquirer){.stack = acq[i].stack};
+		o->acquirers[o->nacquirers - 1].samples++;
+		o->acq_samples++;
+	}
+	qsort(o->acquirers, o->nacquirers, sizeof *o->acquirers, cmp_acquirer);
+	return 0;
+}
+
 /* Group v[0..n) (one object) into *o: its stacks and totals.  0 or -ENOMEM. */
 static int group_object(size_t x, const struct wait_ref *v, size_t n, struct report_sync_object *o)
 {
@@ -104,6 +188,12 @@ static int add_experiment(const struct profile *p, size_t x, struct report_sync_
 	ssize_t m = selected_waits(p, x, &v);
 	if (m < 0)
 		return -ENOMEM;
+	struct acq_ref *acq = NULL;
+	ssize_t nacq = m ? selected_acqs(p, x, &acq) : 0;
+	if (nacq < 0) {
+		free(v);
+		return -ENOMEM;
+	}
 	int r = 0;
 	for (size_t i = 0, j; r == 0 && i < (size_t)m; i = j) {
 		for (j = i + 1; j < (size_t)m && v[j].object == v[i].object; j++)
@@ -119,9 +209,12 @@ static int add_experiment(const struct profile *p, size_t x, struct report_sync_
 			*cap = nc;
 		}
 		r = group_object(x, v + i, j - i, &(*objs)[*n]);
-		if (r == 0)
-			(*n)++;
+		if (r == 0) {
+			(*n)++; /* freed with the others even if its acquirers fail */
+			r = add_acquirers(profile_experiment(p, x), acq, (size_t)nacq, &(*objs)[*n - 1]);
+		}
 	}
+	free(acq);
 	free(v);
 	return r;
 }
@@ -145,7 +238,9 @@ ssize_t report_sync_objects(const struct profile *p, struct report_sync_object *
 
 void report_sync_objects_free(struct report_sync_object *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++)
+	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].stacks);
+		free(v[i].acquirers);
+	}
 	free(v);
 }

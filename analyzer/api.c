@@ -153,6 +153,11 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	key_str_opt(w, "clock_profiling", l->clock_mode);
 	jsonw_key_uint(w, "clock_interval_us", l->clock_interval_us);
 	jsonw_key_bool(w, "heap_tracing", x->has_heap);
+	jsonw_key_bool(w, "sync_tracing", l->sync_on);
+	if (l->sync_on) {
+		jsonw_key_uint(w, "sync_threshold_ns", l->sync_threshold_ns);
+		key_str_opt(w, "sync_threshold_mode", l->sync_mode);
+	}
 	jsonw_key_uint(w, "start_realtime_ns", l->realtime_ns);
 	jsonw_key_uint(w, "duration_ns", x->duration_ns);
 	jsonw_key_bool(w, "complete", l->complete);

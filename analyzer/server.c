@@ -153,8 +153,8 @@ int server_start(struct profile *p, uint16_t port, struct server **ret, char *er
 	}
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, port, NULL, NULL, handle,
-				s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a, MHD_OPTION_CONNECTION_TIMEOUT,
+	s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, port, NULL, NULL, handle, s,
+				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a, MHD_OPTION_CONNECTION_TIMEOUT,
 				(unsigned)60, MHD_OPTION_END);
 	if (!s->d) {
 		r = errno ? -errno : -EADDRINUSE;

@@ -237,6 +237,8 @@ static void add_losses(const char *sub, const char *log, void *ctx)
 	int stopped = 0, counted = 0;
 	uint64_t since = 0;
 	while (line && fgets(line, LINE_MAX_BYTES, f)) {
+		if (strstr(line, "<collector_start ") && strstr(line, " sync=\"on\""))
+			x->sync_on = 1;
 		if (strstr(line, "<warning id=\"data_lost\"") && !stopped) {
 			stopped = 1;
 			if (attr_of(line, "tstamp_ns", v, sizeof v))
@@ -254,6 +256,8 @@ static void add_losses(const char *sub, const char *log, void *ctx)
 				x->sample_ns += strtoull(v, NULL, 10);
 			if (attr_of(line, "lost_heap", v, sizeof v))
 				x->heap += strtoull(v, NULL, 10);
+			if (attr_of(line, "lost_sync", v, sizeof v))
+				x->sync += strtoull(v, NULL, 10);
 			if (attr_of(line, "lost_records", v, sizeof v))
 				x->records += strtoull(v, NULL, 10);
 		}

@@ -40,7 +40,8 @@ struct finish_losses {
 	unsigned uncounted;  /* ... of which ended unseen: what they lost is not known */
 	uint64_t first_ns;   /* the earliest stop, CLOCK_MONOTONIC */
 	char errno_name[16]; /* why: "ENOSPC", "EDQUOT", ... */
-	uint64_t samples, sample_ns, heap, records;
+	uint64_t samples, sample_ns, heap, sync, records;
+	int sync_on; /* some process traced synchronization waits (collect -s) */
 };
 
 /* Sum the losses in EXP's log.xml and its subexperiments'.  0 or -errno. */

@@ -242,6 +242,15 @@ static void warn_compress(const char *path, int err)
 		strerror(-err));
 }
 
+/* What was not recorded: "N clock samples (S s of CPU), N heap calls[, N sync waits]". */
+static void loss_counts(const struct finish_losses *x, char *buf, size_t room)
+{
+	int n = snprintf(buf, room, "%" PRIu64 " clock samples (%.3f s of CPU), %" PRIu64 " heap calls",
+			 x->samples, (double)x->sample_ns / 1e9, x->heap);
+	if (x->sync_on && n >= 0 && (size_t)n < room)
+		snprintf(buf + n, room - (size_t)n, ", %" PRIu64 " sync waits", x->sync);
+}
+
 /* One line when data was lost: the disk filled up (or a quota, an I/O error, no descriptor). */
 static void report_losses(const char *exp, const char *display, uint64_t start_ns)
 {
@@ -249,15 +258,15 @@ static void report_losses(const char *exp, const char *display, uint64_t start_n
 	if (finish_losses(exp, &x) < 0 || x.processes == 0)
 		return;
 	const char *name = x.errno_name[0] ? x.errno_name : "error";
+	char counts[160];
+	loss_counts(&x, counts, sizeof counts);
+	double at = x.first_ns > start_ns ? (double)(x.first_ns - start_ns) / 1e9 : 0.0;
 	if (strcmp(name, "EMFILE") == 0 || strcmp(name, "ENFILE") == 0) {
 		/* nothing stopped: records were lost while no descriptor was free */
 		fprintf(stderr,
 			"collect: warning: %s: from %.3f s the program left no file descriptor free for the "
-			"collector (%s) in %u process%s; not recorded: %" PRIu64
-			" clock samples (%.3f s of CPU), %" PRIu64 " heap calls\n",
-			display, x.first_ns > start_ns ? (double)(x.first_ns - start_ns) / 1e9 : 0.0, name,
-			x.processes, x.processes == 1 ? "" : "es", x.samples, (double)x.sample_ns / 1e9,
-			x.heap);
+			"collector (%s) in %u process%s; not recorded: %s\n",
+			display, at, name, x.processes, x.processes == 1 ? "" : "es", counts);
 		return;
 	}
 	const char *why = strcmp(name, "ENOSPC") == 0   ? "no space left on device"
@@ -266,10 +275,8 @@ static void report_losses(const char *exp, const char *display, uint64_t start_n
 							: "a write failed";
 	fprintf(stderr,
 		"collect: warning: %s: recording stopped at %.3f s (%s, %s) in %u process%s; not recorded: "
-		"%" PRIu64 " clock samples (%.3f s of CPU), %" PRIu64 " heap calls%s; the data before is "
-		"complete\n",
-		display, x.first_ns > start_ns ? (double)(x.first_ns - start_ns) / 1e9 : 0.0, why, name,
-		x.processes, x.processes == 1 ? "" : "es", x.samples, (double)x.sample_ns / 1e9, x.heap,
+		"%s%s; the data before is complete\n",
+		display, at, why, name, x.processes, x.processes == 1 ? "" : "es", counts,
 		x.uncounted ? " and what processes that ended unseen lost" : "");
 }
 

@@ -552,6 +552,9 @@ static void finish(const char *exec_path)
 		return;
 	int saved = errno;
 	int g = threads_guard_enter();
+	for (size_t i = 0; i < NTRACERS; i++)
+		if (tracer_started[i] && tracers[i]->stop)
+			tracers[i]->stop();
 	threads_finish();
 	char buf[PATH_MAX * 6 + 1024];
 	struct xmlw w;

@@ -101,6 +101,7 @@ static const struct pa_trace_api trace_api = {
 	.sync_record = synctrace_record,
 	.io_active = trace_io_active,
 	.io_record = iotrace_record,
+	.sync_acquired = synctrace_acquired,
 };
 
 EXPORT const struct pa_trace_api *pa_collector_trace_api(void)

@@ -16,7 +16,14 @@
  * is read around the real blocking call and the wait reported through
  * libcollector.so's trace API (trace_api.h), which compares it with the
  * threshold and records it.  Condition variable and barrier waits cannot be
- * tried: they are always timed.  Return values and errno are the real
+ * tried: they are always timed.  Once libcollector.so watches an object
+ * (it had a recorded wait), every call that takes a lock or semaphore,
+ * waiting or not, is reported to it (took, TIMED_TAKE) to be counted and
+ * sampled; until then that costs the fast path one predictable branch.
+ * Not counted: the mutex a condition variable wait takes back, and
+ * pthread_mutex_lock while the process has one thread (no object can be
+ * watched before a second thread exists, and glibc never turns
+ * __libc_single_threaded back on).  Return values and errno are the real
  * functions': a failed attempt's errno (sem_trywait's EAGAIN) is put back
  * before the real call; an error-checking mutex's relock fails the attempt
  * with EBUSY and gets the real lock's EDEADLK; robust mutexes are not tried
@@ -102,29 +109,63 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * 1 once libcollector.so watches an object (synctrace.h): from then on every
+ * call that takes an object reports it (took).  Never back to 0.
+ */
+static _Atomic int watching;
+
 /* The wait that began at t0 is over: report it. */
 static void waited(const struct pa_trace_api *a, unsigned func, const void *obj, uint64_t t0, void *leaf)
 {
 	uint64_t t1 = now_ns();
-	a->sync_record(func, (uint64_t)(uintptr_t)obj, t0, t1 - t0, (uint64_t)(uintptr_t)leaf);
+	if (a->sync_record(func, (uint64_t)(uintptr_t)obj, t0, t1 - t0, (uint64_t)(uintptr_t)leaf) &&
+	    !atomic_load_explicit(&watching, memory_order_relaxed))
+		atomic_store_explicit(&watching, 1, memory_order_relaxed);
+}
+
+/* An object is watched: report that func (real function rl) took obj. */
+__attribute__((noinline, cold)) static void took_watched(unsigned func, const void *obj, struct real *rl)
+{
+	const struct pa_trace_api *a = tracing();
+	if (a)
+		a->sync_acquired(func, (uint64_t)(uintptr_t)obj, (uint64_t)(uintptr_t)real_get(rl));
+}
+
+/*
+ * The call took obj without waiting: while no object is watched, one
+ * predictable branch.  Keeps errno.
+ */
+static inline __attribute__((always_inline)) void took(unsigned func, const void *obj, struct real *rl)
+{
+	if (__builtin_expect(atomic_load_explicit(&watching, memory_order_relaxed), 0))
+		took_watched(func, obj, rl);
 }
 
 /*
  * A blocking call after the attempt failed: `call` with the real function
  * `fn`, timed and reported when tracing.  Keeps errno as the call leaves it.
+ * TAKES: 1 when a 0 result means the call took obj (a lock, a semaphore),
+ * which is then reported as an acquisition when an object is watched.
  */
-#define TIMED(func, obj, fn, call)                                   \
-	do {                                                         \
-		const struct pa_trace_api *a_ = tracing();           \
-		if (!a_)                                             \
-			return call;                                 \
-		uint64_t t0_ = now_ns();                             \
-		__typeof__(call) r_ = call;                          \
-		int e_ = errno;                                      \
-		waited(a_, func, obj, t0_, (void *)(uintptr_t)(fn)); \
-		errno = e_;                                          \
-		return r_;                                           \
+#define TIMED_CALL(func, obj, fn, call, takes)                                                          \
+	do {                                                                                            \
+		const struct pa_trace_api *a_ = tracing();                                              \
+		if (!a_)                                                                                \
+			return call;                                                                    \
+		uint64_t t0_ = now_ns();                                                                \
+		__typeof__(call) r_ = call;                                                             \
+		int e_ = errno;                                                                         \
+		waited(a_, func, obj, t0_, (void *)(uintptr_t)(fn));                                    \
+		if ((takes) && r_ == 0 && atomic_load_explicit(&watching, memory_order_relaxed))        \
+			a_->sync_acquired(func, (uint64_t)(uintptr_t)(obj), (uint64_t)(uintptr_t)(fn)); \
+		errno = e_;                                                                             \
+		return r_;                                                                              \
 	} while (0)
+/* A wait that takes its object: a lock, a semaphore. */
+#define TIMED_TAKE(func, obj, fn, call) TIMED_CALL(func, obj, fn, call, 1)
+/* A wait for an event: a condition variable, a barrier, a join. */
+#define TIMED(func, obj, fn, call) TIMED_CALL(func, obj, fn, call, 0)
 
 typedef int (*mutex_fn)(pthread_mutex_t *);
 typedef int (*mutex_timed_fn)(pthread_mutex_t *, const struct timespec *);
@@ -201,7 +242,7 @@ __attribute__((noinline)) static int wait_mutex_lock(struct real *rl, pthread_mu
 	mutex_fn fn = (mutex_fn)real_get(rl);
 	if (!fn)
 		return ENOSYS;
-	TIMED(EXP_SYNC_MUTEX_LOCK, m, fn, fn(m));
+	TIMED_TAKE(EXP_SYNC_MUTEX_LOCK, m, fn, fn(m));
 }
 
 /*
@@ -219,8 +260,10 @@ __attribute__((noinline)) static int wait_mutex_lock(struct real *rl, pthread_mu
 __attribute__((noinline)) static int try_or_wait_mutex_lock(struct real *rl, pthread_mutex_t *m)
 {
 	real_get(rl); /* resolved here, for do_mutex_lock's single-threaded path */
-	if (try_mutex_lock(m))
+	if (try_mutex_lock(m)) {
+		took(EXP_SYNC_MUTEX_LOCK, m, rl);
 		return 0;
+	}
 	return wait_mutex_lock(rl, m);
 }
 
@@ -245,14 +288,16 @@ __attribute__((noinline)) static int wait_mutex_timedlock(struct real *rl, pthre
 	mutex_timed_fn fn = (mutex_timed_fn)real_get(rl);
 	if (!fn)
 		return ENOSYS;
-	TIMED(EXP_SYNC_MUTEX_TIMEDLOCK, m, fn, fn(m, at));
+	TIMED_TAKE(EXP_SYNC_MUTEX_TIMEDLOCK, m, fn, fn(m, at));
 }
 
 static inline __attribute__((always_inline)) int do_mutex_timedlock(struct real *rl, pthread_mutex_t *m,
 								    const struct timespec *at)
 {
-	if (try_mutex_lock(m))
+	if (try_mutex_lock(m)) {
+		took(EXP_SYNC_MUTEX_TIMEDLOCK, m, rl);
 		return 0;
+	}
 	return wait_mutex_timedlock(rl, m, at);
 }
 
@@ -262,14 +307,16 @@ __attribute__((noinline)) static int wait_mutex_clocklock(struct real *rl, pthre
 	mutex_clock_fn fn = (mutex_clock_fn)real_get(rl);
 	if (!fn)
 		return ENOSYS;
-	TIMED(EXP_SYNC_MUTEX_CLOCKLOCK, m, fn, fn(m, c, at));
+	TIMED_TAKE(EXP_SYNC_MUTEX_CLOCKLOCK, m, fn, fn(m, c, at));
 }
 
 static inline __attribute__((always_inline)) int do_mutex_clocklock(struct real *rl, pthread_mutex_t *m,
 								    clockid_t c, const struct timespec *at)
 {
-	if (try_mutex_lock(m))
+	if (try_mutex_lock(m)) {
+		took(EXP_SYNC_MUTEX_CLOCKLOCK, m, rl);
 		return 0;
+	}
 	return wait_mutex_clocklock(rl, m, c, at);
 }
 
@@ -304,13 +351,15 @@ __attribute__((noinline)) static int wait_rw(struct real *rl, unsigned func, pth
 	rw_fn fn = (rw_fn)real_get(rl);
 	if (!fn)
 		return ENOSYS;
-	TIMED(func, l, fn, fn(l));
+	TIMED_TAKE(func, l, fn, fn(l));
 }
 
 static inline __attribute__((always_inline)) int do_rw(struct real *rl, unsigned func, pthread_rwlock_t *l)
 {
-	if (try_rw(func == EXP_SYNC_RWLOCK_RDLOCK ? &try_rdlock : &try_wrlock, l))
+	if (try_rw(func == EXP_SYNC_RWLOCK_RDLOCK ? &try_rdlock : &try_wrlock, l)) {
+		took(func, l, rl);
 		return 0;
+	}
 	return wait_rw(rl, func, l);
 }
 
@@ -320,14 +369,16 @@ __attribute__((noinline)) static int wait_rw_timed(struct real *rl, unsigned fun
 	rw_timed_fn fn = (rw_timed_fn)real_get(rl);
 	if (!fn)
 		return ENOSYS;
-	TIMED(func, l, fn, fn(l, at));
+	TIMED_TAKE(func, l, fn, fn(l, at));
 }
 
 static inline __attribute__((always_inline)) int do_rw_timed(struct real *rl, unsigned func,
 							     pthread_rwlock_t *l, const struct timespec *at)
 {
-	if (try_rw(func == EXP_SYNC_RWLOCK_TIMEDRDLOCK ? &try_rdlock : &try_wrlock, l))
+	if (try_rw(func == EXP_SYNC_RWLOCK_TIMEDRDLOCK ? &try_rdlock : &try_wrlock, l)) {
+		took(func, l, rl);
 		return 0;
+	}
 	return wait_rw_timed(rl, func, l, at);
 }
 
@@ -337,14 +388,16 @@ __attribute__((noinline)) static int wait_rw_clock(struct real *rl, unsigned fun
 	rw_clock_fn fn = (rw_clock_fn)real_get(rl);
 	if (!fn)
 		return ENOSYS;
-	TIMED(func, l, fn, fn(l, c, at));
+	TIMED_TAKE(func, l, fn, fn(l, c, at));
 }
 
 static inline __attribute__((always_inline)) int
 do_rw_clock(struct real *rl, unsigned func, pthread_rwlock_t *l, clockid_t c, const struct timespec *at)
 {
-	if (try_rw(func == EXP_SYNC_RWLOCK_CLOCKRDLOCK ? &try_rdlock : &try_wrlock, l))
+	if (try_rw(func == EXP_SYNC_RWLOCK_CLOCKRDLOCK ? &try_rdlock : &try_wrlock, l)) {
+		took(func, l, rl);
 		return 0;
+	}
 	return wait_rw_clock(rl, func, l, c, at);
 }
 
@@ -416,13 +469,15 @@ __attribute__((noinline)) static int wait_sem_wait(struct real *rl, sem_t *s)
 	sem_fn fn = (sem_fn)real_get(rl);
 	if (!fn)
 		return sem_nosys();
-	TIMED(EXP_SYNC_SEM_WAIT, s, fn, fn(s));
+	TIMED_TAKE(EXP_SYNC_SEM_WAIT, s, fn, fn(s));
 }
 
 static inline __attribute__((always_inline)) int do_sem_wait(struct real *rl, sem_t *s)
 {
-	if (try_sem_wait(s))
+	if (try_sem_wait(s)) {
+		took(EXP_SYNC_SEM_WAIT, s, rl);
 		return 0;
+	}
 	return wait_sem_wait(rl, s);
 }
 
@@ -431,14 +486,16 @@ __attribute__((noinline)) static int wait_sem_timedwait(struct real *rl, sem_t *
 	sem_timed_fn fn = (sem_timed_fn)real_get(rl);
 	if (!fn)
 		return sem_nosys();
-	TIMED(EXP_SYNC_SEM_TIMEDWAIT, s, fn, fn(s, at));
+	TIMED_TAKE(EXP_SYNC_SEM_TIMEDWAIT, s, fn, fn(s, at));
 }
 
 static inline __attribute__((always_inline)) int do_sem_timedwait(struct real *rl, sem_t *s,
 								  const struct timespec *at)
 {
-	if (try_sem_wait(s))
+	if (try_sem_wait(s)) {
+		took(EXP_SYNC_SEM_TIMEDWAIT, s, rl);
 		return 0;
+	}
 	return wait_sem_timedwait(rl, s, at);
 }
 
@@ -448,14 +505,16 @@ __attribute__((noinline)) static int wait_sem_clockwait(struct real *rl, sem_t *
 	sem_clock_fn fn = (sem_clock_fn)real_get(rl);
 	if (!fn)
 		return sem_nosys();
-	TIMED(EXP_SYNC_SEM_CLOCKWAIT, s, fn, fn(s, c, at));
+	TIMED_TAKE(EXP_SYNC_SEM_CLOCKWAIT, s, fn, fn(s, c, at));
 }
 
 static inline __attribute__((always_inline)) int do_sem_clockwait(struct real *rl, sem_t *s, clockid_t c,
 								  const struct timespec *at)
 {
-	if (try_sem_wait(s))
+	if (try_sem_wait(s)) {
+		took(EXP_SYNC_SEM_CLOCKWAIT, s, rl);
 		return 0;
+	}
 	return wait_sem_clockwait(rl, s, c, at);
 }
 
@@ -470,13 +529,15 @@ __attribute__((noinline)) static int wait_spin_lock(struct real *rl, pthread_spi
 	spin_fn fn = (spin_fn)real_get(rl);
 	if (!fn)
 		return ENOSYS;
-	TIMED(EXP_SYNC_SPIN_LOCK, (void *)l, fn, fn(l));
+	TIMED_TAKE(EXP_SYNC_SPIN_LOCK, (void *)l, fn, fn(l));
 }
 
 static inline __attribute__((always_inline)) int do_spin_lock(struct real *rl, pthread_spinlock_t *l)
 {
-	if (try_spin_lock(l))
+	if (try_spin_lock(l)) {
+		took(EXP_SYNC_SPIN_LOCK, (void *)l, rl);
 		return 0;
+	}
 	return wait_spin_lock(rl, l);
 }
 
@@ -491,13 +552,15 @@ __attribute__((noinline)) static int wait_mtx_lock(struct real *rl, mtx_t *m)
 	mtx_fn fn = (mtx_fn)real_get(rl);
 	if (!fn)
 		return thrd_error;
-	TIMED(EXP_SYNC_MTX_LOCK, m, fn, fn(m));
+	TIMED_TAKE(EXP_SYNC_MTX_LOCK, m, fn, fn(m));
 }
 
 static inline __attribute__((always_inline)) int do_mtx_lock(struct real *rl, mtx_t *m)
 {
-	if (try_mtx_lock(m))
+	if (try_mtx_lock(m)) {
+		took(EXP_SYNC_MTX_LOCK, m, rl);
 		return thrd_success;
+	}
 	return wait_mtx_lock(rl, m);
 }
 
@@ -507,14 +570,16 @@ __attribute__((noinline)) static int wait_mtx_timedlock(struct real *rl, mtx_t *
 	mtx_timed_fn fn = (mtx_timed_fn)real_get(rl);
 	if (!fn)
 		return thrd_error;
-	TIMED(EXP_SYNC_MTX_TIMEDLOCK, m, fn, fn(m, at));
+	TIMED_TAKE(EXP_SYNC_MTX_TIMEDLOCK, m, fn, fn(m, at));
 }
 
 static inline __attribute__((always_inline)) int do_mtx_timedlock(struct real *rl, mtx_t *__restrict m,
 								  const struct timespec *__restrict at)
 {
-	if (try_mtx_lock(m))
+	if (try_mtx_lock(m)) {
+		took(EXP_SYNC_MTX_TIMEDLOCK, m, rl);
 		return thrd_success;
+	}
 	return wait_mtx_timedlock(rl, m, at);
 }
 

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define PA_TRACE_API_VERSION 4u
+#define PA_TRACE_API_VERSION 5u
 
 /* One I/O call made by the program (collect -i), as libcollector-io.so saw it. */
 struct pa_io_call {
@@ -56,10 +56,20 @@ struct pa_trace_api {
 	 * One call that blocked: func (enum exp_sync_func) on object, from
 	 * start_ns (CLOCK_MONOTONIC) for wait_ns; leaf_pc: the libc function
 	 * that waited.  Recorded with the calling thread's stack when the wait
-	 * reaches the threshold; counted in any case.  Keeps errno.
+	 * reaches the threshold; counted in any case.  Keeps errno.  Returns 1
+	 * when object is watched (from its first recorded wait on, its
+	 * acquisitions are counted: call sync_acquired for each), else 0.
 	 */
-	void (*sync_record)(unsigned func, uint64_t object, uint64_t start_ns, uint64_t wait_ns,
-			    uint64_t leaf_pc);
+	int (*sync_record)(unsigned func, uint64_t object, uint64_t start_ns, uint64_t wait_ns,
+			   uint64_t leaf_pc);
+	/*
+	 * func took object (returned 0), with or without a wait; leaf_pc: the
+	 * libc function that took it.  Counted when object is watched, and 1
+	 * in EXP_SYNC_ACQ_SAMPLE_EVERY of a thread's such calls recorded with
+	 * the stack.  Cheap when it is not watched.  Keeps errno.
+	 * SIGNAL_SAFE.
+	 */
+	void (*sync_acquired)(unsigned func, uint64_t object, uint64_t leaf_pc);
 	/* 1 while this process collects with I/O tracing on (collect -i on). */
 	int (*io_active)(void);
 	/* Record one I/O call (successful or not) with the calling thread's stack.  Keeps errno. */

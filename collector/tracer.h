@@ -16,6 +16,9 @@
  *     forget the parent's cursors and counters (start follows if followed);
  *   - thread_end runs on the calling thread as it ends (its key destructor,
  *     under the collector's guard): give back its thread-local cursors;
+ *   - stop runs once when collection stops (the process exits or execs),
+ *     under the collector's guard, before log_end: write the records that
+ *     sum up the run (synctrace's acquisition counts);
  *   - log_start adds attributes to <collector_start> after `<name>="on"`;
  *     lost counts records lost after the data files stopped
  *     (`lost_<name>` in <collector_end>); log_end adds the tracer's counters
@@ -41,6 +44,7 @@ struct col_tracer {
 	void (*start)(struct blockw_file *file);
 	void (*fork_child)(void);
 	void (*thread_end)(void);
+	void (*stop)(void);
 	void (*log_start)(struct xmlw *w);
 	uint64_t (*lost)(void);
 	void (*log_end)(struct xmlw *w);

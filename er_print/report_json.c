@@ -97,6 +97,11 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	key_str_opt(w, "mechanism", l->mechanism);
 	jsonw_key_uint(w, "depth_limit", l->depth_limit);
 	jsonw_key_bool(w, "heap_tracing", x->has_heap);
+	jsonw_key_bool(w, "sync_tracing", l->sync_on);
+	if (l->sync_on) {
+		jsonw_key_uint(w, "sync_threshold_ns", l->sync_threshold_ns);
+		key_str_opt(w, "sync_threshold_mode", l->sync_mode);
+	}
 	key_str_opt(w, "follow", l->follow);
 	jsonw_key_strings(w, "comments", l->comments, l->ncomments);
 	jsonw_key_uint(w, "start_realtime_ns", l->realtime_ns);
@@ -339,7 +344,27 @@ static int json_allocs(struct erp *e, const char *arg)
 	return json_heap_blocks(e, "allocs", arg, REPORT_HEAP_ALLOC);
 }
 
-/* synclocks: each object with its totals and the stacks that waited on it. */
+/* A synclocks object's acquisitions: its count (when counted) and its top sampled stacks. */
+static void json_acquirers(struct jsonw *w, struct erp *e, const struct report_sync_object *o)
+{
+	if (o->sample_every) {
+		jsonw_key_uint(w, "acquisitions", o->acquisitions);
+		jsonw_key_uint(w, "acq_sample_every", o->sample_every);
+	}
+	jsonw_key_uint(w, "acq_samples", o->acq_samples);
+	jsonw_key_uint(w, "acq_stacks", o->nacquirers);
+	jsonw_key(w, "acquired_at");
+	jsonw_array_begin(w);
+	for (size_t k = 0; k < o->nacquirers && k < REPORT_SYNC_TOP_ACQUIRERS; k++) {
+		jsonw_object_begin(w);
+		jsonw_key_uint(w, "samples", o->acquirers[k].samples);
+		json_frames(w, e, o->exp, o->acquirers[k].stack);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
+/* synclocks: each object with its totals, the stacks that waited on it and those that took it. */
 static int json_synclocks(struct erp *e, const char *arg)
 {
 	struct report_sync_object *v;
@@ -369,6 +394,7 @@ static int json_synclocks(struct erp *e, const char *arg)
 			jsonw_object_end(&w);
 		}
 		jsonw_array_end(&w);
+		json_acquirers(&w, e, &v[i]);
 		jsonw_object_end(&w);
 	}
 	jsonw_array_end(&w);

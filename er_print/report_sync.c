@@ -2,7 +2,8 @@
  * report_sync.c - er_print's synclocks report: the synchronization objects
  * ranked by the time threads waited on them (analysis/report_sync.h), each
  * with the call stacks that waited, largest first, listed leaf first like
- * the heap reports' stacks.
+ * the heap reports' stacks, then how often it was taken from its first
+ * wait on and the stacks that took it most often (sampled).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -36,6 +37,28 @@ ssize_t report_sync_list(struct erp *e, struct report_sync_object **ret)
 	return got < 0 ? -1 : got;
 }
 
+/* o's acquisitions: the count and the REPORT_SYNC_TOP_ACQUIRERS stacks sampled most often. */
+static void print_acquirers(struct erp *e, const struct report_sync_object *o)
+{
+	if (o->sample_every)
+		fprintf(e->out,
+			" Acquired %" PRIu64 " time%s since its first wait; most often at"
+			" (1 in %" PRIu64 " of each thread's acquisitions sampled: %" PRIu64 " sample%s):\n",
+			o->acquisitions, o->acquisitions == 1 ? "" : "s", o->sample_every, o->acq_samples,
+			o->acq_samples == 1 ? "" : "s");
+	else if (o->nacquirers)
+		fprintf(e->out,
+			" Acquisitions not counted (the process did not end normally); most often at"
+			" (%" PRIu64 " sample%s):\n",
+			o->acq_samples, o->acq_samples == 1 ? "" : "s");
+	for (size_t k = 0; k < o->nacquirers && k < REPORT_SYNC_TOP_ACQUIRERS; k++) {
+		const struct report_sync_acquirer *a = &o->acquirers[k];
+		fprintf(e->out, " Took it in %" PRIu64 " sample%s (%.1f%%) at:\n", a->samples,
+			a->samples == 1 ? "" : "s", 100.0 * (double)a->samples / (double)o->acq_samples);
+		erp_print_frames(e, o->exp, a->stack);
+	}
+}
+
 int report_synclocks(struct erp *e, const char *arg)
 {
 	(void)arg;
@@ -62,6 +85,7 @@ int report_synclocks(struct erp *e, const char *arg)
 				o->wait_ns ? 100.0 * (double)w->wait_ns / (double)o->wait_ns : 0.0);
 			erp_print_frames(e, o->exp, w->stack);
 		}
+		print_acquirers(e, o);
 		fputc('\n', e->out);
 	}
 	report_sync_objects_free(v, n);

@@ -96,11 +96,13 @@ enum exp_record_kind {
 	EXP_REC_STACK_SLOT = 7, /* varint slot, u64 stack_id: the process's compact name for a stack */
 	/* synctrace (format 1.3) */
 	EXP_REC_SYNC = 8, /* varint dt_ns, varint wait_ns, varint func, u64 object, u64 stack_id */
-	/* 9: the sync acquisition record (format 1.4) */
+	/* synctrace (format 1.4): the acquisitions of objects that had a recorded wait */
+	EXP_REC_SYNC_ACQ = 9,    /* varint dt_ns, varint func, u64 object, u64 stack_id: one sampled */
+	EXP_REC_SYNC_COUNT = 10, /* u64 object, varint acquisitions, varint sample_every: the exact count */
 	/* iotrace (format 1.5) */
-	EXP_REC_IO = 10, /* varint dt_ns, varint dur_ns, varint func, zigzag fd, varint vfd, varint bytes,
-				 varint errno, u64 stack_id */
-	EXP_REC_IO_FILE = 11, /* varint vfd, zigzag fd, varint origin_vfd, varint how, name bytes (no NUL) */
+	EXP_REC_IO = 11, /* varint dt_ns, varint dur_ns, varint func, zigzag fd, varint vfd, varint bytes,
+			    varint errno, u64 stack_id */
+	EXP_REC_IO_FILE = 12, /* varint vfd, zigzag fd, varint origin_vfd, varint how, name bytes (no NUL) */
 	EXP_REC_KIND_LIMIT
 };
 
@@ -184,6 +186,10 @@ enum exp_sync_func {
 };
 /* The format minor version that has synctrace files. */
 #define EXP_SYNC_MINOR 3u
+/* The format minor version from which synctrace files may hold SYNC_ACQ and SYNC_COUNT records. */
+#define EXP_SYNC_ACQ_MINOR 4u
+/* The collector records 1 in this many of a thread's acquisitions of a watched object. */
+#define EXP_SYNC_ACQ_SAMPLE_EVERY 16u
 
 /*
  * The function of an I/O call (EXP_REC_IO's func): the API the program

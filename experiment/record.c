@@ -177,6 +177,29 @@ size_t record_encode_io_file(uint8_t *buf, size_t room, const struct exp_io_file
 	return h + n + name;
 }
 
+size_t record_encode_sync_acq(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_sync_acq *a)
+{
+	uint8_t tmp[2 * VARINT_MAX_BYTES + 16];
+	size_t n = 0;
+	n += varint_put(tmp + n, a->ts_ns >= prev_ns ? a->ts_ns - prev_ns : 0);
+	n += varint_put(tmp + n, a->func);
+	le64_put(tmp + n, a->object);
+	n += 8;
+	le64_put(tmp + n, a->stack_id);
+	n += 8;
+	return finish(buf, room, tmp, n);
+}
+
+size_t record_encode_sync_count(uint8_t *buf, size_t room, const struct exp_sync_count *c)
+{
+	uint8_t tmp[2 * VARINT_MAX_BYTES + 8];
+	le64_put(tmp, c->object);
+	size_t n = 8;
+	n += varint_put(tmp + n, c->acquisitions);
+	n += varint_put(tmp + n, c->sample_every);
+	return finish(buf, room, tmp, n);
+}
+
 void record_publish(uint8_t *buf, enum exp_record_kind kind)
 {
 	atomic_store_explicit((_Atomic uint8_t *)buf, (uint8_t)kind, memory_order_release);
@@ -341,6 +364,37 @@ int record_decode_sync(const struct exp_record *r, uint64_t prev_ns, uint32_t ti
 	ret->wait_ns = wait;
 	ret->object = le64_get(p);
 	ret->stack_id = le64_get(p + 8);
+	return 0;
+}
+
+int record_decode_sync_acq(const struct exp_record *r, uint64_t prev_ns, uint32_t tid,
+			   struct exp_sync_acq *ret)
+{
+	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
+	uint64_t dt, func;
+	if (r->kind != EXP_REC_SYNC_ACQ)
+		return -EBADMSG;
+	if (!(p = varint_get(p, end, &dt)) || !(p = varint_get(p, end, &func)) || end - p != 16 ||
+	    func >= EXP_SYNC_FUNC_LIMIT)
+		return -EBADMSG;
+	ret->ts_ns = prev_ns + dt;
+	ret->tid = tid;
+	ret->func = (uint32_t)func;
+	ret->object = le64_get(p);
+	ret->stack_id = le64_get(p + 8);
+	return 0;
+}
+
+int record_decode_sync_count(const struct exp_record *r, struct exp_sync_count *ret)
+{
+	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
+	if (r->kind != EXP_REC_SYNC_COUNT || end - p < 8)
+		return -EBADMSG;
+	ret->object = le64_get(p);
+	p += 8;
+	if (!(p = varint_get(p, end, &ret->acquisitions)) || !(p = varint_get(p, end, &ret->sample_every)) ||
+	    p != end || ret->sample_every == 0)
+		return -EBADMSG;
 	return 0;
 }
 

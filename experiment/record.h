@@ -71,27 +71,23 @@ struct exp_sync {
 	uint64_t stack_id;
 };
 
-/* An I/O call (collect -i): started at ts_ns, lasted dur_ns. */
-struct exp_io {
-	uint64_t ts_ns; /* absolute CLOCK_MONOTONIC when the call began (decoders add the delta) */
+/*
+ * A sampled acquisition (SYNC_ACQ) of an object that had a recorded wait:
+ * func took it at ts_ns, from stack_id.
+ */
+struct exp_sync_acq {
+	uint64_t ts_ns; /* absolute CLOCK_MONOTONIC (decoders add the delta) */
 	uint32_t tid;   /* from the block header */
-	uint32_t func;  /* enum exp_io_func */
-	uint64_t dur_ns;
-	int32_t fd;     /* the descriptor the call was about (the new one for an open), -1 for none */
-	uint32_t vfd;   /* its virtual id (EXP_REC_IO_FILE), 0 for none */
-	uint64_t bytes; /* bytes transferred (a read's or write's return value), else 0 */
-	uint32_t err;   /* errno when the call failed, else 0 */
+	uint32_t func;  /* enum exp_sync_func */
+	uint64_t object;
 	uint64_t stack_id;
 };
 
-/* A descriptor's life begins (collect -i): its virtual id and name. */
-struct exp_io_file {
-	uint32_t vfd;     /* 1, 2, ... in the order descriptors appeared in the process */
-	int32_t fd;       /* the descriptor number, -1 for a failed open */
-	uint32_t origin;  /* a duplicate's original vfd, else 0 */
-	uint32_t how;     /* enum exp_io_how */
-	const char *name; /* not NUL-terminated: name_bytes bytes (decoded: points into the payload) */
-	uint32_t name_bytes;
+/* A watched object's acquisitions (SYNC_COUNT), 1 in sample_every of them sampled per thread. */
+struct exp_sync_count {
+	uint64_t object;
+	uint64_t acquisitions;
+	uint64_t sample_every;
 };
 
 /* Bytes needed for the record header of a payload of n bytes (kind + varint). */
@@ -110,11 +106,9 @@ size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *
 size_t record_encode_stack_slot(uint8_t *buf, size_t room, const struct exp_stack_slot *s);
 /* prev_ns: the block's base or the previous sync record's ts_ns (ts_ns must not be before it). */
 size_t record_encode_sync(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_sync *s);
-
-/* prev_ns: the block's base or the previous I/O record's ts_ns. */
-size_t record_encode_io(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_io *e);
-/* The name is cut to what fits in a payload. */
-size_t record_encode_io_file(uint8_t *buf, size_t room, const struct exp_io_file *f);
+/* prev_ns as for record_encode_sync: SYNC and SYNC_ACQ records share the block's running time. */
+size_t record_encode_sync_acq(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_sync_acq *a);
+size_t record_encode_sync_count(uint8_t *buf, size_t room, const struct exp_sync_count *c);
 
 /* Store the kind byte of an encoded record with release ordering. SIGNAL_SAFE. */
 void record_publish(uint8_t *buf, enum exp_record_kind kind);
@@ -148,6 +142,41 @@ int record_decode_sample(const struct exp_record *r, struct exp_sample *ret);
 int record_decode_stack_slot(const struct exp_record *r, struct exp_stack_slot *ret);
 /* func must be below EXP_SYNC_FUNC_LIMIT. */
 int record_decode_sync(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_sync *ret);
+int record_decode_sync_acq(const struct exp_record *r, uint64_t prev_ns, uint32_t tid,
+			   struct exp_sync_acq *ret);
+/* sample_every must not be 0. */
+int record_decode_sync_count(const struct exp_record *r, struct exp_sync_count *ret);
+
+/* The API name of a sync function ("pthread_mutex_lock"), "?" when out of range. */
+const char *record_sync_func_name(unsigned func);
+
+/* An I/O call (collect -i): started at ts_ns, lasted dur_ns. */
+struct exp_io {
+	uint64_t ts_ns; /* absolute CLOCK_MONOTONIC when the call began (decoders add the delta) */
+	uint32_t tid;   /* from the block header */
+	uint32_t func;  /* enum exp_io_func */
+	uint64_t dur_ns;
+	int32_t fd;     /* the descriptor the call was about (the new one for an open), -1 for none */
+	uint32_t vfd;   /* its virtual id (EXP_REC_IO_FILE), 0 for none */
+	uint64_t bytes; /* bytes transferred (a read's or write's return value), else 0 */
+	uint32_t err;   /* errno when the call failed, else 0 */
+	uint64_t stack_id;
+};
+
+/* A descriptor's life begins (collect -i): its virtual id and name. */
+struct exp_io_file {
+	uint32_t vfd;     /* 1, 2, ... in the order descriptors appeared in the process */
+	int32_t fd;       /* the descriptor number, -1 for a failed open */
+	uint32_t origin;  /* a duplicate's original vfd, else 0 */
+	uint32_t how;     /* enum exp_io_how */
+	const char *name; /* not NUL-terminated: name_bytes bytes (decoded: points into the payload) */
+	uint32_t name_bytes;
+};
+
+/* prev_ns: the block's base or the previous I/O record's ts_ns. */
+size_t record_encode_io(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_io *e);
+/* The name is cut to what fits in a payload. */
+size_t record_encode_io_file(uint8_t *buf, size_t room, const struct exp_io_file *f);
 
 /* func must be below EXP_IO_FUNC_LIMIT. */
 int record_decode_io(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_io *ret);
@@ -160,9 +189,6 @@ enum exp_io_class record_io_class(unsigned func);
 
 /* The API name of an I/O function ("openat64"), "?" when out of range. */
 const char *record_io_func_name(unsigned func);
-
-/* The API name of a sync function ("pthread_mutex_lock"), "?" when out of range. */
-const char *record_sync_func_name(unsigned func);
 
 /* The 64-bit id the collector gives a stack: a hash of flags and pcs. SIGNAL_SAFE. */
 uint64_t record_stack_hash(const uint64_t *pcs, uint32_t nframes, uint32_t flags);

@@ -328,6 +328,7 @@ err "no heap data, no heap view" 400 "api/heap" "no heap tracing data"
 err "heap metric without heap data" 400 "api/flame?metric=heapallocbytes" "needs heap data"
 "$analyzer" --no-browser --port "$port" c.er >busy.out 2>busy.err && rc=0 || rc=$?
 check "a port in use: exit $rc, says so ($(head -c 200 busy.err))" eval '((rc == 1)) && grep -q "cannot serve on 127.0.0.1:$port" busy.err'
+check "a port in use: one message, the analyzer's (not also libmicrohttpd's)" test "$(wc -l <busy.err)" = 1
 stop_analyzer INT
 check "SIGINT: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 

@@ -7,7 +7,7 @@
 # say in one line when recording stopped, why, and what was not recorded.
 # Checked on small tmpfs mounts (1 MiB: heap tracing fills it; 64 KiB: not
 # even one data block fits; a fork tree) and with the block writer's fault
-# switch PA_FAULT_BLOCKS.  Each time: the target's output and exit status
+# switch PA_FAULT_BLOCKS (also with -s all: the sync waits are named).  Each time: the target's output and exit status
 # (3) are its own, and the time it spent before the disk filled is there.
 set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
@@ -101,6 +101,14 @@ rc=$?
 check "PA_FAULT_BLOCKS=8" f.er f.out f.err $rc 1
 before "PA_FAULT_BLOCKS=8" f.er f.out
 grep -q 'errno="ENOSPC"' f.er/log.xml && ok "fault switch: log.xml names ENOSPC" || bad "fault switch: no errno in log.xml"
+grep -q 'sync waits' f.err && bad "fault switch: collect names sync waits without -s: $(grep -m1 'not recorded' f.err)"
+
+# with sync tracing on too, what was not recorded names the sync waits (collect and the header)
+PA_FAULT_BLOCKS=8 "$PA_BIN/collect" -H on -s all -o s.er ./disk_fill 0.3 1000000 >s.out 2>s.err
+grep -q 'not recorded: .* heap calls, [0-9]* sync waits; the data before is complete' s.err &&
+	ok "-s all: $(grep -o 'not recorded: .*sync waits' s.err)" || bad "-s all: collect's line: $(grep -m1 'warning' s.err)"
+"$PA_BIN/er_print" -header s.er 2>&1 | grep -q 'data lost: .* [0-9]* sync waits; the data before is complete' &&
+	ok "-s all: the header names the sync waits" || bad "-s all: header: $("$PA_BIN/er_print" -header s.er 2>&1 | grep -m1 'data lost')"
 
 echo "$fails failed"
 exit $((fails ? 1 : 0))

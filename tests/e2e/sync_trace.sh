@@ -19,6 +19,13 @@
 #    timeouts, the old pthread_cond_timedwait@GLIBC_2.2.5, sem_wait's errno)
 #    are the same with and without the collector;
 #  - synclocks ranks the objects, with the stacks that waited;
+#  - where a contended mutex is taken (sync_waits acquire: one forced wait,
+#    then site_often takes it 3000 times and site_rare 1000 times on two
+#    threads): its acquisition count lies between the acquisitions the
+#    fixture makes after the forced wait and all it makes; each thread has
+#    at most 1 in 16 of its acquisitions sampled (its first, then every
+#    16th), and the most frequent acquiring stack is site_often's, with more
+#    samples than site_rare can have;
 #  - log.xml, -header and -statistics (User Lock) say what was traced;
 #    without -s there is no synctrace file.
 set -u
@@ -88,6 +95,11 @@ check "call tree: wait_cond over pthread_cond_wait" \
 	test "$(grep -A1 -E '\+-wait_cond$' ct.txt | tail -1 | sed 's/.*+-//')" = pthread_cond_wait
 "$erprint" -header w.er >hdr.txt 2>&1
 check "-header: threshold 5000 microsecs." grep -q '^  Synchronization tracing, threshold = 5000 microsecs.; Native-APIs$' hdr.txt
+printf 'printmode json\nheader\n' >hj.script
+"$erprint" -script hj.script w.er >hdr.json 2>&1
+check "printmode json header: sync tracing, threshold 5000000 ns, fixed" python3 -c '
+import json, sys; e = json.load(open("hdr.json"))["experiments"][0]
+assert (e["sync_tracing"], e["sync_threshold_ns"], e["sync_threshold_mode"], e["heap_tracing"]) == (True, 5000000, "fixed", False), e'
 "$erprint" -statistics w.er >st.txt 2>&1
 lock=$(awk -F: '/^ *User Lock:/ { split($2, a, " "); print a[1] }' st.txt)
 check "-statistics: User Lock $lock s = the total sync wait" \
@@ -97,7 +109,7 @@ check "-statistics: User Lock $lock s = the total sync wait" \
 check "synclocks: the mutex held 10 x 100 ms ranks first, with its 10 waits" \
 	grep -qE '^Object 1: 0x[0-9A-F]{16} \(pthread_mutex_lock\) in w.er: [0-9.]+ s, 10 waits$' sl.txt
 check "synclocks: its waiting stack goes through contend and wait_mutex" \
-	test "$(sed -n '/^Object 1:/,/^$/p' sl.txt | grep -cE '^  (contend|wait_mutex) \+')" = 2
+	test "$(sed -n '/^Object 1:/,/^$/p' sl.txt | sed '/^ Acquired/,$d' | grep -cE '^  (contend|wait_mutex) \+')" = 2
 check "synclocks in printmode json: the first object has 10 waits, its stacks add up" python3 -c '
 import json, subprocess, sys
 out = subprocess.run([sys.argv[1], "-printmode", "json", "-synclocks", "w.er"], capture_output=True, text=True).stdout
@@ -105,6 +117,31 @@ o = [json.loads(l) for l in out.splitlines() if l.startswith("{\"report\":\"sync
 first = o["list"][0]
 sys.exit(0 if first["waits"] == 10 and sum(s["wait_ns"] for s in first["stacks"]) == first["wait_ns"] else 1)' "$erprint"
 check "synclocks: the semaphore is an object of its own" grep -qE '^Object [0-9]+: .* \(sem_wait\) in w.er: 0\.1[45][0-9] s, 1 wait$' sl.txt
+
+# ---- where the contended mutex was taken: watched from its first recorded wait
+"$collect" -s 5000 -o q.er ./sync_waits acquire >acq.txt 2>/dev/null
+read -r _ after all < <(grep '^acquire ' acq.txt)
+check "acquire: fixture finished" test -n "${all:-}"
+"$erprint" -printmode json -synclocks q.er >qj.txt 2>&1
+check "acquire: the mutex counted between $after and $all acquisitions, site_often sampled most" python3 -c '
+import json, sys
+o = [json.loads(l) for l in open("qj.txt") if l.startswith("{\"report\":\"synclocks\"")][0]
+m = o["list"][0]
+after, total = int(sys.argv[1]), int(sys.argv[2])
+funcs = lambda s: [f["function"] for f in s["frames"]]
+top = m["acquired_at"]
+ok = (m["function"] == "pthread_mutex_lock" and after <= m["acquisitions"] <= total
+      and m["acq_sample_every"] == 16 and len(top) >= 2
+      and "site_often" in funcs(top[0]) and top[0]["samples"] > -(-1000 // 16)
+      and sum(t["samples"] for t in top if "site_often" in funcs(t)) <= -(-3000 // 16)
+      and 0 < sum(t["samples"] for t in top if "site_rare" in funcs(t)) <= -(-1000 // 16))
+print(m["acquisitions"], [(t["samples"], funcs(t)[:2]) for t in top]) if not ok else None
+sys.exit(0 if ok else 1)' "${after:-0}" "${all:-0}"
+"$erprint" -synclocks q.er >qt.txt 2>&1
+check "acquire: text says how often and where" grep -qE '^ Acquired [0-9]+ times since its first wait; most often at \(1 in 16 ' qt.txt
+check "acquire: the first acquiring stack is site_often's" \
+	test "$(sed -n '/most often at/,/^$/p' qt.txt | grep -m1 -oE '^  site_(often|rare)')" = "  site_often"
+check "acquire: log counts one watched object" grep -q 'sync_watched="1" sync_unwatched="0"' q.er/log.xml
 
 # ---- the threshold's boundary
 "$collect" -s 60000 -o t.er ./sync_waits waits >/dev/null 2>&1

@@ -43,6 +43,11 @@ static int visit(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, con
 	struct exp_sync y;
 	if (record_decode_sync(rec, *prev, tid, &y) == 0)
 		*prev = y.ts_ns;
+	struct exp_sync_acq a;
+	if (record_decode_sync_acq(rec, *prev, tid, &a) == 0)
+		*prev = a.ts_ns;
+	struct exp_sync_count n;
+	(void)record_decode_sync_count(rec, &n);
 	return 0;
 }
 

@@ -123,6 +123,24 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 			       f.vfd, f.fd, f.origin, f.how, (int)f.name_bytes, f.name);
 		break;
 	}
+	case EXP_REC_SYNC_ACQ: {
+		struct exp_sync_acq a;
+		if ((r = record_decode_sync_acq(rec, d->running_ns, tid, &a)) == 0) {
+			d->running_ns = a.ts_ns;
+			printf("sync_acq tid=%" PRIu32 " ts=%" PRIu64 " func=%s object=0x%" PRIx64
+			       " stack=0x%" PRIx64 "\n",
+			       a.tid, a.ts_ns, record_sync_func_name(a.func), a.object, a.stack_id);
+		}
+		break;
+	}
+	case EXP_REC_SYNC_COUNT: {
+		struct exp_sync_count c;
+		if ((r = record_decode_sync_count(rec, &c)) == 0)
+			printf("sync_count object=0x%" PRIx64 " acquisitions=%" PRIu64
+			       " sample_every=%" PRIu64 "\n",
+			       c.object, c.acquisitions, c.sample_every);
+		break;
+	}
 	case EXP_REC_STACK_SLOT: {
 		struct exp_stack_slot sl;
 		if ((r = record_decode_stack_slot(rec, &sl)) == 0)

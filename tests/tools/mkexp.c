@@ -21,6 +21,10 @@
  *                               file): FUNC an API name (pthread_mutex_lock, ...), OBJECT
  *                               its address; each wait starts 1 ms after the previous one
  *                               ended, the first 1 ms after the start
+ *   acq TID FUNC OBJECT FRAME...  a sampled acquisition of a watched object (a SYNC_ACQ
+ *                               record), 1 ms after the previous sync line's end
+ *   acqcount OBJECT N EVERY     a watched object's exact acquisitions N, 1 in EVERY
+ *                               sampled (a SYNC_COUNT record, written by thread 1)
  *   exit STATUS | signal N      how the target ended (default: exit 0)
  *   start NS                    the experiment's start, CLOCK_MONOTONIC (default 1000000000);
  *                               every time is relative to it
@@ -93,7 +97,9 @@ struct hstack {
 static struct hstack hstacks[4096];
 static int nhstacks;
 
+enum { Y_WAIT, Y_ACQ, Y_COUNT };
 struct yline {
+	int kind; /* Y_WAIT: sync; Y_ACQ: acq (wait_ns 0); Y_COUNT: acqcount (wait_ns = N, func = EVERY) */
 	uint32_t tid, func;
 	uint64_t object, wait_ns;
 	uint64_t pcs[256];
@@ -293,7 +299,9 @@ int main(int argc, char **argv)
 			s->n = 0;
 			for (int k = 4; k < nt && s->n < 256; k++)
 				s->pcs[s->n++] = lookup(tok[k]);
-		} else if (strcmp(tok[0], "sync") == 0 && nt >= 5) {
+		} else if ((strcmp(tok[0], "sync") == 0 && nt >= 5) ||
+			   (strcmp(tok[0], "acq") == 0 && nt >= 4) ||
+			   (strcmp(tok[0], "acqcount") == 0 && nt == 4)) {
 			if (nylines == ycap) {
 				ycap = ycap ? ycap * 2 : 64;
 				ylines = realloc(ylines, (size_t)ycap * sizeof *ylines);
@@ -301,15 +309,25 @@ int main(int argc, char **argv)
 					die("out of memory", "");
 			}
 			struct yline *y = &ylines[nylines++];
+			memset(y, 0, sizeof *y);
+			y->kind = tok[0][0] == 's' ? Y_WAIT : tok[0][3] ? Y_COUNT : Y_ACQ;
+			if (y->kind == Y_COUNT) {
+				y->tid = 1;
+				y->object = strtoull(tok[1], NULL, 0);
+				y->wait_ns = strtoull(tok[2], NULL, 0);
+				y->func = (uint32_t)strtoul(tok[3], NULL, 0);
+				continue;
+			}
 			int f = sync_func(tok[2]);
 			if (f < 0)
 				die("unknown sync function", tok[2]);
 			y->tid = (uint32_t)strtoul(tok[1], NULL, 10);
 			y->func = (uint32_t)f;
 			y->object = strtoull(tok[3], NULL, 0);
-			y->wait_ns = strtoull(tok[4], NULL, 0);
-			y->n = 0;
-			for (int k = 5; k < nt && y->n < 256; k++)
+			int first = 4;
+			if (y->kind == Y_WAIT)
+				y->wait_ns = strtoull(tok[first++], NULL, 0);
+			for (int k = first; k < nt && y->n < 256; k++)
 				y->pcs[y->n++] = lookup(tok[k]);
 		} else if (strcmp(tok[0], "heap") == 0 && nt >= 5) {
 			if (nhlines == hcap) {
@@ -516,18 +534,36 @@ int main(int argc, char **argv)
 		uint64_t t = start_ns;
 		for (int i = 0; i < nylines; i++) {
 			struct yline *y = &ylines[i];
+			uint8_t *at;
+			if (y->kind == Y_COUNT) {
+				struct exp_sync_count c = {y->object, y->wait_ns, y->func};
+				at = wfile_room(&sy, y->tid, t);
+				wfile_commit(&sy, record_encode_sync_count(at, EXP_BLOCK_BYTES - sy.used, &c),
+					     EXP_REC_SYNC_COUNT, at);
+				continue;
+			}
 			struct exp_stack es = {.nframes = y->n, .pcs = y->pcs};
 			es.id = record_stack_hash(y->pcs, y->n, 0);
-			uint8_t *at = wfile_room(&stk, 1, now);
+			at = wfile_room(&stk, 1, now);
 			wfile_commit(&stk, record_encode_stack(at, EXP_BLOCK_BYTES - stk.used, &es),
 				     EXP_REC_STACK, at);
 			t += 1000000;
+			at = wfile_room(&sy, y->tid, t);
+			if (y->kind == Y_ACQ) {
+				struct exp_sync_acq a = {
+					.ts_ns = t, .func = y->func, .object = y->object, .stack_id = es.id};
+				wfile_commit(
+					&sy,
+					record_encode_sync_acq(at, EXP_BLOCK_BYTES - sy.used, sy.prev_ns, &a),
+					EXP_REC_SYNC_ACQ, at);
+				sy.prev_ns = t;
+				continue;
+			}
 			struct exp_sync r = {.ts_ns = t,
 					     .func = y->func,
 					     .wait_ns = y->wait_ns,
 					     .object = y->object,
 					     .stack_id = es.id};
-			at = wfile_room(&sy, y->tid, t);
 			wfile_commit(&sy, record_encode_sync(at, EXP_BLOCK_BYTES - sy.used, sy.prev_ns, &r),
 				     EXP_REC_SYNC, at);
 			sy.prev_ns = t;

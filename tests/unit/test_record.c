@@ -246,10 +246,60 @@ static void test_io(void)
 	CHECK(record_encode_io_file(buf, 8, &f) == 0); /* no room */
 }
 
+static void test_sync_acq(void)
+{
+	uint8_t buf[64];
+	struct exp_sync_acq a = {.ts_ns = 7000000500ull,
+				 .func = EXP_SYNC_RWLOCK_WRLOCK,
+				 .object = 0x55aa00001000ull,
+				 .stack_id = 0x1122334455667788ull};
+	size_t n = record_encode_sync_acq(buf, sizeof buf, 7000000000ull, &a);
+	CHECK(n > 0 && n <= 32);
+	record_publish(buf, EXP_REC_SYNC_ACQ);
+	const uint8_t *pos = buf;
+	struct exp_record r;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && pos == buf + n);
+	struct exp_sync_acq d;
+	CHECK(record_decode_sync_acq(&r, 7000000000ull, 4, &d) == 0);
+	CHECK_EQ_U64(d.ts_ns, a.ts_ns);
+	CHECK_EQ_U64(d.tid, 4);
+	CHECK_EQ_U64(d.func, EXP_SYNC_RWLOCK_WRLOCK);
+	CHECK_EQ_U64(d.object, a.object);
+	CHECK_EQ_U64(d.stack_id, a.stack_id);
+	CHECK(record_decode_sync(&r, 0, 1, &(struct exp_sync){0}) == -EBADMSG); /* another kind */
+	r.payload_bytes -= 1;
+	CHECK(record_decode_sync_acq(&r, 0, 1, &d) == -EBADMSG);
+	a.func = EXP_SYNC_FUNC_LIMIT;
+	n = record_encode_sync_acq(buf, sizeof buf, 0, &a);
+	record_publish(buf, EXP_REC_SYNC_ACQ);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_sync_acq(&r, 0, 1, &d) == -EBADMSG);
+
+	struct exp_sync_count c = {
+		.object = 0x55aa00001000ull, .acquisitions = 123456789, .sample_every = 16};
+	n = record_encode_sync_count(buf, sizeof buf, &c);
+	CHECK(n > 0 && n <= 24);
+	record_publish(buf, EXP_REC_SYNC_COUNT);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && pos == buf + n);
+	struct exp_sync_count e;
+	CHECK(record_decode_sync_count(&r, &e) == 0);
+	CHECK_EQ_U64(e.object, c.object);
+	CHECK_EQ_U64(e.acquisitions, 123456789);
+	CHECK_EQ_U64(e.sample_every, 16);
+	c.sample_every = 0; /* no sampling rate: malformed */
+	n = record_encode_sync_count(buf, sizeof buf, &c);
+	record_publish(buf, EXP_REC_SYNC_COUNT);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_sync_count(&r, &e) == -EBADMSG);
+	CHECK(record_encode_sync_count(buf, 8, &c) == 0); /* no room */
+}
+
 int main(void)
 {
 	test_io();
 	test_sync();
+	test_sync_acq();
 	test_stack_slot();
 	test_clock();
 	test_stack();

@@ -3,7 +3,8 @@
  * (tests/tools/mkexp sync lines): the sync/syncn metric source's totals and
  * per-function figures, and the synclocks model (analysis/report_sync.h):
  * objects ranked by wait, the stacks that waited on each, the object's
- * function, and the thread selection.
+ * function, its acquisition count and sampled acquiring stacks (mkexp acq
+ * and acqcount lines), and the thread selection.
  */
 #include "analysis/report_sync.h"
 
@@ -24,6 +25,13 @@ static const char script[] = "thread 1\n"
 			     "sync 2 pthread_mutex_lock 0x1000 30000000 0xb000 0x1\n"
 			     "sync 2 pthread_cond_wait 0x2000 300000000 0xc000 0x1\n"
 			     "sync 1 pthread_join 0x3000 20000000 0xd000 0x1\n"
+			     "acq 1 pthread_mutex_lock 0x1000 0xe000 0x1\n"
+			     "acq 1 pthread_mutex_lock 0x1000 0xe000 0x1\n"
+			     "acq 2 pthread_mutex_lock 0x1000 0xf000 0x1\n"
+			     "acq 1 pthread_mutex_lock 0x1000 0xe000 0x1\n"
+			     "acq 2 pthread_mutex_lock 0x1000 0xf000 0x1\n"
+			     "acq 2 pthread_mutex_lock 0x1000 0xe000 0x1\n"
+			     "acqcount 0x1000 96 16\n"
 			     "end 1 1000000\n"
 			     "end 2 1000000\n";
 
@@ -57,6 +65,21 @@ static void check_all(const struct profile *p)
 		CHECK_EQ_U64(leaf(p, v[1].stacks[1].stack), 0xb000);
 		CHECK_EQ_U64(v[1].stacks[1].waits, 1);
 	}
+	/* the mutex's count, and its sampled acquisitions by stack, most first */
+	CHECK_EQ_U64(v[1].acquisitions, 96);
+	CHECK_EQ_U64(v[1].sample_every, 16);
+	CHECK_EQ_U64(v[1].acq_samples, 6);
+	CHECK_EQ_U64(v[1].nacquirers, 2);
+	if (v[1].nacquirers == 2) {
+		CHECK_EQ_U64(leaf(p, v[1].acquirers[0].stack), 0xe000);
+		CHECK_EQ_U64(v[1].acquirers[0].samples, 4);
+		CHECK_EQ_U64(leaf(p, v[1].acquirers[1].stack), 0xf000);
+		CHECK_EQ_U64(v[1].acquirers[1].samples, 2);
+	}
+	/* a condition variable is never watched */
+	CHECK_EQ_U64(v[0].acquisitions, 0);
+	CHECK_EQ_U64(v[0].sample_every, 0);
+	CHECK_EQ_U64(v[0].nacquirers, 0);
 	CHECK_EQ_U64(v[2].object, 0x3000);
 	CHECK_EQ_U64(v[2].func, EXP_SYNC_JOIN);
 	CHECK_EQ_U64(v[2].wait_ns, 20000000);
@@ -77,6 +100,16 @@ static void check_thread2(struct profile *p)
 		CHECK_EQ_U64(v[1].object, 0x1000);
 		CHECK_EQ_U64(v[1].wait_ns, 30000000);
 		CHECK_EQ_U64(v[1].nstacks, 1);
+		/* the count is the process's; the samples are thread 2's */
+		CHECK_EQ_U64(v[1].acquisitions, 96);
+		CHECK_EQ_U64(v[1].acq_samples, 3);
+		CHECK_EQ_U64(v[1].nacquirers, 2);
+		if (v[1].nacquirers == 2) {
+			CHECK_EQ_U64(leaf(p, v[1].acquirers[0].stack), 0xf000);
+			CHECK_EQ_U64(v[1].acquirers[0].samples, 2);
+			CHECK_EQ_U64(leaf(p, v[1].acquirers[1].stack), 0xe000);
+			CHECK_EQ_U64(v[1].acquirers[1].samples, 1);
+		}
 	}
 	report_sync_objects_free(v, n > 0 ? (size_t)n : 0);
 	long ks = profile_metric_find(p, "sync"), kn = profile_metric_find(p, "syncn");
@@ -110,6 +143,8 @@ int main(void)
 	const struct experiment *x = profile_experiment(p, 0);
 	CHECK(x->has_sync);
 	CHECK_EQ_U64(x->nsync, 5);
+	CHECK_EQ_U64(x->nsync_acq, 6);
+	CHECK_EQ_U64(x->nsync_watch, 1);
 	long ks = profile_metric_find(p, "sync"), kn = profile_metric_find(p, "syncn");
 	CHECK(ks >= 0 && kn >= 0);
 	if (ks >= 0 && kn >= 0) {
