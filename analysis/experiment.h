@@ -117,6 +117,9 @@ struct exp_sync_watch {
 	uint64_t object;
 	uint64_t acquisitions;
 	uint64_t sample_every;
+};
+
+/*
  * An I/O call (collect -i on), from the iotrace file: func (enum exp_io_func)
  * began at ts_ns and lasted dur_ns; bytes a read or write transferred; err
  * the errno of a failed call (0: succeeded).  vfd: the descriptor's virtual
