@@ -68,6 +68,13 @@ static void io_values(const struct exp_io_event *y, uint64_t v[NIO])
 		v[WC] = 1;
 		v[WT] = y->dur_ns;
 		break;
+	case EXP_IO_CLASS_COPY: /* a read and a write of the same bytes, its time once, as write time */
+		v[RB] = y->bytes;
+		v[RC] = 1;
+		v[WB] = y->bytes;
+		v[WC] = 1;
+		v[WT] = y->dur_ns;
+		break;
 	default:
 		v[OC] = 1;
 		v[OT] = y->dur_ns;

@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -296,3 +297,44 @@ WRAP(ssize_t, __recv_chk, V24, EXP_IO_RECV, (int fd, void *buf, size_t n, size_t
 WRAP(ssize_t, __recvfrom_chk, V24, EXP_IO_RECVFROM,
      (int fd, void *buf, size_t n, size_t buflen, int flags, struct sockaddr *from, socklen_t *fromlen),
      (fd, buf, n, buflen, flags, from, fromlen), fd, -1, 1, NULL)
+
+/* the vectored reads and writes at an offset, and their flags variants */
+#define V210 "GLIBC_2.10"
+#define V226 "GLIBC_2.26"
+#define IOV_OFF_PARAMS(off_t_) (int fd, const struct iovec *iov, int cnt, off_t_ off)
+#define IOV_FLAGS_PARAMS(off_t_) (int fd, const struct iovec *iov, int cnt, off_t_ off, int flags)
+
+WRAP(ssize_t, preadv, V210, EXP_IO_PREADV, IOV_OFF_PARAMS(off_t), (fd, iov, cnt, off), fd, -1, 1, NULL)
+WRAP(ssize_t, preadv64, V210, EXP_IO_PREADV64, IOV_OFF_PARAMS(off64_t), (fd, iov, cnt, off), fd, -1, 1, NULL)
+WRAP(ssize_t, pwritev, V210, EXP_IO_PWRITEV, IOV_OFF_PARAMS(off_t), (fd, iov, cnt, off), fd, -1, 1, NULL)
+WRAP(ssize_t, pwritev64, V210, EXP_IO_PWRITEV64, IOV_OFF_PARAMS(off64_t), (fd, iov, cnt, off), fd, -1, 1,
+     NULL)
+WRAP(ssize_t, preadv2, V226, EXP_IO_PREADV2, IOV_FLAGS_PARAMS(off_t), (fd, iov, cnt, off, flags), fd, -1, 1,
+     NULL)
+WRAP(ssize_t, preadv64v2, V226, EXP_IO_PREADV64V2, IOV_FLAGS_PARAMS(off64_t), (fd, iov, cnt, off, flags), fd,
+     -1, 1, NULL)
+WRAP(ssize_t, pwritev2, V226, EXP_IO_PWRITEV2, IOV_FLAGS_PARAMS(off_t), (fd, iov, cnt, off, flags), fd, -1, 1,
+     NULL)
+WRAP(ssize_t, pwritev64v2, V226, EXP_IO_PWRITEV64V2, IOV_FLAGS_PARAMS(off64_t), (fd, iov, cnt, off, flags),
+     fd, -1, 1, NULL)
+
+/* messages on a socket */
+WRAP(ssize_t, sendmsg, V225, EXP_IO_SENDMSG, (int fd, const struct msghdr *msg, int flags), (fd, msg, flags),
+     fd, -1, 1, NULL)
+WRAP(ssize_t, recvmsg, V225, EXP_IO_RECVMSG, (int fd, struct msghdr *msg, int flags), (fd, msg, flags), fd,
+     -1, 1, NULL)
+
+/*
+ * The copies in the kernel: the record names the descriptor written to (the
+ * bytes count as read and as written: record_io_class).
+ */
+#define V23 "GLIBC_2.3"
+#define V227 "GLIBC_2.27"
+
+WRAP(ssize_t, sendfile, V225, EXP_IO_SENDFILE, (int out_fd, int in_fd, off_t *off, size_t n),
+     (out_fd, in_fd, off, n), out_fd, -1, 1, NULL)
+WRAP(ssize_t, sendfile64, V23, EXP_IO_SENDFILE64, (int out_fd, int in_fd, off64_t *off, size_t n),
+     (out_fd, in_fd, off, n), out_fd, -1, 1, NULL)
+WRAP(ssize_t, copy_file_range, V227, EXP_IO_COPY_FILE_RANGE,
+     (int in_fd, off64_t *in_off, int out_fd, off64_t *out_off, size_t n, unsigned flags),
+     (in_fd, in_off, out_fd, out_off, n, flags), out_fd, -1, 1, NULL)

@@ -480,22 +480,51 @@ int record_decode_io_file(const struct exp_record *r, struct exp_io_file *ret)
 const char *record_io_func_name(unsigned func)
 {
 	static const char *const names[EXP_IO_FUNC_LIMIT] = {
-		[EXP_IO_OPEN] = "open",           [EXP_IO_OPEN64] = "open64",
-		[EXP_IO_OPENAT] = "openat",       [EXP_IO_OPENAT64] = "openat64",
-		[EXP_IO_CREAT] = "creat",         [EXP_IO_CREAT64] = "creat64",
-		[EXP_IO_CLOSE] = "close",         [EXP_IO_READ] = "read",
-		[EXP_IO_WRITE] = "write",         [EXP_IO_PREAD] = "pread",
-		[EXP_IO_PREAD64] = "pread64",     [EXP_IO_PWRITE] = "pwrite",
-		[EXP_IO_PWRITE64] = "pwrite64",   [EXP_IO_READV] = "readv",
-		[EXP_IO_WRITEV] = "writev",       [EXP_IO_LSEEK] = "lseek",
-		[EXP_IO_LSEEK64] = "lseek64",     [EXP_IO_FSYNC] = "fsync",
-		[EXP_IO_FDATASYNC] = "fdatasync", [EXP_IO_DUP] = "dup",
-		[EXP_IO_DUP2] = "dup2",           [EXP_IO_DUP3] = "dup3",
-		[EXP_IO_PIPE] = "pipe",           [EXP_IO_PIPE2] = "pipe2",
-		[EXP_IO_SOCKET] = "socket",       [EXP_IO_SOCKETPAIR] = "socketpair",
-		[EXP_IO_ACCEPT] = "accept",       [EXP_IO_CONNECT] = "connect",
-		[EXP_IO_SEND] = "send",           [EXP_IO_RECV] = "recv",
-		[EXP_IO_SENDTO] = "sendto",       [EXP_IO_RECVFROM] = "recvfrom",
+		[EXP_IO_OPEN] = "open",
+		[EXP_IO_OPEN64] = "open64",
+		[EXP_IO_OPENAT] = "openat",
+		[EXP_IO_OPENAT64] = "openat64",
+		[EXP_IO_CREAT] = "creat",
+		[EXP_IO_CREAT64] = "creat64",
+		[EXP_IO_CLOSE] = "close",
+		[EXP_IO_READ] = "read",
+		[EXP_IO_WRITE] = "write",
+		[EXP_IO_PREAD] = "pread",
+		[EXP_IO_PREAD64] = "pread64",
+		[EXP_IO_PWRITE] = "pwrite",
+		[EXP_IO_PWRITE64] = "pwrite64",
+		[EXP_IO_READV] = "readv",
+		[EXP_IO_WRITEV] = "writev",
+		[EXP_IO_LSEEK] = "lseek",
+		[EXP_IO_LSEEK64] = "lseek64",
+		[EXP_IO_FSYNC] = "fsync",
+		[EXP_IO_FDATASYNC] = "fdatasync",
+		[EXP_IO_DUP] = "dup",
+		[EXP_IO_DUP2] = "dup2",
+		[EXP_IO_DUP3] = "dup3",
+		[EXP_IO_PIPE] = "pipe",
+		[EXP_IO_PIPE2] = "pipe2",
+		[EXP_IO_SOCKET] = "socket",
+		[EXP_IO_SOCKETPAIR] = "socketpair",
+		[EXP_IO_ACCEPT] = "accept",
+		[EXP_IO_CONNECT] = "connect",
+		[EXP_IO_SEND] = "send",
+		[EXP_IO_RECV] = "recv",
+		[EXP_IO_SENDTO] = "sendto",
+		[EXP_IO_RECVFROM] = "recvfrom",
+		[EXP_IO_COPY_FILE_RANGE] = "copy_file_range",
+		[EXP_IO_SENDFILE] = "sendfile",
+		[EXP_IO_SENDFILE64] = "sendfile64",
+		[EXP_IO_PREADV] = "preadv",
+		[EXP_IO_PREADV64] = "preadv64",
+		[EXP_IO_PWRITEV] = "pwritev",
+		[EXP_IO_PWRITEV64] = "pwritev64",
+		[EXP_IO_PREADV2] = "preadv2",
+		[EXP_IO_PREADV64V2] = "preadv64v2",
+		[EXP_IO_PWRITEV2] = "pwritev2",
+		[EXP_IO_PWRITEV64V2] = "pwritev64v2",
+		[EXP_IO_SENDMSG] = "sendmsg",
+		[EXP_IO_RECVMSG] = "recvmsg",
 	};
 	return func < EXP_IO_FUNC_LIMIT ? names[func] : "?";
 }
@@ -508,13 +537,26 @@ enum exp_io_class record_io_class(unsigned func)
 	case EXP_IO_PREAD64:
 	case EXP_IO_READV:
 	case EXP_IO_RECV:
-	case EXP_IO_RECVFROM: return EXP_IO_CLASS_READ;
+	case EXP_IO_RECVFROM:
+	case EXP_IO_PREADV:
+	case EXP_IO_PREADV64:
+	case EXP_IO_PREADV2:
+	case EXP_IO_PREADV64V2:
+	case EXP_IO_RECVMSG: return EXP_IO_CLASS_READ;
 	case EXP_IO_WRITE:
 	case EXP_IO_PWRITE:
 	case EXP_IO_PWRITE64:
 	case EXP_IO_WRITEV:
 	case EXP_IO_SEND:
-	case EXP_IO_SENDTO: return EXP_IO_CLASS_WRITE;
+	case EXP_IO_SENDTO:
+	case EXP_IO_PWRITEV:
+	case EXP_IO_PWRITEV64:
+	case EXP_IO_PWRITEV2:
+	case EXP_IO_PWRITEV64V2:
+	case EXP_IO_SENDMSG: return EXP_IO_CLASS_WRITE;
+	case EXP_IO_COPY_FILE_RANGE:
+	case EXP_IO_SENDFILE:
+	case EXP_IO_SENDFILE64: return EXP_IO_CLASS_COPY;
 	default: return EXP_IO_CLASS_OTHER;
 	}
 }

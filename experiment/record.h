@@ -183,8 +183,14 @@ int record_decode_io(const struct exp_record *r, uint64_t prev_ns, uint32_t tid,
 /* how must be below EXP_IO_HOW_LIMIT; ret->name points into r's payload. */
 int record_decode_io_file(const struct exp_record *r, struct exp_io_file *ret);
 
-/* What an I/O function does, for the metrics: a call that failed is an error whatever it is. */
-enum exp_io_class { EXP_IO_CLASS_READ, EXP_IO_CLASS_WRITE, EXP_IO_CLASS_OTHER };
+/*
+ * What an I/O function does, for the metrics: a call that failed is an error
+ * whatever it is.  A copy (copy_file_range, sendfile) reads and writes the
+ * same bytes in the kernel: it counts as one read and one write of its bytes,
+ * its time as write time only (so the time metrics still add up to the time
+ * spent in I/O calls).
+ */
+enum exp_io_class { EXP_IO_CLASS_READ, EXP_IO_CLASS_WRITE, EXP_IO_CLASS_OTHER, EXP_IO_CLASS_COPY };
 enum exp_io_class record_io_class(unsigned func);
 
 /* The API name of an I/O function ("openat64"), "?" when out of range. */

@@ -197,6 +197,13 @@ static void test_io(void)
 	CHECK(record_io_class(EXP_IO_RECVFROM) == EXP_IO_CLASS_READ);
 	CHECK(record_io_class(EXP_IO_WRITEV) == EXP_IO_CLASS_WRITE);
 	CHECK(record_io_class(EXP_IO_LSEEK) == EXP_IO_CLASS_OTHER);
+	CHECK(record_io_class(EXP_IO_COPY_FILE_RANGE) == EXP_IO_CLASS_COPY);
+	CHECK(record_io_class(EXP_IO_SENDFILE64) == EXP_IO_CLASS_COPY);
+	CHECK(record_io_class(EXP_IO_PREADV64V2) == EXP_IO_CLASS_READ);
+	CHECK(record_io_class(EXP_IO_SENDMSG) == EXP_IO_CLASS_WRITE);
+	CHECK(strcmp(record_io_func_name(EXP_IO_RECVMSG), "recvmsg") == 0);
+	for (unsigned f = 0; f < EXP_IO_FUNC_LIMIT; f++)
+		CHECK(strcmp(record_io_func_name(f), "?") != 0 && record_io_func_name(f) != NULL);
 	r.payload_bytes -= 1; /* truncated */
 	CHECK(record_decode_io(&r, 0, 1, &d) == -EBADMSG);
 	/* a failed open: fd -1, an errno */
