@@ -38,12 +38,15 @@ mkdir run && (cd run && "$PA_BIN/collect" -i on -o ../ops.er ../io_ops) 2>ops.er
 m=iowritebytes:iowritecnt:ioreadbytes:ioreadcnt:ioothercnt:ioerrorcnt
 "$erprint" -metrics "i.${m//:/:i.}" -functions ops.er >ops_incl.txt 2>&1
 "$erprint" -metrics "e.${m//:/:e.}" -functions ops.er >ops_excl.txt 2>&1
-row() { awk -v n="$2" '$NF == n {print $1, $2, $3, $4, $5, $6}' "$1"; }
-# name: written bytes, writes, read bytes, reads, other calls, errors
-while read -r fn want; do
-	got=$(row ops_incl.txt "$fn")
-	check "io_ops: $fn inclusive ($got)" test "$got" = "$want"
-done <<'EOF_OPS'
+# stdin: a function's name, then its written bytes, writes, read bytes, reads, other calls, errors
+rows() {
+	local fn want got
+	while read -r fn want; do
+		got=$(awk -v n="$fn" '$NF == n {print $1, $2, $3, $4, $5, $6}' "$1")
+		check "io_ops: $fn $2 ($got)" test "$got" = "$want"
+	done
+}
+rows ops_incl.txt inclusive <<'EOF_OPS'
 op_make 10000 1 0 0 2 0
 op_short_reads 0 0 10000 4 2 0
 op_failed_open 0 0 0 0 0 1
@@ -55,10 +58,7 @@ op_copies 20000 2 20000 2 6 0
 op_eintr 0 0 0 0 3 1
 <Total> 31342 10 31042 11 25 2
 EOF_OPS
-while read -r fn want; do
-	got=$(row ops_excl.txt "$fn")
-	check "io_ops: $fn exclusive ($got)" test "$got" = "$want"
-done <<'EOF_OPS'
+rows ops_excl.txt exclusive <<'EOF_OPS'
 sendfile 10000 1 10000 1 0 0
 copy_file_range 10000 1 10000 1 0 0
 pwritev 300 1 0 0 0 0
