@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "collector/trace_api.h"
+#include "collector/wrapreal.h"
 #include "experiment/format.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -43,57 +44,13 @@ ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags);
 ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags, struct sockaddr *from,
 		       socklen_t *fromlen);
 
-/* A real function: its name and version, resolved on first use. */
-struct real {
-	const char *name;
-	const char *version;
-	_Atomic(void *) fn;
-};
-
-__attribute__((noinline, cold)) static void *real_resolve(struct real *r)
-{
-	int saved = errno;
-	void *p = dlvsym(RTLD_NEXT, r->name, r->version);
-	if (!p)
-		p = dlsym(RTLD_NEXT, r->name);
-	errno = saved;
-	atomic_store_explicit(&r->fn, p, memory_order_relaxed);
-	return p;
-}
-
-static inline __attribute__((always_inline)) void *real_get(struct real *r)
-{
-	void *p = atomic_load_explicit(&r->fn, memory_order_relaxed);
-	return p ? p : real_resolve(r);
-}
-
 /* ------------------------------------------------------------ the trace API */
-
-static const struct pa_trace_api *io_api;
-static _Atomic int io_api_state; /* 0: not looked up, 1: looked up (io_api may be NULL) */
 
 /* The API when this process traces I/O now, else NULL. */
 static const struct pa_trace_api *tracing(void)
 {
-	if (!atomic_load_explicit(&io_api_state, memory_order_acquire)) {
-		int saved = errno;
-		const struct pa_trace_api *(*get)(void) =
-			(const struct pa_trace_api *(*)(void))dlsym(RTLD_DEFAULT, "pa_collector_trace_api");
-		const struct pa_trace_api *api = get ? get() : NULL;
-		if (api && api->version == PA_TRACE_API_VERSION)
-			io_api = api;
-		errno = saved;
-		atomic_store_explicit(&io_api_state, 1, memory_order_release);
-	}
-	const struct pa_trace_api *a = io_api;
+	const struct pa_trace_api *a = trace_api();
 	return a && a->io_active() ? a : NULL;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /*

@@ -42,34 +42,10 @@
 #include <time.h>
 
 #include "collector/trace_api.h"
+#include "collector/wrapreal.h"
 #include "experiment/format.h"
 
 #define EXPORT __attribute__((visibility("default")))
-
-/* A real function: its name and version, resolved on first use. */
-struct real {
-	const char *name;
-	const char *version; /* NULL: the default version */
-	_Atomic(void *) fn;
-};
-
-__attribute__((noinline, cold)) static void *real_resolve(struct real *r)
-{
-	void *p;
-	int saved = errno;
-	p = r->version ? dlvsym(RTLD_NEXT, r->name, r->version) : NULL;
-	if (!p)
-		p = dlsym(RTLD_NEXT, r->name);
-	errno = saved;
-	atomic_store_explicit(&r->fn, p, memory_order_relaxed);
-	return p;
-}
-
-static inline __attribute__((always_inline)) void *real_get(struct real *r)
-{
-	void *p = atomic_load_explicit(&r->fn, memory_order_relaxed);
-	return p ? p : real_resolve(r);
-}
 
 /* The non-blocking variants (not interposed: the default version is the only one that matters). */
 static struct real try_mutex = {"pthread_mutex_trylock", NULL, NULL};
@@ -82,31 +58,11 @@ static struct real try_mtx = {"mtx_trylock", NULL, NULL};
 
 /* ------------------------------------------------------------ the trace API */
 
-static const struct pa_trace_api *sync_api;
-static _Atomic int sync_api_state; /* 0: not looked up, 1: looked up (sync_api may be NULL) */
-
 /* The API when this process traces waits now, else NULL. */
 static const struct pa_trace_api *tracing(void)
 {
-	if (!atomic_load_explicit(&sync_api_state, memory_order_acquire)) {
-		int saved = errno;
-		const struct pa_trace_api *(*get)(void) =
-			(const struct pa_trace_api *(*)(void))dlsym(RTLD_DEFAULT, "pa_collector_trace_api");
-		const struct pa_trace_api *api = get ? get() : NULL;
-		if (api && api->version == PA_TRACE_API_VERSION)
-			sync_api = api;
-		errno = saved;
-		atomic_store_explicit(&sync_api_state, 1, memory_order_release);
-	}
-	const struct pa_trace_api *a = sync_api;
+	const struct pa_trace_api *a = trace_api();
 	return a && a->sync_active() ? a : NULL;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /*
