@@ -132,6 +132,12 @@ static const struct command commands[] = {
 	 "heap statistics: peak, size histograms, temporary allocations, memory at the peak"},
 	{"synclocks", NULL, ARG_NONE, report_synclocks, "",
 	 "synchronization objects ranked by wait time, with the stacks that waited (collect -s)"},
+	{"ioactivity", NULL, ARG_NONE, report_ioactivity, "", "I/O by file name (collect -i on)"},
+	{"iodetail", NULL, ARG_NONE, report_iodetail, "",
+	 "I/O by file descriptor: each life of a descriptor number (collect -i on)"},
+	{"iocallstack", NULL, ARG_NONE, report_iocallstack, "", "I/O by call stack (collect -i on)"},
+	{"iostat", NULL, ARG_NONE, report_iostat, "",
+	 "I/O statistics: read and write size histograms, extremes, totals (collect -i on)"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
 	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
@@ -682,6 +688,7 @@ static void usage(FILE *f)
 		"  -printmode text|html|json|C (tables as HTML, JSON or C-separated values)\n"
 		"  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
 		"  -synclocks (synchronization wait tracing, collect -s)\n"
+		"  -ioactivity  -iodetail  -iocallstack  -iostat (I/O tracing, collect -i on)\n"
 		"  -export FORMAT[:METRIC] FILE (folded, pprof, speedscope, firefox, chrome; FILE - = stdout)\n"
 		"Run 'er_print -help' for every command; see er_print(1).\n");
 }
