@@ -272,9 +272,6 @@ static int cmd_metrics(struct erp *e, const char *arg)
 	char buf[1024];
 	if (arg) {
 		struct mspec m;
-		const char *t = arg + strspn(arg, " ");
-		if (strcmp(t, "default") == 0 && profile_has_heap(e->prof))
-			arg = MSPEC_DEFAULT_HEAP_METRICS;
 		if (mspec_parse(e->prof, arg, 0, &m, buf, sizeof buf) < 0) {
 			erp_error(e, "metrics: %s", buf);
 			return -1;
@@ -842,11 +839,9 @@ int main(int argc, char **argv)
 		}
 	}
 	/* the default lists over the metrics the experiments registered; with
-	 * heap data, gprofng's default list: the heap metrics first */
+	 * heap or I/O data, gprofng's default lists (mspec_default_metrics) */
 	if (status == 0 && nexps > 0 &&
-	    (mspec_parse(e.prof,
-			 profile_has_heap(e.prof) ? MSPEC_DEFAULT_HEAP_METRICS : MSPEC_DEFAULT_METRICS, 0,
-			 &e.metrics, err, sizeof err) < 0 ||
+	    (mspec_parse(e.prof, mspec_default_metrics(e.prof), 0, &e.metrics, err, sizeof err) < 0 ||
 	     mspec_parse(e.prof, MSPEC_DEFAULT_SORT, 1, &e.sort, err, sizeof err) < 0)) {
 		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
 		status = 1;

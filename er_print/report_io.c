@@ -109,7 +109,7 @@ static int print_rows(struct erp *e, const struct report_io_row *v, size_t n, in
 		for (size_t c = 0; c < nf; c++)
 			vals[c] = v[i].v[figs[c]];
 		char name[4096];
-		if (by == REPORT_IO_BY_VFD && i > 0) {
+		if (by == REPORT_IO_BY_VFD && i > 0 && (v[i].vfd || v[i].fd >= 0)) {
 			int k = snprintf(name, sizeof name, "%s (", v[i].name);
 			if (multi && k > 0 && (size_t)k < sizeof name)
 				k += snprintf(name + k, sizeof name - (size_t)k, "Exp %zu, ", v[i].exp + 1);

@@ -30,7 +30,7 @@
  *                               each call starts 1 ms after the previous io line ended,
  *                               the first 1 ms after the start
  *   iofile VFD FD HOW ORIGIN NAME  a descriptor's life begins (an IO_FILE record, written
- *                               by thread 1 in line order with the io lines): HOW open,
+ *                               in line order by the next io line's thread): HOW open,
  *                               failed, dup, pipe, socket or inherited; NAME "-" = none
  *   exit STATUS | signal N      how the target ended (default: exit 0)
  *   start NS                    the experiment's start, CLOCK_MONOTONIC (default 1000000000);
@@ -661,6 +661,12 @@ int main(int argc, char **argv)
 			if (l->file) {
 				l->f.name = l->name;
 				l->f.name_bytes = (uint32_t)strlen(l->name);
+				/* by the thread of the next call (one block per thread switch) */
+				for (int k = i + 1; k < niolines; k++)
+					if (!iolines[k].file) {
+						l->tid = iolines[k].tid;
+						break;
+					}
 				at = wfile_room(&io, l->tid, t);
 				wfile_commit(&io, record_encode_io_file(at, EXP_BLOCK_BYTES - io.used, &l->f),
 					     EXP_REC_IO_FILE, at);
