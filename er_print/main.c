@@ -734,14 +734,27 @@ static void free_pending(struct pending *todo, size_t n)
  * malloc'd join of two, for ARG_TWO), *i advanced past them.  0, or the exit
  * status after a message.
  */
+/*
+ * header's and statistics' exp_id on the command line: "all" or a number
+ * list ("1", "1,3-5"), and not an experiment of that name in the current
+ * directory.
+ */
+static int is_exp_id(const char *s)
+{
+	if (access(s, F_OK) == 0)
+		return 0;
+	return strcmp(s, "all") == 0 || (*s && strspn(s, "0123456789,-") == strlen(s));
+}
+
 static int option_arg(const struct command *c, int argc, char **argv, int *i, const char **arg, char **owned)
 {
 	*arg = NULL;
 	*owned = NULL;
-	int need = c->arg == ARG_TWO ? 2
+	int need = c->arg == ARG_TWO || c->fn == cmd_pathmap ? 2
 		   : c->arg == ARG_ONE || c->arg == ARG_REST ||
 				   (c->arg == ARG_OPT && *i + 1 < argc && argv[*i + 1][0] != '-' &&
-				    c->fn != report_header && c->fn != report_statistics)
+				    ((c->fn != report_header && c->fn != report_statistics) ||
+				     is_exp_id(argv[*i + 1])))
 			   ? 1
 			   : 0;
 	if (*i + need >= argc) {
@@ -787,6 +800,10 @@ static int parse_command_line(struct erp *e, int argc, char **argv, struct pendi
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
+			return 0;
+		}
+		if (strcmp(a, "-help") == 0) { /* every command, with or without an experiment */
+			cmd_help(e, NULL);
 			return 0;
 		}
 		const struct command *c = lookup(e, a + 1 + (a[1] == '-'));
