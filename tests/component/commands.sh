@@ -71,6 +71,8 @@ has "fsummary shows the mangled name" fs "Mangled Name: _ZN3geo5Shape4areaEi"
 "${E[@]}" -fsingle work x.er >fw 2>&1
 has "fsingle work" fw "Inclusive Total CPU Time: 3.000 ( 95.2%)"
 has "fsingle: load object" fw "Load Object: $prog"
+has "fsingle: the source file from DWARF" fw "Source File: $PA_TOP/tests/fixtures/cc_prog.c"
+has "fsummary: the C++ function's source file" fs "Source File: $WORK/k.cc"
 "${E[@]}" -objects x.er >ob 2>&1
 has "objects lists the executable" ob "<prog>"
 has "objects lists the C++ object" ob "<cxx>"
