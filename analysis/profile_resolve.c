@@ -249,6 +249,11 @@ static int resolve_pc(struct profile *p, struct exp_slot *e, const struct exp_lo
 				if (ninl > 32)
 					ninl = 32;
 			}
+			/* an inlined copy of the function into itself (gcc's partial
+			 * inlining: glibc's _IO_doallocbuf) is the function's own frame */
+			const struct pfunc *rf = real < p->funcs.n ? &p->funcs.v[real] : NULL;
+			while (ninl > 0 && rf && strcmp(inl[ninl - 1].name, rf->name) == 0)
+				ninl--;
 			for (size_t i = 0; i < ninl; i++) {
 				uint32_t f;
 				if (inline_func(p, obj, inl[i].name, inl[i].mangled, &f) < 0 ||
