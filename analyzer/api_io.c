@@ -13,56 +13,14 @@
 /* Rows longer than this are cut unless the request asks for more (limit=N, 0: all). */
 #define API_IO_LIMIT 200u
 
-static const char *const fig_key[PROFILE_IO_FIGS] = {
-	"read_bytes", "read_count",  "read_ns",  "write_bytes", "write_count",
-	"write_ns",   "other_count", "other_ns", "error_count", "error_ns",
-};
-
-static void figures(struct jsonw *w, const struct report_io_row *row)
-{
-	jsonw_key_uint(w, "calls", row->calls);
-	for (int k = 0; k < PROFILE_IO_FIGS; k++)
-		jsonw_key_uint(w, fig_key[k], row->v[k]);
-}
-
-static void sizes(struct jsonw *w, const char *key, const struct report_io_sizes *s)
-{
-	jsonw_key(w, key);
-	jsonw_object_begin(w);
-	jsonw_key_uint(w, "calls", s->calls);
-	jsonw_key_uint(w, "bytes", s->bytes);
-	jsonw_key_uint(w, "time_ns", s->time_ns);
-	jsonw_key_uint(w, "longest_ns", s->longest_ns);
-	jsonw_key_uint(w, "min_bytes", s->min_bytes);
-	jsonw_key_uint(w, "max_bytes", s->max_bytes);
-	jsonw_key(w, "classes");
-	jsonw_array_begin(w);
-	for (size_t c = 0; c < HEAP_SIZE_CLASSES; c++) {
-		if (!s->classes[c])
-			continue;
-		jsonw_object_begin(w);
-		jsonw_key_string(w, "range", heap_size_class_label(c));
-		jsonw_key_uint(w, "count", s->classes[c]);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
-	jsonw_object_end(w);
-}
-
 static void stat(struct api_req *r)
 {
 	struct report_io_stat s;
 	report_io_stat(r->p, &s);
-	struct jsonw *w = &r->w;
-	jsonw_key(w, "stat");
-	jsonw_object_begin(w);
-	sizes(w, "write", &s.write);
-	sizes(w, "read", &s.read);
-	jsonw_key_uint(w, "other_count", s.other_calls);
-	jsonw_key_uint(w, "other_ns", s.other_ns);
-	jsonw_key_uint(w, "error_count", s.error_calls);
-	jsonw_key_uint(w, "error_ns", s.error_ns);
-	jsonw_object_end(w);
+	jsonw_key(&r->w, "stat");
+	jsonw_object_begin(&r->w);
+	report_io_stat_json(&r->w, &s);
+	jsonw_object_end(&r->w);
 }
 
 /* One row: its figures and what names it (file, descriptor or stack). */
@@ -78,7 +36,7 @@ static int row(struct api_req *r, enum report_io_by by, const struct report_io_r
 		jsonw_key_uint(w, "vfd", x->vfd);
 		jsonw_key_int(w, "fd", x->fd);
 	}
-	figures(w, x);
+	report_io_row_json(w, x);
 	int e = by == REPORT_IO_BY_STACK ? api_frames(r, x->exp, x->stack) : 0;
 	jsonw_object_end(w);
 	return e;
@@ -112,7 +70,7 @@ int api_io(struct api_req *r)
 						  : "stack");
 	jsonw_key(w, "total");
 	jsonw_object_begin(w);
-	figures(w, &v[0]);
+	report_io_row_json(w, &v[0]);
 	jsonw_object_end(w);
 	jsonw_key_uint(w, "distinct", n);
 	jsonw_key(w, "rows");

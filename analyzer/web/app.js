@@ -703,26 +703,26 @@ async function showIO() {
   dl.replaceChildren();
   const add = (k, v) => dl.append(el('dt', {}, k), el('dd', {}, String(v)));
   const dir = (name, x) => add(name, `${x.calls} calls, ${x.bytes} bytes in ${secs6(x.time_ns)} s` +
-    (x.calls ? `; ${x.min_bytes} to ${x.max_bytes} bytes each, the longest ${secs6(x.longest_ns)} s` : ''));
+    (x.calls ? `; ${x.smallest_bytes} to ${x.largest_bytes} bytes each, the longest ${secs6(x.longest_ns)} s` : ''));
   dir('Writes', s.write);
   dir('Reads', s.read);
-  add('Other calls', `${s.other_count} in ${secs6(s.other_ns)} s`);
-  add('Failed calls', `${s.error_count} in ${secs6(s.error_ns)} s`);
-  for (const c of s.write.classes) add('Writes ' + c.range, c.count);
-  for (const c of s.read.classes) add('Reads ' + c.range, c.count);
+  add('Other calls', `${s.other.calls} in ${secs6(s.other.time_ns)} s`);
+  add('Failed calls', `${s.error.calls} in ${secs6(s.error.time_ns)} s`);
+  for (const c of s.write.sizes) add('Writes ' + c.range, c.calls);
+  for (const c of s.read.sizes) add('Reads ' + c.range, c.calls);
   const what = { stack: 'stack', file: 'file', descriptor: 'descriptor' }[d.by];
   document.getElementById('io-count').textContent = `${d.distinct} ${what}${d.distinct === 1 ? '' : 's'}` +
     (d.rows.length < d.distinct ? `, the first ${d.rows.length} shown` : '') + ', the most I/O time first';
   const name = (r) => d.by === 'stack' ? r.frames.map((f) => f.name).join(' < ')
     : d.by === 'descriptor' ? `${r.name} (${r.vfd ? 'IOVFD=' + r.vfd : ''}${r.vfd && r.fd >= 0 ? ', ' : ''}${r.fd >= 0 ? 'FD=' + r.fd : ''})`
       : r.name;
-  const cells = (r) => [r.read_bytes, r.read_count, secs6(r.read_ns), r.write_bytes, r.write_count, secs6(r.write_ns),
-    r.other_count, secs6(r.other_ns), r.error_count, secs6(r.error_ns)];
+  const cells = (r) => [r.ioreadbytes, r.ioreadcnt, secs6(r.ioreadtime_ns), r.iowritebytes, r.iowritecnt,
+    secs6(r.iowritetime_ns), r.ioothercnt, secs6(r.ioothertime_ns), r.ioerrorcnt, secs6(r.ioerrortime_ns)];
   dataTable(document.getElementById('io-rows'),
     ['Read Bytes', 'Read Count', 'Read Time (s)', 'Write Bytes', 'Write Count', 'Write Time (s)', 'Other Count',
       'Other Time (s)', 'Error Count', 'Error Time (s)', d.by === 'stack' ? 'Stack (leaf first)' : 'Name'],
     [{ attrs: { 'data-total': '1' }, cells: [...cells(d.total), '<Total>'] }].concat(d.rows.map((r) => ({
-      attrs: { 'data-read-bytes': r.read_bytes, 'data-write-bytes': r.write_bytes, 'data-name': d.by === 'stack' ? '' : r.name },
+      attrs: { 'data-read-bytes': r.ioreadbytes, 'data-write-bytes': r.iowritebytes, 'data-name': d.by === 'stack' ? '' : r.name },
       cells: [...cells(r), name(r)],
     }))));
   if (d.by === 'stack')

@@ -436,11 +436,11 @@ get "api/io?by=stack&limit=0" >io_stack.json
 	awk 'NR > 4 && NF >= 6 && $6 != "<Total>" { print $6, $1, $2, $3, $4, $5 }' | sort >files.er
 py 'd = json.load(open("io_file.json"))
 for r in sorted(d["rows"], key=lambda r: r["name"]):
-    print(r["name"], r["read_bytes"], r["read_count"], r["write_bytes"], r["write_count"], r["error_count"])' >files.an
+    print(r["name"], r["ioreadbytes"], r["ioreadcnt"], r["iowritebytes"], r["iowritecnt"], r["ioerrorcnt"])' >files.an
 check "io: the files are ioactivity's ($(tr '\n' ';' <files.er))" eval '[[ -s files.er ]] && cmp -s files.an files.er'
 check "io: a.out.dat written 2 x 5010 bytes, read back" py '
 d = json.load(open("io_file.json")); r = [x for x in d["rows"] if x["name"] == "a.out.dat"][0]
-assert (r["write_bytes"], r["write_count"], r["read_bytes"]) == (10020, 10, 5010), r'
+assert (r["iowritebytes"], r["iowritecnt"], r["ioreadbytes"]) == (10020, 10, 5010), r'
 check "io: by descriptor, a.out.dat is three lives" py '
 d = json.load(open("io_vfd.json")); v = [x for x in d["rows"] if x["name"] == "a.out.dat"]
 assert len(v) == 3 and len({x["vfd"] for x in v}) == 3 and all(x["fd"] >= 0 for x in v), v'
