@@ -31,4 +31,13 @@ int iotrace_active(void);
  */
 void iotrace_record(const struct pa_io_call *c);
 
+/*
+ * fd's virtual id now, made (with its IO_FILE record) for a descriptor not
+ * met before; 0 when not tracing, fd is out of the table or the collector
+ * itself runs on this thread.  A close asks before the real call and passes
+ * it as pa_io_call's vfd: the record then ends that id only, even if another
+ * thread's open has been given the number since.  Keeps errno.  SIGNAL_SAFE.
+ */
+uint32_t iotrace_vfd(int fd);
+
 #endif
