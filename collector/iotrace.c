@@ -121,7 +121,8 @@ static uint32_t open_how(const struct pa_io_call *c)
 {
 	if (c->failed)
 		return EXP_IO_HOW_FAILED;
-	return c->func == EXP_IO_TMPFILE || c->func == EXP_IO_TMPFILE64 ? EXP_IO_HOW_TMPFILE : EXP_IO_HOW_OPEN;
+	return c->func == EXP_IO_TMPFILE || c->func == EXP_IO_TMPFILE64 ? EXP_IO_HOW_TMPFILE
+									: EXP_IO_HOW_OPEN;
 }
 
 /*

@@ -1,7 +1,7 @@
 /*
  * iotrace.h - I/O tracing (collect -i on) as a collector tracer (tracer.h):
  * each I/O call the program makes, as libcollector-io.so reports it through
- * trace_api.h, becomes an EXP_REC_IO record of the iotrace file (format 1.5)
+ * trace_api.h, becomes an EXP_REC_IO record of the iotrace file (format 1.6)
  * with the calling thread's stack, preceded by an EXP_REC_IO_FILE record for
  * each descriptor the call brings to life (its virtual id and name).
  *

@@ -410,9 +410,9 @@ static void inner_end(void)
 struct scall {
 	const struct pa_trace_api *a;
 	uint64_t t0;
-	int fd;        /* the stream's descriptor at the call */
-	int err0;      /* the stream's error flag before the call */
-	uint32_t vfd;  /* fclose: the descriptor's id before the call */
+	int fd;       /* the stream's descriptor at the call */
+	int err0;     /* the stream's error flag before the call */
+	uint32_t vfd; /* fclose: the descriptor's id before the call */
 };
 
 /*
@@ -497,8 +497,8 @@ static int at_eof(const struct scall *s, FILE *fp)
 
 STDIO(size_t, fread, V225, EXP_IO_FREAD, FREAD_PARAMS, (p, size, n, fp), fp, 0, FREAD_FAILED, ITEM_BYTES)
 STDIO(size_t, _IO_fread, V225, EXP_IO_FREAD, FREAD_PARAMS, (p, size, n, fp), fp, 0, FREAD_FAILED, ITEM_BYTES)
-STDIO(size_t, fread_unlocked, V225, EXP_IO_FREAD_UNLOCKED, FREAD_PARAMS, (p, size, n, fp), fp, 0, FREAD_FAILED,
-      ITEM_BYTES)
+STDIO(size_t, fread_unlocked, V225, EXP_IO_FREAD_UNLOCKED, FREAD_PARAMS, (p, size, n, fp), fp, 0,
+      FREAD_FAILED, ITEM_BYTES)
 STDIO(size_t, __fread_chk, V27, EXP_IO_FREAD, FREAD_CHK_PARAMS, (p, room, size, n, fp), fp, 0, FREAD_FAILED,
       ITEM_BYTES)
 STDIO(size_t, __fread_unlocked_chk, V27, EXP_IO_FREAD_UNLOCKED, FREAD_CHK_PARAMS, (p, room, size, n, fp), fp,
@@ -514,8 +514,8 @@ STDIO(char *, fgets_unlocked, V225, EXP_IO_FGETS_UNLOCKED, FGETS_PARAMS, (buf, n
       FGETS_BYTES)
 STDIO(char *, __fgets_chk, V24, EXP_IO_FGETS, FGETS_CHK_PARAMS, (buf, size, n, fp), fp, NULL, FGETS_FAILED,
       FGETS_BYTES)
-STDIO(char *, __fgets_unlocked_chk, V24, EXP_IO_FGETS_UNLOCKED, FGETS_CHK_PARAMS, (buf, size, n, fp), fp, NULL,
-      FGETS_FAILED, FGETS_BYTES)
+STDIO(char *, __fgets_unlocked_chk, V24, EXP_IO_FGETS_UNLOCKED, FGETS_CHK_PARAMS, (buf, size, n, fp), fp,
+      NULL, FGETS_FAILED, FGETS_BYTES)
 STDIO(ssize_t, getline, V225, EXP_IO_GETLINE, (char **line, size_t *n, FILE *fp), (line, n, fp), fp, -1,
       GETDELIM_FAILED, COUNT_BYTES)
 STDIO(ssize_t, getdelim, V225, EXP_IO_GETDELIM, (char **line, size_t *n, int delim, FILE *fp),
@@ -526,17 +526,17 @@ STDIO(ssize_t, __getdelim, V225, EXP_IO_GETDELIM, (char **line, size_t *n, int d
 /* fputs: the string when it succeeds; puts: and the newline */
 STDIO(int, fputs, V225, EXP_IO_FPUTS, (const char *str, FILE *fp), (str, fp), fp, EOF, r < 0, strlen(str))
 STDIO(int, _IO_fputs, V225, EXP_IO_FPUTS, (const char *str, FILE *fp), (str, fp), fp, EOF, r < 0, strlen(str))
-STDIO(int, fputs_unlocked, V225, EXP_IO_FPUTS_UNLOCKED, (const char *str, FILE *fp), (str, fp), fp, EOF, r < 0,
-      strlen(str))
+STDIO(int, fputs_unlocked, V225, EXP_IO_FPUTS_UNLOCKED, (const char *str, FILE *fp), (str, fp), fp, EOF,
+      r < 0, strlen(str))
 STDIO(int, puts, V225, EXP_IO_PUTS, (const char *str), (str), stdout, EOF, r < 0, strlen(str) + 1)
 STDIO(int, _IO_puts, V225, EXP_IO_PUTS, (const char *str), (str), stdout, EOF, r < 0, strlen(str) + 1)
 
 /* the printf family: its result */
-STDIO(int, vfprintf, V225, EXP_IO_VFPRINTF, (FILE *fp, const char *fmt, va_list ap), (fp, fmt, ap), fp, -1,
+STDIO(int, vfprintf, V225, EXP_IO_VFPRINTF, (FILE * fp, const char *fmt, va_list ap), (fp, fmt, ap), fp, -1,
       r < 0, COUNT_BYTES)
-STDIO(int, _IO_vfprintf, V225, EXP_IO_VFPRINTF, (FILE *fp, const char *fmt, va_list ap), (fp, fmt, ap), fp, -1,
-      r < 0, COUNT_BYTES)
-STDIO(int, __vfprintf_chk, V234, EXP_IO_VFPRINTF, (FILE *fp, int flag, const char *fmt, va_list ap),
+STDIO(int, _IO_vfprintf, V225, EXP_IO_VFPRINTF, (FILE * fp, const char *fmt, va_list ap), (fp, fmt, ap), fp,
+      -1, r < 0, COUNT_BYTES)
+STDIO(int, __vfprintf_chk, V234, EXP_IO_VFPRINTF, (FILE * fp, int flag, const char *fmt, va_list ap),
       (fp, flag, fmt, ap), fp, -1, r < 0, COUNT_BYTES)
 STDIO(int, vprintf, V225, EXP_IO_VPRINTF, (const char *fmt, va_list ap), (fmt, ap), stdout, -1, r < 0,
       COUNT_BYTES)
@@ -568,20 +568,20 @@ static int printf_common(struct real *leaf, unsigned func, FILE *fp, int chk, in
 	int r = chk ? ((int (*)(FILE *, int, const char *, va_list))vf)(fp, flag, fmt, ap)
 		    : ((int (*)(FILE *, const char *, va_list))vf)(fp, fmt, ap);
 	if (traced)
-		stdio_end(&s, func, r < 0, r > 0 ? (uint64_t)r : 0, real_get(leaf));
+		stdio_end(&s, func, r<0, r> 0 ? (uint64_t)r : 0, real_get(leaf));
 	return r;
 }
 
 /* PRINTF(name, version, func, params, fp, chk, flag, last): a variadic printf whose last named parameter is last */
-#define PRINTF(name, ver, func, params, fp_, chk, flag, last)                         \
-	EXPORT int name params                                                        \
-	{                                                                             \
-		static struct real leaf_ = {#name, ver, NULL};                        \
-		va_list ap;                                                           \
-		va_start(ap, last);                                                   \
-		int r = printf_common(&leaf_, func, fp_, chk, flag, fmt, ap);         \
-		va_end(ap);                                                           \
-		return r;                                                             \
+#define PRINTF(name, ver, func, params, fp_, chk, flag, last)                 \
+	EXPORT int name params                                                \
+	{                                                                     \
+		static struct real leaf_ = {#name, ver, NULL};                \
+		va_list ap;                                                   \
+		va_start(ap, last);                                           \
+		int r = printf_common(&leaf_, func, fp_, chk, flag, fmt, ap); \
+		va_end(ap);                                                   \
+		return r;                                                     \
 	}
 
 PRINTF(fprintf, V225, EXP_IO_FPRINTF, (FILE * fp, const char *fmt, ...), fp, 0, 0, fmt)
@@ -605,22 +605,22 @@ static void opened(const struct pa_trace_api *a, unsigned func, FILE *r, const c
 }
 
 /* OPENF(name, version, func, params, args, path): a function returning a stream it opened by path */
-#define OPENF(name, ver, func, params, args, path_)                        \
-	EXPORT FILE *name params                                           \
-	{                                                                  \
-		static struct real real_ = {#name, ver, NULL};             \
-		FILE *(*fn_) params = (FILE * (*) params) real_get(&real_); \
-		if (!fn_) {                                                \
-			errno = ENOSYS;                                    \
-			return NULL;                                       \
-		}                                                          \
-		const struct pa_trace_api *a_ = inner_begin();             \
-		if (!a_)                                                   \
-			return fn_ args;                                   \
-		uint64_t t0_ = now_ns();                                   \
-		FILE *r = fn_ args;                                        \
-		opened(a_, func, r, path_, t0_, (void *)fn_);              \
-		return r;                                                  \
+#define OPENF(name, ver, func, params, args, path_)                       \
+	EXPORT FILE *name params                                          \
+	{                                                                 \
+		static struct real real_ = {#name, ver, NULL};            \
+		FILE *(*fn_)params = (FILE * (*)params) real_get(&real_); \
+		if (!fn_) {                                               \
+			errno = ENOSYS;                                   \
+			return NULL;                                      \
+		}                                                         \
+		const struct pa_trace_api *a_ = inner_begin();            \
+		if (!a_)                                                  \
+			return fn_ args;                                  \
+		uint64_t t0_ = now_ns();                                  \
+		FILE *r = fn_ args;                                       \
+		opened(a_, func, r, path_, t0_, (void *)fn_);             \
+		return r;                                                 \
 	}
 
 #define FOPEN_PARAMS (const char *path, const char *mode)
@@ -635,67 +635,67 @@ OPENF(tmpfile, V225, EXP_IO_TMPFILE, (void), (), "<tmpfile>")
 OPENF(tmpfile64, V225, EXP_IO_TMPFILE64, (void), (), "<tmpfile>")
 
 /* fdopen: an "other" call on the descriptor it wraps */
-#define FDOPEN(name)                                                                           \
-	EXPORT FILE *name(int fd, const char *mode)                                            \
-	{                                                                                      \
-		static struct real real_ = {#name, V225, NULL};                                \
+#define FDOPEN(name)                                                                                \
+	EXPORT FILE *name(int fd, const char *mode)                                                 \
+	{                                                                                           \
+		static struct real real_ = {#name, V225, NULL};                                     \
 		FILE *(*fn_)(int, const char *) = (FILE * (*)(int, const char *)) real_get(&real_); \
-		if (!fn_) {                                                                    \
-			errno = ENOSYS;                                                        \
-			return NULL;                                                           \
-		}                                                                              \
-		const struct pa_trace_api *a_ = inner_begin();                                 \
-		if (!a_)                                                                       \
-			return fn_(fd, mode);                                                  \
-		uint64_t t0_ = now_ns();                                                       \
-		FILE *r = fn_(fd, mode);                                                       \
-		inner_end();                                                                   \
-		report(a_, EXP_IO_FDOPEN, !r, 0, fd, -1, NULL, 0, t0_, (void *)fn_);           \
-		return r;                                                                      \
+		if (!fn_) {                                                                         \
+			errno = ENOSYS;                                                             \
+			return NULL;                                                                \
+		}                                                                                   \
+		const struct pa_trace_api *a_ = inner_begin();                                      \
+		if (!a_)                                                                            \
+			return fn_(fd, mode);                                                       \
+		uint64_t t0_ = now_ns();                                                            \
+		FILE *r = fn_(fd, mode);                                                            \
+		inner_end();                                                                        \
+		report(a_, EXP_IO_FDOPEN, !r, 0, fd, -1, NULL, 0, t0_, (void *)fn_);                \
+		return r;                                                                           \
 	}
 
 FDOPEN(fdopen)
 FDOPEN(_IO_fdopen)
 
 /* fclose: ends the descriptor as close does (its id taken before the call) */
-#define FCLOSE(name)                                                          \
-	EXPORT int name(FILE *fp)                                             \
-	{                                                                     \
-		static struct real real_ = {#name, V225, NULL};               \
-		int (*fn_)(FILE *) = (int (*)(FILE *))real_get(&real_);       \
-		if (!fn_) {                                                   \
-			errno = ENOSYS;                                       \
-			return EOF;                                           \
-		}                                                             \
-		struct scall s_;                                              \
-		if (!stdio_begin(&s_, fp, 1))                                 \
-			return fn_(fp);                                       \
-		int r = fn_(fp);                                              \
-		stdio_end(&s_, EXP_IO_FCLOSE, r != 0, 0, (void *)fn_);        \
-		return r;                                                     \
+#define FCLOSE(name)                                                    \
+	EXPORT int name(FILE *fp)                                       \
+	{                                                               \
+		static struct real real_ = {#name, V225, NULL};         \
+		int (*fn_)(FILE *) = (int (*)(FILE *))real_get(&real_); \
+		if (!fn_) {                                             \
+			errno = ENOSYS;                                 \
+			return EOF;                                     \
+		}                                                       \
+		struct scall s_;                                        \
+		if (!stdio_begin(&s_, fp, 1))                           \
+			return fn_(fp);                                 \
+		int r = fn_(fp);                                        \
+		stdio_end(&s_, EXP_IO_FCLOSE, r != 0, 0, (void *)fn_);  \
+		return r;                                               \
 	}
 
 FCLOSE(fclose)
 FCLOSE(_IO_fclose)
 
 /* the mkstemp family: an open of the name generated into the template */
-#define MKTEMP(name, ver, func, params, args)                                \
-	EXPORT int name params                                               \
-	{                                                                    \
-		static struct real real_ = {#name, ver, NULL};               \
-		int(*fn_) params = (int(*) params)real_get(&real_);          \
-		if (!fn_) {                                                  \
-			errno = ENOSYS;                                      \
-			return -1;                                           \
-		}                                                            \
-		const struct pa_trace_api *a_ = inner_begin();               \
-		if (!a_)                                                     \
-			return fn_ args;                                     \
-		uint64_t t0_ = now_ns();                                     \
-		int r = fn_ args;                                            \
-		inner_end();                                                 \
+#define MKTEMP(name, ver, func, params, args)                                 \
+	EXPORT int name params                                                \
+	{                                                                     \
+		static struct real real_ = {#name, ver, NULL};                \
+		int(*fn_) params = (int(*) params)real_get(&real_);           \
+		if (!fn_) {                                                   \
+			errno = ENOSYS;                                       \
+			return -1;                                            \
+		}                                                             \
+		const struct pa_trace_api *a_ = inner_begin();                \
+		if (!a_)                                                      \
+			return fn_ args;                                      \
+		uint64_t t0_ = now_ns();                                      \
+		int r = fn_ args;                                             \
+		inner_end();                                                  \
 		report(a_, func, r < 0, 0, r, -1, tmpl, 0, t0_, (void *)fn_); \
-		return r;                                                    \
+		return r;                                                     \
 	}
 
 MKTEMP(mkstemp, V225, EXP_IO_MKSTEMP, (char *tmpl), (tmpl))

@@ -252,7 +252,7 @@ static void test_io(void)
 	CHECK(g.vfd == 3 && g.fd == 5 && g.origin == 0 && g.how == EXP_IO_HOW_OPEN);
 	CHECK(g.name_bytes == 10 && memcmp(g.name, "data/a.txt", 10) == 0);
 	CHECK(record_decode_io(&r, 0, 1, &d) == -EBADMSG); /* another kind */
-	f.how = EXP_IO_HOW_TMPFILE; /* format 1.6 */
+	f.how = EXP_IO_HOW_TMPFILE;                        /* format 1.6 */
 	f.name = "<tmpfile>";
 	f.name_bytes = 9;
 	n = record_encode_io_file(buf, sizeof buf, &f);
