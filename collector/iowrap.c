@@ -135,6 +135,18 @@ static void done(const struct pa_trace_api *a, unsigned func, long r, int fd, in
 }
 
 /*
+ * In an entry point `name` (exported under `version` by the .map): fn_, the
+ * real one; without it the entry point fails with ENOSYS, returning bad.
+ */
+#define REAL_FN(type, name, ver, params, bad)                 \
+	static struct real real_ = {#name, ver, NULL};        \
+	type(*fn_) params = (type(*) params)real_get(&real_); \
+	if (!fn_) {                                           \
+		errno = ENOSYS;                               \
+		return bad;                                   \
+	}
+
+/*
  * WRAP(type, name, version, func, params, args, fd, fd2, xfer, path): the
  * entry point `name` (exported under `version` by the .map), calling the real
  * one.  fd, fd2 and path are expressions evaluated after the call, which may
@@ -143,12 +155,7 @@ static void done(const struct pa_trace_api *a, unsigned func, long r, int fd, in
 #define WRAP(type, name, ver, func, params, args, fd_, fd2_, xfer, path_)          \
 	EXPORT type name params                                                    \
 	{                                                                          \
-		static struct real real_ = {#name, ver, NULL};                     \
-		type(*fn_) params = (type(*) params)real_get(&real_);              \
-		if (!fn_) {                                                        \
-			errno = ENOSYS;                                            \
-			return -1;                                                 \
-		}                                                                  \
+		REAL_FN(type, name, ver, params, -1)                               \
 		const struct pa_trace_api *a_ = tracing();                         \
 		if (!a_ || tls_inner)                                              \
 			return fn_ args;                                           \
@@ -260,19 +267,14 @@ EXPORT int __openat64_2(int dirfd, const char *path, int flags)
  */
 EXPORT int close(int fd)
 {
-	static struct real real_ = {"close", V225, NULL};
-	int (*fn)(int) = (int (*)(int))real_get(&real_);
-	if (!fn) {
-		errno = ENOSYS;
-		return -1;
-	}
+	REAL_FN(int, close, V225, (int), -1)
 	const struct pa_trace_api *a = tracing();
 	if (!a || tls_inner)
-		return fn(fd);
+		return fn_(fd);
 	uint32_t vfd = a->io_vfd(fd);
 	uint64_t t0 = now_ns();
-	int r = fn(fd);
-	report(a, EXP_IO_CLOSE, r < 0, 0, fd, -1, NULL, vfd, t0, (void *)fn);
+	int r = fn_(fd);
+	report(a, EXP_IO_CLOSE, r < 0, 0, fd, -1, NULL, vfd, t0, (void *)fn_);
 	return r;
 }
 
@@ -418,10 +420,10 @@ struct scall {
 /*
  * Begin a call on stream fp (NULL: every stream, fflush(NULL)): 0 when it
  * is not traced (see inner_begin; nor is a stream without a descriptor, a
- * memory stream: no I/O), 1 when it is (stdio_end must follow).  vfd: learn
- * the descriptor's id first (fclose).  Keeps errno.
+ * memory stream: no I/O), 1 when it is (stdio_end must follow).  fclose
+ * learns the descriptor's id first.  Keeps errno.
  */
-static int stdio_begin(struct scall *s, FILE *fp, int vfd)
+static int stdio_begin(struct scall *s, FILE *fp, unsigned func)
 {
 	if (tls_inner || !(s->a = tracing()))
 		return 0;
@@ -431,7 +433,7 @@ static int stdio_begin(struct scall *s, FILE *fp, int vfd)
 	errno = e;
 	if (fp && s->fd < 0)
 		return 0;
-	s->vfd = vfd ? s->a->io_vfd(s->fd) : 0;
+	s->vfd = func == EXP_IO_FCLOSE ? s->a->io_vfd(s->fd) : 0;
 	tls_inner++;
 	s->t0 = now_ns();
 	return 1;
@@ -464,14 +466,9 @@ static int at_eof(const struct scall *s, FILE *fp)
 #define STDIO(type, name, ver, func, params, args, fp_, bad, failed_, bytes_) \
 	EXPORT type name params                                               \
 	{                                                                     \
-		static struct real real_ = {#name, ver, NULL};                \
-		type(*fn_) params = (type(*) params)real_get(&real_);         \
-		if (!fn_) {                                                   \
-			errno = ENOSYS;                                       \
-			return bad;                                           \
-		}                                                             \
+		REAL_FN(type, name, ver, params, bad)                         \
 		struct scall s_;                                              \
-		if (!stdio_begin(&s_, fp_, 0))                                \
+		if (!stdio_begin(&s_, fp_, func))                             \
 			return fn_ args;                                      \
 		type r = fn_ args;                                            \
 		stdio_end(&s_, func, failed_, bytes_, (void *)fn_);           \
@@ -564,7 +561,7 @@ static int printf_common(struct real *leaf, unsigned func, FILE *fp, int chk, in
 		return -1;
 	}
 	struct scall s;
-	int traced = stdio_begin(&s, fp, 0);
+	int traced = stdio_begin(&s, fp, func);
 	int r = chk ? ((int (*)(FILE *, int, const char *, va_list))vf)(fp, flag, fmt, ap)
 		    : ((int (*)(FILE *, const char *, va_list))vf)(fp, fmt, ap);
 	if (traced)
@@ -597,30 +594,34 @@ PRINTF(__printf_chk, V234, EXP_IO_PRINTF, (int flag, const char *fmt, ...), stdo
 static void opened(const struct pa_trace_api *a, unsigned func, FILE *r, const char *path, uint64_t t0,
 		   void *fn)
 {
-	inner_end();
 	int e = errno;
 	int fd = r ? fileno_unlocked(r) : -1;
 	errno = e;
 	report(a, func, !r, 0, fd, -1, path, 0, t0, fn);
 }
 
+/*
+ * INNER(type, args, report): the body of an entry point that makes
+ * descriptor calls of its own (silenced), calling fn_ (REAL_FN) and then
+ * `report`, a statement that may use the result r, the API a_ and the start
+ * t0_.
+ */
+#define INNER(type, args, report_)                     \
+	const struct pa_trace_api *a_ = inner_begin(); \
+	if (!a_)                                       \
+		return fn_ args;                       \
+	uint64_t t0_ = now_ns();                       \
+	type r = fn_ args;                             \
+	inner_end();                                   \
+	report_;                                       \
+	return r;
+
 /* OPENF(name, version, func, params, args, path): a function returning a stream it opened by path */
-#define OPENF(name, ver, func, params, args, path_)                       \
-	EXPORT FILE *name params                                          \
-	{                                                                 \
-		static struct real real_ = {#name, ver, NULL};            \
-		FILE *(*fn_)params = (FILE * (*)params) real_get(&real_); \
-		if (!fn_) {                                               \
-			errno = ENOSYS;                                   \
-			return NULL;                                      \
-		}                                                         \
-		const struct pa_trace_api *a_ = inner_begin();            \
-		if (!a_)                                                  \
-			return fn_ args;                                  \
-		uint64_t t0_ = now_ns();                                  \
-		FILE *r = fn_ args;                                       \
-		opened(a_, func, r, path_, t0_, (void *)fn_);             \
-		return r;                                                 \
+#define OPENF(name, ver, func, params, args, path_)                               \
+	EXPORT FILE *name params                                                  \
+	{                                                                         \
+		REAL_FN(FILE *, name, ver, params, NULL)                          \
+		INNER(FILE *, args, opened(a_, func, r, path_, t0_, (void *)fn_)) \
 	}
 
 #define FOPEN_PARAMS (const char *path, const char *mode)
@@ -635,67 +636,27 @@ OPENF(tmpfile, V225, EXP_IO_TMPFILE, (void), (), "<tmpfile>")
 OPENF(tmpfile64, V225, EXP_IO_TMPFILE64, (void), (), "<tmpfile>")
 
 /* fdopen: an "other" call on the descriptor it wraps */
-#define FDOPEN(name)                                                                                \
-	EXPORT FILE *name(int fd, const char *mode)                                                 \
-	{                                                                                           \
-		static struct real real_ = {#name, V225, NULL};                                     \
-		FILE *(*fn_)(int, const char *) = (FILE * (*)(int, const char *)) real_get(&real_); \
-		if (!fn_) {                                                                         \
-			errno = ENOSYS;                                                             \
-			return NULL;                                                                \
-		}                                                                                   \
-		const struct pa_trace_api *a_ = inner_begin();                                      \
-		if (!a_)                                                                            \
-			return fn_(fd, mode);                                                       \
-		uint64_t t0_ = now_ns();                                                            \
-		FILE *r = fn_(fd, mode);                                                            \
-		inner_end();                                                                        \
-		report(a_, EXP_IO_FDOPEN, !r, 0, fd, -1, NULL, 0, t0_, (void *)fn_);                \
-		return r;                                                                           \
+#define FDOPEN(name)                                                                       \
+	EXPORT FILE *name(int fd, const char *mode)                                        \
+	{                                                                                  \
+		REAL_FN(FILE *, name, V225, (int, const char *), NULL)                     \
+		INNER(FILE *, (fd, mode),                                                  \
+		      report(a_, EXP_IO_FDOPEN, !r, 0, fd, -1, NULL, 0, t0_, (void *)fn_)) \
 	}
 
 FDOPEN(fdopen)
 FDOPEN(_IO_fdopen)
 
-/* fclose: ends the descriptor as close does (its id taken before the call) */
-#define FCLOSE(name)                                                    \
-	EXPORT int name(FILE *fp)                                       \
-	{                                                               \
-		static struct real real_ = {#name, V225, NULL};         \
-		int (*fn_)(FILE *) = (int (*)(FILE *))real_get(&real_); \
-		if (!fn_) {                                             \
-			errno = ENOSYS;                                 \
-			return EOF;                                     \
-		}                                                       \
-		struct scall s_;                                        \
-		if (!stdio_begin(&s_, fp, 1))                           \
-			return fn_(fp);                                 \
-		int r = fn_(fp);                                        \
-		stdio_end(&s_, EXP_IO_FCLOSE, r != 0, 0, (void *)fn_);  \
-		return r;                                               \
-	}
-
-FCLOSE(fclose)
-FCLOSE(_IO_fclose)
+/* fclose: ends the descriptor as close does (its id taken before the call: stdio_begin) */
+STDIO(int, fclose, V225, EXP_IO_FCLOSE, (FILE * fp), (fp), fp, EOF, r != 0, 0)
+STDIO(int, _IO_fclose, V225, EXP_IO_FCLOSE, (FILE * fp), (fp), fp, EOF, r != 0, 0)
 
 /* the mkstemp family: an open of the name generated into the template */
-#define MKTEMP(name, ver, func, params, args)                                 \
-	EXPORT int name params                                                \
-	{                                                                     \
-		static struct real real_ = {#name, ver, NULL};                \
-		int(*fn_) params = (int(*) params)real_get(&real_);           \
-		if (!fn_) {                                                   \
-			errno = ENOSYS;                                       \
-			return -1;                                            \
-		}                                                             \
-		const struct pa_trace_api *a_ = inner_begin();                \
-		if (!a_)                                                      \
-			return fn_ args;                                      \
-		uint64_t t0_ = now_ns();                                      \
-		int r = fn_ args;                                             \
-		inner_end();                                                  \
-		report(a_, func, r < 0, 0, r, -1, tmpl, 0, t0_, (void *)fn_); \
-		return r;                                                     \
+#define MKTEMP(name, ver, func, params, args)                                                  \
+	EXPORT int name params                                                                 \
+	{                                                                                      \
+		REAL_FN(int, name, ver, params, -1)                                            \
+		INNER(int, args, report(a_, func, r < 0, 0, r, -1, tmpl, 0, t0_, (void *)fn_)) \
 	}
 
 MKTEMP(mkstemp, V225, EXP_IO_MKSTEMP, (char *tmpl), (tmpl))

@@ -203,16 +203,19 @@ static void test_io(void)
 	CHECK(record_io_class(EXP_IO_SENDMSG) == EXP_IO_CLASS_WRITE);
 	CHECK(strcmp(record_io_func_name(EXP_IO_RECVMSG), "recvmsg") == 0);
 	/* format 1.6: the stdio family at the stdio level, mkstemp, llseek */
-	CHECK(record_io_class(EXP_IO_FREAD) == EXP_IO_CLASS_READ);
-	CHECK(record_io_class(EXP_IO_GETDELIM) == EXP_IO_CLASS_READ);
-	CHECK(record_io_class(EXP_IO_FGETS_UNLOCKED) == EXP_IO_CLASS_READ);
-	CHECK(record_io_class(EXP_IO_FPRINTF) == EXP_IO_CLASS_WRITE);
-	CHECK(record_io_class(EXP_IO_PUTS) == EXP_IO_CLASS_WRITE);
-	CHECK(record_io_class(EXP_IO_FPUTS_UNLOCKED) == EXP_IO_CLASS_WRITE);
-	CHECK(record_io_class(EXP_IO_FOPEN) == EXP_IO_CLASS_OTHER);
-	CHECK(record_io_class(EXP_IO_FCLOSE) == EXP_IO_CLASS_OTHER);
-	CHECK(record_io_class(EXP_IO_FFLUSH) == EXP_IO_CLASS_OTHER);
-	CHECK(record_io_class(EXP_IO_MKOSTEMPS64) == EXP_IO_CLASS_OTHER);
+	static const struct {
+		unsigned func;
+		enum exp_io_class cls;
+	} stdio_class[] = {
+		{EXP_IO_FREAD, EXP_IO_CLASS_READ},          {EXP_IO_GETDELIM, EXP_IO_CLASS_READ},
+		{EXP_IO_FGETS_UNLOCKED, EXP_IO_CLASS_READ}, {EXP_IO_FPRINTF, EXP_IO_CLASS_WRITE},
+		{EXP_IO_PUTS, EXP_IO_CLASS_WRITE},          {EXP_IO_FPUTS_UNLOCKED, EXP_IO_CLASS_WRITE},
+		{EXP_IO_FOPEN, EXP_IO_CLASS_OTHER},         {EXP_IO_FCLOSE, EXP_IO_CLASS_OTHER},
+		{EXP_IO_FFLUSH, EXP_IO_CLASS_OTHER},        {EXP_IO_MKOSTEMPS64, EXP_IO_CLASS_OTHER},
+		{EXP_IO_LLSEEK, EXP_IO_CLASS_OTHER},
+	};
+	for (size_t i = 0; i < sizeof stdio_class / sizeof stdio_class[0]; i++)
+		CHECK(record_io_class(stdio_class[i].func) == stdio_class[i].cls);
 	CHECK(strcmp(record_io_func_name(EXP_IO_FWRITE_UNLOCKED), "fwrite_unlocked") == 0);
 	CHECK(strcmp(record_io_func_name(EXP_IO_LLSEEK), "llseek") == 0);
 	for (unsigned f = 0; f < EXP_IO_FUNC_LIMIT; f++)
