@@ -204,8 +204,7 @@ static int api_overview(struct api_req *r)
 	stats_object(w, &sum);
 	jsonw_object_end(w);
 	metric_registry(r);
-	jsonw_key_string(w, "default_metrics",
-			 profile_has_heap(r->p) ? MSPEC_DEFAULT_HEAP_METRICS : MSPEC_DEFAULT_METRICS);
+	jsonw_key_string(w, "default_metrics", mspec_default_metrics(r->p));
 	jsonw_key_string(w, "default_sort", MSPEC_DEFAULT_SORT);
 	jsonw_key_uint(w, "functions", profile_func_count(r->p));
 	return 0;
@@ -230,7 +229,7 @@ int api_sort_arg(struct api_req *r, struct mspec *ret)
 
 static int default_spec(struct api_req *r, struct mspec *spec, struct mspec *sort)
 {
-	const char *def = profile_has_heap(r->p) ? MSPEC_DEFAULT_HEAP_METRICS : MSPEC_DEFAULT_METRICS;
+	const char *def = mspec_default_metrics(r->p);
 	if (spec_arg(r, "metrics", def, 0, spec) < 0)
 		return -1;
 	return sort ? api_sort_arg(r, sort) : 0;

@@ -132,6 +132,12 @@ static const struct command commands[] = {
 	 "heap statistics: peak, size histograms, temporary allocations, memory at the peak"},
 	{"synclocks", NULL, ARG_NONE, report_synclocks, "",
 	 "synchronization objects ranked by wait time, with the stacks that waited (collect -s)"},
+	{"ioactivity", NULL, ARG_NONE, report_ioactivity, "", "I/O by file name (collect -i on)"},
+	{"iodetail", NULL, ARG_NONE, report_iodetail, "",
+	 "I/O by file descriptor: each life of a descriptor number (collect -i on)"},
+	{"iocallstack", NULL, ARG_NONE, report_iocallstack, "", "I/O by call stack (collect -i on)"},
+	{"iostat", NULL, ARG_NONE, report_iostat, "",
+	 "I/O statistics: read and write size histograms, extremes, totals (collect -i on)"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
 	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
@@ -266,9 +272,6 @@ static int cmd_metrics(struct erp *e, const char *arg)
 	char buf[1024];
 	if (arg) {
 		struct mspec m;
-		const char *t = arg + strspn(arg, " ");
-		if (strcmp(t, "default") == 0 && profile_has_heap(e->prof))
-			arg = MSPEC_DEFAULT_HEAP_METRICS;
 		if (mspec_parse(e->prof, arg, 0, &m, buf, sizeof buf) < 0) {
 			erp_error(e, "metrics: %s", buf);
 			return -1;
@@ -682,6 +685,7 @@ static void usage(FILE *f)
 		"  -printmode text|html|json|C (tables as HTML, JSON or C-separated values)\n"
 		"  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
 		"  -synclocks (synchronization wait tracing, collect -s)\n"
+		"  -ioactivity  -iodetail  -iocallstack  -iostat (I/O tracing, collect -i on)\n"
 		"  -export FORMAT[:METRIC] FILE (folded, pprof, speedscope, firefox, chrome; FILE - = stdout)\n"
 		"Run 'er_print -help' for every command; see er_print(1).\n");
 }
@@ -835,11 +839,9 @@ int main(int argc, char **argv)
 		}
 	}
 	/* the default lists over the metrics the experiments registered; with
-	 * heap data, gprofng's default list: the heap metrics first */
+	 * heap or I/O data, gprofng's default lists (mspec_default_metrics) */
 	if (status == 0 && nexps > 0 &&
-	    (mspec_parse(e.prof,
-			 profile_has_heap(e.prof) ? MSPEC_DEFAULT_HEAP_METRICS : MSPEC_DEFAULT_METRICS, 0,
-			 &e.metrics, err, sizeof err) < 0 ||
+	    (mspec_parse(e.prof, mspec_default_metrics(e.prof), 0, &e.metrics, err, sizeof err) < 0 ||
 	     mspec_parse(e.prof, MSPEC_DEFAULT_SORT, 1, &e.sort, err, sizeof err) < 0)) {
 		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
 		status = 1;

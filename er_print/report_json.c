@@ -12,6 +12,7 @@
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
 #include "analysis/report_info.h"
+#include "analysis/report_io.h"
 #include "analysis/report_stats.h"
 #include "analysis/report_sync.h"
 #include "common/jsonw.h"
@@ -97,6 +98,7 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	key_str_opt(w, "mechanism", l->mechanism);
 	jsonw_key_uint(w, "depth_limit", l->depth_limit);
 	jsonw_key_bool(w, "heap_tracing", x->has_heap);
+	jsonw_key_bool(w, "io_tracing", x->has_io);
 	jsonw_key_bool(w, "sync_tracing", l->sync_on);
 	if (l->sync_on) {
 		jsonw_key_uint(w, "sync_threshold_ns", l->sync_threshold_ns);
@@ -403,10 +405,103 @@ static int json_synclocks(struct erp *e, const char *arg)
 	return 0;
 }
 
+/* The ten I/O figures of a row under their metric keywords. */
+static void json_io_figures(struct jsonw *w, const uint64_t *v)
+{
+	static const char *const key[PROFILE_IO_FIGS] = {
+		"ioreadbytes",    "ioreadcnt",  "ioreadtime_ns",  "iowritebytes", "iowritecnt",
+		"iowritetime_ns", "ioothercnt", "ioothertime_ns", "ioerrorcnt",   "ioerrortime_ns",
+	};
+	for (int k = 0; k < PROFILE_IO_FIGS; k++)
+		jsonw_key_uint(w, key[k], v[k]);
+}
+
+/* iocallstack: the totals, then each stack with its figures, the most I/O time first. */
+static int json_iocallstack(struct erp *e, const char *arg)
+{
+	struct report_io_row *v;
+	ssize_t got = report_io_stacks(e, &v);
+	if (got < 0)
+		return -1;
+	struct jsonw w;
+	begin(&w, e, "iocallstack", arg);
+	jsonw_key_uint(&w, "distinct_stacks", (uint64_t)got - 1);
+	jsonw_key(&w, "total");
+	jsonw_object_begin(&w);
+	jsonw_key_uint(&w, "calls", v[0].calls);
+	json_io_figures(&w, v[0].v);
+	jsonw_object_end(&w);
+	jsonw_key(&w, "stacks");
+	jsonw_array_begin(&w);
+	size_t n = (size_t)got - 1;
+	if (e->limit > 0 && (size_t)e->limit < n)
+		n = (size_t)e->limit;
+	for (size_t i = 1; i <= n; i++) {
+		jsonw_object_begin(&w);
+		jsonw_key_string(&w, "experiment", profile_experiment(e->prof, v[i].exp)->name);
+		jsonw_key_uint(&w, "calls", v[i].calls);
+		json_io_figures(&w, v[i].v);
+		json_frames(&w, e, v[i].exp, v[i].stack);
+		jsonw_object_end(&w);
+	}
+	jsonw_array_end(&w);
+	end(&w);
+	free(v);
+	return 0;
+}
+
+static void json_io_sizes(struct jsonw *w, const char *key, const struct report_io_sizes *s)
+{
+	jsonw_key(w, key);
+	jsonw_object_begin(w);
+	jsonw_key_uint(w, "calls", s->calls);
+	jsonw_key_uint(w, "bytes", s->bytes);
+	jsonw_key_uint(w, "time_ns", s->time_ns);
+	jsonw_key_uint(w, "longest_ns", s->longest_ns);
+	jsonw_key_uint(w, "smallest_bytes", s->min_bytes);
+	jsonw_key_uint(w, "largest_bytes", s->max_bytes);
+	jsonw_key(w, "sizes");
+	jsonw_array_begin(w);
+	for (size_t c = 0; c < HEAP_SIZE_CLASSES; c++)
+		if (s->classes[c]) {
+			jsonw_object_begin(w);
+			jsonw_key_string(w, "range", heap_size_class_label(c));
+			jsonw_key_uint(w, "calls", s->classes[c]);
+			jsonw_object_end(w);
+		}
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+}
+
+static int json_iostat(struct erp *e, const char *arg)
+{
+	if (report_io_prepare(e) < 0)
+		return -1;
+	struct report_io_stat s;
+	report_io_stat(e->prof, &s);
+	struct jsonw w;
+	begin(&w, e, "iostat", arg);
+	json_io_sizes(&w, "write", &s.write);
+	json_io_sizes(&w, "read", &s.read);
+	jsonw_key(&w, "other");
+	jsonw_object_begin(&w);
+	jsonw_key_uint(&w, "calls", s.other_calls);
+	jsonw_key_uint(&w, "time_ns", s.other_ns);
+	jsonw_object_end(&w);
+	jsonw_key(&w, "error");
+	jsonw_object_begin(&w);
+	jsonw_key_uint(&w, "calls", s.error_calls);
+	jsonw_key_uint(&w, "time_ns", s.error_ns);
+	jsonw_object_end(&w);
+	end(&w);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct erp *e, const char *arg);
 } json_reports[] = {
+	{"iocallstack", json_iocallstack}, {"iostat", json_iostat},
 	{"synclocks", json_synclocks},     {"leaks", json_leaks},
 	{"allocs", json_allocs},           {"header", json_header},
 	{"statistics", json_statistics},   {"experiment_list", json_experiment_list},
