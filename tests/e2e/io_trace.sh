@@ -29,6 +29,16 @@ check "dd: 3 MiB and the summary written, 3 MiB read in 49 reads, no error ($tot
 	test "$tot" = "$((3145728 + ${fp:-0})) 3145728 49 0"
 wr=$("$erprint" -metrics e.iowritebytes:e.iowritecnt -functions dd.er 2>/dev/null | awk '$NF == "write" {print $1, $2}')
 check "dd: the writes are charged to write ($wr)" test "$wr" = "3145728 48"
+# every call lies inside its thread's life: the records' times are exact, not drifting
+# (each IO record's time is a delta from the one before it in its block)
+"$expdump" dd.er/iotrace >dd_dump.txt 2>&1 && "$expdump" dd.er/profile >dd_prof.txt 2>&1
+bounds=$(awk '/^thread_start / { for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } s[f["tid"]] = f["start"] }
+	/^thread_end / { for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } e[f["tid"]] = f["end"] }
+	/^io / { for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } n++
+		if (!(f["tid"] in s) || !(f["tid"] in e) || f["ts"] < s[f["tid"]] || f["ts"] + f["dur"] > e[f["tid"]]) bad++ }
+	END { print n + 0, bad + 0 }' dd_prof.txt dd_dump.txt)
+check "dd: each of the calls (${bounds% *} calls, outside: ${bounds#* }) lies inside its thread's life" \
+	test "${bounds#* }" = 0 -a "${bounds% *}" -gt 90
 # coreutils' cp copies in the kernel with copy_file_range: a read and a write of the same bytes
 "$PA_BIN/collect" -i on -o cp.er cp A C 2>cp.err || { cat cp.err; echo "collect cp failed"; exit 1; }
 check "cp copied" cmp -s A C
