@@ -7,9 +7,10 @@ strace -c -f -o /dev/null:
   2. 4 KiB read()s of a 1 MiB file in the page cache (plus one lseek per
      pass over the file, also traced and counted as a call).
 
-Printed per tool: ns per call by the program's own clock (the tool's
-start-up and finish are not counted), median of ROUNDS runs, the ratio to
-native (issue #14's target: collect -i on within 1.5x), and the experiment's
+Printed per tool: ns per call by the program's own clocks (the tool's
+start-up and finish are not counted), wall and the thread's CPU time (which
+leaves out other processes' time on the core: the machine is shared),
+median of ROUNDS runs, the ratio to native (issue #14's target: collect -i on within 1.5x), and the experiment's
 data bytes per call (the files in the experiment directory, archives left
 out).  gprofng and strace are much slower per call: they run N/10 and N/100
 calls (the figures are per call).  Measurements only: no assertion (shared,
@@ -50,7 +51,7 @@ def run(cmd, expname=None):
     fig = {}
     for line in r.stdout.decode(errors="replace").splitlines():
         k, _, v = line.partition(" ")
-        if k in ("ns_per_call", "calls"):
+        if k in ("ns_per_call", "cpu_ns_per_call", "calls"):
             fig[k] = float(v)
     return fig
 
@@ -77,22 +78,26 @@ cases = [("1-byte write() to /dev/null", lambda k: ["write", str(k)], n),
 for title, args, count in cases:
     print("== %s, %d calls (gprofng %d, strace %d), median of %d runs"
           % (title, count, max(count // 10, 1), max(count // 100, 1), rounds))
-    print("%-16s %12s %10s %14s" % ("tool", "ns per call", "x native", "bytes per call"))
-    base = None
+    print("%-16s %10s %9s %10s %9s %14s" % ("tool", "wall ns", "x native", "CPU ns", "x native",
+                                             "bytes per call"))
+    base = {}
     for name, cmd, exp, div in tools:
         k = max(count // div, 1)
-        vals, sizes = [], []
+        vals, sizes = {"ns_per_call": [], "cpu_ns_per_call": []}, []
         for _ in range(rounds):
             fig = run(cmd(args(k)), exp)
             if fig and "ns_per_call" in fig:
-                vals.append(fig["ns_per_call"])
+                for key in vals:
+                    vals[key].append(fig[key])
                 if exp:
                     sizes.append(exp_bytes(exp) / fig["calls"])
-        v = statistics.median(vals) if vals else None
-        if name == "native":
-            base = v
-        cells = ["-" if v is None else "%.1f" % v, "%.2f" % (v / base) if v and base else "-",
-                 "%.2f" % statistics.median(sizes) if sizes else "-"]
-        print("%-16s %12s %10s %14s" % (name, *cells))
+        cells = []
+        for key in vals:
+            v = statistics.median(vals[key]) if vals[key] else None
+            if name == "native":
+                base[key] = v
+            cells += ["-" if v is None else "%.1f" % v, "%.2f" % (v / base[key]) if v and base.get(key) else "-"]
+        cells.append("%.2f" % statistics.median(sizes) if sizes else "-")
+        print("%-16s %10s %9s %10s %9s %14s" % (name, *cells))
     print("(target, issue #14: collect -i on <= 1.5x native)\n")
 shutil.rmtree(work, ignore_errors=True)
