@@ -32,6 +32,23 @@
 
 enum { SLOT_FREE, SLOT_RESERVED, SLOT_LIVE, SLOT_ENDING };
 
+/*
+ * A tracer's stack remembered: the walk (unwind.h's memo), the leaf given,
+ * and what the stack was named by in the stacks file.  A traced call made
+ * again from the same place (a loop's write, a lock in a loop) finds its
+ * stack by checking the walk's stack words instead of walking, hashing and
+ * looking the stack table up.  A few ways, so that a loop of read and write
+ * keeps both.
+ */
+#define TRACE_MEMO_WAYS 4u
+
+struct trace_memo {
+	struct unwind_memo uw;
+	uint64_t leaf_pc;
+	uint64_t epoch; /* stacktab_epoch() when ref was made */
+	struct threads_stackref ref;
+};
+
 struct col_thread {
 	_Atomic int state;
 	uint32_t tid, creator_tid;
@@ -50,6 +67,8 @@ struct col_thread {
 	uint8_t *region;                 /* [guard page][altstack][pcs] */
 	size_t region_bytes;
 	uint64_t *pcs;
+	struct trace_memo *memo; /* TRACE_MEMO_WAYS, in region */
+	uint32_t memo_next;      /* the way the next new stack replaces */
 	int own_altstack;
 };
 
@@ -172,7 +191,9 @@ static void thread_region(struct col_thread *t)
 	size_t pcs_bytes =
 		((size_t)col_config()->depth_limit * 8 + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
 	size_t cache_bytes = (UNWIND_CACHE_BYTES + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
-	size_t bytes = cache_bytes + pcs_bytes + (need_alt ? PAGE_BYTES + ALTSTACK_BYTES : 0);
+	size_t memo_bytes =
+		(TRACE_MEMO_WAYS * sizeof(struct trace_memo) + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
+	size_t bytes = memo_bytes + cache_bytes + pcs_bytes + (need_alt ? PAGE_BYTES + ALTSTACK_BYTES : 0);
 	uint8_t *p =
 		mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
@@ -182,6 +203,8 @@ static void thread_region(struct col_thread *t)
 	t->pcs = (uint64_t *)(void *)(p + bytes - pcs_bytes);
 	t->uw.cache = (struct unwind_cache_entry *)(void *)(p + bytes - pcs_bytes - cache_bytes);
 	t->uw.cache_gen = 0; /* zeroed memory: every entry empty */
+	t->memo = (struct trace_memo *)(void *)(p + bytes - pcs_bytes - cache_bytes - memo_bytes);
+	t->memo_next = 0; /* zeroed memory: every way empty (gen 0) */
 	if (need_alt) {
 		mprotect(p, PAGE_BYTES, PROT_NONE); /* overflow guard below the altstack */
 		stack_t ss = {.ss_sp = p + PAGE_BYTES, .ss_size = ALTSTACK_BYTES, .ss_flags = 0};
@@ -267,6 +290,7 @@ static void thread_release(struct col_thread *t)
 	t->region = NULL;
 	t->pcs = NULL;
 	t->uw.cache = NULL;
+	t->memo = NULL;
 }
 
 static void thread_key_destructor(void *p)
@@ -316,6 +340,7 @@ void threads_fork_child(int followed)
 		t->region = NULL;
 		t->pcs = NULL;
 		t->uw.cache = NULL;
+		t->memo = NULL;
 		atomic_store(&t->state, SLOT_FREE);
 	}
 	if (!self) {
@@ -529,13 +554,47 @@ __attribute__((always_inline)) static inline void context_here(ucontext_t *uc)
 	uc->uc_mcontext.gregs[REG_RBX] = (greg_t)bx;
 }
 
-/* Unwind from this very frame into pcs. */
+/* The way of t's memo that names the stack of a walk from uc with leaf leaf_pc, or NULL. */
+static struct trace_memo *memo_find(struct col_thread *t, const ucontext_t *uc, uint32_t max,
+				    uint64_t leaf_pc)
+{
+	if (!t->memo)
+		return NULL;
+	uint64_t epoch = stacktab_epoch();
+	for (uint32_t i = 0; i < TRACE_MEMO_WAYS; i++) {
+		struct trace_memo *m = &t->memo[i];
+		if (m->leaf_pc == leaf_pc && m->epoch == epoch && unwind_memo_holds(&m->uw, uc, max))
+			return m;
+	}
+	return NULL;
+}
+
+/*
+ * Unwind from this very frame into pcs; with memo (way is not NULL), first
+ * look for the same walk there: *way is the way that holds it (pcs not
+ * filled, 0 returned), else the way the walk was remembered in (its ref to
+ * be set by the caller).
+ */
 __attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint64_t *pcs, uint32_t max,
-						      uint32_t *ret_flags)
+						      uint32_t *ret_flags, uint64_t leaf_pc,
+						      struct trace_memo **way, int *hit)
 {
 	ucontext_t uc;
 	context_here(&uc);
-	uint32_t n = unwind_from_context(&uc, &t->uw, pcs, max, ret_flags);
+	struct unwind_memo *memo = NULL;
+	*hit = 0;
+	if (way) {
+		*way = memo_find(t, &uc, max, leaf_pc);
+		if (*way) {
+			*hit = 1;
+			return 0;
+		}
+		if (t->memo) {
+			*way = &t->memo[t->memo_next++ % TRACE_MEMO_WAYS];
+			memo = &(*way)->uw;
+		}
+	}
+	uint32_t n = unwind_from_context_memo(&uc, &t->uw, pcs, max, ret_flags, memo);
 	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
 	return n;
 }
@@ -602,11 +661,27 @@ int threads_trace_stack_leaf(struct threads_stackref *ref, uint64_t leaf_pc)
 		return 0;
 	uint32_t flags, max = col_config()->depth_limit, lead = leaf_pc && max > 1;
 	struct exp_stack s = {.pcs = t->pcs};
+	struct trace_memo *way = NULL;
+	int hit;
 	t->pcs[0] = leaf_pc;
-	s.nframes = lead + unwind_here(t, t->pcs + lead, max - lead, &flags);
+	s.nframes = lead + unwind_here(t, t->pcs + lead, max - lead, &flags, leaf_pc, &way, &hit);
+	if (hit) {
+		*ref = way->ref;
+		return 1;
+	}
 	s.flags = flags;
 	s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
-	return stack_ref(t, &s, ref) < 0 ? -1 : 1;
+	if (stack_ref(t, &s, ref) < 0) {
+		if (way)
+			way->uw.gen = 0;
+		return -1;
+	}
+	if (way) {
+		way->leaf_pc = leaf_pc;
+		way->epoch = stacktab_epoch();
+		way->ref = *ref;
+	}
+	return 1;
 }
 
 /* ------------------------------------------------------------ pthread_create */

@@ -26,9 +26,14 @@
 /* Offset of uc_mcontext.gregs in the ucontext a signal frame pushes (x86-64). */
 #define SIGFRAME_GREGS (offsetof(ucontext_t, uc_mcontext.gregs))
 
+/* Where fp or bx came from, for the memo: the start's register, or a memo read's index. */
+#define SRC_START (-1)
+
 struct regs {
 	uint64_t pc, sp, fp, bx;
-	int bx_ok; /* bx is the frame's %rbx (else unknown: a CFA from it cannot be computed) */
+	int bx_ok;          /* bx is the frame's %rbx (else unknown: a CFA from it cannot be computed) */
+	int fp_src, bx_src; /* SRC_START or the index of the memo read that gave fp, bx */
+	struct unwind_memo *memo;
 };
 
 static int readable(uint64_t addr, uint64_t lo, uint64_t hi)
@@ -42,6 +47,80 @@ static uint64_t load(uint64_t addr)
 }
 
 enum step { STEP_OK, STEP_END, STEP_STOP };
+
+/* ------------------------------------------------------------ the memo */
+
+/* Note the read of v at addr; returns its index (not yet needed), or -2. */
+static int memo_read(const struct regs *r, uint64_t addr, uint64_t v)
+{
+	struct unwind_memo *m = r->memo;
+	if (!m || m->nreads >= UNWIND_MEMO_READS) {
+		if (m)
+			m->nreads = UNWIND_MEMO_READS + 1; /* too many: the walk is not remembered */
+		return -2;
+	}
+	m->addr[m->nreads] = addr;
+	m->val[m->nreads] = v;
+	return (int)m->nreads++;
+}
+
+/* The walk's result depends on the value from src (bx: a %rbx value, else %rbp). */
+static void memo_need(const struct regs *r, int src, int bx)
+{
+	struct unwind_memo *m = r->memo;
+	if (!m)
+		return;
+	if (src == SRC_START)
+		*(bx ? &m->need_bx : &m->need_fp) = 1;
+	else if (src >= 0)
+		m->addr[src] |= 1; /* addresses are 8-aligned: bit 0 marks the read needed */
+}
+
+/* A read whose value the result depends on (a return address). */
+static void memo_read_needed(const struct regs *r, uint64_t addr, uint64_t v)
+{
+	memo_need(r, memo_read(r, addr, v), 0);
+}
+
+/* The walk is over: keep the needed reads, or forget the walk. */
+static void memo_finish(struct unwind_memo *m, const ucontext_t *uc, uint32_t max, uint64_t gen)
+{
+	if (!m)
+		return;
+	if (m->nreads > UNWIND_MEMO_READS || !gen) {
+		m->gen = 0;
+		return;
+	}
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < m->nreads; i++)
+		if (m->addr[i] & 1) {
+			m->addr[k] = m->addr[i] & ~(uint64_t)1;
+			m->val[k++] = m->val[i];
+		}
+	m->nreads = k;
+	m->pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	m->sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+	m->fp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
+	m->bx = (uint64_t)uc->uc_mcontext.gregs[REG_RBX];
+	m->max = max;
+	m->gen = gen;
+}
+
+int unwind_memo_holds(const struct unwind_memo *m, const ucontext_t *uc, uint32_t max)
+{
+	if (!m->gen || m->max != max || m->sp != (uint64_t)uc->uc_mcontext.gregs[REG_RSP] ||
+	    m->pc != (uint64_t)uc->uc_mcontext.gregs[REG_RIP] ||
+	    (m->need_fp && m->fp != (uint64_t)uc->uc_mcontext.gregs[REG_RBP]) ||
+	    (m->need_bx && m->bx != (uint64_t)uc->uc_mcontext.gregs[REG_RBX]) ||
+	    m->gen != unwtab_generation())
+		return 0;
+	for (uint32_t i = 0; i < m->nreads; i++)
+		if (load(m->addr[i]) != m->val[i])
+			return 0;
+	return 1;
+}
+
+/* ------------------------------------------------------------ the walk */
 
 /*
  * A heap trace unwinds the same few hundred PCs millions of times: each
@@ -85,6 +164,8 @@ static enum step step_signal(struct regs *r, int *exact, uint64_t lo, uint64_t h
 	uint64_t g = r->sp + SIGFRAME_GREGS;
 	uint64_t a_pc = g + 8 * REG_RIP, a_sp = g + 8 * REG_RSP, a_fp = g + 8 * REG_RBP,
 		 a_bx = g + 8 * REG_RBX;
+	if (r->memo)
+		r->memo->nreads = UNWIND_MEMO_READS + 1; /* not remembered: rare, and many words */
 	if (!readable(a_pc, lo, hi) || !readable(a_sp, lo, hi) || !readable(a_fp, lo, hi) ||
 	    !readable(a_bx, lo, hi))
 		return STEP_STOP;
@@ -122,6 +203,8 @@ static int frame_rule(int kind, const struct cfi_rule *rule, const struct regs *
 	case CFI_CFA_BX:
 		if (kind == CFI_CFA_BX && !r->bx_ok)
 			return -1;
+		if (kind != CFI_CFA_SP)
+			memo_need(r, kind == CFI_CFA_BX ? r->bx_src : r->fp_src, kind == CFI_CFA_BX);
 		f->cfa = (kind == CFI_CFA_SP   ? r->sp
 			  : kind == CFI_CFA_FP ? r->fp
 					       : r->bx) +
@@ -131,6 +214,7 @@ static int frame_rule(int kind, const struct cfi_rule *rule, const struct regs *
 		return 0;
 	case CFI_PLT: f->cfa = r->sp + 8 + ((r->pc & 15) >= rule->plt_threshold ? 8 : 0); return 0;
 	default: /* no CFI: the frame-pointer rule, if %rbp points into the stack */
+		memo_need(r, r->fp_src, 0);
 		if (readable(r->fp, r->sp, hi) && r->fp + 16 <= hi) {
 			f->cfa = r->fp + 16;
 			f->fp_off = -16;
@@ -149,36 +233,41 @@ static int frame_rule(int kind, const struct cfi_rule *rule, const struct regs *
 }
 
 /*
- * The caller's %rbp (*fp) and %rbx (*bx, *bx_ok) from their slots under
- * f.cfa.  0, or -1 when %rbp's slot cannot be read.  %rbx matters only to
- * a CFA_BX frame further up: losing it never stops the walk.
+ * The caller's %rbp and %rbx (nx->fp, bx, bx_ok and where they came from)
+ * from their slots under f.cfa.  0, or -1 when %rbp's slot cannot be read.
+ * %rbx matters only to a CFA_BX frame further up: losing it never stops the
+ * walk.
  */
 static int callee_saved(const struct regs *r, const struct frame_rule *f, int frame0, uint64_t hi,
-			uint64_t *fp, uint64_t *bx, int *bx_ok)
+			struct regs *nx)
 {
-	*fp = r->fp;
+	nx->fp = r->fp;
+	nx->fp_src = r->fp_src;
 	if (f->fp_off != CFI_FP_SAME) {
 		uint64_t slot = f->cfa + (uint64_t)(int64_t)f->fp_off;
 		if (slot < r->sp && frame0) {
 			/* epilogue after `pop %rbp`: %rbp already holds the caller's value */
 		} else if (readable(slot, r->sp, hi)) {
-			*fp = load(slot);
+			nx->fp = load(slot);
+			nx->fp_src = memo_read(r, slot, nx->fp);
 		} else {
 			return -1;
 		}
 	}
-	*bx = r->bx;
-	*bx_ok = r->bx_ok;
+	nx->bx = r->bx;
+	nx->bx_ok = r->bx_ok;
+	nx->bx_src = r->bx_src;
 	if (f->bx_slot == CFI_BX_UNKNOWN) {
-		*bx_ok = 0;
+		nx->bx_ok = 0;
 	} else if (f->bx_slot != CFI_BX_SAME) {
 		uint64_t slot = f->cfa + 8 * (uint64_t)(int64_t)f->bx_slot;
 		if (slot < r->sp && frame0) {
 			/* epilogue after `pop %rbx`: %rbx already holds the caller's value */
 		} else if (readable(slot, r->sp, hi)) {
-			*bx = load(slot);
+			nx->bx = load(slot);
+			nx->bx_src = memo_read(r, slot, nx->bx);
 		} else {
-			*bx_ok = 0;
+			nx->bx_ok = 0;
 		}
 	}
 	return 0;
@@ -207,19 +296,17 @@ static enum step step(const struct unwtab_snap *snap, struct unwind_cache_entry 
 	if (f.cfa <= r->sp || !readable(f.cfa - 8, r->sp, hi))
 		return STEP_STOP;
 	uint64_t ra = load(f.cfa - 8);
-	uint64_t fp, bx;
-	int bx_ok;
-	if (callee_saved(r, &f, frame0, hi, &fp, &bx, &bx_ok) < 0)
+	memo_read_needed(r, f.cfa - 8, ra);
+	struct regs nx = {.memo = r->memo};
+	if (callee_saved(r, &f, frame0, hi, &nx) < 0)
 		return STEP_STOP;
 	if (ra == 0)
 		return STEP_END; /* a null return address ends a chain too */
 	if (ra < 4096 || (kind == CFI_NO_INFO && frame0 && !o && (!snap || !unwtab_find(snap, ra - 1))))
 		return STEP_STOP;
-	r->pc = ra;
-	r->sp = f.cfa;
-	r->fp = fp;
-	r->bx = bx;
-	r->bx_ok = bx_ok;
+	nx.pc = ra;
+	nx.sp = f.cfa;
+	*r = nx;
 	*exact = 0;
 	return STEP_OK;
 }
@@ -227,13 +314,28 @@ static enum step step(const struct unwtab_snap *snap, struct unwind_cache_entry 
 uint32_t unwind_from_context(const ucontext_t *uc, struct unwind_thread *t, uint64_t *pcs, uint32_t max,
 			     uint32_t *ret_flags)
 {
+	return unwind_from_context_memo(uc, t, pcs, max, ret_flags, NULL);
+}
+
+uint32_t unwind_from_context_memo(const ucontext_t *uc, struct unwind_thread *t, uint64_t *pcs, uint32_t max,
+				  uint32_t *ret_flags, struct unwind_memo *memo)
+{
 	*ret_flags = EXP_STACK_TRUNCATED | EXP_STACK_FAILED;
 	if (max == 0)
 		return 0;
 #if defined(__x86_64__)
-	struct regs r = {(uint64_t)uc->uc_mcontext.gregs[REG_RIP], (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
-			 (uint64_t)uc->uc_mcontext.gregs[REG_RBP], (uint64_t)uc->uc_mcontext.gregs[REG_RBX],
-			 1};
+	struct regs r = {(uint64_t)uc->uc_mcontext.gregs[REG_RIP],
+			 (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
+			 (uint64_t)uc->uc_mcontext.gregs[REG_RBP],
+			 (uint64_t)uc->uc_mcontext.gregs[REG_RBX],
+			 1,
+			 SRC_START,
+			 SRC_START,
+			 memo};
+	if (memo) {
+		memo->nreads = 0;
+		memo->need_fp = memo->need_bx = 0;
+	}
 #else
 #error "unwind.c: only x86-64 is supported"
 #endif
@@ -257,6 +359,7 @@ uint32_t unwind_from_context(const ucontext_t *uc, struct unwind_thread *t, uint
 		pcs[n++] = r.pc;
 	}
 	unwtab_release(&t->hazard);
+	memo_finish(memo, uc, max, gen);
 	/* stopped beyond the collector's thread-start wrapper: the program's part is whole */
 	if (s == STEP_STOP && t->outer_fp && r.sp > t->outer_fp)
 		s = STEP_END;
