@@ -67,12 +67,16 @@ struct col_thread {
 	uint8_t *region;                 /* [guard page][altstack][pcs] */
 	size_t region_bytes;
 	uint64_t *pcs;
+	/* threads_count's: only this thread writes them (a raw thread shares its creator's) */
+	_Atomic uint64_t counts[THREADS_COUNTERS];
 	struct trace_memo *memo; /* TRACE_MEMO_WAYS, in region */
 	uint32_t memo_next;      /* the way the next new stack replaces */
 	int own_altstack;
 };
 
 static struct col_thread *thread_slots;
+static _Atomic uint64_t
+	counts_ended[THREADS_COUNTERS]; /* of threads whose slot was freed, and slotless ones */
 static _Atomic uint32_t thread_slot_hint;
 static pthread_key_t thread_key;
 static int thread_key_ok;
@@ -146,6 +150,11 @@ static struct col_thread *slot_claim(void)
 
 static void slot_free(struct col_thread *t)
 {
+	for (int i = 0; i < THREADS_COUNTERS; i++) {
+		uint64_t k = atomic_load_explicit(&t->counts[i], memory_order_relaxed);
+		if (k)
+			atomic_fetch_add(&counts_ended[i], k);
+	}
 	atomic_store(&t->state, SLOT_FREE);
 }
 
@@ -342,6 +351,11 @@ void threads_fork_child(int followed)
 		t->uw.cache = NULL;
 		t->memo = NULL;
 		atomic_store(&t->state, SLOT_FREE);
+	}
+	for (int i = 0; i < THREADS_COUNTERS; i++) {
+		atomic_store(&counts_ended[i], 0);
+		if (self)
+			atomic_store(&self->counts[i], 0);
 	}
 	if (!self) {
 		if (followed)
@@ -641,6 +655,29 @@ void threads_guard_leave(int old)
 	if (!old && t && t->deferred)
 		take_deferred(t, 0); /* still under the guard */
 	tls_guard = old;
+}
+
+void threads_count(enum threads_counter which)
+{
+	struct col_thread *t = tls_thread;
+	if (!t) {
+		atomic_fetch_add(&counts_ended[which], 1);
+		return;
+	}
+	/* a load and a store, not a locked add: the slot is this thread's */
+	_Atomic uint64_t *k = &t->counts[which];
+	atomic_store_explicit(k, atomic_load_explicit(k, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+uint64_t threads_count_sum(enum threads_counter which)
+{
+	uint64_t sum = atomic_load(&counts_ended[which]);
+	for (uint32_t i = 0; thread_slots && i < SLOT_COUNT; i++) {
+		struct col_thread *t = &thread_slots[i];
+		if (atomic_load_explicit(&t->state, memory_order_acquire) != SLOT_FREE)
+			sum += atomic_load_explicit(&t->counts[which], memory_order_relaxed);
+	}
+	return sum;
 }
 
 uint32_t threads_trace_tid(void)

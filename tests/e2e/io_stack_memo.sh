@@ -4,7 +4,9 @@
 # tests/fixtures/io_samesite.c reaches one write() call site through paths
 # that leave the stack pointer the same and differ only in a return address
 # one or three frames up, or by alloca'd frames, interleaved with a read, on
-# two threads.  Every path's writes are charged to it exactly.
+# two threads.  Every path's writes are charged to it exactly, and log.xml's
+# io_calls (counted per thread, summed at the end) is every call: 2 x 1000
+# rounds of 12, and each thread's 2 opens and 2 closes.
 set -u
 . "$(dirname "$0")/heap_lib.sh" io_stack_memo
 [[ -f $PA_LIB/libcollector-io.so ]] || { echo "skip: libcollector-io.so not built"; exit 77; }
@@ -26,5 +28,7 @@ deep 2000 0
 take 0 2000
 rounds 22000 2000
 EOF_ROWS
+calls=$(grep -o 'io_calls="[0-9]*"' s.er/log.xml)
+check "log.xml $calls: 24008" test "$calls" = 'io_calls="24008"'
 echo "# $checks checks, $failures failed"
 exit $((failures ? 1 : 0))
