@@ -12,7 +12,9 @@ start-up and finish are not counted), wall and the thread's CPU time (which
 leaves out other processes' time on the core: the machine is shared),
 median of ROUNDS runs, the ratio to native (issue #14's target: collect -i on within 1.5x), and the experiment's
 data bytes per call (the files in the experiment directory, archives left
-out).  gprofng and strace are much slower per call: they run N/10 and N/100
+out), and the whole run's wall time per call (start-up, the loop, and what the
+tool does after the program ends: our collect compresses the data files).
+gprofng and strace are much slower per call: they run N/10 and N/100
 calls (the figures are per call).  Measurements only: no assertion (shared,
 noisy machine).
 
@@ -24,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 1000000
@@ -45,10 +48,11 @@ env = dict(os.environ, PA_ARCHIVE="off")
 def run(cmd, expname=None):
     if expname:
         shutil.rmtree(os.path.join(work, expname), ignore_errors=True)
+    t0 = time.monotonic()
     r = subprocess.run(cmd, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     if r.returncode != 0:
         return None
-    fig = {}
+    fig = {"run_s": time.monotonic() - t0}
     for line in r.stdout.decode(errors="replace").splitlines():
         k, _, v = line.partition(" ")
         if k in ("ns_per_call", "cpu_ns_per_call", "calls"):
@@ -78,17 +82,18 @@ cases = [("1-byte write() to /dev/null", lambda k: ["write", str(k)], n),
 for title, args, count in cases:
     print("== %s, %d calls (gprofng %d, strace %d), median of %d runs"
           % (title, count, max(count // 10, 1), max(count // 100, 1), rounds))
-    print("%-16s %10s %9s %10s %9s %14s" % ("tool", "wall ns", "x native", "CPU ns", "x native",
-                                             "bytes per call"))
+    print("%-16s %10s %9s %10s %9s %14s %10s" % ("tool", "wall ns", "x native", "CPU ns", "x native",
+                                                  "bytes per call", "whole run"))
     base = {}
     for name, cmd, exp, div in tools:
         k = max(count // div, 1)
-        vals, sizes = {"ns_per_call": [], "cpu_ns_per_call": []}, []
+        vals, sizes, whole = {"ns_per_call": [], "cpu_ns_per_call": []}, [], []
         for _ in range(rounds):
             fig = run(cmd(args(k)), exp)
             if fig and "ns_per_call" in fig:
                 for key in vals:
                     vals[key].append(fig[key])
+                whole.append(fig["run_s"] * 1e9 / fig["calls"])
                 if exp:
                     sizes.append(exp_bytes(exp) / fig["calls"])
         cells = []
@@ -98,6 +103,7 @@ for title, args, count in cases:
                 base[key] = v
             cells += ["-" if v is None else "%.1f" % v, "%.2f" % (v / base[key]) if v and base.get(key) else "-"]
         cells.append("%.2f" % statistics.median(sizes) if sizes else "-")
-        print("%-16s %10s %9s %10s %9s %14s" % (name, *cells))
+        cells.append("%.0f ns" % statistics.median(whole) if whole else "-")
+        print("%-16s %10s %9s %10s %9s %14s %10s" % (name, *cells))
     print("(target, issue #14: collect -i on <= 1.5x native)\n")
 shutil.rmtree(work, ignore_errors=True)
