@@ -333,6 +333,7 @@ uint32_t unwind_from_context_memo(const ucontext_t *uc, struct unwind_thread *t,
 			 SRC_START,
 			 memo};
 	if (memo) {
+		memo->gen = 0; /* nothing remembered while it is being filled */
 		memo->nreads = 0;
 		memo->need_fp = memo->need_bx = 0;
 	}
