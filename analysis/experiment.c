@@ -1022,6 +1022,19 @@ static void free_strs(char **v, size_t n)
 	free(v);
 }
 
+const struct exp_io_fd *experiment_io_fd(const struct experiment *exp, uint32_t vfd)
+{
+	size_t lo = 0, hi = exp->nio_fds;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (exp->io_fds[mid].vfd < vfd)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < exp->nio_fds && exp->io_fds[lo].vfd == vfd ? &exp->io_fds[lo] : NULL;
+}
+
 void experiment_free(struct experiment *exp)
 {
 	if (!exp)
@@ -1080,6 +1093,9 @@ void experiment_free(struct experiment *exp)
 	free(exp->sync_acq);
 	free(exp->sync_watch);
 	free(exp->io);
+	for (size_t i = 0; i < exp->nio_fds; i++)
+		free(exp->io_fds[i].name);
+	free(exp->io_fds);
 	free(exp->path);
 	free(exp->name);
 	free(exp);

@@ -137,6 +137,22 @@ struct exp_io_event {
 	int32_t fd;
 };
 
+/*
+ * A descriptor's life as the process saw it (an IO_FILE record): virtual id
+ * vfd (1, 2, ... per process; a number reused after a close gets a new one),
+ * the descriptor number (-1 for a failed open), how it came to be (enum
+ * exp_io_how), the original of a duplicate (origin, else 0), and its name:
+ * the path as opened, "<pipe>", "<socket>", an inherited descriptor's
+ * /proc/self/fd link; a duplicate's is its origin's (resolved on reading).
+ */
+struct exp_io_fd {
+	uint32_t vfd;
+	int32_t fd;
+	uint32_t origin;
+	uint32_t how;
+	char *name; /* never NULL; "" when unknown */
+};
+
 struct exp_callstack {
 	uint64_t id;
 	uint32_t flags; /* EXP_STACK_* */
@@ -270,8 +286,13 @@ struct experiment {
 	int has_io;              /* an iotrace file was present (collect -i on) */
 	struct exp_io_event *io; /* sorted by time */
 	size_t nio;
+	struct exp_io_fd *io_fds; /* sorted by vfd, one each */
+	size_t nio_fds;
 	uint64_t duration_ns; /* end (or last event) minus start */
 };
+
+/* The descriptor whose virtual id is vfd (I/O tracing), or NULL if none. */
+const struct exp_io_fd *experiment_io_fd(const struct experiment *exp, uint32_t vfd);
 
 /*
  * Read the experiment directory at `path`.  On failure returns -errno and,

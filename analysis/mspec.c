@@ -153,6 +153,17 @@ static int parse_item(const struct profile *prof, const char *s, size_t len, int
 	return 0;
 }
 
+const char *mspec_default_metrics(const struct profile *p)
+{
+	int heap = profile_has_heap(p), io = 0;
+	for (size_t x = 0; x < profile_experiment_count(p); x++)
+		io |= profile_experiment(p, x)->has_io;
+	return heap && io ? MSPEC_DEFAULT_HEAP_IO_METRICS
+	       : heap     ? MSPEC_DEFAULT_HEAP_METRICS
+	       : io       ? MSPEC_DEFAULT_IO_METRICS
+			  : MSPEC_DEFAULT_METRICS;
+}
+
 int mspec_parse(const struct profile *p, const char *text, int sort, struct mspec *ret, char *err,
 		size_t errlen)
 {
@@ -160,7 +171,7 @@ int mspec_parse(const struct profile *p, const char *text, int sort, struct mspe
 	while (*text == ' ')
 		text++;
 	if (strcmp(text, "default") == 0)
-		text = sort ? MSPEC_DEFAULT_SORT : MSPEC_DEFAULT_METRICS;
+		text = sort ? MSPEC_DEFAULT_SORT : mspec_default_metrics(p);
 	if (!*text) {
 		snprintf(err, errlen, "empty metric list");
 		return -EINVAL;

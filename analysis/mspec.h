@@ -40,6 +40,15 @@ struct mspec {
 /* The default list when an experiment has heap data (gprofng's: heap metrics first). */
 #define MSPEC_DEFAULT_HEAP_METRICS \
 	"i.heapleakbytes:i.heapleakcnt:i.heapallocbytes:i.heapalloccnt:e.%totalcpu:i.%totalcpu:name"
+/* With I/O data, gprofng's: the four I/O times after the CPU (with heap data too, after it). */
+#define MSPEC_DEFAULT_IO_METRICS \
+	"e.%totalcpu:i.%totalcpu:i.ioreadtime:i.iowritetime:i.ioothertime:i.ioerrortime:name"
+#define MSPEC_DEFAULT_HEAP_IO_METRICS                                                            \
+	"i.heapleakbytes:i.heapleakcnt:i.heapallocbytes:i.heapalloccnt:e.%totalcpu:i.%totalcpu:" \
+	"i.ioreadtime:i.iowritetime:i.ioothertime:i.ioerrortime:name"
+
+/* The default metric list for p's data: one of the MSPEC_DEFAULT_*_METRICS. */
+const char *mspec_default_metrics(const struct profile *p);
 
 /*
  * Parse `text` into *ret, the metrics named from p's registry.  Returns 0,

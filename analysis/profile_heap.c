@@ -31,7 +31,7 @@ static const char *const class_label[HEAP_SIZE_CLASSES] = {
 size_t heap_size_class(uint64_t bytes)
 {
 	size_t c = 0;
-	while (c < HEAP_SIZE_CLASSES - 1 && bytes >= class_limit[c])
+	while (c < HEAP_SIZE_CLASSES - 1 && bytes > class_limit[c])
 		c++;
 	return c;
 }

@@ -74,7 +74,11 @@ struct heap_summary {
 	uint64_t peak_ns; /* since the experiment's start */
 };
 
-/* The size class of a block of `bytes`, 0..HEAP_SIZE_CLASSES-1, and its label ("1KB - 8KB"). */
+/*
+ * The size class of a block (or an I/O call) of `bytes`, 0..HEAP_SIZE_CLASSES-1,
+ * and its label ("1KB - 8KB"); as gprofng's, a class includes its upper
+ * bound (8192 bytes are "1KB - 8KB").
+ */
 size_t heap_size_class(uint64_t bytes);
 const char *heap_size_class_label(size_t cls);
 

@@ -8,11 +8,25 @@
  * WRITE_ERROR, ... types).  Calls of threads or times outside the selection
  * are skipped, as clock samples are.
  */
+#include "analysis/profile_io.h"
+
 #include "analysis/profile_internal.h"
 #include "experiment/format.h"
 #include "experiment/record.h"
 
-enum { RB, RC, RT, WB, WC, WT, OC, OT, EC, ET, NIO };
+enum {
+	RB = PROFILE_IO_READ_BYTES,
+	RC = PROFILE_IO_READ_CNT,
+	RT = PROFILE_IO_READ_TIME,
+	WB = PROFILE_IO_WRITE_BYTES,
+	WC = PROFILE_IO_WRITE_CNT,
+	WT = PROFILE_IO_WRITE_TIME,
+	OC = PROFILE_IO_OTHER_CNT,
+	OT = PROFILE_IO_OTHER_TIME,
+	EC = PROFILE_IO_ERROR_CNT,
+	ET = PROFILE_IO_ERROR_TIME,
+	NIO = PROFILE_IO_FIGS
+};
 
 /* In the order of the values each charge carries. */
 static const struct metric_def io_defs[NIO] = {
@@ -47,8 +61,7 @@ static int io_selected(const struct profile *p, size_t x, const struct exp_io_ev
 	return p->exps.v[x].selected[y->thread] && profile_time_selected(p, x, y->ts_ns);
 }
 
-/* The call's values, in io_defs' order. */
-static void io_values(const struct exp_io_event *y, uint64_t v[NIO])
+void profile_io_values(const struct exp_io_event *y, uint64_t v[PROFILE_IO_FIGS])
 {
 	for (int i = 0; i < NIO; i++)
 		v[i] = 0;
@@ -92,7 +105,7 @@ static int io_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn
 		if (!io_selected(p, x, y))
 			continue;
 		uint64_t v[NIO];
-		io_values(y, v);
+		profile_io_values(y, v);
 		struct profile_charge c = {
 			.stack = y->stack, .thread = y->thread, .ts_ns = y->ts_ns, .event = 1, .values = v};
 		r = fn(fn_arg, &c);
@@ -109,7 +122,7 @@ static int io_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, co
 		if (!io_selected(p, x, y))
 			continue;
 		uint64_t v[NIO];
-		io_values(y, v);
+		profile_io_values(y, v);
 		uint64_t *s = sums + (size_t)y->stack * stride;
 		for (int k = 0; k < NIO; k++)
 			s[cols[k]] += v[k];

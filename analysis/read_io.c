@@ -1,11 +1,14 @@
 /*
  * read_io.c - the iotrace file's reader (see exp_read.h): the I/O calls of
- * collect -i on, one IO record each (format 1.5); IO_FILE records (the
- * descriptors' names) are checked and skipped in this version.
+ * collect -i on, one IO record each (format 1.5), and the descriptors'
+ * lives (IO_FILE records): their names, a duplicate's taken from its
+ * original's.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/exp_read.h"
 #include "experiment/record.h"
@@ -14,6 +17,7 @@ struct io_state {
 	struct exp_read *rd;
 	VEC(struct exp_io_event) events;
 	VEC(uint64_t) stack_ids; /* per event, resolved once the file is read */
+	VEC(struct exp_io_fd) fds;
 	uint64_t prev_ns;
 	uint64_t bad;
 };
@@ -27,7 +31,16 @@ static int io_record_cb(void *ctx, uint32_t tid, uint64_t base_ns, int block_sta
 	struct exp_io y;
 	if (rec->kind == EXP_REC_IO_FILE) {
 		struct exp_io_file f;
-		st->bad += record_decode_io_file(rec, &f) < 0;
+		if (record_decode_io_file(rec, &f) < 0) {
+			st->bad++;
+			return 0;
+		}
+		struct exp_io_fd d = {.vfd = f.vfd, .fd = f.fd, .origin = f.origin, .how = f.how};
+		d.name = strndup(f.name, f.name_bytes);
+		if (!d.name || VEC_PUSH(&st->fds, d) < 0) {
+			free(d.name);
+			return -ENOMEM;
+		}
 		return 0;
 	}
 	if (record_decode_io(rec, st->prev_ns, tid, &y) < 0) {
@@ -84,9 +97,64 @@ static int cmp_io_event(const void *a, const void *b)
 	return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
+static int cmp_io_fd(const void *a, const void *b)
+{
+	const struct exp_io_fd *x = a, *y = b;
+	return (x->vfd > y->vfd) - (x->vfd < y->vfd);
+}
+
+/*
+ * The descriptors by vfd, one each (a damaged file's repeats dropped), each
+ * duplicate named as its original (which came first: a smaller vfd).
+ */
+static int io_fds_finish(struct exp_read *rd, struct io_state *st)
+{
+	struct exp_io_fd *v = st->fds.v;
+	size_t n = 0;
+	if (st->fds.n)
+		qsort(v, st->fds.n, sizeof *v, cmp_io_fd);
+	for (size_t i = 0; i < st->fds.n; i++) {
+		if (v[i].vfd == 0 || (n > 0 && v[n - 1].vfd == v[i].vfd)) {
+			free(v[i].name);
+			continue;
+		}
+		v[n++] = v[i];
+	}
+	st->fds.n = n;
+	for (size_t i = 0; i < n; i++) {
+		if (*v[i].name || v[i].how == EXP_IO_HOW_DUP || v[i].fd < 0)
+			continue;
+		char *name; /* an inherited descriptor whose link could not be read */
+		if (asprintf(&name, "<descriptor %d>", v[i].fd) < 0)
+			return -ENOMEM;
+		free(v[i].name);
+		v[i].name = name;
+	}
+	rd->exp->io_fds = v;
+	rd->exp->nio_fds = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct exp_io_fd *o = v[i].how == EXP_IO_HOW_DUP && v[i].origin < v[i].vfd
+						    ? experiment_io_fd(rd->exp, v[i].origin)
+						    : NULL;
+		if (!o)
+			continue;
+		char *name = strdup(o->name);
+		if (!name)
+			return -ENOMEM;
+		free(v[i].name);
+		v[i].name = name;
+	}
+	st->fds.v = NULL;
+	st->fds.n = 0;
+	return 0;
+}
+
 static int io_finish(struct exp_read *rd, void *vst, const uint32_t *thread_order)
 {
 	struct io_state *st = vst;
+	int r = io_fds_finish(rd, st);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < st->events.n; i++)
 		st->events.v[i].thread = thread_order[st->events.v[i].thread];
 	if (st->events.n)
@@ -103,6 +171,9 @@ static void io_release(void *vst)
 	struct io_state *st = vst;
 	free(st->events.v);
 	free(st->stack_ids.v);
+	for (size_t i = 0; i < st->fds.n; i++)
+		free(st->fds.v[i].name);
+	free(st->fds.v);
 }
 
 const struct exp_reader exp_reader_io = {

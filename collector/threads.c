@@ -62,6 +62,7 @@ struct col_thread {
 	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
 	uint64_t cpu0_ns;                /* thread CPU clock at THREAD_START */
 	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
+	uint64_t window_cpu_ns;          /* CPU charged to samples inside the collection window (-t) */
 	volatile sig_atomic_t deferred;  /* samples that arrived inside the collector: taken on the way out */
 	struct blockw_cursor prof, stk;  /* clock samples, stacks: in the signal handler */
 	uint8_t *region;                 /* [guard page][altstack][pcs] */
@@ -275,11 +276,20 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 /* Write t's THREAD_END; t is in state ENDING. */
 static void thread_write_end(struct col_thread *t, uint32_t writer_tid, uint64_t cpu_now_ns)
 {
+	struct col_config *cfg = col_config();
 	struct exp_thread_end r = {
 		.tid = t->tid,
 		.end_ns = col_now_ns(),
 		.cpu_ns = cpu_now_ns > t->cpu0_ns ? cpu_now_ns - t->cpu0_ns : 0,
 	};
+	if (cfg->window_start_ns || cfg->window_end_ns) {
+		/* -t: the CPU inside the window, which its samples carry, plus the
+		 * tail since the last one if the thread ends inside the window */
+		uint64_t rel = r.end_ns - cfg->start_ns;
+		int inside = rel >= cfg->window_start_ns && (!cfg->window_end_ns || rel < cfg->window_end_ns);
+		r.cpu_ns = t->window_cpu_ns +
+			   (inside && cpu_now_ns > t->last_cpu_ns ? cpu_now_ns - t->last_cpu_ns : 0);
+	}
 	ctl_append(writer_tid, r.end_ns, EXP_REC_THREAD_END, encode_thread_end, &r);
 }
 
@@ -449,6 +459,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	if (atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
 		atomic_fetch_add(&n->lost_samples, 1); /* the data files have stopped */
 		atomic_fetch_add(&n->lost_sample_ns, weight);
+		t->window_cpu_ns += weight;
 		t->last_cpu_ns = cpu;
 		return;
 	}
@@ -478,6 +489,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 		atomic_fetch_add(&n->lost_samples, 1);
 		atomic_fetch_add(&n->lost_sample_ns, weight);
 	}
+	t->window_cpu_ns += weight; /* inside the window: recorded or lost */
 	t->last_cpu_ns = cpu;
 }
 

@@ -108,6 +108,17 @@ struct report_sync_object;
 /* synclocks' model after the checks (sync data present): the count, or -1 after a message. */
 ssize_t report_sync_list(struct erp *e, struct report_sync_object **ret);
 
+/* I/O tracing reports (er_print/report_io.c). */
+int report_ioactivity(struct erp *e, const char *arg);
+int report_iodetail(struct erp *e, const char *arg);
+int report_iocallstack(struct erp *e, const char *arg);
+int report_iostat(struct erp *e, const char *arg);
+/* report_prepare, then an error (-1) unless the experiments traced I/O. */
+int report_io_prepare(struct erp *e);
+struct report_io_row;
+/* iocallstack's model after the checks: the rows (<Total> first), or -1 after a message. */
+ssize_t report_io_stacks(struct erp *e, struct report_io_row **ret);
+
 /* Annotated source and disassembly (er_print/report_source.c). */
 int report_source(struct erp *e, const char *arg);
 int report_disasm(struct erp *e, const char *arg);

@@ -132,6 +132,12 @@ static const struct command commands[] = {
 	 "heap statistics: peak, size histograms, temporary allocations, memory at the peak"},
 	{"synclocks", NULL, ARG_NONE, report_synclocks, "",
 	 "synchronization objects ranked by wait time, with the stacks that waited (collect -s)"},
+	{"ioactivity", NULL, ARG_NONE, report_ioactivity, "", "I/O by file name (collect -i on)"},
+	{"iodetail", NULL, ARG_NONE, report_iodetail, "",
+	 "I/O by file descriptor: each life of a descriptor number (collect -i on)"},
+	{"iocallstack", NULL, ARG_NONE, report_iocallstack, "", "I/O by call stack (collect -i on)"},
+	{"iostat", NULL, ARG_NONE, report_iostat, "",
+	 "I/O statistics: read and write size histograms, extremes, totals (collect -i on)"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
 	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
@@ -266,9 +272,6 @@ static int cmd_metrics(struct erp *e, const char *arg)
 	char buf[1024];
 	if (arg) {
 		struct mspec m;
-		const char *t = arg + strspn(arg, " ");
-		if (strcmp(t, "default") == 0 && profile_has_heap(e->prof))
-			arg = MSPEC_DEFAULT_HEAP_METRICS;
 		if (mspec_parse(e->prof, arg, 0, &m, buf, sizeof buf) < 0) {
 			erp_error(e, "metrics: %s", buf);
 			return -1;
@@ -682,6 +685,7 @@ static void usage(FILE *f)
 		"  -printmode text|html|json|C (tables as HTML, JSON or C-separated values)\n"
 		"  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
 		"  -synclocks (synchronization wait tracing, collect -s)\n"
+		"  -ioactivity  -iodetail  -iocallstack  -iostat (I/O tracing, collect -i on)\n"
 		"  -export FORMAT[:METRIC] FILE (folded, pprof, speedscope, firefox, chrome; FILE - = stdout)\n"
 		"Run 'er_print -help' for every command; see er_print(1).\n");
 }
@@ -730,14 +734,27 @@ static void free_pending(struct pending *todo, size_t n)
  * malloc'd join of two, for ARG_TWO), *i advanced past them.  0, or the exit
  * status after a message.
  */
+/*
+ * header's and statistics' exp_id on the command line: "all" or a number
+ * list ("1", "1,3-5"), and not an experiment of that name in the current
+ * directory.
+ */
+static int is_exp_id(const char *s)
+{
+	if (access(s, F_OK) == 0)
+		return 0;
+	return strcmp(s, "all") == 0 || (*s && strspn(s, "0123456789,-") == strlen(s));
+}
+
 static int option_arg(const struct command *c, int argc, char **argv, int *i, const char **arg, char **owned)
 {
 	*arg = NULL;
 	*owned = NULL;
-	int need = c->arg == ARG_TWO ? 2
+	int need = c->arg == ARG_TWO || c->fn == cmd_pathmap ? 2
 		   : c->arg == ARG_ONE || c->arg == ARG_REST ||
 				   (c->arg == ARG_OPT && *i + 1 < argc && argv[*i + 1][0] != '-' &&
-				    c->fn != report_header && c->fn != report_statistics)
+				    ((c->fn != report_header && c->fn != report_statistics) ||
+				     is_exp_id(argv[*i + 1])))
 			   ? 1
 			   : 0;
 	if (*i + need >= argc) {
@@ -783,6 +800,10 @@ static int parse_command_line(struct erp *e, int argc, char **argv, struct pendi
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
+			return 0;
+		}
+		if (strcmp(a, "-help") == 0) { /* every command, with or without an experiment */
+			cmd_help(e, NULL);
 			return 0;
 		}
 		const struct command *c = lookup(e, a + 1 + (a[1] == '-'));
@@ -835,11 +856,9 @@ int main(int argc, char **argv)
 		}
 	}
 	/* the default lists over the metrics the experiments registered; with
-	 * heap data, gprofng's default list: the heap metrics first */
+	 * heap or I/O data, gprofng's default lists (mspec_default_metrics) */
 	if (status == 0 && nexps > 0 &&
-	    (mspec_parse(e.prof,
-			 profile_has_heap(e.prof) ? MSPEC_DEFAULT_HEAP_METRICS : MSPEC_DEFAULT_METRICS, 0,
-			 &e.metrics, err, sizeof err) < 0 ||
+	    (mspec_parse(e.prof, mspec_default_metrics(e.prof), 0, &e.metrics, err, sizeof err) < 0 ||
 	     mspec_parse(e.prof, MSPEC_DEFAULT_SORT, 1, &e.sort, err, sizeof err) < 0)) {
 		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
 		status = 1;

@@ -253,8 +253,9 @@ static void header_host(FILE *o, const struct exp_log *l)
 }
 
 /* How the data was collected. */
-static void header_parameters(FILE *o, const struct exp_log *l)
+static void header_parameters(FILE *o, const struct experiment *x)
 {
+	const struct exp_log *l = &x->log;
 	fprintf(o, "Data collection parameters:\n");
 	if (l->clock_mode && strcmp(l->clock_mode, "off") == 0) {
 		fprintf(o, "  Clock-profiling disabled\n");
@@ -274,6 +275,20 @@ static void header_parameters(FILE *o, const struct exp_log *l)
 			l->sync_mode && strcmp(l->sync_mode, "calibrated") == 0 ? " (calibrated)"
 			: l->sync_mode && strcmp(l->sync_mode, "all") == 0      ? " (all)"
 										: "");
+	unsigned long w0 = 0, w1 = 0;
+	if (l->duration && sscanf(l->duration, "%lu:%lu", &w0, &w1) == 2 && (w0 || w1)) {
+		/* collect -t: only what happened in the window was recorded */
+		if (!w1)
+			fprintf(o, "  Data-collection window, from %lu secs. to the end\n", w0);
+		else if (!w0)
+			fprintf(o, "  Data-collection window, the first %lu secs.\n", w1);
+		else
+			fprintf(o, "  Data-collection window, %lu-%lu secs.\n", w0, w1);
+	}
+	if (x->has_heap)
+		fprintf(o, "  Heap tracing\n");
+	if (x->has_io)
+		fprintf(o, "  IO tracing\n");
 	if (l->depth_limit)
 		fprintf(o, "  Stack depth limit = %" PRIu32 " frames\n", l->depth_limit);
 	fprintf(o, "\n");
@@ -318,7 +333,7 @@ static void header_one(struct erp *e, const struct experiment *x)
 	header_messages(o, x);
 	header_target(o, &x->log);
 	header_host(o, &x->log);
-	header_parameters(o, &x->log);
+	header_parameters(o, x);
 	header_times(o, x);
 }
 

@@ -12,6 +12,7 @@
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
 #include "analysis/report_info.h"
+#include "analysis/report_io.h"
 #include "analysis/report_stats.h"
 #include "analysis/report_sync.h"
 #include "common/jsonw.h"
@@ -97,6 +98,7 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	key_str_opt(w, "mechanism", l->mechanism);
 	jsonw_key_uint(w, "depth_limit", l->depth_limit);
 	jsonw_key_bool(w, "heap_tracing", x->has_heap);
+	jsonw_key_bool(w, "io_tracing", x->has_io);
 	jsonw_key_bool(w, "sync_tracing", l->sync_on);
 	if (l->sync_on) {
 		jsonw_key_uint(w, "sync_threshold_ns", l->sync_threshold_ns);
@@ -403,10 +405,56 @@ static int json_synclocks(struct erp *e, const char *arg)
 	return 0;
 }
 
+/* iocallstack: the totals, then each stack with its figures, the most I/O time first. */
+static int json_iocallstack(struct erp *e, const char *arg)
+{
+	struct report_io_row *v;
+	ssize_t got = report_io_stacks(e, &v);
+	if (got < 0)
+		return -1;
+	struct jsonw w;
+	begin(&w, e, "iocallstack", arg);
+	jsonw_key_uint(&w, "distinct_stacks", (uint64_t)got - 1);
+	jsonw_key(&w, "total");
+	jsonw_object_begin(&w);
+	report_io_row_json(&w, &v[0]);
+	jsonw_object_end(&w);
+	jsonw_key(&w, "stacks");
+	jsonw_array_begin(&w);
+	size_t n = (size_t)got - 1;
+	if (e->limit > 0 && (size_t)e->limit < n)
+		n = (size_t)e->limit;
+	for (size_t i = 1; i <= n; i++) {
+		jsonw_object_begin(&w);
+		jsonw_key_string(&w, "experiment", profile_experiment(e->prof, v[i].exp)->name);
+		report_io_row_json(&w, &v[i]);
+		json_frames(&w, e, v[i].exp, v[i].stack);
+		jsonw_object_end(&w);
+	}
+	jsonw_array_end(&w);
+	end(&w);
+	free(v);
+	return 0;
+}
+
+static int json_iostat(struct erp *e, const char *arg)
+{
+	if (report_io_prepare(e) < 0)
+		return -1;
+	struct report_io_stat s;
+	report_io_stat(e->prof, &s);
+	struct jsonw w;
+	begin(&w, e, "iostat", arg);
+	report_io_stat_json(&w, &s);
+	end(&w);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct erp *e, const char *arg);
 } json_reports[] = {
+	{"iocallstack", json_iocallstack}, {"iostat", json_iostat},
 	{"synclocks", json_synclocks},     {"leaks", json_leaks},
 	{"allocs", json_allocs},           {"header", json_header},
 	{"statistics", json_statistics},   {"experiment_list", json_experiment_list},

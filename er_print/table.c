@@ -175,8 +175,11 @@ static size_t col_width(const struct table *t, size_t c, size_t wv, size_t wp)
 	return wv + wp + (wv && wp ? 1 : 0);
 }
 
-/* Split a title into lines of at most `width` chars at spaces (greedy). */
-static size_t wrap(const char *title, size_t width, char lines[][64], size_t maxlines)
+/*
+ * Split a title into lines of at most `width` chars at spaces (greedy);
+ * *rest: 1 if words were left over after maxlines lines.
+ */
+static size_t wrap(const char *title, size_t width, char lines[][64], size_t maxlines, int *rest)
 {
 	size_t n = 0;
 	const char *p = title;
@@ -206,6 +209,9 @@ static size_t wrap(const char *title, size_t width, char lines[][64], size_t max
 		n++;
 		p += last_fit;
 	}
+	while (*p == ' ')
+		p++;
+	*rest = *p != '\0';
 	return n;
 }
 
@@ -250,7 +256,10 @@ static void layout_of(const struct table *t, struct layout *L)
 	for (size_t c = 0; c < t->ncols; c++) {
 		col_widths(t, c, &L->wv[c], &L->wp[c]);
 		L->w[c] = col_width(t, c, L->wv[c], L->wp[c]);
-		L->nt[c] = wrap(t->cols[c].title, L->w[c], L->titles[c], 3);
+		/* a title of more than three lines at the values' width widens the column */
+		int rest;
+		while ((L->nt[c] = wrap(t->cols[c].title, L->w[c], L->titles[c], 3, &rest)), rest)
+			L->w[c]++;
 		for (size_t i = 0; i < L->nt[c]; i++)
 			if (strlen(L->titles[c][i]) > L->w[c])
 				L->w[c] = strlen(L->titles[c][i]);

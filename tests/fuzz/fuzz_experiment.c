@@ -1,7 +1,9 @@
 /*
  * fuzz_experiment - an arbitrary byte string as an experiment directory: the
  * input is split at the first three "\n@@\n" separators into log.xml, map.xml,
- * profile and processes.xml (the founder's list of descendants); the last
+ * a data file and processes.xml (the founder's list of descendants); the data
+ * file is named for the kind its header says (heaptrace, synctrace, iotrace;
+ * profile for any other), so every data file's reader is fuzzed; the last
  * part is also the log.xml of a subexperiment _f1.er, so the reading of
  * descendants is fuzzed too; the experiments are read, their metrics
  * computed and the process tree's lineages parsed.
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/profile.h"
+#include "experiment/format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,12 +54,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	put("map.xml", s1 ? s1 + 4 : data, s1 ? (size_t)((s2 ? s2 : end) - (s1 + 4)) : 0);
 	const uint8_t *s3 = s2 ? find_sep(s2 + 4, end) : NULL;
 	char path[128];
-	if (s2)
-		put("profile", s2 + 4, (size_t)((s3 ? s3 : end) - (s2 + 4)));
-	else {
-		snprintf(path, sizeof path, "%s/profile", dir);
-		unlink(path);
+	static const char *const data_names[] = {EXP_FILE_NAME_PROFILE, EXP_FILE_NAME_HEAP,
+						 EXP_FILE_NAME_SYNC, EXP_FILE_NAME_IO};
+	const char *data_name = NULL;
+	if (s2) {
+		const uint8_t *d = s2 + 4;
+		size_t dn = (size_t)((s3 ? s3 : end) - d);
+		uint32_t kind = 0;
+		if (dn >= EXP_FH_FILE_KIND + 4)
+			memcpy(&kind, d + EXP_FH_FILE_KIND, 4);
+		data_name = kind == EXP_FILE_HEAP   ? EXP_FILE_NAME_HEAP
+			    : kind == EXP_FILE_SYNC ? EXP_FILE_NAME_SYNC
+			    : kind == EXP_FILE_IO   ? EXP_FILE_NAME_IO
+						    : EXP_FILE_NAME_PROFILE;
+		put(data_name, d, dn);
 	}
+	for (size_t i = 0; i < sizeof data_names / sizeof data_names[0]; i++)
+		if (data_names[i] != data_name) {
+			snprintf(path, sizeof path, "%s/%s", dir, data_names[i]);
+			unlink(path);
+		}
 	snprintf(path, sizeof path, "%s/_f1.er", dir);
 	if (s3) {
 		put("processes.xml", s3 + 4, (size_t)(end - (s3 + 4)));

@@ -25,6 +25,13 @@
  *                               record), 1 ms after the previous sync line's end
  *   acqcount OBJECT N EVERY     a watched object's exact acquisitions N, 1 in EVERY
  *                               sampled (a SYNC_COUNT record, written by thread 1)
+ *   io TID FUNC VFD FD BYTES ERRNO DUR_NS FRAME...  an I/O call (writes the iotrace file):
+ *                               FUNC a traced function's name (read, write, open, ...);
+ *                               each call starts 1 ms after the previous io line ended,
+ *                               the first 1 ms after the start
+ *   iofile VFD FD HOW ORIGIN NAME  a descriptor's life begins (an IO_FILE record, written
+ *                               in line order by the next io line's thread): HOW open,
+ *                               failed, dup, pipe, socket or inherited; NAME "-" = none
  *   exit STATUS | signal N      how the target ended (default: exit 0)
  *   start NS                    the experiment's start, CLOCK_MONOTONIC (default 1000000000);
  *                               every time is relative to it
@@ -107,6 +114,36 @@ struct yline {
 };
 static struct yline *ylines;
 static int nylines, ycap;
+
+struct ioline {
+	int file; /* 1: an iofile line */
+	uint32_t tid;
+	struct exp_io io;
+	struct exp_io_file f;
+	char name[256];
+	uint64_t pcs[256];
+	uint32_t n;
+};
+static struct ioline *iolines;
+static int niolines, iocap;
+
+static int io_func(const char *w)
+{
+	for (unsigned i = 0; i < EXP_IO_FUNC_LIMIT; i++)
+		if (strcmp(w, record_io_func_name(i)) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int io_how(const char *w)
+{
+	static const char *const names[EXP_IO_HOW_LIMIT] = {"open",   "failed",    "dup",    "pipe",
+							    "socket", "inherited", "tmpfile"};
+	for (int i = 0; i < EXP_IO_HOW_LIMIT; i++)
+		if (strcmp(w, names[i]) == 0)
+			return i;
+	return -1;
+}
 
 static int sync_func(const char *w)
 {
@@ -235,6 +272,44 @@ static uint64_t lookup(const char *frame)
 	return 0;
 }
 
+/* An io or iofile line (tok[0] says which) into iolines. */
+static void parse_io(char **tok, int nt)
+{
+	if (niolines == iocap) {
+		iocap = iocap ? iocap * 2 : 64;
+		iolines = realloc(iolines, (size_t)iocap * sizeof *iolines);
+		if (!iolines)
+			die("out of memory", "");
+	}
+	struct ioline *l = &iolines[niolines++];
+	memset(l, 0, sizeof *l);
+	if (strcmp(tok[0], "iofile") == 0) {
+		int how = io_how(tok[3]);
+		if (how < 0)
+			die("unknown iofile how", tok[3]);
+		l->file = 1;
+		l->tid = 1;
+		l->f.vfd = (uint32_t)strtoul(tok[1], NULL, 0);
+		l->f.fd = (int32_t)strtol(tok[2], NULL, 0);
+		l->f.how = (uint32_t)how;
+		l->f.origin = (uint32_t)strtoul(tok[4], NULL, 0);
+		snprintf(l->name, sizeof l->name, "%s", strcmp(tok[5], "-") ? tok[5] : "");
+		return;
+	}
+	int f = io_func(tok[2]);
+	if (f < 0)
+		die("unknown io function", tok[2]);
+	l->tid = (uint32_t)strtoul(tok[1], NULL, 10);
+	l->io.func = (uint32_t)f;
+	l->io.vfd = (uint32_t)strtoul(tok[3], NULL, 0);
+	l->io.fd = (int32_t)strtol(tok[4], NULL, 0);
+	l->io.bytes = strtoull(tok[5], NULL, 0);
+	l->io.err = (uint32_t)strtoul(tok[6], NULL, 0);
+	l->io.dur_ns = strtoull(tok[7], NULL, 0);
+	for (int k = 8; k < nt && l->n < 256; k++)
+		l->pcs[l->n++] = lookup(tok[k]);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t bulk = 0, heap_bulk = 0;
@@ -329,6 +404,9 @@ int main(int argc, char **argv)
 				y->wait_ns = strtoull(tok[first++], NULL, 0);
 			for (int k = first; k < nt && y->n < 256; k++)
 				y->pcs[y->n++] = lookup(tok[k]);
+		} else if ((strcmp(tok[0], "io") == 0 && nt >= 8) ||
+			   (strcmp(tok[0], "iofile") == 0 && nt == 6)) {
+			parse_io(tok, nt);
 		} else if (strcmp(tok[0], "heap") == 0 && nt >= 5) {
 			if (nhlines == hcap) {
 				hcap = hcap ? hcap * 2 : 64;
@@ -571,6 +649,46 @@ int main(int argc, char **argv)
 		}
 		wfile_flush(&sy);
 		fclose(sy.f);
+		if (t > now)
+			now = t;
+	}
+	if (niolines) {
+		static struct wfile io;
+		wfile_open(&io, out, EXP_FILE_NAME_IO, EXP_FILE_IO);
+		uint64_t t = start_ns;
+		for (int i = 0; i < niolines; i++) {
+			struct ioline *l = &iolines[i];
+			uint8_t *at;
+			if (l->file) {
+				l->f.name = l->name;
+				l->f.name_bytes = (uint32_t)strlen(l->name);
+				/* by the thread of the next call (one block per thread switch) */
+				for (int k = i + 1; k < niolines; k++)
+					if (!iolines[k].file) {
+						l->tid = iolines[k].tid;
+						break;
+					}
+				at = wfile_room(&io, l->tid, t);
+				wfile_commit(&io, record_encode_io_file(at, EXP_BLOCK_BYTES - io.used, &l->f),
+					     EXP_REC_IO_FILE, at);
+				continue;
+			}
+			struct exp_stack es = {.nframes = l->n, .pcs = l->pcs};
+			es.id = record_stack_hash(l->pcs, l->n, 0);
+			at = wfile_room(&stk, 1, now);
+			wfile_commit(&stk, record_encode_stack(at, EXP_BLOCK_BYTES - stk.used, &es),
+				     EXP_REC_STACK, at);
+			t += 1000000;
+			l->io.ts_ns = t;
+			l->io.stack_id = es.id;
+			at = wfile_room(&io, l->tid, t);
+			wfile_commit(&io, record_encode_io(at, EXP_BLOCK_BYTES - io.used, io.prev_ns, &l->io),
+				     EXP_REC_IO, at);
+			io.prev_ns = t;
+			t += l->io.dur_ns;
+		}
+		wfile_flush(&io);
+		fclose(io.f);
 		if (t > now)
 			now = t;
 	}

@@ -28,8 +28,11 @@ static void test_lists(void)
 	struct profile *p = heap_prof;
 	struct mspec m;
 	char err[256];
+	/* "default" is the list for the data: with heap data, the heap metrics first */
 	CHECK(mspec_parse(p, "default", 0, &m, err, sizeof err) == 0);
-	CHECK_EQ_STR(fmt(p, &m), MSPEC_DEFAULT_METRICS);
+	CHECK_EQ_STR(fmt(p, &m), MSPEC_DEFAULT_HEAP_METRICS);
+	CHECK_EQ_STR(mspec_default_metrics(p), MSPEC_DEFAULT_HEAP_METRICS);
+	CHECK_EQ_STR(mspec_default_metrics(clock_prof), MSPEC_DEFAULT_METRICS);
 	CHECK(mspec_parse(p, MSPEC_DEFAULT_HEAP_METRICS, 0, &m, err, sizeof err) == 0);
 	CHECK_EQ_STR(fmt(p, &m), MSPEC_DEFAULT_HEAP_METRICS);
 	/* several flavors make one column each; no flavor is exclusive, no visibility a value */

@@ -87,6 +87,11 @@ int main(void)
 	CHECK_EQ_U64(h->peak_ns, 11000000);
 	CHECK_EQ_U64(h->alloc_classes[heap_size_class(100)], 6); /* all but the mapping: under 1 KB */
 	CHECK_EQ_U64(h->alloc_classes[heap_size_class(8192)], 1);
+	/* gprofng's classes include their upper bound: 1024 is "0KB - 1KB", 8192 "1KB - 8KB" */
+	CHECK_EQ_U64(heap_size_class(1024), 0);
+	CHECK_EQ_U64(heap_size_class(1025), 1);
+	CHECK_EQ_U64(heap_size_class(8192), 1);
+	CHECK_EQ_U64(heap_size_class(8193), 2);
 
 	const struct heap_stack_stat *a = stack_of(p, A), *b = stack_of(p, B), *c = stack_of(p, C),
 				     *d = stack_of(p, D), *e = stack_of(p, E);
