@@ -23,7 +23,7 @@ static struct blockw_file *io_file; /* NULL: not started in this process */
 static _Atomic uint32_t io_vfd[IOTRACE_FDS]; /* descriptor -> virtual id, 0: none known */
 static _Atomic uint32_t io_next_vfd;
 
-static _Atomic uint64_t io_calls;   /* calls recorded */
+/* calls recorded: threads_count(THREADS_COUNT_IO_CALLS), per thread */
 static _Atomic uint64_t io_dropped; /* calls lost: no block (the data files stopped) */
 static _Atomic uint64_t io_stackless;
 
@@ -199,7 +199,7 @@ void iotrace_record(const struct pa_io_call *c)
 	    0)
 		atomic_fetch_add(&io_dropped, 1);
 	else
-		atomic_fetch_add(&io_calls, 1);
+		threads_count(THREADS_COUNT_IO_CALLS);
 	if (tls_io_ended)
 		blockw_cursor_release(&tls_io); /* no thread end will release it */
 	threads_guard_leave(g);
@@ -241,7 +241,6 @@ static void io_fork_child(void)
 	for (size_t i = 0; i < IOTRACE_FDS; i++)
 		atomic_store_explicit(&io_vfd[i], 0, memory_order_relaxed);
 	atomic_store(&io_next_vfd, 0);
-	atomic_store(&io_calls, 0);
 	atomic_store(&io_dropped, 0);
 	atomic_store(&io_stackless, 0);
 }
@@ -259,7 +258,7 @@ static uint64_t io_lost(void)
 
 static void io_log_end(struct xmlw *w)
 {
-	xmlw_attr_u64(w, "io_calls", atomic_load(&io_calls));
+	xmlw_attr_u64(w, "io_calls", threads_count_sum(THREADS_COUNT_IO_CALLS));
 	xmlw_attr_u64(w, "io_dropped", atomic_load(&io_dropped));
 	xmlw_attr_u64(w, "io_stackless", atomic_load(&io_stackless));
 }
