@@ -546,6 +546,51 @@ STDIO(int, _IO_fflush, V225, EXP_IO_FFLUSH, (FILE * fp), (fp), fp, EOF, r != 0, 
 STDIO(int, fflush_unlocked, V225, EXP_IO_FFLUSH, (FILE * fp), (fp), fp, EOF, r != 0, 0)
 
 /*
+ * CHARIO(cname, sym, version, func, params, args, fp, put): a per-character
+ * function (exported as sym): a byte written (put) or read, or EOF: a
+ * failure, but for a read at the end of the file a read of 0 bytes.  The C
+ * name is not sym, for bits/stdio.h defines inlines of some of these names
+ * (getchar, putc_unlocked, ...) when optimizing.  The unlocked macros
+ * (getc_unlocked expanded in the caller) never reach us.
+ */
+#define CHARIO(cname, sym, ver, func, params, args, fp_, put)                                         \
+	EXPORT int cname params __asm__(sym);                                                         \
+	EXPORT int cname params                                                                       \
+	{                                                                                             \
+		static struct real real_ = {sym, ver, NULL};                                          \
+		int(*fn_) params = (int(*) params)real_get(&real_);                                   \
+		if (!fn_) {                                                                           \
+			errno = ENOSYS;                                                               \
+			return EOF;                                                                   \
+		}                                                                                     \
+		struct scall s_;                                                                      \
+		FILE *f_ = fp_;                                                                       \
+		if (!stdio_begin(&s_, f_, func))                                                      \
+			return fn_ args;                                                              \
+		int r = fn_ args;                                                                     \
+		stdio_end(&s_, func, r == EOF && ((put) || !at_eof(&s_, f_)), r != EOF, (void *)fn_); \
+		return r;                                                                             \
+	}
+
+int _IO_putc(int c, FILE *fp);
+int _IO_getc(FILE *fp);
+
+CHARIO(pa_fputc, "fputc", V225, EXP_IO_FPUTC, (int c, FILE *fp), (c, fp), fp, 1)
+CHARIO(pa_fputc_unlocked, "fputc_unlocked", V225, EXP_IO_FPUTC, (int c, FILE *fp), (c, fp), fp, 1)
+CHARIO(pa_putc, "putc", V225, EXP_IO_PUTC, (int c, FILE *fp), (c, fp), fp, 1)
+CHARIO(pa_io_putc, "_IO_putc", V225, EXP_IO_PUTC, (int c, FILE *fp), (c, fp), fp, 1)
+CHARIO(pa_putc_unlocked, "putc_unlocked", V225, EXP_IO_PUTC, (int c, FILE *fp), (c, fp), fp, 1)
+CHARIO(pa_putchar, "putchar", V225, EXP_IO_PUTCHAR, (int c), (c), stdout, 1)
+CHARIO(pa_putchar_unlocked, "putchar_unlocked", V225, EXP_IO_PUTCHAR, (int c), (c), stdout, 1)
+CHARIO(pa_fgetc, "fgetc", V225, EXP_IO_FGETC, (FILE * fp), (fp), fp, 0)
+CHARIO(pa_fgetc_unlocked, "fgetc_unlocked", V225, EXP_IO_FGETC, (FILE * fp), (fp), fp, 0)
+CHARIO(pa_getc, "getc", V225, EXP_IO_GETC, (FILE * fp), (fp), fp, 0)
+CHARIO(pa_io_getc, "_IO_getc", V225, EXP_IO_GETC, (FILE * fp), (fp), fp, 0)
+CHARIO(pa_getc_unlocked, "getc_unlocked", V225, EXP_IO_GETC, (FILE * fp), (fp), fp, 0)
+CHARIO(pa_getchar, "getchar", V225, EXP_IO_GETCHAR, (void), (), stdin, 0)
+CHARIO(pa_getchar_unlocked, "getchar_unlocked", V225, EXP_IO_GETCHAR, (void), (), stdin, 0)
+
+/*
  * The variadic printfs call the real vfprintf (chk: __vfprintf_chk with
  * flag), never ours; the record's leaf is the real `leaf` (fprintf, ...).
  */

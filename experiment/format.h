@@ -276,6 +276,12 @@ enum exp_io_func {
 	EXP_IO_MKOSTEMPS = 75,
 	EXP_IO_MKOSTEMPS64 = 76,
 	EXP_IO_LLSEEK = 77,
+	EXP_IO_FPUTC = 78,   /* fputc, fputc_unlocked */
+	EXP_IO_PUTC = 79,    /* putc, _IO_putc, putc_unlocked */
+	EXP_IO_PUTCHAR = 80, /* putchar, putchar_unlocked */
+	EXP_IO_FGETC = 81,   /* fgetc, fgetc_unlocked */
+	EXP_IO_GETC = 82,    /* getc, _IO_getc, getc_unlocked */
+	EXP_IO_GETCHAR = 83, /* getchar, getchar_unlocked */
 	EXP_IO_FUNC_LIMIT
 };
 

@@ -558,6 +558,12 @@ const char *record_io_func_name(unsigned func)
 		[EXP_IO_MKOSTEMPS] = "mkostemps",
 		[EXP_IO_MKOSTEMPS64] = "mkostemps64",
 		[EXP_IO_LLSEEK] = "llseek",
+		[EXP_IO_FPUTC] = "fputc",
+		[EXP_IO_PUTC] = "putc",
+		[EXP_IO_PUTCHAR] = "putchar",
+		[EXP_IO_FGETC] = "fgetc",
+		[EXP_IO_GETC] = "getc",
+		[EXP_IO_GETCHAR] = "getchar",
 	};
 	return func < EXP_IO_FUNC_LIMIT ? names[func] : "?";
 }
@@ -581,7 +587,10 @@ enum exp_io_class record_io_class(unsigned func)
 	case EXP_IO_FGETS:
 	case EXP_IO_FGETS_UNLOCKED:
 	case EXP_IO_GETLINE:
-	case EXP_IO_GETDELIM: return EXP_IO_CLASS_READ;
+	case EXP_IO_GETDELIM:
+	case EXP_IO_FGETC:
+	case EXP_IO_GETC:
+	case EXP_IO_GETCHAR: return EXP_IO_CLASS_READ;
 	case EXP_IO_WRITE:
 	case EXP_IO_PWRITE:
 	case EXP_IO_PWRITE64:
@@ -601,7 +610,10 @@ enum exp_io_class record_io_class(unsigned func)
 	case EXP_IO_VFPRINTF:
 	case EXP_IO_PRINTF:
 	case EXP_IO_VPRINTF:
-	case EXP_IO_PUTS: return EXP_IO_CLASS_WRITE;
+	case EXP_IO_PUTS:
+	case EXP_IO_FPUTC:
+	case EXP_IO_PUTC:
+	case EXP_IO_PUTCHAR: return EXP_IO_CLASS_WRITE;
 	case EXP_IO_COPY_FILE_RANGE:
 	case EXP_IO_SENDFILE:
 	case EXP_IO_SENDFILE64: return EXP_IO_CLASS_COPY;

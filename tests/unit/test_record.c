@@ -212,7 +212,9 @@ static void test_io(void)
 		{EXP_IO_PUTS, EXP_IO_CLASS_WRITE},          {EXP_IO_FPUTS_UNLOCKED, EXP_IO_CLASS_WRITE},
 		{EXP_IO_FOPEN, EXP_IO_CLASS_OTHER},         {EXP_IO_FCLOSE, EXP_IO_CLASS_OTHER},
 		{EXP_IO_FFLUSH, EXP_IO_CLASS_OTHER},        {EXP_IO_MKOSTEMPS64, EXP_IO_CLASS_OTHER},
-		{EXP_IO_LLSEEK, EXP_IO_CLASS_OTHER},
+		{EXP_IO_LLSEEK, EXP_IO_CLASS_OTHER},        {EXP_IO_FPUTC, EXP_IO_CLASS_WRITE},
+		{EXP_IO_PUTCHAR, EXP_IO_CLASS_WRITE},       {EXP_IO_GETC, EXP_IO_CLASS_READ},
+		{EXP_IO_GETCHAR, EXP_IO_CLASS_READ},
 	};
 	for (size_t i = 0; i < sizeof stdio_class / sizeof stdio_class[0]; i++)
 		CHECK(record_io_class(stdio_class[i].func) == stdio_class[i].cls);
