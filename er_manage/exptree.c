@@ -129,7 +129,64 @@ static int copy_link(int sdir, int ddir, const char *name, const struct stat *st
 	return 0;
 }
 
-static int copy_dir(struct walk *w, int sdir, int ddir);
+/* What to do with entry NAME of the open directory DFD; ARG is the walk's own. */
+typedef int (*walk_fn)(struct walk *w, int dfd, const char *name, void *arg);
+
+/*
+ * Call FN on each entry of the open directory DFD (not "." and ".."), with
+ * w->path naming it, until one fails: its error, w->path still naming it.
+ */
+static int walk_dir(struct walk *w, int dfd, walk_fn fn, void *arg)
+{
+	if (w->depth + 1 > EXPTREE_DEPTH_MAX)
+		return -ELOOP;
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		int e = -errno;
+		if (fd >= 0)
+			close(fd);
+		return e;
+	}
+	w->depth++;
+	int rc = 0;
+	struct dirent *de;
+	errno = 0;
+	while (rc == 0 && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		size_t saved;
+		if ((rc = walk_push(w, de->d_name, &saved)) < 0)
+			break;
+		rc = fn(w, dfd, de->d_name, arg);
+		if (rc == 0)
+			walk_pop(w, saved);
+		errno = 0;
+	}
+	if (rc == 0 && errno)
+		rc = -errno;
+	closedir(d);
+	w->depth--;
+	return rc;
+}
+
+static int copy_subdir(struct walk *w, int sdir, int ddir, const char *name, const struct stat *st);
+
+/* Copy entry NAME of SDIR into the directory *(int *)ARG. */
+static int copy_entry(struct walk *w, int sdir, const char *name, void *arg)
+{
+	int ddir = *(int *)arg;
+	struct stat st;
+	if (fstatat(sdir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return copy_subdir(w, sdir, ddir, name, &st);
+	if (S_ISREG(st.st_mode))
+		return copy_file(sdir, ddir, name, &st, w->flags);
+	if (S_ISLNK(st.st_mode))
+		return copy_link(sdir, ddir, name, &st);
+	return -EINVAL; /* a device, FIFO or socket has no place in an experiment */
+}
 
 static int copy_subdir(struct walk *w, int sdir, int ddir, const char *name, const struct stat *st)
 {
@@ -144,7 +201,7 @@ static int copy_subdir(struct walk *w, int sdir, int ddir, const char *name, con
 		close(s);
 		return e;
 	}
-	int rc = copy_dir(w, s, d);
+	int rc = walk_dir(w, s, copy_entry, &d);
 	if (rc == 0 && (w->flags & EXPTREE_SYNC) && fsync(d) < 0)
 		rc = -errno;
 	if (rc == 0)
@@ -154,53 +211,8 @@ static int copy_subdir(struct walk *w, int sdir, int ddir, const char *name, con
 	return rc;
 }
 
-/* Copy the entries of the open directory SDIR into DDIR. */
-static int copy_dir(struct walk *w, int sdir, int ddir)
-{
-	if (++w->depth > EXPTREE_DEPTH_MAX)
-		return -ELOOP;
-	int fd = dup(sdir);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		int e = -errno;
-		if (fd >= 0)
-			close(fd);
-		return e;
-	}
-	int rc = 0;
-	struct dirent *de;
-	errno = 0;
-	while (rc == 0 && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		size_t saved;
-		struct stat st;
-		if ((rc = walk_push(w, de->d_name, &saved)) < 0)
-			break;
-		if (fstatat(sdir, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			rc = -errno;
-		else if (S_ISDIR(st.st_mode))
-			rc = copy_subdir(w, sdir, ddir, de->d_name, &st);
-		else if (S_ISREG(st.st_mode))
-			rc = copy_file(sdir, ddir, de->d_name, &st, w->flags);
-		else if (S_ISLNK(st.st_mode))
-			rc = copy_link(sdir, ddir, de->d_name, &st);
-		else
-			rc = -EINVAL; /* a device, FIFO or socket has no place in an experiment */
-		if (rc == 0)
-			walk_pop(w, saved); /* on failure w->path names the file */
-		errno = 0;
-	}
-	if (rc == 0 && errno)
-		rc = -errno;
-	closedir(d);
-	w->depth--;
-	return rc;
-}
-
-static int remove_dir(struct walk *w, int dfd);
-
-static int remove_entry(struct walk *w, int dfd, const char *name)
+/* Remove entry NAME of DFD, a directory with everything in it. */
+static int remove_entry(struct walk *w, int dfd, const char *name, void *arg)
 {
 	struct stat st;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -215,44 +227,10 @@ static int remove_entry(struct walk *w, int dfd, const char *name)
 		close(sub);
 		return e;
 	}
-	int rc = remove_dir(w, sub);
+	int rc = walk_dir(w, sub, remove_entry, arg);
 	close(sub);
 	if (rc == 0 && unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
 		rc = -errno;
-	return rc;
-}
-
-/* Remove the entries of the open directory DFD. */
-static int remove_dir(struct walk *w, int dfd)
-{
-	if (++w->depth > EXPTREE_DEPTH_MAX)
-		return -ELOOP;
-	int fd = dup(dfd);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		int e = -errno;
-		if (fd >= 0)
-			close(fd);
-		return e;
-	}
-	int rc = 0;
-	struct dirent *de;
-	errno = 0;
-	while (rc == 0 && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		size_t saved;
-		if ((rc = walk_push(w, de->d_name, &saved)) < 0)
-			break;
-		rc = remove_entry(w, dfd, de->d_name);
-		if (rc == 0)
-			walk_pop(w, saved);
-		errno = 0;
-	}
-	if (rc == 0 && errno)
-		rc = -errno;
-	closedir(d);
-	w->depth--;
 	return rc;
 }
 
@@ -268,7 +246,7 @@ int exptree_remove(const char *path, char *where, size_t room)
 {
 	struct walk w;
 	walk_init(&w, path, 0);
-	int rc = remove_entry(&w, AT_FDCWD, path);
+	int rc = remove_entry(&w, AT_FDCWD, path, NULL);
 	if (rc < 0)
 		say_where(&w, where, room);
 	return rc;
@@ -295,7 +273,7 @@ int exptree_copy(const char *src, const char *dst, int flags, char *where, size_
 		return e;
 	}
 	int d = open(dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int rc = d < 0 ? -errno : copy_dir(&w, s, d);
+	int rc = d < 0 ? -errno : walk_dir(&w, s, copy_entry, &d);
 	if (rc == 0 && (flags & EXPTREE_SYNC) && fsync(d) < 0)
 		rc = -errno;
 	if (rc == 0)
