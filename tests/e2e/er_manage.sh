@@ -9,8 +9,9 @@
 #     another one) it copies, and the source goes only then;
 #   - every refusal (a subexperiment, a file, a directory without log.xml, a log.xml
 #     that is not an experiment's, a missing name, an existing destination, a group
-#     to an experiment name, a copy into itself) exits 1 with a message naming the
-#     operand, and touches nothing even when other operands are good;
+#     to an experiment name, a copy into itself, a link, a name given twice) exits 1
+#     with a message naming the operand, and touches nothing even when other operands
+#     are good;
 #   - er_rm -f, usage errors (exit 2), --help against the man pages' SYNOPSIS, -V;
 #   - groups: collect -g, er_print, analyzer, er_archive, and er_cp/er_mv/er_rm;
 #   - a full disk (a 64 KiB tmpfs, root only): exit 1, the partial copy removed, and
@@ -84,6 +85,9 @@ refuse "a file" "file.er: not an experiment: not a directory" "$B/er_cp" file.er
 refuse "no log.xml" "nolog.er: not an experiment: it has no log.xml" "$B/er_cp" nolog.er empty
 refuse "foreign log.xml" "notexp.er: not an experiment: its log.xml is not an experiment log" "$B/er_cp" notexp.er empty
 refuse "missing" "missing.er: does not exist" "$B/er_cp" a.1.er missing.er empty
+ln -s a.1.er link.er
+refuse "a symbolic link" "link.er: is a symbolic link" "$B/er_rm" link.er
+refuse "named twice" "named twice" "$B/er_cp" a.1.er ./a.1.er/ empty
 [[ -z $(ls empty) ]] && ok "a refused operand: the good one was not copied either" || bad "empty/ got $(ls empty)"
 refuse "existing destination" "b.1.er already exists" "$B/er_cp" a.1.er b.1.er
 refuse "destination inside" "into itself" "$B/er_cp" a.1.er a.1.er/archives
@@ -93,7 +97,7 @@ refuse "group to a name" "a group can only be copied into a directory" "$B/er_cp
 refuse "er_mv subexperiment" "subexperiment" "$B/er_mv" a.1.er/_f1.er moved.er
 refuse "er_rm subexperiment" "subexperiment" "$B/er_rm" a.1.er/_f1.er
 refuse "er_rm mixed" "nolog.er" "$B/er_rm" b.1.er nolog.er
-[[ -d b.1.er && -d a.1.er/_f1.er && -d nolog.er && ! -e g2.er && ! -e moved.er && ! -e new.er ]] &&
+[[ -d b.1.er && -d a.1.er/_f1.er && -d nolog.er && -L link.er && ! -e g2.er && ! -e moved.er && ! -e new.er ]] &&
 	ok "refusals touched nothing" || bad "a refusal touched something"
 
 # ---- command line
