@@ -21,6 +21,7 @@
 #include "er_print/erp.h"
 #include "er_print/export.h"
 #include "er_print/report.h"
+#include "experiment/expgroup.h"
 
 #define PROG "er_print"
 
@@ -676,7 +677,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...\n"
-		"Print reports from Performance Analyzer experiments (NAME.er directories).\n"
+		"Print reports from Performance Analyzer experiments (NAME.er directories,\n"
+		"or GROUP.erg experiment groups, which stand for the experiments they name).\n"
 		"Commands given as options run in order; with none, er_print reads commands\n"
 		"interactively. Several experiments are aggregated. Common commands:\n"
 		"  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
@@ -841,6 +843,16 @@ int main(int argc, char **argv)
 		return status;
 	}
 	status = 0;
+	char **paths = NULL; /* exps with each group replaced by its experiments */
+	size_t nexps_given = nexps;
+	if (expgroup_expand(exps, nexps, &paths, &nexps, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", PROG, err);
+		free_pending(todo, ntodo);
+		free(exps);
+		return 1;
+	}
+	free(exps);
+	exps = (const char **)paths;
 	if (profile_new(&e.prof) < 0) {
 		fprintf(stderr, "%s: out of memory\n", PROG);
 		return 1;
@@ -864,7 +876,8 @@ int main(int argc, char **argv)
 		status = 1;
 	}
 	if (nexps == 0) {
-		fprintf(stderr, "%s: no experiment given\n", PROG);
+		fprintf(stderr, "%s: %s\n", PROG,
+			nexps_given ? "the groups given name no experiment" : "no experiment given");
 		usage(stderr);
 		status = 2;
 	}
@@ -887,6 +900,6 @@ int main(int argc, char **argv)
 	}
 	profile_free(e.prof);
 	free_pending(todo, ntodo);
-	free(exps);
+	expgroup_free_paths(paths, nexps);
 	return status;
 }
