@@ -283,7 +283,7 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 
 int collect_options_parse(struct collect_options *o, int argc, char **argv, char *err, size_t room)
 {
-	int i;
+	int i, clock_given = 0;
 
 	memset(o, 0, sizeof *o);
 	o->mode = COLLECT_MODE_RUN;
@@ -328,8 +328,10 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 					o->mode = COLLECT_MODE_HWC_LIST;
 					return 0;
 				}
-				return fail(err, room,
-					    "hardware counter profiling (-h) is not implemented yet");
+				o->hwc_spec = val;
+				if (!p[1])
+					i++;
+				break; /* the value used the rest of this word */
 			}
 			if (strchr(unsupported_flags, c) || strchr(unsupported_with_value, c))
 				return fail(err, room, "option -%c is not supported yet", c);
@@ -344,11 +346,14 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 			}
 			if (set_value(o, c, val, err, room) < 0)
 				return -EINVAL;
+			clock_given |= c == 'p';
 			break; /* the value used the rest of this word */
 		}
 	}
 	if (i >= argc)
 		return fail(err, room, "no target program given (see collect --help)");
+	if (o->hwc_spec && strcmp(o->hwc_spec, "off") != 0 && !clock_given)
+		o->clock_on = 0; /* Oracle: -p on is the default unless -h is given */
 	o->target_index = i;
 	return 0;
 }
