@@ -20,6 +20,7 @@
 
 #include "collector/state.h"
 #include "collector/encode.h"
+#include "collector/hwc.h"
 #include "collector/logxml.h"
 #include "collector/sampler.h"
 #include "collector/stacktab.h"
@@ -39,6 +40,9 @@ struct col_thread {
 	void *start_arg;
 	struct unwind_thread uw;
 	struct sampler_thread smp;
+	struct hwc_thread hwc; /* counter overflow profiling (collect -h); not for raw threads */
+	volatile sig_atomic_t
+		hwc_deferred;            /* overflows signalled inside the collector: taken on the way out */
 	int raw;                         /* made by clone(2) directly: shares its creator's TLS */
 	volatile sig_atomic_t raw_guard; /* the reentrancy guard of a raw thread (tls_guard is not its own) */
 	int (*raw_fn)(void *);           /* a raw thread's start routine */
@@ -237,6 +241,8 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 	ctl_append(t->tid, r.start_ns, EXP_REC_THREAD_START, encode_thread_start, &r);
 	atomic_store(&t->state, SLOT_LIVE);
 	thread_sampler(t);
+	if (!t->raw) /* a raw thread's signals cannot tell it from its creator (shared TLS) */
+		hwc_thread_start(&t->hwc, t->tid);
 	*g = guard;
 }
 
@@ -279,6 +285,7 @@ static void thread_key_destructor(void *p)
 		return; /* the process-end path has ended it */
 	tls_guard = 1;
 	sampler_stop(&t->smp);
+	hwc_thread_stop(&t->hwc);
 	thread_write_end(t, t->tid, col_thread_cpu_ns());
 	tls_thread = NULL;
 	thread_release(t);
@@ -311,6 +318,7 @@ void threads_fork_child(int followed)
 		if (t == self || atomic_load(&t->state) == SLOT_FREE)
 			continue;
 		sampler_forget(&t->smp);
+		hwc_thread_forget(&t->hwc);
 		if (t->region)
 			munmap(t->region, t->region_bytes);
 		t->region = NULL;
@@ -324,6 +332,8 @@ void threads_fork_child(int followed)
 		return;
 	}
 	sampler_forget(&self->smp);
+	hwc_thread_forget(&self->hwc);
+	self->hwc_deferred = 0;
 	blockw_cursor_forget(&self->prof);
 	blockw_cursor_forget(&self->stk);
 	if (followed) {
@@ -351,8 +361,9 @@ void threads_finish(void)
 	if (self && atomic_compare_exchange_strong(&self->state, &expect_self, SLOT_ENDING)) {
 		ended[self - thread_slots] = 1;
 		sampler_stop(&self->smp);
-		if (self->deferred)
+		if (self->deferred || self->hwc_deferred)
 			take_deferred(self, 1);
+		hwc_thread_stop(&self->hwc);
 	}
 	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
 		struct col_thread *t = &thread_slots[i];
@@ -364,6 +375,7 @@ void threads_finish(void)
 			continue;
 		ended[i] = 1;
 		sampler_stop(&t->smp);
+		hwc_thread_stop(&t->hwc);
 	}
 	if (self && ended[self - thread_slots])
 		thread_write_end(self, me, col_thread_cpu_ns());
@@ -442,9 +454,38 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	t->last_cpu_ns = cpu;
 }
 
+/*
+ * Record the counter overflows the thread's rings hold (whichever signal
+ * brought us here: a clock signal and an overflow signal pending together
+ * are delivered once) with the stack unwound from uc.  The caller holds
+ * t's guard.  SIGNAL_SAFE.
+ */
+static void take_hwc(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags)
+{
+	uint64_t counts[EXP_HWC_MAX_COUNTERS];
+	if (!hwc_drain(&t->hwc, counts))
+		return;
+	struct col_config *cfg = col_config();
+	uint64_t now = col_now_ns(), rel = now - cfg->start_ns;
+	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns))
+		return; /* outside the collection window: not attributed */
+	uint64_t id = 0;
+	if (!atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
+		uint32_t flags;
+		struct exp_stack s = {.pcs = t->pcs};
+		s.nframes = unwind_from_context(uc, &t->uw, t->pcs, cfg->depth_limit, &flags);
+		s.flags = flags | extra_flags;
+		s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
+		if (stack_intern(t, &s) == 0)
+			id = s.id;
+	}
+	hwc_record(&t->hwc, t->tid, now, id, counts); /* id 0: counted as lost */
+}
+
 int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc)
 {
 	struct col_thread *t = tls_thread;
+	int clock = 1, hwc = 0;
 	if (si->si_code == SI_TIMER && is_slot(si->si_value.sival_ptr)) {
 		struct col_thread *named = si->si_value.sival_ptr;
 		if (named->raw)
@@ -452,12 +493,25 @@ int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc)
 		else if (named != t)
 			return 1; /* stale signal of a deleted timer */
 	} else if (!t || !sampler_owns(&t->smp, si, t)) {
-		return 0; /* not our sampling signal: the application's */
+		if (!t || !hwc_owns(&t->hwc, si))
+			return 0; /* not our sampling signal: the application's */
+		clock = 0;
 	}
+	hwc = t && !t->raw && hwc_active();
 	struct col_counters *n = col_counters();
 	if (!t || !t->pcs || atomic_load_explicit(&t->state, memory_order_relaxed) != SLOT_LIVE ||
 	    !col_collecting())
-		return 1;                 /* a thread ending, or collection over */
+		return 1; /* a thread ending, or collection over */
+	if (!clock) {
+		if (tls_guard) {
+			t->hwc_deferred = 1; /* the collector's own code runs: take them when it returns */
+			return 1;
+		}
+		tls_guard = 1;
+		take_hwc(t, uc, 0);
+		tls_guard = 0;
+		return 1;
+	}
 	atomic_fetch_add(&n->signals, 1); /* each one is a sample, deferred, dropped or lost */
 	volatile sig_atomic_t *guard = t->raw ? &t->raw_guard : &tls_guard;
 	if (*guard) {
@@ -469,13 +523,17 @@ int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc)
 		if (t->raw)
 			atomic_fetch_add(&n->dropped_busy, 1); /* a raw thread's guard has no exit hook */
 		else
-			t->deferred++;         /* only this thread and its handler touch it */
+			t->deferred++; /* only this thread and its handler touch it */
+		if (hwc)
+			t->hwc_deferred = 1;
 		sampler_after_sample(&t->smp); /* a first overflow disabled the event: enable it */
 		return 1;
 	}
 	*guard = 1;
 	take_sample(t, uc, 0);
 	sampler_after_sample(&t->smp);
+	if (hwc)
+		take_hwc(t, uc, 0);
 	*guard = 0;
 	return 1;
 }
@@ -552,6 +610,14 @@ __attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint
 __attribute__((noinline)) static void take_deferred(struct col_thread *t, int ending)
 {
 	struct col_counters *n = col_counters();
+	if (t->hwc_deferred) {
+		t->hwc_deferred = 0;
+		if (t->pcs && (ending || (atomic_load(&t->state) == SLOT_LIVE && col_collecting()))) {
+			ucontext_t uc;
+			context_here(&uc);
+			take_hwc(t, &uc, EXP_STACK_COLLECTOR);
+		}
+	}
 	for (int round = 0; round < 2 && t->deferred; round++) {
 		sig_atomic_t k = t->deferred;
 		t->deferred = 0;
@@ -579,7 +645,7 @@ int threads_guard_enter(void)
 void threads_guard_leave(int old)
 {
 	struct col_thread *t = tls_thread;
-	if (!old && t && t->deferred)
+	if (!old && t && (t->deferred || t->hwc_deferred))
 		take_deferred(t, 0); /* still under the guard */
 	tls_guard = old;
 }
