@@ -47,7 +47,11 @@ struct mspec {
 	"i.heapleakbytes:i.heapleakcnt:i.heapallocbytes:i.heapalloccnt:e.%totalcpu:i.%totalcpu:" \
 	"i.ioreadtime:i.iowritetime:i.ioothertime:i.ioerrortime:name"
 
-/* The default metric list for p's data: one of the MSPEC_DEFAULT_*_METRICS. */
+/*
+ * The default metric list for p's data: one of the MSPEC_DEFAULT_*_METRICS, with
+ * e. and i. of each counter of collect -h after the CPU columns when p has
+ * counter data (valid until the next call or profile_add_experiment).
+ */
 const char *mspec_default_metrics(const struct profile *p);
 
 /*
