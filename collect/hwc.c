@@ -19,6 +19,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "experiment/hwcdesc.h"
+
 /* Raw counters' intervals (Oracle's default for raw counters is 1000003). */
 #define RAW_ON 1000003u
 #define RAW_HI 100003u
@@ -260,26 +262,27 @@ int hwc_parse(const char *spec, struct hwc_counter *ret, size_t max, char *err, 
 	return (int)n;
 }
 
-static void attr_of(const struct hwc_counter *c, struct perf_event_attr *a)
+/* What the collector gets of c (experiment/hwcdesc.h). */
+static void desc_of(const struct hwc_counter *c, struct hwcdesc *d)
 {
-	memset(a, 0, sizeof *a);
-	a->size = sizeof *a;
-	a->type = c->type;
-	a->config = c->config;
-	a->config1 = c->config1;
-	a->config2 = c->config2;
-	a->sample_period = c->interval;
-	a->disabled = 1;
-	a->exclude_kernel = (unsigned)c->exclude_kernel;
-	a->exclude_hv = 1;
-	a->precise_ip = (unsigned)c->precise;
+	memset(d, 0, sizeof *d);
+	d->type = c->type;
+	d->config = c->config;
+	d->config1 = c->config1;
+	d->config2 = c->config2;
+	d->exclude_kernel = c->exclude_kernel;
+	d->precise = c->precise;
+	d->interval = c->interval;
+	snprintf(d->name, sizeof d->name, "%s", c->name);
 }
 
 /* 0 if c opens on the calling thread, else the errno. */
 static int try_open(const struct hwc_counter *c)
 {
+	struct hwcdesc d;
 	struct perf_event_attr a;
-	attr_of(c, &a);
+	desc_of(c, &d);
+	hwcdesc_attr(&d, &a); /* as the collector will open it */
 	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0UL);
 	if (fd < 0)
 		return errno;
@@ -328,21 +331,12 @@ int hwc_probe(const struct hwc_counter *c, char *err, size_t room)
 
 int hwc_descriptor(const struct hwc_counter *c, size_t n, char *buf, size_t room)
 {
-	size_t len = strlen(buf);
-	int w = snprintf(buf + len, room - len, ";h=%zu", n);
-	if (w < 0 || (size_t)w >= room - len)
+	struct hwcdesc d[HWC_MAX_COUNTERS];
+	if (n > HWC_MAX_COUNTERS)
 		return -ENOSPC;
-	len += (size_t)w;
-	for (size_t i = 0; i < n; i++) {
-		w = snprintf(buf + len, room - len, ";h%zu=%u:%llu:%llu:%llu:%d:%d:%llu:%s", i, c[i].type,
-			     (unsigned long long)c[i].config, (unsigned long long)c[i].config1,
-			     (unsigned long long)c[i].config2, c[i].exclude_kernel, c[i].precise,
-			     (unsigned long long)c[i].interval, c[i].name);
-		if (w < 0 || (size_t)w >= room - len)
-			return -ENOSPC;
-		len += (size_t)w;
-	}
-	return 0;
+	for (size_t i = 0; i < n; i++)
+		desc_of(&c[i], &d[i]);
+	return hwcdesc_format(d, n, buf, room) < 0 ? -ENOSPC : 0;
 }
 
 /* ------------------------------------------------------------ lists */

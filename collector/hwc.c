@@ -21,21 +21,14 @@
 #include "collector/logxml.h"
 #include "collector/sampler.h"
 #include "collector/state.h"
+#include "experiment/hwcdesc.h"
 #include "experiment/record.h"
 
 #define PAGE_BYTES 4096u
 #define RING_DATA_BYTES (2u * PAGE_BYTES) /* 1024 header-only samples between two drains */
 #define RING_BYTES (PAGE_BYTES + RING_DATA_BYTES)
 
-struct hwc_def {
-	uint32_t type;
-	uint64_t config, config1, config2;
-	int exclude_kernel, precise;
-	uint64_t interval;
-	char name[64];
-};
-
-static struct hwc_def hwc_defs[EXP_HWC_MAX_COUNTERS];
+static struct hwcdesc hwc_defs[EXP_HWC_MAX_COUNTERS];
 static unsigned hwc_count;
 static struct blockw_file *hwc_file; /* NULL: not started in this process */
 
@@ -51,86 +44,11 @@ int hwc_active(void)
 	return hwc_file != NULL && hwc_count > 0;
 }
 
-static uint64_t parse_u64(const char **s)
-{
-	uint64_t v = 0;
-	while (**s >= '0' && **s <= '9')
-		v = v * 10 + (uint64_t)(*(*s)++ - '0');
-	return v;
-}
-
-/* One "hK=type:config:config1:config2:xk:precise:interval:name" value; 0 or -EINVAL. */
-static int parse_def(const char *s, struct hwc_def *d)
-{
-	uint64_t f[7];
-	for (int i = 0; i < 7; i++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		f[i] = parse_u64(&s);
-		if (*s++ != ':')
-			return -EINVAL;
-	}
-	size_t n = strcspn(s, ";");
-	if (n == 0 || n >= sizeof d->name || f[6] == 0 || f[0] > UINT32_MAX)
-		return -EINVAL;
-	d->type = (uint32_t)f[0];
-	d->config = f[1];
-	d->config1 = f[2];
-	d->config2 = f[3];
-	d->exclude_kernel = f[4] != 0;
-	d->precise = f[5] > 3 ? 3 : (int)f[5];
-	d->interval = f[6];
-	memcpy(d->name, s, n);
-	d->name[n] = '\0';
-	return 0;
-}
-
-/* The counters of PA_PARAMS: h=N, then h0= ... h(N-1)=. */
-static void parse_params(const char *s)
-{
-	unsigned want = 0;
-	hwc_count = 0;
-	while (s && *s) {
-		if (s[0] == 'h' && s[1] == '=') {
-			s += 2;
-			uint64_t n = parse_u64(&s);
-			want = n > EXP_HWC_MAX_COUNTERS ? EXP_HWC_MAX_COUNTERS : (unsigned)n;
-		} else if (s[0] == 'h' && s[1] >= '0' && s[1] <= '9' && s[2] == '=') {
-			unsigned k = (unsigned)(s[1] - '0');
-			if (k == hwc_count && k < EXP_HWC_MAX_COUNTERS && parse_def(s + 3, &hwc_defs[k]) == 0)
-				hwc_count++;
-		}
-		while (*s && *s != ';')
-			s++;
-		if (*s == ';')
-			s++;
-	}
-	if (hwc_count > want)
-		hwc_count = want;
-}
-
-static void attr_of(const struct hwc_def *d, struct perf_event_attr *a)
-{
-	memset(a, 0, sizeof *a);
-	a->size = sizeof *a;
-	a->type = d->type;
-	a->config = d->config;
-	a->config1 = d->config1;
-	a->config2 = d->config2;
-	a->sample_period = d->interval;
-	a->sample_type = 0; /* header-only samples: the handler only counts them */
-	a->disabled = 1;
-	a->exclude_kernel = (unsigned)d->exclude_kernel;
-	a->exclude_hv = 1;
-	a->precise_ip = (unsigned)d->precise;
-	a->wakeup_events = 1; /* a signal per overflow */
-}
-
 /* Counter k of thread tid: opened, signalling the thread, mapped, enabled; the mapping or NULL. */
 static void *open_counter(unsigned k, uint32_t tid, int *ret_fd)
 {
 	struct perf_event_attr a;
-	attr_of(&hwc_defs[k], &a);
+	hwcdesc_attr(&hwc_defs[k], &a);
 	int fd = (int)syscall(SYS_perf_event_open, &a, (pid_t)tid, -1, -1,
 			      (unsigned long)PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
@@ -293,7 +211,7 @@ void hwc_thread_forget(struct hwc_thread *h)
 
 static void hwc_start(struct blockw_file *file)
 {
-	parse_params(getenv("PA_PARAMS"));
+	hwc_count = (unsigned)hwcdesc_parse(getenv("PA_PARAMS"), hwc_defs);
 	hwc_file = hwc_count ? file : NULL;
 }
 
@@ -316,7 +234,7 @@ static void hwc_log_start(struct xmlw *w)
 static void hwc_log_more(void)
 {
 	for (unsigned k = 0; k < hwc_count; k++) {
-		const struct hwc_def *d = &hwc_defs[k];
+		const struct hwcdesc *d = &hwc_defs[k];
 		char buf[512];
 		struct xmlw w;
 		xmlw_init(&w, buf, sizeof buf);

@@ -5,10 +5,9 @@
  * SAMPLER_SIGNAL to the thread itself (F_SETOWN_EX F_OWNER_TID, F_SETSIG,
  * O_ASYNC), so that the handler takes the stack of the thread that counted.
  * collect turned each counter name into perf_event_attr fields (libpfm4);
- * they come in PA_PARAMS as h=N;hK=type:config:config1:config2:
- * exclude_kernel:precise:interval:name.  Only libc here.
+ * they come in PA_PARAMS (experiment/hwcdesc.h).  Only libc here.
  *
- * Each event has a ring buffer of its own (1 + HWC_RING_PAGES pages) in
+ * Each event has a ring buffer of its own (1 + 2 pages) in
  * which the kernel writes one header-only sample per overflow (or a LOST
  * record with the number it could not write): the handler counts the
  * records since its last visit, so overflows whose signals coalesced (a
