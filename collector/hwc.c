@@ -77,10 +77,9 @@ void hwc_thread_start(struct hwc_thread *h, uint32_t tid)
 	}
 	if (!hwc_active())
 		return;
-	int fds[EXP_HWC_MAX_COUNTERS];
 	for (unsigned k = 0; k < hwc_count; k++) {
-		fds[k] = -1;
-		void *ring = open_counter(k, tid, &fds[k]);
+		int fd = -1;
+		void *ring = open_counter(k, tid, &fd);
 		if (!ring) {
 			if (atomic_fetch_add(&hwc_open_failures, 1) == 0)
 				logxml_note("warning", "hwc_open",
@@ -89,13 +88,16 @@ void hwc_thread_start(struct hwc_thread *h, uint32_t tid)
 					    "hwc_open_failures counts them)");
 			continue;
 		}
-		h->fd_num[k] = fds[k];
+		h->fd_num[k] = fd; /* still open: hwc_thread_started closes it */
 		atomic_store(&h->ring[k], ring);
 	}
-	/* the descriptors last, so that each counter got a number of its own */
+}
+
+void hwc_thread_started(struct hwc_thread *h)
+{
 	for (unsigned k = 0; k < hwc_count; k++)
-		if (fds[k] >= 0)
-			close(fds[k]);
+		if (h->fd_num[k] >= 0)
+			close(h->fd_num[k]); /* the mapping keeps the event, the signals the number */
 }
 
 int hwc_owns(const struct hwc_thread *h, const siginfo_t *si)

@@ -44,8 +44,12 @@ int hwc_active(void);
 /*
  * Open and enable every counter for thread tid (the calling thread); a
  * counter that fails is counted (hwc_open_failures) and the rest go on.
+ * The descriptors stay open until hwc_thread_started, so that the events
+ * the thread opens in between (the clock sampler's) get other numbers: the
+ * number a signal carries in si_fd is what tells whose it is.
  */
 void hwc_thread_start(struct hwc_thread *h, uint32_t tid);
+void hwc_thread_started(struct hwc_thread *h);
 
 /* 1 if si is the overflow signal of one of h's counters. SIGNAL_SAFE. */
 int hwc_owns(const struct hwc_thread *h, const siginfo_t *si);

@@ -240,9 +240,11 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 		.tid = t->tid, .creator_tid = creator, .start_ns = col_now_ns(), .start_pc = start_pc};
 	ctl_append(t->tid, r.start_ns, EXP_REC_THREAD_START, encode_thread_start, &r);
 	atomic_store(&t->state, SLOT_LIVE);
-	thread_sampler(t);
 	if (!t->raw) /* a raw thread's signals cannot tell it from its creator (shared TLS) */
 		hwc_thread_start(&t->hwc, t->tid);
+	thread_sampler(t);
+	if (!t->raw)
+		hwc_thread_started(&t->hwc); /* the sampler's events took other numbers */
 	*g = guard;
 }
 
