@@ -38,6 +38,8 @@ static _Atomic uint64_t hwc_lost;        /* overflows not recorded: no block, no
 static _Atomic uint64_t hwc_kernel_lost; /* ... of which the kernel could not write to the ring */
 static _Atomic uint64_t hwc_throttled;   /* times the kernel throttled a counter (events uncounted) */
 static _Atomic uint64_t hwc_open_failures;
+static _Atomic uint64_t
+	hwc_at_end; /* overflows after a thread's last drain (its recording's own), not recorded */
 
 int hwc_active(void)
 {
@@ -190,9 +192,9 @@ void hwc_thread_stop(struct hwc_thread *h)
 		void *ring = atomic_exchange(&h->ring[k], NULL);
 		if (!ring)
 			continue;
-		uint64_t left = drain_ring(ring); /* came after the thread's last signal */
+		uint64_t left = drain_ring(ring); /* came after the thread's last drain */
 		if (left)
-			atomic_fetch_add(&hwc_lost, left);
+			atomic_fetch_add(&hwc_at_end, left);
 		syscall(SYS_munmap, ring, (size_t)RING_BYTES); /* the last reference: the event goes */
 		h->fd_num[k] = -1;
 	}
@@ -226,6 +228,7 @@ static void hwc_fork_child(void)
 	atomic_store(&hwc_kernel_lost, 0);
 	atomic_store(&hwc_throttled, 0);
 	atomic_store(&hwc_open_failures, 0);
+	atomic_store(&hwc_at_end, 0);
 }
 
 static void hwc_log_start(struct xmlw *w)
@@ -272,6 +275,7 @@ static void hwc_log_end(struct xmlw *w)
 	xmlw_attr_u64(w, "hwc_kernel_lost", atomic_load(&hwc_kernel_lost));
 	xmlw_attr_u64(w, "hwc_throttled", atomic_load(&hwc_throttled));
 	xmlw_attr_u64(w, "hwc_open_failures", atomic_load(&hwc_open_failures));
+	xmlw_attr_u64(w, "hwc_at_end", atomic_load(&hwc_at_end));
 }
 
 const struct col_tracer hwc_tracer = {

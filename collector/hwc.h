@@ -68,7 +68,11 @@ uint64_t hwc_drain(struct hwc_thread *h, uint64_t counts[EXP_HWC_MAX_COUNTERS]);
 void hwc_record(struct hwc_thread *h, uint32_t tid, uint64_t now_ns, uint64_t stack_id,
 		const uint64_t counts[EXP_HWC_MAX_COUNTERS]);
 
-/* Close the thread's counters (from any thread); overflows not yet drained are counted lost. */
+/*
+ * Close the thread's counters (from any thread); overflows not yet drained
+ * (the thread's last records' own, or a thread stopped by another) are
+ * counted in hwc_at_end.
+ */
 void hwc_thread_stop(struct hwc_thread *h);
 
 /* In a fork child: forget an inherited thread's counters (the child has no copy of them). */

@@ -96,6 +96,8 @@ void threads_unlock(void)
 }
 
 static void thread_key_destructor(void *p);
+static void take_deferred(struct col_thread *t, int ending);
+static void take_hwc_here(struct col_thread *t);
 
 int threads_init(void (*thread_end)(void))
 {
@@ -287,6 +289,7 @@ static void thread_key_destructor(void *p)
 		return; /* the process-end path has ended it */
 	tls_guard = 1;
 	sampler_stop(&t->smp);
+	take_hwc_here(t); /* overflows of the way out, over the stack from here */
 	hwc_thread_stop(&t->hwc);
 	thread_write_end(t, t->tid, col_thread_cpu_ns());
 	tls_thread = NULL;
@@ -346,8 +349,6 @@ void threads_fork_child(int followed)
 	}
 }
 
-static void take_deferred(struct col_thread *t, int ending);
-
 void threads_finish(void)
 {
 	if (!thread_slots)
@@ -363,8 +364,9 @@ void threads_finish(void)
 	if (self && atomic_compare_exchange_strong(&self->state, &expect_self, SLOT_ENDING)) {
 		ended[self - thread_slots] = 1;
 		sampler_stop(&self->smp);
-		if (self->deferred || self->hwc_deferred)
+		if (self->deferred)
 			take_deferred(self, 1);
+		take_hwc_here(self); /* overflows of the way out, over the stack from here */
 		hwc_thread_stop(&self->hwc);
 	}
 	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
@@ -601,6 +603,21 @@ __attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint
 }
 
 /*
+ * Record the thread's pending counter overflows over the stack unwound from
+ * here: the collector's frames (hidden by the reader) over the program's,
+ * marked as collector overhead.  The caller holds the guard.
+ */
+__attribute__((noinline)) static void take_hwc_here(struct col_thread *t)
+{
+	if (!t->pcs)
+		return;
+	ucontext_t uc;
+	context_here(&uc);
+	take_hwc(t, &uc, EXP_STACK_COLLECTOR);
+	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
+}
+
+/*
  * Take the samples that arrived while this thread ran the collector's own
  * code, now that the code is done with the thread's buffers: one sample,
  * which weighs the CPU time since the last (the others are counted as
@@ -614,11 +631,8 @@ __attribute__((noinline)) static void take_deferred(struct col_thread *t, int en
 	struct col_counters *n = col_counters();
 	if (t->hwc_deferred) {
 		t->hwc_deferred = 0;
-		if (t->pcs && (ending || (atomic_load(&t->state) == SLOT_LIVE && col_collecting()))) {
-			ucontext_t uc;
-			context_here(&uc);
-			take_hwc(t, &uc, EXP_STACK_COLLECTOR);
-		}
+		if (ending || (atomic_load(&t->state) == SLOT_LIVE && col_collecting()))
+			take_hwc_here(t);
 	}
 	for (int round = 0; round < 2 && t->deferred; round++) {
 		sig_atomic_t k = t->deferred;
