@@ -2,7 +2,8 @@
 #   make            build everything into build/
 #   make demo       install missing Debian packages, build, profile the demo, print reports
 #   make check      install missing Debian packages, build (ASan+UBSan test build), run all tests
-# Layers (STYLE.md): common <- experiment <- {collector, collect, analysis} <- {er_print, er_archive, analyzer}
+# Layers (STYLE.md): common <- experiment <- {collector, collect, analysis} <- {er_print, er_archive, analyzer};
+#                   common <- experiment <- er_manage (er_rm, er_mv, er_cp)
 
 CC      ?= cc
 BUILD   ?= build
@@ -28,6 +29,8 @@ ERPRINT_SRC    := $(wildcard er_print/*.c)
 ERARCHIVE_SRC  := $(wildcard er_archive/*.c)
 ANALYZER_SRC   := $(wildcard analyzer/*.c)
 ANALYZER_WEB   := $(sort $(wildcard analyzer/web/*))
+ERMANAGE_MAINS := er_manage/er_rm.c er_manage/er_mv.c er_manage/er_cp.c
+ERMANAGE_SRC   := $(filter-out $(ERMANAGE_MAINS),$(wildcard er_manage/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 pic = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
@@ -43,11 +46,13 @@ COLLECT       := $(BUILD)/bin/collect
 ERPRINT       := $(BUILD)/bin/er_print
 ERARCHIVE     := $(BUILD)/bin/er_archive
 ANALYZER      := $(BUILD)/bin/analyzer
+ERMANAGE_BINS := $(patsubst er_manage/%.c,$(BUILD)/bin/%,$(ERMANAGE_MAINS))
 
 ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lzstd -lstdc++
 EDIT_LIBS     := -ledit
 
-all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(LIBCOLSYNC) $(LIBCOLIO) $(COLLECT) $(ERPRINT) $(ERARCHIVE) $(ANALYZER)
+all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(LIBCOLSYNC) $(LIBCOLIO) $(COLLECT) $(ERPRINT) $(ERARCHIVE) $(ANALYZER) \
+     $(ERMANAGE_BINS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -71,7 +76,9 @@ $(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(EXPERIMENT_SRC) $(COMMON_SRC)) collector/libcollector.map
+# (experiment/expgroup.c is for the tools that read group files, not for the target)
+$(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(filter-out experiment/expgroup.c,$(EXPERIMENT_SRC)) $(COMMON_SRC)) \
+		collector/libcollector.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl -lpthread
@@ -124,6 +131,12 @@ $(ERPRINT): $(call obj,$(ERPRINT_SRC)) $(PPROF_OBJ) $(LIBANALYSIS) $(LIBEXPERIME
 $(ERARCHIVE): $(call obj,$(ERARCHIVE_SRC)) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
+
+# er_rm, er_mv, er_cp: experiment management (the Oracle manual's chapter 8), libc only.
+$(ERMANAGE_BINS): $(BUILD)/bin/%: $(BUILD)/obj/er_manage/%.o $(call obj,$(ERMANAGE_SRC)) $(LIBEXPERIMENT) \
+		$(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
 
 # analyzer: the page's files (analyzer/web/) are compiled into the binary as a fixed table,
 # generated at build time by scripts/embed-assets.sh; nothing is read from disk at run time.

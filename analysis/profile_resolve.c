@@ -215,6 +215,36 @@ static uint64_t memo_key(const struct experiment *exp, const struct exp_callstac
 	return pc;
 }
 
+/*
+ * The inlined functions containing vaddr of obj (inline mode), innermost
+ * first, pushed onto e->chains; *loc and *has_line its line.  An outermost
+ * inlined copy of the real function into itself (gcc's partial inlining:
+ * glibc's _IO_doallocbuf) is the real function's own frame, not pushed.
+ */
+static int inline_chain(struct profile *p, struct exp_slot *e, uint32_t obj, uint64_t vaddr, uint32_t real,
+			struct line_loc *loc, int *has_line)
+{
+	struct line_inline inl[32];
+	size_t ninl = 0;
+	struct lines *ln = profile_resolve_lines(p, obj);
+	if (ln) {
+		*has_line = lines_lookup(ln, vaddr, loc);
+		if (p->inline_mode)
+			ninl = lines_inlines(ln, vaddr, inl, 32);
+		if (ninl > 32)
+			ninl = 32;
+	}
+	const struct pfunc *rf = real < p->funcs.n ? &p->funcs.v[real] : NULL;
+	while (ninl > 0 && rf && strcmp(inl[ninl - 1].name, rf->name) == 0)
+		ninl--;
+	for (size_t i = 0; i < ninl; i++) {
+		uint32_t f;
+		if (inline_func(p, obj, inl[i].name, inl[i].mangled, &f) < 0 || VEC_PUSH(&e->chains, f) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Resolve adjusted PC pc of object lo (memo key `key`): function chain and line.  Returns the pc_res index. */
 static int resolve_pc(struct profile *p, struct exp_slot *e, const struct exp_loadobj *lo, uint64_t pc,
 		      uint64_t key, uint32_t *ret)
@@ -229,8 +259,6 @@ static int resolve_pc(struct profile *p, struct exp_slot *e, const struct exp_lo
 	if (lo && is_collector_object(lo)) {
 		r.nchain = 0; /* the collector's own frame: dropped */
 	} else {
-		struct line_inline inl[32];
-		size_t ninl = 0;
 		struct line_loc loc = {0};
 		int has_line = 0;
 		if (lo && p->objs.v[e->objmap[lo - e->exp->objs]].hidden) {
@@ -238,23 +266,9 @@ static int resolve_pc(struct profile *p, struct exp_slot *e, const struct exp_lo
 				return -ENOMEM;
 		} else if (lo) {
 			uint32_t obj = e->objmap[lo - e->exp->objs];
-			uint64_t vaddr = pc - lo->base;
-			if (symbol_func(p, obj, vaddr, &real) < 0)
+			if (symbol_func(p, obj, pc - lo->base, &real) < 0 ||
+			    inline_chain(p, e, obj, pc - lo->base, real, &loc, &has_line) < 0)
 				return -ENOMEM;
-			struct lines *ln = profile_resolve_lines(p, obj);
-			if (ln) {
-				has_line = lines_lookup(ln, vaddr, &loc);
-				if (p->inline_mode)
-					ninl = lines_inlines(ln, vaddr, inl, 32);
-				if (ninl > 32)
-					ninl = 32;
-			}
-			for (size_t i = 0; i < ninl; i++) {
-				uint32_t f;
-				if (inline_func(p, obj, inl[i].name, inl[i].mangled, &f) < 0 ||
-				    VEC_PUSH(&e->chains, f) < 0)
-					return -ENOMEM;
-			}
 		}
 		if (VEC_PUSH(&e->chains, real) < 0)
 			return -ENOMEM;

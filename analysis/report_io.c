@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/experiment.h"
+#include "common/jsonw.h"
 #include "common/vec.h"
 
 struct group {
@@ -228,4 +229,55 @@ int report_io_present(const struct profile *p)
 		if (profile_experiment(p, x)->has_io)
 			return 1;
 	return 0;
+}
+
+void report_io_row_json(struct jsonw *w, const struct report_io_row *r)
+{
+	static const char *const key[PROFILE_IO_FIGS] = {
+		"ioreadbytes",    "ioreadcnt",  "ioreadtime_ns",  "iowritebytes", "iowritecnt",
+		"iowritetime_ns", "ioothercnt", "ioothertime_ns", "ioerrorcnt",   "ioerrortime_ns",
+	};
+	jsonw_key_uint(w, "calls", r->calls);
+	for (int k = 0; k < PROFILE_IO_FIGS; k++)
+		jsonw_key_uint(w, key[k], r->v[k]);
+}
+
+static void sizes_json(struct jsonw *w, const char *key, const struct report_io_sizes *s)
+{
+	jsonw_key(w, key);
+	jsonw_object_begin(w);
+	jsonw_key_uint(w, "calls", s->calls);
+	jsonw_key_uint(w, "bytes", s->bytes);
+	jsonw_key_uint(w, "time_ns", s->time_ns);
+	jsonw_key_uint(w, "longest_ns", s->longest_ns);
+	jsonw_key_uint(w, "smallest_bytes", s->min_bytes);
+	jsonw_key_uint(w, "largest_bytes", s->max_bytes);
+	jsonw_key(w, "sizes");
+	jsonw_array_begin(w);
+	for (size_t c = 0; c < HEAP_SIZE_CLASSES; c++)
+		if (s->classes[c]) {
+			jsonw_object_begin(w);
+			jsonw_key_string(w, "range", heap_size_class_label(c));
+			jsonw_key_uint(w, "calls", s->classes[c]);
+			jsonw_object_end(w);
+		}
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+}
+
+static void calls_json(struct jsonw *w, const char *key, uint64_t calls, uint64_t ns)
+{
+	jsonw_key(w, key);
+	jsonw_object_begin(w);
+	jsonw_key_uint(w, "calls", calls);
+	jsonw_key_uint(w, "time_ns", ns);
+	jsonw_object_end(w);
+}
+
+void report_io_stat_json(struct jsonw *w, const struct report_io_stat *s)
+{
+	sizes_json(w, "write", &s->write);
+	sizes_json(w, "read", &s->read);
+	calls_json(w, "other", s->other_calls, s->other_ns);
+	calls_json(w, "error", s->error_calls, s->error_ns);
 }

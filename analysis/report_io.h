@@ -70,6 +70,21 @@ struct report_io_stat {
 /* iostat's figures over the selected calls into *ret. */
 void report_io_stat(const struct profile *p, struct report_io_stat *ret);
 
+struct jsonw;
+/*
+ * A row's "calls" and ten figures as members of w's open object, under the
+ * metric keywords, times in ns: "ioreadbytes", "ioreadcnt", "ioreadtime_ns",
+ * "iowritebytes", ..., "ioerrortime_ns" (er_print's JSON and the analyzer's).
+ */
+void report_io_row_json(struct jsonw *w, const struct report_io_row *r);
+/*
+ * iostat's figures as members of w's open object: "write" and "read"
+ * {calls, bytes, time_ns, longest_ns, smallest_bytes, largest_bytes,
+ * sizes: [{range, calls}] (the classes with calls)}, "other" and "error"
+ * {calls, time_ns}.
+ */
+void report_io_stat_json(struct jsonw *w, const struct report_io_stat *s);
+
 /* 1 if some loaded experiment traced I/O. */
 int report_io_present(const struct profile *p);
 

@@ -192,9 +192,13 @@ static uint32_t cand_rank(const char *name, unsigned bind, uint64_t size)
 	size_t us = strspn(name, "_");
 	size_t len = strnlen(name, SYMTAB_NAME_MAX);
 	uint32_t r = 0;
-	r |= (uint32_t)(bind == STB_LOCAL) << 20;
-	r |= (uint32_t)(strchr(name, '@') != NULL) << 19;
-	r |= (uint32_t)(us > 7 ? 7 : us) << 16;
+	/* glibc's large-file aliases (fopen64 at fopen's address) name the call less well */
+	int lfs64 = len > 2 && strcmp(name + len - 2, "64") == 0;
+	r |= (uint32_t)(bind == STB_LOCAL) << 21;
+	/* a non-default version (foo@GLIBC_2.2.5) loses; the default (foo@@GLIBC_2.2.5) does not */
+	r |= (uint32_t)(strchr(name, '@') != NULL && !strstr(name, "@@")) << 20;
+	r |= (uint32_t)(us > 7 ? 7 : us) << 17;
+	r |= (uint32_t)lfs64 << 16;
 	r |= (uint32_t)(bind == STB_WEAK) << 15;
 	r |= (uint32_t)(size == 0) << 14;
 	r |= (uint32_t)(len > 0x3fff ? 0x3fff : len);

@@ -6,12 +6,14 @@
  */
 #include "analyzer/api.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/profile_heap.h"
 #include "analysis/report_calls.h"
 #include "analysis/report_info.h"
 #include "analysis/report_list.h"
@@ -153,6 +155,7 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	key_str_opt(w, "clock_profiling", l->clock_mode);
 	jsonw_key_uint(w, "clock_interval_us", l->clock_interval_us);
 	jsonw_key_bool(w, "heap_tracing", x->has_heap);
+	jsonw_key_bool(w, "io_tracing", x->has_io);
 	jsonw_key_bool(w, "sync_tracing", l->sync_on);
 	if (l->sync_on) {
 		jsonw_key_uint(w, "sync_threshold_ns", l->sync_threshold_ns);
@@ -635,6 +638,47 @@ int api_ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret)
 	return 0;
 }
 
+int api_frames(struct api_req *r, size_t x, uint32_t s)
+{
+	const uint32_t *pcs;
+	int n = profile_stack_pcs(r->p, x, s, &pcs);
+	if (n < 0)
+		return n;
+	char name[4096];
+	jsonw_key(&r->w, "frames");
+	jsonw_array_begin(&r->w);
+	for (int i = 0; i < n; i++) {
+		const struct ppc *pc = profile_pc(r->p, pcs[i]);
+		jsonw_object_begin(&r->w);
+		jsonw_key_uint(&r->w, "func", pc->func);
+		jsonw_key_string(&r->w, "name", api_func_name(r->p, pc->func, name, sizeof name));
+		const struct pline *l = profile_line(r->p, pc->line);
+		if (l && l->file && l->line) {
+			const char *base = strrchr(l->file, '/');
+			jsonw_key_string(&r->w, "file", base ? base + 1 : l->file);
+			jsonw_key_uint(&r->w, "line", l->line);
+		}
+		jsonw_object_end(&r->w);
+	}
+	jsonw_array_end(&r->w);
+	return 0;
+}
+
+int api_count_arg(struct api_req *r, const char *key, size_t def, size_t max, size_t *ret)
+{
+	const char *s = api_arg(r, key);
+	*ret = def;
+	if (!s || !*s)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || errno || !isdigit((unsigned char)s[0]) || v > max)
+		return api_fail(r, 400, "%s '%s' is not a count from 0 to %zu", key, s, max);
+	*ret = (size_t)v;
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct api_req *r);
@@ -642,7 +686,7 @@ static const struct {
 	{"overview", api_overview}, {"functions", api_functions}, {"callers", api_callers},
 	{"calltree", api_calltree}, {"flame", api_flame},         {"heap", api_heap},
 	{"timeline", api_timeline}, {"threads", api_threads},     {"experiments", api_experiments},
-	{"source", api_source},     {"disasm", api_disasm},
+	{"source", api_source},     {"disasm", api_disasm},       {"io", api_io},
 };
 
 /* t0 and t1: the time selection of every endpoint (none: every event), on the shared time base. */

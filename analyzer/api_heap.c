@@ -71,33 +71,6 @@ static void summary(struct api_req *r, const struct heap_summary *h)
 	jsonw_object_end(w);
 }
 
-/* A stack's frames, leaf first: function id and name, line and file when known. */
-static int frames(struct api_req *r, size_t x, uint32_t s)
-{
-	const uint32_t *pcs;
-	int n = profile_stack_pcs(r->p, x, s, &pcs);
-	if (n < 0)
-		return n;
-	char name[4096];
-	jsonw_key(&r->w, "frames");
-	jsonw_array_begin(&r->w);
-	for (int i = 0; i < n; i++) {
-		const struct ppc *pc = profile_pc(r->p, pcs[i]);
-		jsonw_object_begin(&r->w);
-		jsonw_key_uint(&r->w, "func", pc->func);
-		jsonw_key_string(&r->w, "name", api_func_name(r->p, pc->func, name, sizeof name));
-		const struct pline *l = profile_line(r->p, pc->line);
-		if (l && l->file && l->line) {
-			const char *base = strrchr(l->file, '/');
-			jsonw_key_string(&r->w, "file", base ? base + 1 : l->file);
-			jsonw_key_uint(&r->w, "line", l->line);
-		}
-		jsonw_object_end(&r->w);
-	}
-	jsonw_array_end(&r->w);
-	return 0;
-}
-
 /* "key": {"distinct": N, "stacks": [{experiment, count, bytes, frames}, ... at most limit]}. */
 static int stack_list(struct api_req *r, const char *key, enum report_heap_key what, size_t limit)
 {
@@ -117,7 +90,7 @@ static int stack_list(struct api_req *r, const char *key, enum report_heap_key w
 		jsonw_key_uint(&r->w, "experiment", v[i].exp + 1);
 		jsonw_key_uint(&r->w, "count", v[i].count);
 		jsonw_key_uint(&r->w, "bytes", v[i].bytes);
-		e = frames(r, v[i].exp, v[i].stack);
+		e = api_frames(r, v[i].exp, v[i].stack);
 		jsonw_object_end(&r->w);
 	}
 	jsonw_array_end(&r->w);
@@ -187,22 +160,6 @@ static int live(struct api_req *r, size_t width)
 	return 0;
 }
 
-/* Argument key as a count up to max into *ret (def when absent): 0, or -1 after api_fail. */
-static int count_arg(struct api_req *r, const char *key, size_t def, size_t max, size_t *ret)
-{
-	const char *s = api_arg(r, key);
-	*ret = def;
-	if (!s || !*s)
-		return 0;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (*end || errno || !isdigit((unsigned char)s[0]) || v > max)
-		return api_fail(r, 400, "%s '%s' is not a count from 0 to %zu", key, s, max);
-	*ret = (size_t)v;
-	return 0;
-}
-
 int api_heap(struct api_req *r)
 {
 	if (profile_compute(r->p) < 0)
@@ -211,8 +168,8 @@ int api_heap(struct api_req *r)
 		return api_fail(r, 400,
 				"no heap tracing data in the experiments (record with collect -H on)");
 	size_t limit, width;
-	if (count_arg(r, "limit", API_HEAP_LIMIT, SIZE_MAX, &limit) < 0 ||
-	    count_arg(r, "width", 0, API_HEAP_WIDTH_MAX, &width) < 0)
+	if (api_count_arg(r, "limit", API_HEAP_LIMIT, SIZE_MAX, &limit) < 0 ||
+	    api_count_arg(r, "width", 0, API_HEAP_WIDTH_MAX, &width) < 0)
 		return -1;
 	summary(r, profile_heap_summary(r->p));
 	if (stack_list(r, "leaks", REPORT_HEAP_LEAK, limit) < 0 ||

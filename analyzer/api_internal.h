@@ -48,8 +48,17 @@ int api_ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret);
 /* The sort spec of argument "sort" (er_print's syntax; MSPEC_DEFAULT_SORT when absent): 0, or -1 after api_fail. */
 int api_sort_arg(struct api_req *r, struct mspec *ret);
 
+/* "frames": stack s of experiment x, leaf first: function id and name, line and file when known. */
+int api_frames(struct api_req *r, size_t x, uint32_t s);
+
+/* Argument key as a count up to max into *ret (def when absent): 0, or -1 after api_fail. */
+int api_count_arg(struct api_req *r, const char *key, size_t def, size_t max, size_t *ret);
+
 /* The endpoint of api_heap.c. */
 int api_heap(struct api_req *r);
+
+/* The endpoint of api_io.c. */
+int api_io(struct api_req *r);
 
 /* The endpoints of api_stacks.c. */
 int api_calltree(struct api_req *r);

@@ -17,6 +17,7 @@
 
 #include "analysis/profile.h"
 #include "analyzer/server.h"
+#include "experiment/expgroup.h"
 
 extern char **environ;
 
@@ -24,6 +25,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: analyzer [--port N] [--no-browser] EXP...\n"
 		   "Serve a web page over the experiments EXP... on 127.0.0.1 and open it in the browser.\n"
+		   "An EXP may be an experiment group GROUP.erg: the experiments it names.\n"
 		   "  --port N      listen on port N (default 0: a free port)\n"
 		   "  --no-browser  only print the URL\n"
 		   "  --version     print the version\n");
@@ -90,16 +92,31 @@ int main(int argc, char **argv)
 		fprintf(stderr, "analyzer: out of memory\n");
 		return 1;
 	}
-	for (; i < argc; i++) {
+	char **paths, why[512]; /* the experiments, each group replaced by those it names */
+	size_t npaths;
+	if (expgroup_expand((const char *const *)argv + i, (size_t)(argc - i), &paths, &npaths, why,
+			    sizeof why) < 0) {
+		fprintf(stderr, "analyzer: %s\n", why);
+		profile_free(p);
+		return 1;
+	}
+	for (size_t k = 0; k < npaths; k++) {
 		char *err = NULL;
-		int r = profile_add_experiment(p, argv[i], &err);
+		int r = profile_add_experiment(p, paths[k], &err);
 		if (r < 0) {
-			fprintf(stderr, "analyzer: cannot open experiment '%s': %s\n", argv[i],
+			fprintf(stderr, "analyzer: cannot open experiment '%s': %s\n", paths[k],
 				err ? err : strerror(-r));
 			free(err);
+			expgroup_free_paths(paths, npaths);
 			profile_free(p);
 			return 1;
 		}
+	}
+	expgroup_free_paths(paths, npaths);
+	if (npaths == 0) {
+		fprintf(stderr, "analyzer: the groups given name no experiment\n");
+		profile_free(p);
+		return 1;
 	}
 	/* SIGINT and SIGTERM are taken by sigwait below: blocked here, so also in the server's thread */
 	sigset_t stop;

@@ -103,3 +103,13 @@ bench-analyzer: all $(BENCH_CPUBOUND) $(BUILD)/tests/tools/mkexp
 bench: bench-analyzer
 
 .PHONY: bench-analyzer
+
+# bench-io: I/O tracing cost (1-byte write()s to /dev/null, 4 KiB reads of a
+# cached file), ours vs gprofng -i on and strace -c -f (bench/io/run.py): ns per
+# call, ratio to native, experiment bytes per call.  BENCH_IO_N=N calls per run.
+bench-io: all
+	python3 bench/io/run.py $(BUILD) $(or $(BENCH_IO_N),1000000)
+
+bench: bench-io
+
+.PHONY: bench-io

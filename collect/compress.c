@@ -77,6 +77,13 @@ static int feed(struct zout *z, const void *p, size_t n, ZSTD_EndDirective mode)
  * heap_choose finds the trace compresses well.
  */
 #define COMPRESS_LEVEL_HEAP 15
+/*
+ * Any other large file (an I/O trace of millions of calls, 19 raw bytes
+ * each): level 3 takes 0.21 s for 3M I/O calls where 9 took 1.17 s, for 10%
+ * more bytes; collect's ending dominated the cost of I/O tracing.
+ */
+#define COMPRESS_LEVEL_LARGE 3
+#define LARGE_FILE_BYTES (8u << 20)
 
 /* The colxform unit of one piece into unit; -EIO unless it undoes to the piece exactly. */
 static int transform_piece(const uint8_t *piece, size_t n, uint8_t *unit, uint8_t *check, size_t *unit_bytes)
@@ -197,7 +204,8 @@ static int stream_begin(struct job *j, size_t got)
 		struct heap_choice c = heap_choose(j->in, j->unit, j->check);
 		ZSTD_CCtx_setParameter(j->z.cctx, ZSTD_c_compressionLevel, c.level);
 		columns = c.columns;
-	}
+	} else if (j->st_ok && j->st.st_size >= LARGE_FILE_BYTES)
+		ZSTD_CCtx_setParameter(j->z.cctx, ZSTD_c_compressionLevel, COMPRESS_LEVEL_LARGE);
 	/* the size known: zstd sizes its tables to it (level 9's would be 24 MB to clear) */
 	if (!columns && j->st_ok)
 		ZSTD_CCtx_setPledgedSrcSize(j->z.cctx, (unsigned long long)j->st.st_size);

@@ -29,6 +29,7 @@
 #include "collect/options.h"
 #include "collect/probe.h"
 #include "common/exeprobe.h"
+#include "experiment/expgroup.h"
 #include "experiment/expname.h"
 #include "experiment/loghead.h"
 #include "experiment/sysinfo.h"
@@ -87,6 +88,9 @@ static const char usage_text[] =
 	"  -o NAME.er                experiment name (default test.1.er; a name\n"
 	"                            STEM.N.er in use becomes STEM.M.er, M = highest + 1)\n"
 	"  -d DIR                    create the experiment in directory DIR\n"
+	"  -g GROUP.erg              add the experiment to the experiment group file\n"
+	"                            GROUP.erg (created if absent); the default name\n"
+	"                            becomes GROUP.1.er\n"
 	"  -C COMMENT                add a comment to the experiment (up to 10)\n"
 	"  -n                        dry run: print the collection parameters, run nothing\n"
 	"  -v                        verbose: report what is created and what is executed\n"
@@ -101,7 +105,7 @@ static const char usage_text[] =
 	"  --                        end of options\n"
 	"\n"
 	"Not supported yet: -M, -m, -j, -J, -l, -y, -a,\n"
-	"-L, -O, -P, -c, -I, -N, -r, -x, -g, -R.\n"
+	"-L, -O, -P, -c, -I, -N, -r, -x, -R.\n"
 	"\n"
 	"Environment: PA_MAX_CALL_STACK_DEPTH=N sets the call stack depth limit\n"
 	"(1 to 6000 frames, default 4096); deeper stacks are cut and marked truncated.\n"
@@ -340,8 +344,9 @@ struct place {
 	char name[EXPNAME_MAX_BYTES + 1];
 	char display[PATH_MAX + EXPNAME_MAX_BYTES + 2]; /* dir/name as the user would write it */
 	char abs_path[PATH_MAX + EXPNAME_MAX_BYTES + 2];
-	const char *want; /* requested basename, NULL = default */
-	int user_dir;     /* the directory came from -d or -o */
+	const char *want;                       /* requested basename, NULL = default */
+	char group_name[EXPNAME_MAX_BYTES + 1]; /* with -g GROUP.erg and no -o: GROUP.1.er */
+	int user_dir;                           /* the directory came from -d or -o */
 };
 
 static void place_set_display(struct place *pl)
@@ -366,6 +371,12 @@ static void place_choose(struct place *pl, const struct collect_options *o)
 	snprintf(pl->dir, sizeof pl->dir, "%s", o->dir ? o->dir : ".");
 	pl->user_dir = o->dir != NULL;
 	pl->want = name;
+	if (!name && o->group) {
+		const char *gb = strrchr(o->group, '/') ? strrchr(o->group, '/') + 1 : o->group;
+		snprintf(pl->group_name, sizeof pl->group_name, "%.*s.1.er", (int)(strlen(gb) - 4), gb);
+		if (expname_validate(pl->group_name) == 0)
+			pl->want = pl->group_name;
+	}
 	if (slash) {
 		int dn = (int)(slash - name);
 		char tmp[PATH_MAX];
@@ -410,6 +421,38 @@ static void place_choose(struct place *pl, const struct collect_options *o)
 		exit(1);
 	}
 	place_set_display(pl);
+}
+
+/* -g: a group file that exists must be a group (checked before anything is created). */
+static void group_check(const char *group)
+{
+	struct expgroup g;
+	char why[512];
+	if (!group || access(group, F_OK) != 0)
+		return;
+	if (expgroup_read(group, &g, why, sizeof why) < 0) {
+		fprintf(stderr, "collect: -g: %s: %s\n", group, why);
+		exit(EXIT_USAGE);
+	}
+	expgroup_release(&g);
+}
+
+/* -g: add the experiment ABS_PATH to GROUP, relative to the group's directory when inside it. */
+static void group_add(const char *group, const char *abs_path)
+{
+	char gdir[PATH_MAX], rdir[PATH_MAX];
+	const char *slash = strrchr(group, '/'), *member = abs_path;
+	snprintf(gdir, sizeof gdir, "%.*s", slash ? (slash == group ? 1 : (int)(slash - group)) : 1,
+		 slash ? group : ".");
+	size_t n = realpath(gdir, rdir) ? strlen(rdir) : 0;
+	if (n && strncmp(abs_path, rdir, n) == 0 && abs_path[n] == '/')
+		member = abs_path + n + 1;
+	else if (n == 1 && rdir[0] == '/')
+		member = abs_path + 1;
+	int rc = expgroup_append(group, member);
+	if (rc < 0)
+		fprintf(stderr, "collect: warning: cannot add %s to the experiment group %s: %s\n", abs_path,
+			group, rc == -EINVAL ? "it is not an experiment group" : strerror(-rc));
 }
 
 /* ---------------------------------------------------------------- run */
@@ -827,6 +870,7 @@ int main(int argc, char **argv)
 				"only statistics will be collected\n");
 	note_unprofilable(target_path, unprofilable, sizeof unprofilable);
 	place_choose(&pl, &o);
+	group_check(o.group);
 
 	descriptor_build(&o, descriptor, sizeof descriptor, duration, sizeof duration);
 	if (preload_choose(&pre, &o) != 0)
@@ -896,6 +940,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	finish_experiment(&e, &tail, status, pl.display, head.start_ns, o.archive);
+	if (o.group)
+		group_add(o.group, e.path);
 	expdir_release(&e);
 	return exit_status(status);
 }

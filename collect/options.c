@@ -16,7 +16,7 @@
 #include "experiment/expname.h"
 
 /* Oracle collect options that later work implements: with a value, and without. */
-static const char unsupported_with_value[] = "MmjJlyaLOPcINrg";
+static const char unsupported_with_value[] = "MmjJlyaLOPcINr";
 static const char unsupported_flags[] = "xR";
 
 static int fail(char *err, size_t room, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -272,6 +272,14 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 			return fail(err, room, "-d: empty directory name");
 		o->dir = val;
 		return 0;
+	case 'g': {
+		const char *base = name_base(val);
+		size_t n = strlen(base);
+		if (n <= 4 || strcmp(base + n - 4, ".erg") != 0)
+			return fail(err, room, "-g: experiment group name '%s' must end in .erg", val);
+		o->group = val;
+		return 0;
+	}
 	case 'C':
 		if (o->comment_count == COLLECT_COMMENTS_MAX)
 			return fail(err, room, "-C: at most %d comments are allowed", COLLECT_COMMENTS_MAX);
@@ -313,7 +321,7 @@ static int parse_word(struct collect_options *o, int argc, char **argv, int *i, 
 		}
 		if (strchr(unsupported_flags, c) || strchr(unsupported_with_value, c))
 			return fail(err, room, "option -%c is not supported yet", c);
-		if (!strchr("ptSHsiFAodC", c))
+		if (!strchr("ptSHsiFAodCg", c))
 			return fail(err, room, "unknown option -%c (see collect --help)", c);
 		if (p[1])
 			val = p + 1;

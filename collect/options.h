@@ -56,6 +56,7 @@ struct collect_options {
 	const char *archive;          /* -A on (default), off, copy: how er_archive runs at the end */
 	const char *name;             /* -o value, NULL = default; may hold a directory part */
 	const char *dir;              /* -d value, NULL = current directory */
+	const char *group; /* -g value (ends in .erg): the group file the experiment joins, or NULL */
 	const char *comments[COLLECT_COMMENTS_MAX];
 	int comment_count;
 	int target_index; /* argv index of the target; 0 when there is none */

@@ -239,7 +239,7 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 			p[i] = 0;
 		record_publish(p, kind);
 		c->pos += (uint32_t)n;
-		if (kind == EXP_REC_CLOCK || kind == EXP_REC_SYNC || kind == EXP_REC_SYNC_ACQ)
+		if (clock_ts_ns) /* a record timed as a delta from the last one */
 			c->prev_ns = clock_ts_ns;
 		return 0;
 	}

@@ -103,8 +103,10 @@ int blockw_file_create(struct blockw_file *f, struct blockw_health *h, const cha
  * Encode one record with `encode` (an experiment/record.h encoder adapter
  * that returns 0 when the record does not fit in `room`) into the cursor's
  * block, claiming a new block (header tid, base now_ns) when it does not fit,
- * then publish it as `kind`.  For EXP_REC_CLOCK, EXP_REC_SYNC and EXP_REC_SYNC_ACQ records pass
- * `clock_ts_ns` (it becomes the cursor's running timestamp), else 0.  Returns 0, -E2BIG if
+ * then publish it as `kind`.  A record encoded as a delta from the previous
+ * one (EXP_REC_CLOCK, SYNC, SYNC_ACQ, IO: any whose decoder takes prev_ns)
+ * passes its time as `clock_ts_ns`, which becomes the cursor's running
+ * timestamp; any other passes 0.  Returns 0, -E2BIG if
  * the record fits in no block, or the -errno of the failed claim (the file's
  * health: -ENOSPC, -EDQUOT, -EIO, -ENOMEM, ...).  SIGNAL_SAFE.
  */

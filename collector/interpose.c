@@ -101,6 +101,7 @@ static const struct pa_trace_api trace_api = {
 	.sync_record = synctrace_record,
 	.io_active = trace_io_active,
 	.io_record = iotrace_record,
+	.io_vfd = iotrace_vfd,
 	.sync_acquired = synctrace_acquired,
 };
 

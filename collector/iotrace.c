@@ -23,7 +23,7 @@ static struct blockw_file *io_file; /* NULL: not started in this process */
 static _Atomic uint32_t io_vfd[IOTRACE_FDS]; /* descriptor -> virtual id, 0: none known */
 static _Atomic uint32_t io_next_vfd;
 
-static _Atomic uint64_t io_calls;   /* calls recorded */
+/* calls recorded: threads_count(THREADS_COUNT_IO_CALLS), per thread */
 static _Atomic uint64_t io_dropped; /* calls lost: no block (the data files stopped) */
 static _Atomic uint64_t io_stackless;
 
@@ -89,9 +89,55 @@ static uint32_t fd_lookup(int fd, uint64_t now)
 	return fd_begin(fd, EXP_IO_HOW_INHERITED, 0, name, now);
 }
 
+/* func makes a new descriptor by name (an open's record carries its path) */
 static int is_open(unsigned func)
 {
-	return func <= EXP_IO_CREAT64;
+	switch (func) {
+	case EXP_IO_OPEN:
+	case EXP_IO_OPEN64:
+	case EXP_IO_OPENAT:
+	case EXP_IO_OPENAT64:
+	case EXP_IO_CREAT:
+	case EXP_IO_CREAT64:
+	case EXP_IO_FOPEN:
+	case EXP_IO_FOPEN64:
+	case EXP_IO_FREOPEN:
+	case EXP_IO_FREOPEN64:
+	case EXP_IO_TMPFILE:
+	case EXP_IO_TMPFILE64:
+	case EXP_IO_MKSTEMP:
+	case EXP_IO_MKSTEMP64:
+	case EXP_IO_MKOSTEMP:
+	case EXP_IO_MKOSTEMP64:
+	case EXP_IO_MKSTEMPS:
+	case EXP_IO_MKSTEMPS64:
+	case EXP_IO_MKOSTEMPS:
+	case EXP_IO_MKOSTEMPS64: return 1;
+	default: return 0;
+	}
+}
+
+static uint32_t open_how(const struct pa_io_call *c)
+{
+	if (c->failed)
+		return EXP_IO_HOW_FAILED;
+	return c->func == EXP_IO_TMPFILE || c->func == EXP_IO_TMPFILE64 ? EXP_IO_HOW_TMPFILE
+									: EXP_IO_HOW_OPEN;
+}
+
+/*
+ * A close of fd, whose id was vfd at the call (0: unknown, take the current
+ * one): the slot is cleared only if it still holds that id, since another
+ * thread's open may have been given the same number since the real close.
+ */
+static uint32_t fd_end(int fd, uint32_t vfd, uint64_t now)
+{
+	if (!vfd)
+		vfd = fd_lookup(fd, now);
+	uint32_t expect = vfd;
+	if (fd_ok(fd))
+		atomic_compare_exchange_strong(&io_vfd[fd], &expect, 0);
+	return vfd;
 }
 
 /* The descriptor table's part of a call: the virtual id the record names. */
@@ -99,17 +145,12 @@ static uint32_t track(const struct pa_io_call *c, uint64_t now)
 {
 	unsigned f = c->func;
 	if (is_open(f))
-		return fd_begin(c->failed ? -1 : c->fd, c->failed ? EXP_IO_HOW_FAILED : EXP_IO_HOW_OPEN, 0,
-				c->path, now);
+		return fd_begin(c->failed ? -1 : c->fd, open_how(c), 0, c->path, now);
 	if (c->failed)
-		return fd_ok(c->fd) ? atomic_load(&io_vfd[c->fd]) : 0;
+		return c->vfd ? c->vfd : fd_ok(c->fd) ? atomic_load(&io_vfd[c->fd]) : 0;
 	switch (f) {
-	case EXP_IO_CLOSE: {
-		uint32_t vfd = fd_lookup(c->fd, now);
-		if (fd_ok(c->fd))
-			atomic_store(&io_vfd[c->fd], 0);
-		return vfd;
-	}
+	case EXP_IO_CLOSE:
+	case EXP_IO_FCLOSE: return fd_end(c->fd, c->vfd, now);
 	case EXP_IO_DUP:
 	case EXP_IO_DUP2:
 	case EXP_IO_DUP3: return fd_begin(c->fd, EXP_IO_HOW_DUP, fd_lookup(c->fd2, now), NULL, now);
@@ -158,11 +199,32 @@ void iotrace_record(const struct pa_io_call *c)
 	    0)
 		atomic_fetch_add(&io_dropped, 1);
 	else
-		atomic_fetch_add(&io_calls, 1);
+		threads_count(THREADS_COUNT_IO_CALLS);
 	if (tls_io_ended)
 		blockw_cursor_release(&tls_io); /* no thread end will release it */
 	threads_guard_leave(g);
 	errno = saved_errno;
+}
+
+uint32_t iotrace_vfd(int fd)
+{
+	if (!fd_ok(fd) || !io_file || !col_collecting())
+		return 0;
+	uint32_t vfd = atomic_load(&io_vfd[fd]);
+	if (vfd)
+		return vfd;
+	int g = threads_guard_enter();
+	if (g) { /* the collector's own call */
+		threads_guard_leave(g);
+		return 0;
+	}
+	int saved_errno = errno;
+	vfd = fd_lookup(fd, col_now_ns());
+	if (tls_io_ended)
+		blockw_cursor_release(&tls_io);
+	threads_guard_leave(g);
+	errno = saved_errno;
+	return vfd;
 }
 
 static void io_start(struct blockw_file *file)
@@ -179,7 +241,6 @@ static void io_fork_child(void)
 	for (size_t i = 0; i < IOTRACE_FDS; i++)
 		atomic_store_explicit(&io_vfd[i], 0, memory_order_relaxed);
 	atomic_store(&io_next_vfd, 0);
-	atomic_store(&io_calls, 0);
 	atomic_store(&io_dropped, 0);
 	atomic_store(&io_stackless, 0);
 }
@@ -197,7 +258,7 @@ static uint64_t io_lost(void)
 
 static void io_log_end(struct xmlw *w)
 {
-	xmlw_attr_u64(w, "io_calls", atomic_load(&io_calls));
+	xmlw_attr_u64(w, "io_calls", threads_count_sum(THREADS_COUNT_IO_CALLS));
 	xmlw_attr_u64(w, "io_dropped", atomic_load(&io_dropped));
 	xmlw_attr_u64(w, "io_stackless", atomic_load(&io_stackless));
 }

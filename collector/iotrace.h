@@ -1,7 +1,7 @@
 /*
  * iotrace.h - I/O tracing (collect -i on) as a collector tracer (tracer.h):
  * each I/O call the program makes, as libcollector-io.so reports it through
- * trace_api.h, becomes an EXP_REC_IO record of the iotrace file (format 1.5)
+ * trace_api.h, becomes an EXP_REC_IO record of the iotrace file (format 1.6)
  * with the calling thread's stack, preceded by an EXP_REC_IO_FILE record for
  * each descriptor the call brings to life (its virtual id and name).
  *
@@ -30,5 +30,14 @@ int iotrace_active(void);
  * own files).  Keeps errno.  SIGNAL_SAFE.
  */
 void iotrace_record(const struct pa_io_call *c);
+
+/*
+ * fd's virtual id now, made (with its IO_FILE record) for a descriptor not
+ * met before; 0 when not tracing, fd is out of the table or the collector
+ * itself runs on this thread.  A close asks before the real call and passes
+ * it as pa_io_call's vfd: the record then ends that id only, even if another
+ * thread's open has been given the number since.  Keeps errno.  SIGNAL_SAFE.
+ */
+uint32_t iotrace_vfd(int fd);
 
 #endif

@@ -15,6 +15,7 @@
 static _Atomic uint64_t *stacktab_slots;
 static _Atomic uint8_t *stacktab_named; /* 1: the slot's STACK_SLOT record is (being) written */
 static uint64_t stacktab_mask;
+static _Atomic uint64_t stacktab_resets;
 
 int stacktab_init(unsigned log2_slots)
 {
@@ -35,6 +36,12 @@ void stacktab_reset(void)
 	_Atomic uint64_t *s = atomic_load(&stacktab_slots);
 	if (s)
 		memset((void *)s, 0, (size_t)(stacktab_mask + 1) * (sizeof(uint64_t) + 1));
+	atomic_fetch_add(&stacktab_resets, 1);
+}
+
+uint64_t stacktab_epoch(void)
+{
+	return atomic_load_explicit(&stacktab_resets, memory_order_relaxed);
 }
 
 int stacktab_contains(uint64_t id)

@@ -18,6 +18,12 @@ int stacktab_init(unsigned log2_slots);
 /* Forget every id (a fork child starts a stacks file of its own).  Single-threaded use only. */
 void stacktab_reset(void);
 
+/*
+ * How many times the table was reset: a slot or id remembered under one
+ * epoch names nothing under the next.  SIGNAL_SAFE.
+ */
+uint64_t stacktab_epoch(void);
+
 /* 1 if id is in the table. SIGNAL_SAFE. */
 int stacktab_contains(uint64_t id);
 

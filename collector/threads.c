@@ -33,6 +33,23 @@
 
 enum { SLOT_FREE, SLOT_RESERVED, SLOT_LIVE, SLOT_ENDING };
 
+/*
+ * A tracer's stack remembered: the walk (unwind.h's memo), the leaf given,
+ * and what the stack was named by in the stacks file.  A traced call made
+ * again from the same place (a loop's write, a lock in a loop) finds its
+ * stack by checking the walk's stack words instead of walking, hashing and
+ * looking the stack table up.  A few ways, so that a loop of read and write
+ * keeps both.
+ */
+#define TRACE_MEMO_WAYS 4u
+
+struct trace_memo {
+	struct unwind_memo uw;
+	uint64_t leaf_pc;
+	uint64_t epoch; /* stacktab_epoch() when ref was made */
+	struct threads_stackref ref;
+};
+
 struct col_thread {
 	_Atomic int state;
 	uint32_t tid, creator_tid;
@@ -49,15 +66,22 @@ struct col_thread {
 	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
 	uint64_t cpu0_ns;                /* thread CPU clock at THREAD_START */
 	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
+	uint64_t window_cpu_ns;          /* CPU charged to samples inside the collection window (-t) */
 	volatile sig_atomic_t deferred;  /* samples that arrived inside the collector: taken on the way out */
 	struct blockw_cursor prof, stk;  /* clock samples, stacks: in the signal handler */
 	uint8_t *region;                 /* [guard page][altstack][pcs] */
 	size_t region_bytes;
 	uint64_t *pcs;
+	/* threads_count's: only this thread writes them (a raw thread shares its creator's) */
+	_Atomic uint64_t counts[THREADS_COUNTERS];
+	struct trace_memo *memo; /* TRACE_MEMO_WAYS, in region */
+	uint32_t memo_next;      /* the way the next new stack replaces */
 	int own_altstack;
 };
 
 static struct col_thread *thread_slots;
+static _Atomic uint64_t
+	counts_ended[THREADS_COUNTERS]; /* of threads whose slot was freed, and slotless ones */
 static _Atomic uint32_t thread_slot_hint;
 static pthread_key_t thread_key;
 static int thread_key_ok;
@@ -133,6 +157,11 @@ static struct col_thread *slot_claim(void)
 
 static void slot_free(struct col_thread *t)
 {
+	for (int i = 0; i < THREADS_COUNTERS; i++) {
+		uint64_t k = atomic_load_explicit(&t->counts[i], memory_order_relaxed);
+		if (k)
+			atomic_fetch_add(&counts_ended[i], k);
+	}
 	atomic_store(&t->state, SLOT_FREE);
 }
 
@@ -178,7 +207,9 @@ static void thread_region(struct col_thread *t)
 	size_t pcs_bytes =
 		((size_t)col_config()->depth_limit * 8 + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
 	size_t cache_bytes = (UNWIND_CACHE_BYTES + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
-	size_t bytes = cache_bytes + pcs_bytes + (need_alt ? PAGE_BYTES + ALTSTACK_BYTES : 0);
+	size_t memo_bytes =
+		(TRACE_MEMO_WAYS * sizeof(struct trace_memo) + PAGE_BYTES - 1) & ~(size_t)(PAGE_BYTES - 1);
+	size_t bytes = memo_bytes + cache_bytes + pcs_bytes + (need_alt ? PAGE_BYTES + ALTSTACK_BYTES : 0);
 	uint8_t *p =
 		mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
@@ -188,6 +219,8 @@ static void thread_region(struct col_thread *t)
 	t->pcs = (uint64_t *)(void *)(p + bytes - pcs_bytes);
 	t->uw.cache = (struct unwind_cache_entry *)(void *)(p + bytes - pcs_bytes - cache_bytes);
 	t->uw.cache_gen = 0; /* zeroed memory: every entry empty */
+	t->memo = (struct trace_memo *)(void *)(p + bytes - pcs_bytes - cache_bytes - memo_bytes);
+	t->memo_next = 0; /* zeroed memory: every way empty (gen 0) */
 	if (need_alt) {
 		mprotect(p, PAGE_BYTES, PROT_NONE); /* overflow guard below the altstack */
 		stack_t ss = {.ss_sp = p + PAGE_BYTES, .ss_size = ALTSTACK_BYTES, .ss_flags = 0};
@@ -253,11 +286,20 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 /* Write t's THREAD_END; t is in state ENDING. */
 static void thread_write_end(struct col_thread *t, uint32_t writer_tid, uint64_t cpu_now_ns)
 {
+	struct col_config *cfg = col_config();
 	struct exp_thread_end r = {
 		.tid = t->tid,
 		.end_ns = col_now_ns(),
 		.cpu_ns = cpu_now_ns > t->cpu0_ns ? cpu_now_ns - t->cpu0_ns : 0,
 	};
+	if (cfg->window_start_ns || cfg->window_end_ns) {
+		/* -t: the CPU inside the window, which its samples carry, plus the
+		 * tail since the last one if the thread ends inside the window */
+		uint64_t rel = r.end_ns - cfg->start_ns;
+		int inside = rel >= cfg->window_start_ns && (!cfg->window_end_ns || rel < cfg->window_end_ns);
+		r.cpu_ns = t->window_cpu_ns +
+			   (inside && cpu_now_ns > t->last_cpu_ns ? cpu_now_ns - t->last_cpu_ns : 0);
+	}
 	ctl_append(writer_tid, r.end_ns, EXP_REC_THREAD_END, encode_thread_end, &r);
 }
 
@@ -277,6 +319,7 @@ static void thread_release(struct col_thread *t)
 	t->region = NULL;
 	t->pcs = NULL;
 	t->uw.cache = NULL;
+	t->memo = NULL;
 }
 
 static void thread_key_destructor(void *p)
@@ -329,7 +372,13 @@ void threads_fork_child(int followed)
 		t->region = NULL;
 		t->pcs = NULL;
 		t->uw.cache = NULL;
+		t->memo = NULL;
 		atomic_store(&t->state, SLOT_FREE);
+	}
+	for (int i = 0; i < THREADS_COUNTERS; i++) {
+		atomic_store(&counts_ended[i], 0);
+		if (self)
+			atomic_store(&self->counts[i], 0);
 	}
 	if (!self) {
 		if (followed)
@@ -426,6 +475,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	if (atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
 		atomic_fetch_add(&n->lost_samples, 1); /* the data files have stopped */
 		atomic_fetch_add(&n->lost_sample_ns, weight);
+		t->window_cpu_ns += weight;
 		t->last_cpu_ns = cpu;
 		return;
 	}
@@ -455,6 +505,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 		atomic_fetch_add(&n->lost_samples, 1);
 		atomic_fetch_add(&n->lost_sample_ns, weight);
 	}
+	t->window_cpu_ns += weight; /* inside the window: recorded or lost */
 	t->last_cpu_ns = cpu;
 }
 
@@ -591,13 +642,47 @@ __attribute__((always_inline)) static inline void context_here(ucontext_t *uc)
 	uc->uc_mcontext.gregs[REG_RBX] = (greg_t)bx;
 }
 
-/* Unwind from this very frame into pcs. */
+/* The way of t's memo that names the stack of a walk from uc with leaf leaf_pc, or NULL. */
+static struct trace_memo *memo_find(struct col_thread *t, const ucontext_t *uc, uint32_t max,
+				    uint64_t leaf_pc)
+{
+	if (!t->memo)
+		return NULL;
+	uint64_t epoch = stacktab_epoch();
+	for (uint32_t i = 0; i < TRACE_MEMO_WAYS; i++) {
+		struct trace_memo *m = &t->memo[i];
+		if (m->leaf_pc == leaf_pc && m->epoch == epoch && unwind_memo_holds(&m->uw, uc, max))
+			return m;
+	}
+	return NULL;
+}
+
+/*
+ * Unwind from this very frame into pcs; with memo (way is not NULL), first
+ * look for the same walk there: *way is the way that holds it (pcs not
+ * filled, 0 returned), else the way the walk was remembered in (its ref to
+ * be set by the caller).
+ */
 __attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint64_t *pcs, uint32_t max,
-						      uint32_t *ret_flags)
+						      uint32_t *ret_flags, uint64_t leaf_pc,
+						      struct trace_memo **way, int *hit)
 {
 	ucontext_t uc;
 	context_here(&uc);
-	uint32_t n = unwind_from_context(&uc, &t->uw, pcs, max, ret_flags);
+	struct unwind_memo *memo = NULL;
+	*hit = 0;
+	if (way) {
+		*way = memo_find(t, &uc, max, leaf_pc);
+		if (*way) {
+			*hit = 1;
+			return 0;
+		}
+		if (t->memo) {
+			*way = &t->memo[t->memo_next++ % TRACE_MEMO_WAYS];
+			memo = &(*way)->uw;
+		}
+	}
+	uint32_t n = unwind_from_context_memo(&uc, &t->uw, pcs, max, ret_flags, memo);
 	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
 	return n;
 }
@@ -666,6 +751,29 @@ void threads_guard_leave(int old)
 	tls_guard = old;
 }
 
+void threads_count(enum threads_counter which)
+{
+	struct col_thread *t = tls_thread;
+	if (!t) {
+		atomic_fetch_add(&counts_ended[which], 1);
+		return;
+	}
+	/* a load and a store, not a locked add: the slot is this thread's */
+	_Atomic uint64_t *k = &t->counts[which];
+	atomic_store_explicit(k, atomic_load_explicit(k, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+uint64_t threads_count_sum(enum threads_counter which)
+{
+	uint64_t sum = atomic_load(&counts_ended[which]);
+	for (uint32_t i = 0; thread_slots && i < SLOT_COUNT; i++) {
+		struct col_thread *t = &thread_slots[i];
+		if (atomic_load_explicit(&t->state, memory_order_acquire) != SLOT_FREE)
+			sum += atomic_load_explicit(&t->counts[which], memory_order_relaxed);
+	}
+	return sum;
+}
+
 uint32_t threads_trace_tid(void)
 {
 	struct col_thread *t = tls_thread;
@@ -684,11 +792,27 @@ int threads_trace_stack_leaf(struct threads_stackref *ref, uint64_t leaf_pc)
 		return 0;
 	uint32_t flags, max = col_config()->depth_limit, lead = leaf_pc && max > 1;
 	struct exp_stack s = {.pcs = t->pcs};
+	struct trace_memo *way = NULL;
+	int hit;
 	t->pcs[0] = leaf_pc;
-	s.nframes = lead + unwind_here(t, t->pcs + lead, max - lead, &flags);
+	s.nframes = lead + unwind_here(t, t->pcs + lead, max - lead, &flags, leaf_pc, &way, &hit);
+	if (hit) {
+		*ref = way->ref;
+		return 1;
+	}
 	s.flags = flags;
 	s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
-	return stack_ref(t, &s, ref) < 0 ? -1 : 1;
+	if (stack_ref(t, &s, ref) < 0) {
+		if (way)
+			way->uw.gen = 0;
+		return -1;
+	}
+	if (way) {
+		way->leaf_pc = leaf_pc;
+		way->epoch = stacktab_epoch();
+		way->ref = *ref;
+	}
+	return 1;
 }
 
 /* ------------------------------------------------------------ pthread_create */

@@ -87,6 +87,16 @@ void threads_scan_hazards(void (*fn)(const void *hazard, void *ctx), void *ctx);
 int threads_guard_enter(void);
 void threads_guard_leave(int old);
 
+/*
+ * Per-thread event counters of the tracers: counted in the calling thread's
+ * slot (no shared cache line, no locked instruction per event) and summed
+ * over the live threads and those that ended.  A thread without a slot
+ * counts into the shared sum.  A fork child starts from 0.  SIGNAL_SAFE.
+ */
+enum threads_counter { THREADS_COUNT_IO_CALLS, THREADS_COUNTERS };
+void threads_count(enum threads_counter which);
+uint64_t threads_count_sum(enum threads_counter which);
+
 /* The calling thread's id (its slot's, else gettid). SIGNAL_SAFE. */
 uint32_t threads_trace_tid(void);
 

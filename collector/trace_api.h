@@ -15,7 +15,13 @@
 
 #include <stdint.h>
 
-#define PA_TRACE_API_VERSION 5u
+/*
+ * A tracing library uses the table only when its version is exactly this one
+ * (a library of another build traces nothing rather than misread a table):
+ * any change of the table or of struct pa_io_call increments it.  6: the
+ * close race (io_vfd, pa_io_call's vfd).
+ */
+#define PA_TRACE_API_VERSION 6u
 
 /* One I/O call made by the program (collect -i), as libcollector-io.so saw it. */
 struct pa_io_call {
@@ -29,6 +35,12 @@ struct pa_io_call {
 	uint64_t dur_ns;
 	uint64_t leaf_pc; /* the libc function called */
 	const char *path; /* an open's path as given, else NULL */
+	/*
+	 * close, fclose: fd's virtual id before the real call (io_vfd), so that
+	 * the record ends that id and not one another thread's open gave the
+	 * same number in between; 0: not known (then the id at record time).
+	 */
+	uint32_t vfd;
 };
 
 struct pa_trace_api {
@@ -74,6 +86,12 @@ struct pa_trace_api {
 	int (*io_active)(void);
 	/* Record one I/O call (successful or not) with the calling thread's stack.  Keeps errno. */
 	void (*io_record)(const struct pa_io_call *c);
+	/*
+	 * fd's virtual id now (one is made, named by /proc/self/fd, for a
+	 * descriptor not met before), 0 when none can be (not tracing, a
+	 * descriptor out of the table, the collector's own call).  Keeps errno.
+	 */
+	uint32_t (*io_vfd)(int fd);
 };
 
 /* Exported by libcollector.so (collector/libcollector.map). */

@@ -23,12 +23,20 @@
 #include "collector/unwtab.h"
 #include "experiment/format.h"
 
+/* The per-frame helpers are inlined into the walk whatever its size. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* Offset of uc_mcontext.gregs in the ucontext a signal frame pushes (x86-64). */
 #define SIGFRAME_GREGS (offsetof(ucontext_t, uc_mcontext.gregs))
 
+/* Where fp or bx came from, for the memo: the start's register, or a memo read's index. */
+#define SRC_START (-1)
+
 struct regs {
 	uint64_t pc, sp, fp, bx;
-	int bx_ok; /* bx is the frame's %rbx (else unknown: a CFA from it cannot be computed) */
+	int bx_ok;          /* bx is the frame's %rbx (else unknown: a CFA from it cannot be computed) */
+	int fp_src, bx_src; /* SRC_START or the index of the memo read that gave fp, bx */
+	struct unwind_memo *memo;
 };
 
 static int readable(uint64_t addr, uint64_t lo, uint64_t hi)
@@ -43,6 +51,87 @@ static uint64_t load(uint64_t addr)
 
 enum step { STEP_OK, STEP_END, STEP_STOP };
 
+/* ------------------------------------------------------------ the memo */
+
+/*
+ * The walk's steps are compiled twice (ALWAYS_INLINE, `on` a constant): with
+ * the memo, and without it for the sampling handler, which pays nothing.
+ */
+
+/* Note the read of v at addr; returns its index (not yet needed), or -2. */
+ALWAYS_INLINE int memo_read(const struct regs *r, uint64_t addr, uint64_t v, int on)
+{
+	struct unwind_memo *m = r->memo;
+	if (!on)
+		return -2;
+	if (!m || m->nreads >= UNWIND_MEMO_READS) {
+		if (m)
+			m->nreads = UNWIND_MEMO_READS + 1; /* too many: the walk is not remembered */
+		return -2;
+	}
+	m->addr[m->nreads] = addr;
+	m->val[m->nreads] = v;
+	return (int)m->nreads++;
+}
+
+/* The walk's result depends on the value from src (bx: a %rbx value, else %rbp). */
+ALWAYS_INLINE void memo_need(const struct regs *r, int src, int bx, int on)
+{
+	struct unwind_memo *m = r->memo;
+	if (!on || !m)
+		return;
+	if (src == SRC_START)
+		*(bx ? &m->need_bx : &m->need_fp) = 1;
+	else if (src >= 0)
+		m->addr[src] |= 1; /* addresses are 8-aligned: bit 0 marks the read needed */
+}
+
+/* A read whose value the result depends on (a return address). */
+ALWAYS_INLINE void memo_read_needed(const struct regs *r, uint64_t addr, uint64_t v, int on)
+{
+	memo_need(r, memo_read(r, addr, v, on), 0, on);
+}
+
+/* The walk is over: keep the needed reads, or forget the walk. */
+static void memo_finish(struct unwind_memo *m, const ucontext_t *uc, uint32_t max, uint64_t gen)
+{
+	if (!m)
+		return;
+	if (m->nreads > UNWIND_MEMO_READS || !gen) {
+		m->gen = 0;
+		return;
+	}
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < m->nreads; i++)
+		if (m->addr[i] & 1) {
+			m->addr[k] = m->addr[i] & ~(uint64_t)1;
+			m->val[k++] = m->val[i];
+		}
+	m->nreads = k;
+	m->pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	m->sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+	m->fp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
+	m->bx = (uint64_t)uc->uc_mcontext.gregs[REG_RBX];
+	m->max = max;
+	m->gen = gen;
+}
+
+int unwind_memo_holds(const struct unwind_memo *m, const ucontext_t *uc, uint32_t max)
+{
+	if (!m->gen || m->max != max || m->sp != (uint64_t)uc->uc_mcontext.gregs[REG_RSP] ||
+	    m->pc != (uint64_t)uc->uc_mcontext.gregs[REG_RIP] ||
+	    (m->need_fp && m->fp != (uint64_t)uc->uc_mcontext.gregs[REG_RBP]) ||
+	    (m->need_bx && m->bx != (uint64_t)uc->uc_mcontext.gregs[REG_RBX]) ||
+	    m->gen != unwtab_generation())
+		return 0;
+	for (uint32_t i = 0; i < m->nreads; i++)
+		if (load(m->addr[i]) != m->val[i])
+			return 0;
+	return 1;
+}
+
+/* ------------------------------------------------------------ the walk */
+
 /*
  * A heap trace unwinds the same few hundred PCs millions of times: each
  * thread remembers the object and rule of the PCs it met (direct-mapped),
@@ -56,8 +145,8 @@ struct unwind_cache_entry {
 _Static_assert(sizeof(struct unwind_cache_entry) * UNWIND_CACHE_ENTRIES == UNWIND_CACHE_BYTES,
 	       "UNWIND_CACHE_BYTES");
 
-static void find_rule(const struct unwtab_snap *snap, struct unwind_cache_entry *cache, uint64_t key,
-		      const struct unwtab_obj **ret_o, const struct cfi_rule **ret_rule)
+ALWAYS_INLINE void find_rule(const struct unwtab_snap *snap, struct unwind_cache_entry *cache, uint64_t key,
+			     const struct unwtab_obj **ret_o, const struct cfi_rule **ret_rule)
 {
 	struct unwind_cache_entry *e = NULL;
 	if (cache) {
@@ -85,6 +174,8 @@ static enum step step_signal(struct regs *r, int *exact, uint64_t lo, uint64_t h
 	uint64_t g = r->sp + SIGFRAME_GREGS;
 	uint64_t a_pc = g + 8 * REG_RIP, a_sp = g + 8 * REG_RSP, a_fp = g + 8 * REG_RBP,
 		 a_bx = g + 8 * REG_RBX;
+	if (r->memo)
+		r->memo->nreads = UNWIND_MEMO_READS + 1; /* not remembered: rare, and many words */
 	if (!readable(a_pc, lo, hi) || !readable(a_sp, lo, hi) || !readable(a_fp, lo, hi) ||
 	    !readable(a_bx, lo, hi))
 		return STEP_STOP;
@@ -111,8 +202,8 @@ struct frame_rule {
  * The frame rule of r's frame from its CFI rule (kind, rule), or without
  * CFI the frame-pointer rule.  0, or -1 when the walk cannot go on.
  */
-static int frame_rule(int kind, const struct cfi_rule *rule, const struct regs *r, int frame0,
-		      const struct unwtab_obj *o, uint64_t hi, struct frame_rule *f)
+ALWAYS_INLINE int frame_rule(int kind, const struct cfi_rule *rule, const struct regs *r, int frame0,
+			     const struct unwtab_obj *o, uint64_t hi, struct frame_rule *f, int on)
 {
 	f->fp_off = CFI_FP_SAME;
 	f->bx_slot = CFI_BX_SAME;
@@ -122,6 +213,8 @@ static int frame_rule(int kind, const struct cfi_rule *rule, const struct regs *
 	case CFI_CFA_BX:
 		if (kind == CFI_CFA_BX && !r->bx_ok)
 			return -1;
+		if (kind != CFI_CFA_SP)
+			memo_need(r, kind == CFI_CFA_BX ? r->bx_src : r->fp_src, kind == CFI_CFA_BX, on);
 		f->cfa = (kind == CFI_CFA_SP   ? r->sp
 			  : kind == CFI_CFA_FP ? r->fp
 					       : r->bx) +
@@ -131,6 +224,7 @@ static int frame_rule(int kind, const struct cfi_rule *rule, const struct regs *
 		return 0;
 	case CFI_PLT: f->cfa = r->sp + 8 + ((r->pc & 15) >= rule->plt_threshold ? 8 : 0); return 0;
 	default: /* no CFI: the frame-pointer rule, if %rbp points into the stack */
+		memo_need(r, r->fp_src, 0, on);
 		if (readable(r->fp, r->sp, hi) && r->fp + 16 <= hi) {
 			f->cfa = r->fp + 16;
 			f->fp_off = -16;
@@ -149,36 +243,46 @@ static int frame_rule(int kind, const struct cfi_rule *rule, const struct regs *
 }
 
 /*
- * The caller's %rbp (*fp) and %rbx (*bx, *bx_ok) from their slots under
- * f.cfa.  0, or -1 when %rbp's slot cannot be read.  %rbx matters only to
- * a CFA_BX frame further up: losing it never stops the walk.
+ * The caller's %rbp and %rbx (*nx: and with the memo, where they came from)
+ * from their slots under f.cfa.  0, or -1 when %rbp's slot cannot be read.
+ * %rbx matters only to a CFA_BX frame further up: losing it never stops the
+ * walk.
  */
-static int callee_saved(const struct regs *r, const struct frame_rule *f, int frame0, uint64_t hi,
-			uint64_t *fp, uint64_t *bx, int *bx_ok)
+struct saved {
+	uint64_t fp, bx;
+	int bx_ok, fp_src, bx_src;
+};
+
+ALWAYS_INLINE int callee_saved(const struct regs *r, const struct frame_rule *f, int frame0, uint64_t hi,
+			       struct saved *nx, int on)
 {
-	*fp = r->fp;
+	nx->fp = r->fp;
+	nx->fp_src = r->fp_src;
 	if (f->fp_off != CFI_FP_SAME) {
 		uint64_t slot = f->cfa + (uint64_t)(int64_t)f->fp_off;
 		if (slot < r->sp && frame0) {
 			/* epilogue after `pop %rbp`: %rbp already holds the caller's value */
 		} else if (readable(slot, r->sp, hi)) {
-			*fp = load(slot);
+			nx->fp = load(slot);
+			nx->fp_src = memo_read(r, slot, nx->fp, on);
 		} else {
 			return -1;
 		}
 	}
-	*bx = r->bx;
-	*bx_ok = r->bx_ok;
+	nx->bx = r->bx;
+	nx->bx_ok = r->bx_ok;
+	nx->bx_src = r->bx_src;
 	if (f->bx_slot == CFI_BX_UNKNOWN) {
-		*bx_ok = 0;
+		nx->bx_ok = 0;
 	} else if (f->bx_slot != CFI_BX_SAME) {
 		uint64_t slot = f->cfa + 8 * (uint64_t)(int64_t)f->bx_slot;
 		if (slot < r->sp && frame0) {
 			/* epilogue after `pop %rbx`: %rbx already holds the caller's value */
 		} else if (readable(slot, r->sp, hi)) {
-			*bx = load(slot);
+			nx->bx = load(slot);
+			nx->bx_src = memo_read(r, slot, nx->bx, on);
 		} else {
-			*bx_ok = 0;
+			nx->bx_ok = 0;
 		}
 	}
 	return 0;
@@ -188,8 +292,8 @@ static int callee_saved(const struct regs *r, const struct frame_rule *f, int fr
  * One frame up from r.  `exact`: r.pc is not a return address.  Returns
  * STEP_END at the outermost frame, STEP_STOP when the walk cannot go on.
  */
-static enum step step(const struct unwtab_snap *snap, struct unwind_cache_entry *cache, struct regs *r,
-		      int *exact, int frame0, uint64_t lo, uint64_t hi)
+ALWAYS_INLINE enum step step(const struct unwtab_snap *snap, struct unwind_cache_entry *cache, struct regs *r,
+			     int *exact, int frame0, uint64_t lo, uint64_t hi, int on)
 {
 	uint64_t key = *exact ? r->pc : r->pc - 1;
 	const struct unwtab_obj *o;
@@ -201,15 +305,15 @@ static enum step step(const struct unwtab_snap *snap, struct unwind_cache_entry 
 	if (kind == CFI_SIGNAL)
 		return step_signal(r, exact, lo, hi);
 	struct frame_rule f;
-	if (frame_rule(kind, rule, r, frame0, o, hi, &f) < 0)
+	if (frame_rule(kind, rule, r, frame0, o, hi, &f, on) < 0)
 		return STEP_STOP;
 	/* the return address at CFA - 8, inside the stack, above sp */
 	if (f.cfa <= r->sp || !readable(f.cfa - 8, r->sp, hi))
 		return STEP_STOP;
 	uint64_t ra = load(f.cfa - 8);
-	uint64_t fp, bx;
-	int bx_ok;
-	if (callee_saved(r, &f, frame0, hi, &fp, &bx, &bx_ok) < 0)
+	memo_read_needed(r, f.cfa - 8, ra, on);
+	struct saved nx;
+	if (callee_saved(r, &f, frame0, hi, &nx, on) < 0)
 		return STEP_STOP;
 	if (ra == 0)
 		return STEP_END; /* a null return address ends a chain too */
@@ -217,23 +321,60 @@ static enum step step(const struct unwtab_snap *snap, struct unwind_cache_entry 
 		return STEP_STOP;
 	r->pc = ra;
 	r->sp = f.cfa;
-	r->fp = fp;
-	r->bx = bx;
-	r->bx_ok = bx_ok;
+	r->fp = nx.fp;
+	r->bx = nx.bx;
+	r->bx_ok = nx.bx_ok;
+	if (on) {
+		r->fp_src = nx.fp_src;
+		r->bx_src = nx.bx_src;
+	}
 	*exact = 0;
 	return STEP_OK;
+}
+
+/* The frames above pcs[0] into pcs[1..max); *ret_s: how the walk ended. */
+ALWAYS_INLINE uint32_t walk(const struct unwtab_snap *snap, struct unwind_cache_entry *cache, struct regs *r,
+			    uint64_t lo, uint64_t hi, uint64_t *pcs, uint32_t max, enum step *ret_s, int on)
+{
+	uint32_t n = 1;
+	int exact = 1;
+	enum step s = STEP_OK;
+	while (n < max) {
+		s = step(snap, cache, r, &exact, n == 1, lo, hi, on);
+		if (s != STEP_OK)
+			break;
+		pcs[n++] = r->pc;
+	}
+	*ret_s = s;
+	return n;
 }
 
 uint32_t unwind_from_context(const ucontext_t *uc, struct unwind_thread *t, uint64_t *pcs, uint32_t max,
 			     uint32_t *ret_flags)
 {
+	return unwind_from_context_memo(uc, t, pcs, max, ret_flags, NULL);
+}
+
+uint32_t unwind_from_context_memo(const ucontext_t *uc, struct unwind_thread *t, uint64_t *pcs, uint32_t max,
+				  uint32_t *ret_flags, struct unwind_memo *memo)
+{
 	*ret_flags = EXP_STACK_TRUNCATED | EXP_STACK_FAILED;
 	if (max == 0)
 		return 0;
 #if defined(__x86_64__)
-	struct regs r = {(uint64_t)uc->uc_mcontext.gregs[REG_RIP], (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
-			 (uint64_t)uc->uc_mcontext.gregs[REG_RBP], (uint64_t)uc->uc_mcontext.gregs[REG_RBX],
-			 1};
+	struct regs r = {(uint64_t)uc->uc_mcontext.gregs[REG_RIP],
+			 (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
+			 (uint64_t)uc->uc_mcontext.gregs[REG_RBP],
+			 (uint64_t)uc->uc_mcontext.gregs[REG_RBX],
+			 1,
+			 SRC_START,
+			 SRC_START,
+			 memo};
+	if (memo) {
+		memo->gen = 0; /* nothing remembered while it is being filled */
+		memo->nreads = 0;
+		memo->need_fp = memo->need_bx = 0;
+	}
 #else
 #error "unwind.c: only x86-64 is supported"
 #endif
@@ -246,17 +387,12 @@ uint32_t unwind_from_context(const ucontext_t *uc, struct unwind_thread *t, uint
 		t->cache_gen = gen;
 	}
 	uint64_t lo = r.sp > t->stack_lo ? r.sp : t->stack_lo, hi = t->stack_hi;
-	uint32_t n = 0;
-	int exact = 1;
-	enum step s = STEP_OK;
-	pcs[n++] = r.pc;
-	while (n < max) {
-		s = step(snap, cache, &r, &exact, n == 1, lo, hi);
-		if (s != STEP_OK)
-			break;
-		pcs[n++] = r.pc;
-	}
+	enum step s;
+	pcs[0] = r.pc;
+	uint32_t n = memo ? walk(snap, cache, &r, lo, hi, pcs, max, &s, 1)
+			  : walk(snap, cache, &r, lo, hi, pcs, max, &s, 0);
 	unwtab_release(&t->hazard);
+	memo_finish(memo, uc, max, gen);
 	/* stopped beyond the collector's thread-start wrapper: the program's part is whole */
 	if (s == STEP_STOP && t->outer_fp && r.sp > t->outer_fp)
 		s = STEP_END;

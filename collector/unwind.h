@@ -46,4 +46,39 @@ struct unwind_thread {
 uint32_t unwind_from_context(const ucontext_t *uc, struct unwind_thread *t, uint64_t *pcs, uint32_t max,
 			     uint32_t *ret_flags);
 
+/*
+ * A walk remembered: where it started, the tables' generation, and each stack
+ * word its result depended on (every return address read, and the saved
+ * %rbp / %rbx values a later frame's CFA was computed from) with the value
+ * read.  The walk is a function of exactly these, so a later walk from the
+ * same start that finds the same values there would give the same frames:
+ * unwind_memo_holds checks that (a few loads and compares instead of a
+ * walk).  Walks through a signal frame or reading more than
+ * UNWIND_MEMO_READS words are not remembered.
+ */
+#define UNWIND_MEMO_READS 96u
+
+struct unwind_memo {
+	uint64_t gen; /* unwtab_generation() of the walk; 0: nothing remembered */
+	uint64_t pc, sp, fp, bx;
+	uint32_t max, nreads;     /* nreads > UNWIND_MEMO_READS while walking: too many */
+	uint8_t need_fp, need_bx; /* the walk used the starting %rbp / %rbx */
+	uint64_t addr[UNWIND_MEMO_READS], val[UNWIND_MEMO_READS];
+};
+
+/*
+ * unwind_from_context that also fills *memo (may be NULL) with what its
+ * result depended on (memo->gen is 0 when it cannot be remembered).
+ */
+uint32_t unwind_from_context_memo(const ucontext_t *uc, struct unwind_thread *t, uint64_t *pcs, uint32_t max,
+				  uint32_t *ret_flags, struct unwind_memo *memo);
+
+/*
+ * 1 if a walk from uc to depth max would give the frames of the walk
+ * memo remembers (same start, same generation, same stack words), else 0.
+ * Reads only the stack words memo names, inside the thread's stack.
+ * SIGNAL_SAFE.
+ */
+int unwind_memo_holds(const struct unwind_memo *memo, const ucontext_t *uc, uint32_t max);
+
 #endif

@@ -95,6 +95,7 @@ static uint32_t nretired;
 static uint64_t scan_no;
 static uint64_t snap_gen;
 static const struct unwtab_snap *_Atomic current;
+static _Atomic uint64_t current_gen; /* current's gen, for unwtab_generation */
 static size_t current_bytes;
 static struct unwtab_stats stats;
 static unwtab_scan_fn scan_hazards;
@@ -381,6 +382,7 @@ void unwtab_commit(void)
 		struct retired r = {.snap = (void *)old, .snap_bytes = current_bytes, .snap_gen = old->gen};
 		retire(&r);
 	}
+	atomic_store_explicit(&current_gen, gen, memory_order_release);
 	current_bytes = bytes;
 	snap_gen = gen;
 	reclaim();
@@ -398,6 +400,11 @@ const struct unwtab_snap *unwtab_acquire(const void *_Atomic *hazard)
 	}
 	atomic_store_explicit(hazard, NULL, memory_order_release);
 	return NULL; /* tables changing right now: unwind by frame pointers this once */
+}
+
+uint64_t unwtab_generation(void)
+{
+	return atomic_load_explicit(&current_gen, memory_order_acquire);
 }
 
 void unwtab_release(const void *_Atomic *hazard)

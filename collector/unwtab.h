@@ -67,6 +67,12 @@ void unwtab_commit(void);
 const struct unwtab_snap *unwtab_acquire(const void *_Atomic *hazard);
 void unwtab_release(const void *_Atomic *hazard);
 
+/*
+ * The generation of the current snapshot (0: none yet): a walk remembered
+ * under one generation is replayed only under the same.  SIGNAL_SAFE.
+ */
+uint64_t unwtab_generation(void);
+
 /* The object whose executable range holds pc, or NULL. SIGNAL_SAFE. */
 const struct unwtab_obj *unwtab_find(const struct unwtab_snap *s, uint64_t pc);
 

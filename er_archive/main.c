@@ -33,6 +33,7 @@
 #include "analysis/symtab.h"
 #include "common/io.h"
 #include "common/strbuf.h"
+#include "experiment/expgroup.h"
 
 #define EXIT_USAGE 2
 
@@ -45,7 +46,7 @@ struct options {
 };
 
 static const char usage_text[] =
-	"Usage: er_archive [-n] [-q] [-F] [-A on|off|copy|src] experiment\n"
+	"Usage: er_archive [-n] [-q] [-F] [-A on|off|copy|src] experiment|group.erg\n"
 	"       er_archive -V\n"
 	"       er_archive --help\n"
 	"\n"
@@ -53,6 +54,7 @@ static const char usage_text[] =
 	"experiment (or of the subexperiments of its descendant processes) runs, and\n"
 	"archive those objects and their separate debug files in experiment/archives/,\n"
 	"so that er_print can read them after the program is rebuilt or deleted.\n"
+	"A group (group.erg) archives each experiment it names.\n"
 	"Objects only mapped are skipped; nothing is archived when nothing was\n"
 	"recorded.  By default each object with a build-id is kept once in the\n"
 	"per-user cache ($PA_CACHE_DIR, else $XDG_CACHE_HOME/pa-analyzer, else\n"
@@ -141,7 +143,7 @@ static __attribute__((noreturn)) void die_usage(const char *msg)
 {
 	if (msg)
 		fprintf(stderr, "er_archive: %s\n", msg);
-	fputs("Usage: er_archive [-n] [-q] [-F] [-A on|off|copy|src] experiment\n"
+	fputs("Usage: er_archive [-n] [-q] [-F] [-A on|off|copy|src] experiment|group.erg\n"
 	      "Try 'er_archive --help' for more information.\n",
 	      stderr);
 	exit(EXIT_USAGE);
@@ -970,7 +972,8 @@ static size_t archive_objects(const char *ep, struct experiment **exps, size_t n
 	return n;
 }
 
-int main(int argc, char **argv)
+/* Archive the experiment opt.exp (and its descendants' subexperiments); the exit status. */
+static int archive_experiment(void)
 {
 	struct experiment **exps = NULL;
 	size_t nexps = 0;
@@ -981,7 +984,6 @@ int main(int argc, char **argv)
 	char **subs = NULL;
 	int rc = 1;
 
-	parse_options(argc, argv);
 	/* the founder and the subexperiments of its descendants: one archive covers all */
 	int nsubs = experiment_descendants(opt.exp, &subs);
 	if (nsubs < 0)
@@ -1047,4 +1049,28 @@ out:
 	free(used);
 	free(exps);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	char **paths, err[512];
+	size_t n;
+	int rc = 0;
+
+	parse_options(argc, argv);
+	/* a group: each experiment it names, in turn */
+	if (expgroup_expand(&opt.exp, 1, &paths, &n, err, sizeof err) < 0) {
+		fprintf(stderr, "er_archive: %s\n", err);
+		return 1;
+	}
+	const char *given = opt.exp;
+	for (size_t i = 0; i < n; i++) {
+		opt.exp = paths[i];
+		io_error = 0;
+		rc |= archive_experiment();
+	}
+	if (n == 0)
+		fprintf(stderr, "er_archive: %s names no experiment\n", given);
+	expgroup_free_paths(paths, n);
+	return n ? rc : 1;
 }

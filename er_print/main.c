@@ -21,6 +21,7 @@
 #include "er_print/erp.h"
 #include "er_print/export.h"
 #include "er_print/report.h"
+#include "experiment/expgroup.h"
 
 #define PROG "er_print"
 
@@ -676,7 +677,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...\n"
-		"Print reports from Performance Analyzer experiments (NAME.er directories).\n"
+		"Print reports from Performance Analyzer experiments (NAME.er directories,\n"
+		"or GROUP.erg experiment groups, which stand for the experiments they name).\n"
 		"Commands given as options run in order; with none, er_print reads commands\n"
 		"interactively. Several experiments are aggregated. Common commands:\n"
 		"  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
@@ -734,14 +736,27 @@ static void free_pending(struct pending *todo, size_t n)
  * malloc'd join of two, for ARG_TWO), *i advanced past them.  0, or the exit
  * status after a message.
  */
+/*
+ * header's and statistics' exp_id on the command line: "all" or a number
+ * list ("1", "1,3-5"), and not an experiment of that name in the current
+ * directory.
+ */
+static int is_exp_id(const char *s)
+{
+	if (access(s, F_OK) == 0)
+		return 0;
+	return strcmp(s, "all") == 0 || (*s && strspn(s, "0123456789,-") == strlen(s));
+}
+
 static int option_arg(const struct command *c, int argc, char **argv, int *i, const char **arg, char **owned)
 {
 	*arg = NULL;
 	*owned = NULL;
-	int need = c->arg == ARG_TWO ? 2
+	int need = c->arg == ARG_TWO || c->fn == cmd_pathmap ? 2
 		   : c->arg == ARG_ONE || c->arg == ARG_REST ||
 				   (c->arg == ARG_OPT && *i + 1 < argc && argv[*i + 1][0] != '-' &&
-				    c->fn != report_header && c->fn != report_statistics)
+				    ((c->fn != report_header && c->fn != report_statistics) ||
+				     is_exp_id(argv[*i + 1])))
 			   ? 1
 			   : 0;
 	if (*i + need >= argc) {
@@ -789,6 +804,10 @@ static int parse_command_line(struct erp *e, int argc, char **argv, struct pendi
 			usage(stdout);
 			return 0;
 		}
+		if (strcmp(a, "-help") == 0) { /* every command, with or without an experiment */
+			cmd_help(e, NULL);
+			return 0;
+		}
 		const struct command *c = lookup(e, a + 1 + (a[1] == '-'));
 		if (!c)
 			return 2;
@@ -824,6 +843,16 @@ int main(int argc, char **argv)
 		return status;
 	}
 	status = 0;
+	char **paths = NULL; /* exps with each group replaced by its experiments */
+	size_t nexps_given = nexps;
+	if (expgroup_expand(exps, nexps, &paths, &nexps, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", PROG, err);
+		free_pending(todo, ntodo);
+		free(exps);
+		return 1;
+	}
+	free(exps);
+	exps = (const char **)paths;
 	if (profile_new(&e.prof) < 0) {
 		fprintf(stderr, "%s: out of memory\n", PROG);
 		return 1;
@@ -847,7 +876,8 @@ int main(int argc, char **argv)
 		status = 1;
 	}
 	if (nexps == 0) {
-		fprintf(stderr, "%s: no experiment given\n", PROG);
+		fprintf(stderr, "%s: %s\n", PROG,
+			nexps_given ? "the groups given name no experiment" : "no experiment given");
 		usage(stderr);
 		status = 2;
 	}
@@ -870,6 +900,6 @@ int main(int argc, char **argv)
 	}
 	profile_free(e.prof);
 	free_pending(todo, ntodo);
-	free(exps);
+	expgroup_free_paths(paths, nexps);
 	return status;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report_source.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
@@ -177,7 +178,9 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 	fprintf(e->out, "\t%24s: %5llu\n", "Size", (unsigned long long)pf->size);
 	fprintf(e->out, "\t%24s: %u:0x%08llx\n", "PC Address", o ? pf->obj + 2 : 1u,
 		(unsigned long long)pf->addr);
-	fprintf(e->out, "\t%24s: %s\n", "Source File", "(unknown)");
+	struct line_loc loc;
+	fprintf(e->out, "\t%24s: %s\n", "Source File",
+		report_func_position(e->prof, pf, &loc) && loc.file ? loc.file : "(unknown)");
 	fprintf(e->out, "\t%24s: %s\n", "Object File",
 		o ? (o->symbol_file ? o->symbol_file : o->path) : "(unknown)");
 	fprintf(e->out, "\t%24s: %s\n", "Load Object", o ? o->path : "<Total>");

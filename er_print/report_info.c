@@ -293,6 +293,16 @@ static void header_parameters(FILE *o, const struct experiment *x)
 			l->sync_mode && strcmp(l->sync_mode, "calibrated") == 0 ? " (calibrated)"
 			: l->sync_mode && strcmp(l->sync_mode, "all") == 0      ? " (all)"
 										: "");
+	unsigned long w0 = 0, w1 = 0;
+	if (l->duration && sscanf(l->duration, "%lu:%lu", &w0, &w1) == 2 && (w0 || w1)) {
+		/* collect -t: only what happened in the window was recorded */
+		if (!w1)
+			fprintf(o, "  Data-collection window, from %lu secs. to the end\n", w0);
+		else if (!w0)
+			fprintf(o, "  Data-collection window, the first %lu secs.\n", w1);
+		else
+			fprintf(o, "  Data-collection window, %lu-%lu secs.\n", w0, w1);
+	}
 	if (x->has_heap)
 		fprintf(o, "  Heap tracing\n");
 	if (x->has_io)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/report_io.h"
+#include "common/strbuf.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
@@ -74,22 +75,19 @@ static size_t io_columns(struct erp *e, int *figs)
 	return n;
 }
 
-/* The table of rows (row 0 <Total>) over the figures `figs`. */
-static int print_rows(struct erp *e, const struct report_io_row *v, size_t n, int by)
+/* The table's columns for figures figs[0..nf): titles into titles[]. */
+static void io_table_columns(struct erp *e, const int *figs, size_t nf, struct table_col *cols,
+			     char titles[][64])
 {
-	int figs[PROFILE_IO_FIGS];
-	size_t nf = io_columns(e, figs);
 	size_t nd;
 	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
-	struct table_col cols[PROFILE_IO_FIGS];
-	char titles[PROFILE_IO_FIGS][64];
 	int sort = io_sort(e);
 	for (size_t c = 0; c < nf; c++) {
 		const struct metric_def *m = NULL;
 		for (size_t i = 0; i < nd && !m; i++)
 			if (strcmp(d[i].keyword, fig_keyword[figs[c]]) == 0)
 				m = &d[i];
-		snprintf(titles[c], sizeof titles[c], "Excl. %s", m ? m->abbrev : fig_keyword[figs[c]]);
+		snprintf(titles[c], 64, "Excl. %s", m ? m->abbrev : fig_keyword[figs[c]]);
 		cols[c] = (struct table_col){.kind = TABLE_METRIC,
 					     .title = titles[c],
 					     .flavor = 'e',
@@ -99,6 +97,36 @@ static int print_rows(struct erp *e, const struct report_io_row *v, size_t n, in
 					     .unit = m ? m->unit : METRIC_UNIT_COUNT,
 					     .show_value = 1};
 	}
+}
+
+/* iodetail's row name: "name (IOVFD=12, FD=3)", with "Exp k, " when several are loaded. */
+static void vfd_name(const struct report_io_row *r, int multi, char *buf, size_t room)
+{
+	struct strbuf sb;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s", r->name);
+	if (r->vfd || r->fd >= 0) {
+		strbuf_addf(&sb, " (");
+		if (multi)
+			strbuf_addf(&sb, "Exp %zu, ", r->exp + 1);
+		if (r->vfd)
+			strbuf_addf(&sb, "IOVFD=%" PRIu32 "%s", r->vfd, r->fd >= 0 ? ", " : "");
+		if (r->fd >= 0)
+			strbuf_addf(&sb, "FD=%" PRId32, r->fd);
+		strbuf_addf(&sb, ")");
+	}
+	snprintf(buf, room, "%s", sb.failed ? r->name : strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* The table of rows (row 0 <Total>). */
+static int print_rows(struct erp *e, const struct report_io_row *v, size_t n, int by)
+{
+	int figs[PROFILE_IO_FIGS];
+	size_t nf = io_columns(e, figs);
+	struct table_col cols[PROFILE_IO_FIGS];
+	char titles[PROFILE_IO_FIGS][64];
+	io_table_columns(e, figs, nf, cols, titles);
 	struct table *t = table_new(cols, nf);
 	if (!t)
 		goto nomem;
@@ -109,19 +137,10 @@ static int print_rows(struct erp *e, const struct report_io_row *v, size_t n, in
 		for (size_t c = 0; c < nf; c++)
 			vals[c] = v[i].v[figs[c]];
 		char name[4096];
-		if (by == REPORT_IO_BY_VFD && i > 0 && (v[i].vfd || v[i].fd >= 0)) {
-			int k = snprintf(name, sizeof name, "%s (", v[i].name);
-			if (multi && k > 0 && (size_t)k < sizeof name)
-				k += snprintf(name + k, sizeof name - (size_t)k, "Exp %zu, ", v[i].exp + 1);
-			if (k > 0 && (size_t)k < sizeof name && v[i].vfd)
-				k += snprintf(name + k, sizeof name - (size_t)k, "IOVFD=%" PRIu32, v[i].vfd);
-			if (k > 0 && (size_t)k < sizeof name && v[i].fd >= 0)
-				k += snprintf(name + k, sizeof name - (size_t)k, ", FD=%" PRId32, v[i].fd);
-			if (k > 0 && (size_t)k < sizeof name)
-				snprintf(name + k, sizeof name - (size_t)k, ")");
-		} else {
+		if (by == REPORT_IO_BY_VFD && i > 0)
+			vfd_name(&v[i], multi, name, sizeof name);
+		else
 			snprintf(name, sizeof name, "%s", v[i].name);
-		}
 		if (table_add_row(t, vals, NULL, name, 0) < 0) {
 			table_free(t);
 			goto nomem;

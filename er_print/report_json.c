@@ -415,17 +415,6 @@ static int json_synclocks(struct erp *e, const char *arg)
 	return 0;
 }
 
-/* The ten I/O figures of a row under their metric keywords. */
-static void json_io_figures(struct jsonw *w, const uint64_t *v)
-{
-	static const char *const key[PROFILE_IO_FIGS] = {
-		"ioreadbytes",    "ioreadcnt",  "ioreadtime_ns",  "iowritebytes", "iowritecnt",
-		"iowritetime_ns", "ioothercnt", "ioothertime_ns", "ioerrorcnt",   "ioerrortime_ns",
-	};
-	for (int k = 0; k < PROFILE_IO_FIGS; k++)
-		jsonw_key_uint(w, key[k], v[k]);
-}
-
 /* iocallstack: the totals, then each stack with its figures, the most I/O time first. */
 static int json_iocallstack(struct erp *e, const char *arg)
 {
@@ -438,8 +427,7 @@ static int json_iocallstack(struct erp *e, const char *arg)
 	jsonw_key_uint(&w, "distinct_stacks", (uint64_t)got - 1);
 	jsonw_key(&w, "total");
 	jsonw_object_begin(&w);
-	jsonw_key_uint(&w, "calls", v[0].calls);
-	json_io_figures(&w, v[0].v);
+	report_io_row_json(&w, &v[0]);
 	jsonw_object_end(&w);
 	jsonw_key(&w, "stacks");
 	jsonw_array_begin(&w);
@@ -449,8 +437,7 @@ static int json_iocallstack(struct erp *e, const char *arg)
 	for (size_t i = 1; i <= n; i++) {
 		jsonw_object_begin(&w);
 		jsonw_key_string(&w, "experiment", profile_experiment(e->prof, v[i].exp)->name);
-		jsonw_key_uint(&w, "calls", v[i].calls);
-		json_io_figures(&w, v[i].v);
+		report_io_row_json(&w, &v[i]);
 		json_frames(&w, e, v[i].exp, v[i].stack);
 		jsonw_object_end(&w);
 	}
@@ -458,29 +445,6 @@ static int json_iocallstack(struct erp *e, const char *arg)
 	end(&w);
 	free(v);
 	return 0;
-}
-
-static void json_io_sizes(struct jsonw *w, const char *key, const struct report_io_sizes *s)
-{
-	jsonw_key(w, key);
-	jsonw_object_begin(w);
-	jsonw_key_uint(w, "calls", s->calls);
-	jsonw_key_uint(w, "bytes", s->bytes);
-	jsonw_key_uint(w, "time_ns", s->time_ns);
-	jsonw_key_uint(w, "longest_ns", s->longest_ns);
-	jsonw_key_uint(w, "smallest_bytes", s->min_bytes);
-	jsonw_key_uint(w, "largest_bytes", s->max_bytes);
-	jsonw_key(w, "sizes");
-	jsonw_array_begin(w);
-	for (size_t c = 0; c < HEAP_SIZE_CLASSES; c++)
-		if (s->classes[c]) {
-			jsonw_object_begin(w);
-			jsonw_key_string(w, "range", heap_size_class_label(c));
-			jsonw_key_uint(w, "calls", s->classes[c]);
-			jsonw_object_end(w);
-		}
-	jsonw_array_end(w);
-	jsonw_object_end(w);
 }
 
 static int json_iostat(struct erp *e, const char *arg)
@@ -491,18 +455,7 @@ static int json_iostat(struct erp *e, const char *arg)
 	report_io_stat(e->prof, &s);
 	struct jsonw w;
 	begin(&w, e, "iostat", arg);
-	json_io_sizes(&w, "write", &s.write);
-	json_io_sizes(&w, "read", &s.read);
-	jsonw_key(&w, "other");
-	jsonw_object_begin(&w);
-	jsonw_key_uint(&w, "calls", s.other_calls);
-	jsonw_key_uint(&w, "time_ns", s.other_ns);
-	jsonw_object_end(&w);
-	jsonw_key(&w, "error");
-	jsonw_object_begin(&w);
-	jsonw_key_uint(&w, "calls", s.error_calls);
-	jsonw_key_uint(&w, "time_ns", s.error_ns);
-	jsonw_object_end(&w);
+	report_io_stat_json(&w, &s);
 	end(&w);
 	return 0;
 }

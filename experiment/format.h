@@ -198,6 +198,8 @@ enum exp_sync_func {
 /*
  * The function of an I/O call (EXP_REC_IO's func): the API the program
  * called (a _FORTIFY_SOURCE variant, __read_chk, counts as its function).
+ * Values are appended, never renumbered; 45 on (the stdio family, the
+ * mkstemp family, llseek) came with format 1.6.
  */
 enum exp_io_func {
 	EXP_IO_OPEN = 0,
@@ -245,6 +247,45 @@ enum exp_io_func {
 	EXP_IO_PWRITEV64V2 = 42,
 	EXP_IO_SENDMSG = 43,
 	EXP_IO_RECVMSG = 44,
+	EXP_IO_FOPEN = 45,
+	EXP_IO_FOPEN64 = 46,
+	EXP_IO_FDOPEN = 47,
+	EXP_IO_FREOPEN = 48,
+	EXP_IO_FREOPEN64 = 49,
+	EXP_IO_FCLOSE = 50,
+	EXP_IO_FREAD = 51,
+	EXP_IO_FWRITE = 52,
+	EXP_IO_FGETS = 53,
+	EXP_IO_FPUTS = 54,
+	EXP_IO_FPRINTF = 55,
+	EXP_IO_VFPRINTF = 56,
+	EXP_IO_GETLINE = 57,
+	EXP_IO_GETDELIM = 58,
+	EXP_IO_PRINTF = 59,
+	EXP_IO_VPRINTF = 60,
+	EXP_IO_PUTS = 61,
+	EXP_IO_FFLUSH = 62,
+	EXP_IO_TMPFILE = 63,
+	EXP_IO_TMPFILE64 = 64,
+	EXP_IO_FREAD_UNLOCKED = 65,
+	EXP_IO_FWRITE_UNLOCKED = 66,
+	EXP_IO_FGETS_UNLOCKED = 67,
+	EXP_IO_FPUTS_UNLOCKED = 68,
+	EXP_IO_MKSTEMP = 69,
+	EXP_IO_MKSTEMP64 = 70,
+	EXP_IO_MKOSTEMP = 71,
+	EXP_IO_MKOSTEMP64 = 72,
+	EXP_IO_MKSTEMPS = 73,
+	EXP_IO_MKSTEMPS64 = 74,
+	EXP_IO_MKOSTEMPS = 75,
+	EXP_IO_MKOSTEMPS64 = 76,
+	EXP_IO_LLSEEK = 77,
+	EXP_IO_FPUTC = 78,   /* fputc, fputc_unlocked */
+	EXP_IO_PUTC = 79,    /* putc, _IO_putc, putc_unlocked */
+	EXP_IO_PUTCHAR = 80, /* putchar, putchar_unlocked */
+	EXP_IO_FGETC = 81,   /* fgetc, fgetc_unlocked */
+	EXP_IO_GETC = 82,    /* getc, _IO_getc, getc_unlocked */
+	EXP_IO_GETCHAR = 83, /* getchar, getchar_unlocked */
 	EXP_IO_FUNC_LIMIT
 };
 
@@ -256,10 +297,13 @@ enum exp_io_how {
 	EXP_IO_HOW_PIPE = 3,      /* an end of a pipe: "<pipe>" */
 	EXP_IO_HOW_SOCKET = 4,    /* socket, socketpair, accept: "<socket>" */
 	EXP_IO_HOW_INHERITED = 5, /* open before tracing began: /proc/self/fd's link, or empty */
+	EXP_IO_HOW_TMPFILE = 6,   /* tmpfile, tmpfile64 (format 1.6): "<tmpfile>" */
 	EXP_IO_HOW_LIMIT
 };
 /* The format minor version that has iotrace files. */
 #define EXP_IO_MINOR 5u
+/* The format minor version from which iotrace files may hold funcs 45 on and EXP_IO_HOW_TMPFILE. */
+#define EXP_IO_STDIO_MINOR 6u
 
 /*
  * Counter overflow profiling (collect -h): the counters are listed in

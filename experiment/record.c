@@ -525,6 +525,45 @@ const char *record_io_func_name(unsigned func)
 		[EXP_IO_PWRITEV64V2] = "pwritev64v2",
 		[EXP_IO_SENDMSG] = "sendmsg",
 		[EXP_IO_RECVMSG] = "recvmsg",
+		[EXP_IO_FOPEN] = "fopen",
+		[EXP_IO_FOPEN64] = "fopen64",
+		[EXP_IO_FDOPEN] = "fdopen",
+		[EXP_IO_FREOPEN] = "freopen",
+		[EXP_IO_FREOPEN64] = "freopen64",
+		[EXP_IO_FCLOSE] = "fclose",
+		[EXP_IO_FREAD] = "fread",
+		[EXP_IO_FWRITE] = "fwrite",
+		[EXP_IO_FGETS] = "fgets",
+		[EXP_IO_FPUTS] = "fputs",
+		[EXP_IO_FPRINTF] = "fprintf",
+		[EXP_IO_VFPRINTF] = "vfprintf",
+		[EXP_IO_GETLINE] = "getline",
+		[EXP_IO_GETDELIM] = "getdelim",
+		[EXP_IO_PRINTF] = "printf",
+		[EXP_IO_VPRINTF] = "vprintf",
+		[EXP_IO_PUTS] = "puts",
+		[EXP_IO_FFLUSH] = "fflush",
+		[EXP_IO_TMPFILE] = "tmpfile",
+		[EXP_IO_TMPFILE64] = "tmpfile64",
+		[EXP_IO_FREAD_UNLOCKED] = "fread_unlocked",
+		[EXP_IO_FWRITE_UNLOCKED] = "fwrite_unlocked",
+		[EXP_IO_FGETS_UNLOCKED] = "fgets_unlocked",
+		[EXP_IO_FPUTS_UNLOCKED] = "fputs_unlocked",
+		[EXP_IO_MKSTEMP] = "mkstemp",
+		[EXP_IO_MKSTEMP64] = "mkstemp64",
+		[EXP_IO_MKOSTEMP] = "mkostemp",
+		[EXP_IO_MKOSTEMP64] = "mkostemp64",
+		[EXP_IO_MKSTEMPS] = "mkstemps",
+		[EXP_IO_MKSTEMPS64] = "mkstemps64",
+		[EXP_IO_MKOSTEMPS] = "mkostemps",
+		[EXP_IO_MKOSTEMPS64] = "mkostemps64",
+		[EXP_IO_LLSEEK] = "llseek",
+		[EXP_IO_FPUTC] = "fputc",
+		[EXP_IO_PUTC] = "putc",
+		[EXP_IO_PUTCHAR] = "putchar",
+		[EXP_IO_FGETC] = "fgetc",
+		[EXP_IO_GETC] = "getc",
+		[EXP_IO_GETCHAR] = "getchar",
 	};
 	return func < EXP_IO_FUNC_LIMIT ? names[func] : "?";
 }
@@ -542,7 +581,16 @@ enum exp_io_class record_io_class(unsigned func)
 	case EXP_IO_PREADV64:
 	case EXP_IO_PREADV2:
 	case EXP_IO_PREADV64V2:
-	case EXP_IO_RECVMSG: return EXP_IO_CLASS_READ;
+	case EXP_IO_RECVMSG:
+	case EXP_IO_FREAD:
+	case EXP_IO_FREAD_UNLOCKED:
+	case EXP_IO_FGETS:
+	case EXP_IO_FGETS_UNLOCKED:
+	case EXP_IO_GETLINE:
+	case EXP_IO_GETDELIM:
+	case EXP_IO_FGETC:
+	case EXP_IO_GETC:
+	case EXP_IO_GETCHAR: return EXP_IO_CLASS_READ;
 	case EXP_IO_WRITE:
 	case EXP_IO_PWRITE:
 	case EXP_IO_PWRITE64:
@@ -553,7 +601,19 @@ enum exp_io_class record_io_class(unsigned func)
 	case EXP_IO_PWRITEV64:
 	case EXP_IO_PWRITEV2:
 	case EXP_IO_PWRITEV64V2:
-	case EXP_IO_SENDMSG: return EXP_IO_CLASS_WRITE;
+	case EXP_IO_SENDMSG:
+	case EXP_IO_FWRITE:
+	case EXP_IO_FWRITE_UNLOCKED:
+	case EXP_IO_FPUTS:
+	case EXP_IO_FPUTS_UNLOCKED:
+	case EXP_IO_FPRINTF:
+	case EXP_IO_VFPRINTF:
+	case EXP_IO_PRINTF:
+	case EXP_IO_VPRINTF:
+	case EXP_IO_PUTS:
+	case EXP_IO_FPUTC:
+	case EXP_IO_PUTC:
+	case EXP_IO_PUTCHAR: return EXP_IO_CLASS_WRITE;
 	case EXP_IO_COPY_FILE_RANGE:
 	case EXP_IO_SENDFILE:
 	case EXP_IO_SENDFILE64: return EXP_IO_CLASS_COPY;

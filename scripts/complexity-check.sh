@@ -4,7 +4,7 @@
 #   scripts/complexity-check.sh [-C TOP] [--list]
 #
 # Measures every function of common/ experiment/ collector/ collect/ analysis/ er_print/
-# er_archive/ (and analyzer/ when it exists) with pmccabe's modified McCabe complexity
+# er_archive/ er_manage/ (and analyzer/ when it exists) with pmccabe's modified McCabe complexity
 # (the first column of its output: decisions + 1, a switch counted once however many
 # cases it has, so a command dispatcher is not forced apart for its table of cases).
 #
@@ -33,7 +33,7 @@ done
 command -v pmccabe >/dev/null || { echo "complexity-check: pmccabe is not installed (make deps)" >&2; exit 2; }
 cd "$top"
 files=()
-for d in common experiment collector collect analysis er_print er_archive analyzer; do
+for d in common experiment collector collect analysis er_print er_archive analyzer er_manage; do
 	[[ -d $d ]] || continue
 	while IFS= read -r f; do files+=("$f"); done < <(find "$d" -name '*.c' | sort)
 done

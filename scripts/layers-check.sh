@@ -5,7 +5,8 @@
 #                                                    to TOP unless absolute)
 #
 # 1. Includes: dependencies point one way,
-#        common <- experiment <- {collector, collect, analysis},  analysis <- {er_print, er_archive, analyzer}
+#        common <- experiment <- {collector, collect, analysis},  analysis <- {er_print, er_archive, analyzer},
+#        experiment <- er_manage (er_rm, er_mv, er_cp: they move whole directories, they read no data)
 #    so a file may include project headers only from these directories:
 #        common/      common
 #        experiment/  common experiment
@@ -15,6 +16,7 @@
 #        er_print/    common experiment analysis er_print
 #        er_archive/  common experiment analysis er_archive
 #        analyzer/    common experiment analysis analyzer
+#        er_manage/   common experiment er_manage
 #        demo/        nothing of the project (it is a stand-alone target program)
 #        tests/ bench/  anything
 #    An include "x/y.h" is resolved like the compiler does (next to the including file, then
@@ -56,11 +58,12 @@ declare -A ALLOWED=(
 	[er_print]="common experiment analysis er_print"
 	[er_archive]="common experiment analysis er_archive"
 	[analyzer]="common experiment analysis analyzer"
+	[er_manage]="common experiment er_manage"
 	[demo]=""
 	[tests]="*"
 	[bench]="*"
 )
-LAYERS=(common experiment collector collect analysis er_print er_archive analyzer demo tests bench)
+LAYERS=(common experiment collector collect analysis er_print er_archive analyzer er_manage demo tests bench)
 
 violations=0
 violation() { printf '%s\n' "$*"; violations=$((violations + 1)); }
@@ -139,7 +142,7 @@ while IFS= read -r f; do
 done < <(list_sources)
 
 # ---- no include cycle among a directory's modules
-ACYCLIC=(common experiment collector collect er_print er_archive)
+ACYCLIC=(common experiment collector collect er_print er_archive er_manage)
 for d in "${ACYCLIC[@]}"; do
 	[[ -d $top/$d ]] || continue
 	edges=$(

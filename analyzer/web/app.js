@@ -70,6 +70,7 @@ function showOverview() {
     add('Duration', fmt(x.duration_ns, 'ns') + ' s');
     add('Clock profiling', `${x.clock_profiling}, ${x.clock_interval_us} us`);
     add('Heap tracing', x.heap_tracing ? 'on' : 'off');
+    add('I/O tracing', x.io_tracing ? 'on' : 'off');
     add('CPU recorded', fmt(x.statistics.cpu_recorded_ns, 'ns') + ' s');
     add('Samples', `${x.statistics.samples_recorded} recorded, ${x.statistics.samples_dropped} dropped`);
     for (const w of x.warnings.concat(x.problems, x.errors)) add('Warning', w);
@@ -682,6 +683,55 @@ async function showHeap() {
   }
 }
 
+// ------------------------------------------------------------ I/O
+// er_print's ioactivity, iodetail and iocallstack as one table grouped as chosen, and iostat.
+// I/O calls are short: their times in seconds to the microsecond, as iocallstack prints them
+const secs6 = (ns) => (ns / 1e9).toFixed(6);
+
+async function showIO() {
+  const err = document.getElementById('io-error');
+  err.textContent = '';
+  let d;
+  try {
+    d = await api(withRange(`io?by=${document.getElementById('io-by').value}`));
+  } catch (e) {
+    err.textContent = e.message;
+    for (const id of ['io-summary', 'io-count', 'io-rows']) document.getElementById(id).replaceChildren();
+    return;
+  }
+  const dl = document.getElementById('io-summary'), s = d.stat;
+  dl.replaceChildren();
+  const add = (k, v) => dl.append(el('dt', {}, k), el('dd', {}, String(v)));
+  const dir = (name, x) => add(name, `${x.calls} calls, ${x.bytes} bytes in ${secs6(x.time_ns)} s` +
+    (x.calls ? `; ${x.smallest_bytes} to ${x.largest_bytes} bytes each, the longest ${secs6(x.longest_ns)} s` : ''));
+  dir('Writes', s.write);
+  dir('Reads', s.read);
+  add('Other calls', `${s.other.calls} in ${secs6(s.other.time_ns)} s`);
+  add('Failed calls', `${s.error.calls} in ${secs6(s.error.time_ns)} s`);
+  for (const c of s.write.sizes) add('Writes ' + c.range, c.calls);
+  for (const c of s.read.sizes) add('Reads ' + c.range, c.calls);
+  const what = { stack: 'stack', file: 'file', descriptor: 'descriptor' }[d.by];
+  document.getElementById('io-count').textContent = `${d.distinct} ${what}${d.distinct === 1 ? '' : 's'}` +
+    (d.rows.length < d.distinct ? `, the first ${d.rows.length} shown` : '') + ', the most I/O time first';
+  const name = (r) => d.by === 'stack' ? r.frames.map((f) => f.name).join(' < ')
+    : d.by === 'descriptor' ? `${r.name} (${r.vfd ? 'IOVFD=' + r.vfd : ''}${r.vfd && r.fd >= 0 ? ', ' : ''}${r.fd >= 0 ? 'FD=' + r.fd : ''})`
+      : r.name;
+  const cells = (r) => [r.ioreadbytes, r.ioreadcnt, secs6(r.ioreadtime_ns), r.iowritebytes, r.iowritecnt,
+    secs6(r.iowritetime_ns), r.ioothercnt, secs6(r.ioothertime_ns), r.ioerrorcnt, secs6(r.ioerrortime_ns)];
+  dataTable(document.getElementById('io-rows'),
+    ['Read Bytes', 'Read Count', 'Read Time (s)', 'Write Bytes', 'Write Count', 'Write Time (s)', 'Other Count',
+      'Other Time (s)', 'Error Count', 'Error Time (s)', d.by === 'stack' ? 'Stack (leaf first)' : 'Name'],
+    [{ attrs: { 'data-total': '1' }, cells: [...cells(d.total), '<Total>'] }].concat(d.rows.map((r) => ({
+      attrs: { 'data-read-bytes': r.ioreadbytes, 'data-write-bytes': r.iowritebytes, 'data-name': d.by === 'stack' ? '' : r.name },
+      cells: [...cells(r), name(r)],
+    }))));
+  if (d.by === 'stack')
+    document.querySelectorAll('#io-rows tbody tr:not([data-total])').forEach((tr, i) => {
+      const f = d.rows[i].frames[0];
+      if (f) tr.addEventListener('click', () => select(f.func, f.name));
+    });
+}
+
 // The live heap chart: a step line per process and, with several, their sum (dashed), all on
 // one clock (each process's times shifted by its start_offset_ns after the earliest's start);
 // heapstat's peak (the highest process's) marked with a dot and labelled with its bytes and time
@@ -912,6 +962,7 @@ function show(view) {
   if (view === 'source' || view === 'disasm') showCode(view);
   if (view === 'threads') showThreads();
   if (view === 'heap') showHeap();
+  if (view === 'io') showIO();
   if (view === 'experiments') showExperiments();
 }
 
@@ -948,6 +999,7 @@ async function main() {
   document.getElementById('timeline-reset').addEventListener('click', () => state.timeline && setView(0, state.timeline.data.duration_ns));
   window.addEventListener('mouseup', (ev) => state.timeline && timelineUp(ev));
   document.getElementById('range-clear').addEventListener('click', () => setRange(null));
+  document.getElementById('io-by').addEventListener('change', () => showIO());
   showOverview();
   show('functions');
   document.body.dataset.ready = '1';

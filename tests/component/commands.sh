@@ -71,6 +71,8 @@ has "fsummary shows the mangled name" fs "Mangled Name: _ZN3geo5Shape4areaEi"
 "${E[@]}" -fsingle work x.er >fw 2>&1
 has "fsingle work" fw "Inclusive Total CPU Time: 3.000 ( 95.2%)"
 has "fsingle: load object" fw "Load Object: $prog"
+has "fsingle: the source file from DWARF" fw "Source File: $PA_TOP/tests/fixtures/cc_prog.c"
+has "fsummary: the C++ function's source file" fs "Source File: $WORK/k.cc"
 "${E[@]}" -objects x.er >ob 2>&1
 has "objects lists the executable" ob "<prog>"
 has "objects lists the C++ object" ob "<cxx>"
@@ -92,7 +94,8 @@ has "script runs its commands" sc "Print limit set to 2"
 for c in functions metrics sort limit fsummary fsingle callers-callees csingle calltree objects header \
 	statistics experiment_list thread_list thread_select filters name outfile script help version quit \
 	lines pcs lsummary psummary source disasm sthresh dthresh setpath addpath pathmap inline \
-	object_list object_show object_hide object_select objects_default leaks allocs heap heapstat; do
+	object_list object_show object_hide object_select objects_default leaks allocs heap heapstat \
+	synclocks ioactivity iodetail iocallstack iostat; do
 	grep -q "^  $c" h || fail "help does not list $c"
 	grep -q "^\.B.* $c\|^\\\\fB$c\\\\fR\|^\.B $c\|^\.BR $c" "$PA_TOP/docs/man/er_print.1" ||
 		grep -q "$c" "$PA_TOP/docs/man/er_print.1" || fail "er_print.1 does not document $c"
@@ -124,6 +127,19 @@ has "object_show: unknown object is a clear error" on "no load object named 'nos
 printf 'bogus\nlimit 1\nfunctions\nquit\nfunctions\n' | "${E[@]}" x.er >in 2>&1
 has "interactive: unknown command is reported" in "unknown command 'bogus'"
 [[ $(grep -c "Functions sorted" in) == 1 ]] && pass "interactive: quit stops reading" || { fail "quit"; cat in; }
+# -help needs no experiment
+"${E[@]}" -help >h0 2>&1 && has "-help without an experiment lists the commands" h0 "  functions" ||
+	{ fail "-help without an experiment"; cat h0; }
+# an exp_id after -header/-statistics is its argument, not an experiment
+"${E[@]}" -header 1 x.er >h1 2>&1 && has "-header 1 x.er" h1 "Experiment: x.er" ||
+	{ fail "-header 1 x.er"; cat h1; }
+"${E[@]}" -statistics all x.er >s1 2>&1 && has "-statistics all x.er" s1 "Aggregated statistics" ||
+	{ fail "-statistics all x.er"; cat s1; }
+"${E[@]}" -header 2 x.er >h2 2>&1
+[[ $? != 0 ]] && has "-header 2 with one experiment is an error" h2 "header" || { fail "-header 2"; cat h2; }
+# -pathmap takes two arguments on the command line
+"${E[@]}" -pathmap /a /b -functions x.er >pm 2>&1 && has "-pathmap /a /b -functions x.er" pm "Functions sorted" ||
+	{ fail "-pathmap /a /b"; cat pm; }
 # header shows the comment
 "${E[@]}" -header x.er >hd 2>&1
 has "header shows -C comments" hd "first run"

@@ -405,6 +405,60 @@ assert t["span_ns"] >= max(s["start_offset_ns"] + s["span_ns"] for s in x) and t
 stop_analyzer TERM
 check "f.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
+# I/O tracing (collect -i on): /api/io's files, descriptors and stacks are er_print's
+# ioactivity, iodetail and iocallstack; its stat is iostat's
+cat >io.c <<'EOS'
+#include <fcntl.h>
+#include <unistd.h>
+static char buf[9000];
+int main(void)
+{
+	for (int k = 0; k < 2; k++) { /* the same name twice: two descriptors, one file */
+		int fd = open("a.out.dat", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		for (int i = 0; i < 5; i++)
+			write(fd, buf, 1000 + i);
+		close(fd);
+	}
+	int fd = open("a.out.dat", O_RDONLY);
+	while (read(fd, buf, 4096) > 0)
+		;
+	close(fd);
+	return open("/nonexistent/x", O_RDONLY) < 0 ? 0 : 1;
+}
+EOS
+cc -O0 -g io.c -o io_prog && "$PA_BIN/collect" -i on -o i.er ./io_prog >/dev/null 2>&1
+check "i.er: collected with -i on" test -d i.er
+check "starts on i.er" start_analyzer i.er
+get "api/io" >io_file.json
+get "api/io?by=descriptor" >io_vfd.json
+get "api/io?by=stack&limit=0" >io_stack.json
+"$er_print" -metrics e.ioreadbytes:e.ioreadcnt:e.iowritebytes:e.iowritecnt:e.ioerrorcnt:name -ioactivity i.er |
+	awk 'NR > 4 && NF >= 6 && $6 != "<Total>" { print $6, $1, $2, $3, $4, $5 }' | sort >files.er
+py 'd = json.load(open("io_file.json"))
+for r in sorted(d["rows"], key=lambda r: r["name"]):
+    print(r["name"], r["ioreadbytes"], r["ioreadcnt"], r["iowritebytes"], r["iowritecnt"], r["ioerrorcnt"])' >files.an
+check "io: the files are ioactivity's ($(tr '\n' ';' <files.er))" eval '[[ -s files.er ]] && cmp -s files.an files.er'
+check "io: a.out.dat written 2 x 5010 bytes, read back" py '
+d = json.load(open("io_file.json")); r = [x for x in d["rows"] if x["name"] == "a.out.dat"][0]
+assert (r["iowritebytes"], r["iowritecnt"], r["ioreadbytes"]) == (10020, 10, 5010), r'
+check "io: by descriptor, a.out.dat is three lives" py '
+d = json.load(open("io_vfd.json")); v = [x for x in d["rows"] if x["name"] == "a.out.dat"]
+assert len(v) == 3 and len({x["vfd"] for x in v}) == 3 and all(x["fd"] >= 0 for x in v), v'
+nst=$("$er_print" -iocallstack i.er | grep -c '^Stack 0x')
+check "io: by stack, iocallstack's $nst stacks, leaf first" py '
+d = json.load(open("io_stack.json")); assert d["distinct"] == len(d["rows"]) == int(sys.argv[1])
+assert all(r["frames"] and r["frames"][0]["name"] in ("open", "write", "read", "close") for r in d["rows"]), d["rows"]' "$nst"
+read -r wcalls wbytes rcalls < <("$er_print" -iostat i.er | awk '/^Write Statistics/ { s = "w" } /^Read Statistics/ { s = "r" } /^Total calls/ && s == "w" { wc = $NF } /^Total bytes/ && s == "w" { wb = $NF } /^Total calls/ && s == "r" { rc = $NF; s = "" } END { print wc, wb, rc }')
+check "io: the stat is iostat's ($wcalls writes, $wbytes bytes, $rcalls reads)" py '
+s = json.load(open("io_file.json"))["stat"]; assert (s["write"]["calls"], s["write"]["bytes"], s["read"]["calls"]) == tuple(map(int, sys.argv[1:4])), s' "$wcalls" "$wbytes" "$rcalls"
+check "overview: I/O tracing on" py 'assert json.load(open(sys.argv[1]))["experiments"][0]["io_tracing"]' <(get api/overview)
+err "io: a bad grouping" 400 "api/io?by=bogus" "by 'bogus' is not file, descriptor or stack"
+stop_analyzer TERM
+check "i.er: SIGTERM: exit 0" test "$an_rc" = 0
+check "starts on c.er again" start_analyzer c.er
+err "no I/O data, no I/O view" 400 "api/io" "no I/O tracing data"
+stop_analyzer TERM
+
 "$analyzer" --no-browser nosuch.er >/dev/null 2>miss.err && rc=0 || rc=$?
 check "a missing experiment: exit $rc, named ($(head -c 200 miss.err))" eval '((rc == 1)) && grep -q "nosuch.er" miss.err'
 mkdir bad.er && printf 'not xml' >bad.er/log.xml

@@ -117,5 +117,40 @@ check "screenshot heap-processes.png" test -s "$shots/heap-processes.png"
 stop_analyzer TERM
 check "f.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
+# an I/O-traced run: the I/O view (tests/tools/js/analyzer_io.mjs)
+cat >io.c <<'EOS'
+#include <fcntl.h>
+#include <unistd.h>
+static char buf[4096];
+int main(void)
+{
+	int fd = open("io.dat", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	for (int i = 0; i < 8; i++)
+		write(fd, buf, 512);
+	close(fd);
+	fd = open("io.dat", O_RDONLY);
+	while (read(fd, buf, 1000) > 0)
+		;
+	return close(fd);
+}
+EOS
+cc -O0 -g io.c -o io_prog && "$PA_BIN/collect" -i on -o i.er ./io_prog >/dev/null 2>&1
+"$er_print" -metrics e.ioreadbytes:e.iowritebytes:name -ioactivity i.er |
+	awk 'NR > 4 && NF >= 3 && $3 != "<Total>" { print $3, $1, $2 }' >i.files
+python3 -c 'import json, sys
+files = [[n, int(r), int(w)] for n, r, w in (l.split() for l in open(sys.argv[1]))]
+print(json.dumps({"files": files, "stacks": int(sys.argv[2]), "writes": int(sys.argv[3])}))' i.files \
+	"$("$er_print" -iocallstack i.er | grep -c '^Stack 0x')" \
+	"$("$er_print" -iostat i.er | awk '/^Total calls/ { print $NF; exit }')" >iexpect.json
+check "er_print's files of i.er ($(tr '\n' ';' <i.files))" test -s i.files
+check "starts on i.er" start_analyzer i.er
+(cd "$js" && node analyzer_io.mjs "$url" "$tmp/iexpect.json" "$shots") >io.log 2>&1
+rc=$?
+cat io.log
+check "the I/O view passes its checks in chromium (exit $rc)" test "$rc" = 0
+check "screenshot io-files.png" test -s "$shots/io-files.png"
+stop_analyzer TERM
+check "i.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
 echo "$checks checks, $failures failures"
 ((failures == 0))

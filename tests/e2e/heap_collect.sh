@@ -154,6 +154,13 @@ check "-H maybe: message" grep -q "collect: -H: invalid value 'maybe' (expected 
 out=$("$collect" -n -H on true)
 check "-n -H on says heap tracing" grep -q 'heap tracing enabled' <<<"$out"
 
+# inline on (the default): a function of a load object is listed once, even where
+# gcc inlined a copy of it into itself (glibc's _IO_doallocbuf, which allocates
+# stdout's buffer); two objects may each have their own (call_init in ld.so and libc)
+"$PA_BIN/er_print" -metrics i.heapalloccnt:address:name -functions on.er >fi 2>&1
+dups=$(awk 'NR > 4 && NF >= 3 { $1 = ""; sub(/:0x[0-9a-f]+/, "", $2); print }' fi | sort | uniq -d)
+check "inline on: no function listed twice (${dups:-none})" test -z "$dups"
+
 # by default collect stores the heap trace compressed, and the reports read it
 rm -rf z.er
 PA_COMPRESS= "$collect" -H on -o z.er ./heap_exact >/dev/null 2>&1

@@ -137,8 +137,9 @@ static int io_func(const char *w)
 
 static int io_how(const char *w)
 {
-	static const char *const names[] = {"open", "failed", "dup", "pipe", "socket", "inherited"};
-	for (int i = 0; i < 6; i++)
+	static const char *const names[EXP_IO_HOW_LIMIT] = {"open",   "failed",    "dup",    "pipe",
+							    "socket", "inherited", "tmpfile"};
+	for (int i = 0; i < EXP_IO_HOW_LIMIT; i++)
 		if (strcmp(w, names[i]) == 0)
 			return i;
 	return -1;

@@ -202,6 +202,24 @@ static void test_io(void)
 	CHECK(record_io_class(EXP_IO_PREADV64V2) == EXP_IO_CLASS_READ);
 	CHECK(record_io_class(EXP_IO_SENDMSG) == EXP_IO_CLASS_WRITE);
 	CHECK(strcmp(record_io_func_name(EXP_IO_RECVMSG), "recvmsg") == 0);
+	/* format 1.6: the stdio family at the stdio level, mkstemp, llseek */
+	static const struct {
+		unsigned func;
+		enum exp_io_class cls;
+	} stdio_class[] = {
+		{EXP_IO_FREAD, EXP_IO_CLASS_READ},          {EXP_IO_GETDELIM, EXP_IO_CLASS_READ},
+		{EXP_IO_FGETS_UNLOCKED, EXP_IO_CLASS_READ}, {EXP_IO_FPRINTF, EXP_IO_CLASS_WRITE},
+		{EXP_IO_PUTS, EXP_IO_CLASS_WRITE},          {EXP_IO_FPUTS_UNLOCKED, EXP_IO_CLASS_WRITE},
+		{EXP_IO_FOPEN, EXP_IO_CLASS_OTHER},         {EXP_IO_FCLOSE, EXP_IO_CLASS_OTHER},
+		{EXP_IO_FFLUSH, EXP_IO_CLASS_OTHER},        {EXP_IO_MKOSTEMPS64, EXP_IO_CLASS_OTHER},
+		{EXP_IO_LLSEEK, EXP_IO_CLASS_OTHER},        {EXP_IO_FPUTC, EXP_IO_CLASS_WRITE},
+		{EXP_IO_PUTCHAR, EXP_IO_CLASS_WRITE},       {EXP_IO_GETC, EXP_IO_CLASS_READ},
+		{EXP_IO_GETCHAR, EXP_IO_CLASS_READ},
+	};
+	for (size_t i = 0; i < sizeof stdio_class / sizeof stdio_class[0]; i++)
+		CHECK(record_io_class(stdio_class[i].func) == stdio_class[i].cls);
+	CHECK(strcmp(record_io_func_name(EXP_IO_FWRITE_UNLOCKED), "fwrite_unlocked") == 0);
+	CHECK(strcmp(record_io_func_name(EXP_IO_LLSEEK), "llseek") == 0);
 	for (unsigned f = 0; f < EXP_IO_FUNC_LIMIT; f++)
 		CHECK(strcmp(record_io_func_name(f), "?") != 0 && record_io_func_name(f) != NULL);
 	r.payload_bytes -= 1; /* truncated */
@@ -239,6 +257,14 @@ static void test_io(void)
 	CHECK(g.vfd == 3 && g.fd == 5 && g.origin == 0 && g.how == EXP_IO_HOW_OPEN);
 	CHECK(g.name_bytes == 10 && memcmp(g.name, "data/a.txt", 10) == 0);
 	CHECK(record_decode_io(&r, 0, 1, &d) == -EBADMSG); /* another kind */
+	f.how = EXP_IO_HOW_TMPFILE;                        /* format 1.6 */
+	f.name = "<tmpfile>";
+	f.name_bytes = 9;
+	n = record_encode_io_file(buf, sizeof buf, &f);
+	record_publish(buf, EXP_REC_IO_FILE);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_io_file(&r, &g) == 0);
+	CHECK(g.how == EXP_IO_HOW_TMPFILE && g.name_bytes == 9 && memcmp(g.name, "<tmpfile>", 9) == 0);
 	f.how = EXP_IO_HOW_LIMIT;
 	n = record_encode_io_file(buf, sizeof buf, &f);
 	record_publish(buf, EXP_REC_IO_FILE);

@@ -17,7 +17,7 @@
 #include "analysis/experiment.h"
 #include "analysis/profile.h"
 #include "tests/unit/check.h"
-#include "tests/unit/fixture.h"
+#include "tests/unit/report_fixture.h"
 
 static const char script[] = "thread 1\n"
 			     "thread 2 1\n"
@@ -165,25 +165,12 @@ static void check_stat(const struct profile *p)
 
 int main(void)
 {
-	const char *build = getenv("PA_BUILD");
 	char dir[] = "/tmp/pa-unit-io.XXXXXX";
-	CHECK(build && mkdtemp(dir));
-	if (!build)
+	CHECK(mkdtemp(dir) != NULL);
+	struct profile *p = report_fixture_open(dir, script);
+	CHECK(p != NULL);
+	if (!p)
 		return check_done();
-	char spath[4200];
-	snprintf(spath, sizeof spath, "%s/script", dir);
-	FILE *sf = fopen(spath, "w");
-	CHECK(sf && fputs(script, sf) >= 0);
-	fclose(sf);
-	CHECK(sh("'%s/tests/tools/mkexp' '%s/i.er' < '%s'", build, dir, spath) == 0);
-
-	struct profile *p;
-	char *err = NULL;
-	char epath[4200];
-	snprintf(epath, sizeof epath, "%s/i.er", dir);
-	CHECK(profile_new(&p) == 0);
-	CHECK(profile_add_experiment(p, epath, &err) == 0);
-	free(err);
 	CHECK(report_io_present(p));
 	check_by_file(p);
 	check_by_vfd(p);
@@ -191,7 +178,7 @@ int main(void)
 	check_stat(p);
 
 	/* thread 2 alone: its two reads */
-	err = NULL;
+	char *err = NULL;
 	CHECK(profile_select_threads(p, "2", &err) == 0);
 	free(err);
 	struct report_io_row *v;

@@ -1,0 +1,10 @@
+/*
+ * er_mv - move (rename) experiments and experiment groups
+ * (docs/man/er_mv.1); the work is er_manage/cpmv.c's.
+ */
+#include "er_manage/cpmv.h"
+
+int main(int argc, char **argv)
+{
+	return cpmv_main(argc, argv, 1);
+}
