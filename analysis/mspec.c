@@ -166,6 +166,11 @@ const char *mspec_default_metrics(const struct profile *p)
 	return profile_hwc_default_metrics(p, base); /* the counters after the CPU columns */
 }
 
+const char *mspec_default_sort(const struct profile *p)
+{
+	return profile_hwc_default_sort(p, MSPEC_DEFAULT_SORT);
+}
+
 int mspec_parse(const struct profile *p, const char *text, int sort, struct mspec *ret, char *err,
 		size_t errlen)
 {
@@ -173,7 +178,7 @@ int mspec_parse(const struct profile *p, const char *text, int sort, struct mspe
 	while (*text == ' ')
 		text++;
 	if (strcmp(text, "default") == 0)
-		text = sort ? MSPEC_DEFAULT_SORT : mspec_default_metrics(p);
+		text = sort ? mspec_default_sort(p) : mspec_default_metrics(p);
 	if (!*text) {
 		snprintf(err, errlen, "empty metric list");
 		return -EINVAL;

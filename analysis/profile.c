@@ -273,6 +273,7 @@ void profile_free(struct profile *p)
 	free(p->strings.v);
 	free(p->hwc_metrics);
 	free(p->hwc_defaults);
+	free(p->hwc_sort);
 	free(p->funcs.v);
 	free(p->pcs.v);
 	free(p->lines.v);

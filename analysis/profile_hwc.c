@@ -128,6 +128,12 @@ static int register_counter(struct profile *p, const struct exp_hwc_counter *c)
 		return -ENOMEM;
 	p->hwc_defaults = d;
 	p->hwc_defaults_bytes = bytes;
+	if (!p->hwc_sort) { /* the first counter's exclusive metric */
+		size_t n = strlen(s->keyword) + 3;
+		if (!(p->hwc_sort = malloc(n)))
+			return -ENOMEM;
+		snprintf(p->hwc_sort, n, "e.%s", s->keyword);
+	}
 	return 0;
 }
 
@@ -158,4 +164,16 @@ const char *profile_hwc_default_metrics(const struct profile *p, const char *bas
 		snprintf(p->hwc_defaults, p->hwc_defaults_bytes, "%s:%s", p->hwc_metrics, base);
 	}
 	return p->hwc_defaults;
+}
+
+const char *profile_hwc_default_sort(const struct profile *p, const char *base)
+{
+	if (!p->hwc_sort)
+		return base;
+	for (size_t x = 0; x < p->exps.n; x++) {
+		const char *mode = p->exps.v[x].exp->log.clock_mode;
+		if (!mode || strcmp(mode, "off") != 0)
+			return base; /* some experiment has (or may have) clock data */
+	}
+	return p->hwc_sort;
 }

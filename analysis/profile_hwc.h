@@ -29,4 +29,11 @@ int profile_hwc_register(struct profile *p, const struct experiment *exp);
  */
 const char *profile_hwc_default_metrics(const struct profile *p, const char *base);
 
+/*
+ * The default sort: base (MSPEC_DEFAULT_SORT), or the first counter's
+ * exclusive metric when p has counter data and no experiment had clock
+ * profiling on (collect -h without -p: every CPU time is 0).
+ */
+const char *profile_hwc_default_sort(const struct profile *p, const char *base);
+
 #endif

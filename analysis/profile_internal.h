@@ -89,6 +89,7 @@ struct profile {
 	char *hwc_metrics;  /* profile_hwc.c: "e.C:i.C:..." of the counter metrics, NULL: none */
 	char *hwc_defaults; /* ... and the default metric list with them (a buffer of hwc_defaults_bytes) */
 	size_t hwc_defaults_bytes;
+	char *hwc_sort; /* "e.KW" of the first counter, NULL: none */
 };
 
 char *profile_own(struct profile *p, char *s);

@@ -27,6 +27,7 @@ check "spin: log.xml says clock profiling by perf and the counter" \
 	grep -q '<collector_start [^>]*clock_interval_us="10007" [^>]*hwc="on" hwc_counters="1"' t.er/log.xml
 check "spin: task-clock is in nanoseconds" grep -q '<hwcounter [^>]*name="task-clock" [^>]*unit="nanoseconds"' t.er/log.xml
 "$erprint" -functions t.er >fn.txt 2>&1
+check "spin: with clock data, sorted by CPU time" grep -q '^Functions sorted by metric: Exclusive Total CPU Time$' fn.txt
 check "spin: task-clock named after the CPU columns" grep -Eq '^CPU +CPU +task-clock +task-clock$' fn.txt
 check "spin: task-clock shown as time" grep -Eq '^ sec\. +% +sec\. +% +sec\. +sec\.$' fn.txt
 echo "# $checks checks, $failures failed"

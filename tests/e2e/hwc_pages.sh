@@ -27,6 +27,7 @@ check "pages: log.xml lists the counter" \
 	grep -q '<hwcounter id="0" name="page-faults" type="1" config="2" [^>]*interval="1" ' p.er/log.xml
 check "pages: no counter failed to open" grep -q 'hwc_open_failures="0"' p.er/log.xml
 "$erprint" -functions p.er >fn.txt 2>&1
+check "pages: without clock data, sorted by the counter" grep -q '^Functions sorted by metric: Exclusive page-faults$' fn.txt
 check "pages: e. and i. page-faults shown by default after the CPU columns" \
 	grep -Eq '^CPU +CPU +page-faults +page-faults$' fn.txt
 "$erprint" -header p.er >hdr.txt 2>&1
