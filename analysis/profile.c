@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "analysis/archive.h"
+#include "analysis/profile_hwc.h"
 #include "analysis/profile_internal.h"
 #include "analysis/symtab.h"
 #include "analysis/symver.h"
@@ -270,6 +271,9 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->strings.n; i++)
 		free(p->strings.v[i]);
 	free(p->strings.v);
+	free(p->hwc_metrics);
+	free(p->hwc_defaults);
+	free(p->hwc_sort);
 	free(p->funcs.v);
 	free(p->pcs.v);
 	free(p->lines.v);
@@ -393,6 +397,8 @@ static int add_one(struct profile *p, const char *path, size_t founder, char **r
 	if (p->exps.n == 1 || e.wall_start_ns < p->wall_min_ns)
 		p->wall_min_ns = e.wall_start_ns;
 	p->dirty = 1;
+	if (profile_hwc_register(p, e.exp) < 0)
+		return -ENOMEM; /* the experiment is in the profile: profile_free releases it */
 	return activate_sources(p, p->exps.n - 1);
 nomem:
 	exp_slot_release(&e);

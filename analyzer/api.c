@@ -208,7 +208,7 @@ static int api_overview(struct api_req *r)
 	jsonw_object_end(w);
 	metric_registry(r);
 	jsonw_key_string(w, "default_metrics", mspec_default_metrics(r->p));
-	jsonw_key_string(w, "default_sort", MSPEC_DEFAULT_SORT);
+	jsonw_key_string(w, "default_sort", mspec_default_sort(r->p));
 	jsonw_key_uint(w, "functions", profile_func_count(r->p));
 	return 0;
 }
@@ -227,7 +227,7 @@ static int spec_arg(struct api_req *r, const char *key, const char *def, int sor
 
 int api_sort_arg(struct api_req *r, struct mspec *ret)
 {
-	return spec_arg(r, "sort", MSPEC_DEFAULT_SORT, 1, ret);
+	return spec_arg(r, "sort", mspec_default_sort(r->p), 1, ret);
 }
 
 static int default_spec(struct api_req *r, struct mspec *spec, struct mspec *sort)

@@ -39,11 +39,12 @@ struct collect_options {
 	enum collect_mode mode;
 	int dry_run;            /* -n */
 	int verbose;            /* -v */
-	int clock_on;           /* -p, default on */
+	int clock_on;           /* -p, default on (off when -h is given without -p, as Oracle's) */
 	long clock_interval_us; /* valid when clock_on */
 	int duration_set;       /* -t given */
 	unsigned long duration_start_s;
 	unsigned long duration_end_s; /* 0 = until the target exits */
+	const char *hwc_spec;         /* -h COUNTERS as given (collect/hwc.h parses it), NULL: none */
 	const char *sample;           /* -S value (on, off or seconds), NULL if not given */
 	int heap_on;                  /* -H on (default off) */
 	int io_on;                    /* -i on (default off) */

@@ -871,7 +871,7 @@ int main(int argc, char **argv)
 	 * heap or I/O data, gprofng's default lists (mspec_default_metrics) */
 	if (status == 0 && nexps > 0 &&
 	    (mspec_parse(e.prof, mspec_default_metrics(e.prof), 0, &e.metrics, err, sizeof err) < 0 ||
-	     mspec_parse(e.prof, MSPEC_DEFAULT_SORT, 1, &e.sort, err, sizeof err) < 0)) {
+	     mspec_parse(e.prof, mspec_default_sort(e.prof), 1, &e.sort, err, sizeof err) < 0)) {
 		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
 		status = 1;
 	}

@@ -252,6 +252,24 @@ static void header_host(FILE *o, const struct exp_log *l)
 			l->pagesize, (uint64_t)((double)l->pages * (double)l->pagesize / (1024.0 * 1024.0)));
 }
 
+/* The counters of collect -h: each with its interval; what was lost. */
+static void header_counters(FILE *o, const struct experiment *x)
+{
+	const struct exp_log *l = &x->log;
+	if (!x->has_hwc)
+		return;
+	fprintf(o, "  Counter overflow profiling (perf_event_open):");
+	for (size_t k = 0; k < l->nhwc; k++)
+		fprintf(o, "%s %s, interval = %" PRIu64 " %s", k ? ";" : "", l->hwc[k].name,
+			l->hwc[k].interval, l->hwc[k].time_ns ? "ns" : "events");
+	fprintf(o, "\n");
+	if (l->hwc_lost || l->hwc_open_failures)
+		fprintf(o,
+			"  (%" PRIu64 " counter overflow(s) recorded, %" PRIu64 " not recorded; %" PRIu64
+			" thread counter(s) could not be opened)\n",
+			l->hwc_overflows, l->hwc_lost, l->hwc_open_failures);
+}
+
 /* How the data was collected. */
 static void header_parameters(FILE *o, const struct experiment *x)
 {
@@ -289,6 +307,7 @@ static void header_parameters(FILE *o, const struct experiment *x)
 		fprintf(o, "  Heap tracing\n");
 	if (x->has_io)
 		fprintf(o, "  IO tracing\n");
+	header_counters(o, x);
 	if (l->depth_limit)
 		fprintf(o, "  Stack depth limit = %" PRIu32 " frames\n", l->depth_limit);
 	fprintf(o, "\n");

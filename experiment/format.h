@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define EXP_FORMAT_VERSION_MAJOR 1
-#define EXP_FORMAT_VERSION_MINOR 6
+#define EXP_FORMAT_VERSION_MINOR 7
 
 /* File header (block 0). */
 #define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */
@@ -58,6 +58,7 @@ enum exp_file_kind {
 	EXP_FILE_HEAP = 4,     /* "heaptrace": heap calls (collect -H) */
 	EXP_FILE_SYNC = 5,     /* "synctrace": synchronization waits (collect -s), from format 1.3 */
 	EXP_FILE_IO = 6,       /* "iotrace": I/O calls (collect -i), from format 1.5 */
+	EXP_FILE_HWC = 7,      /* "hwctrace": counter overflows (collect -h), from format 1.7 */
 };
 
 #define EXP_FILE_NAME_PROFILE "profile"
@@ -66,6 +67,7 @@ enum exp_file_kind {
 #define EXP_FILE_NAME_HEAP "heaptrace"
 #define EXP_FILE_NAME_SYNC "synctrace"
 #define EXP_FILE_NAME_IO "iotrace"
+#define EXP_FILE_NAME_HWC "hwctrace"
 #define EXP_FILE_NAME_LOG "log.xml"
 #define EXP_FILE_NAME_MAP "map.xml"
 #define EXP_FILE_NAME_NOTES "notes"
@@ -103,6 +105,8 @@ enum exp_record_kind {
 	EXP_REC_IO = 11, /* varint dt_ns, varint dur_ns, varint func, zigzag fd, varint vfd, varint bytes,
 			    varint errno, u64 stack_id */
 	EXP_REC_IO_FILE = 12, /* varint vfd, zigzag fd, varint origin_vfd, varint how, name bytes (no NUL) */
+	/* hwctrace (format 1.7) */
+	EXP_REC_HWC = 13, /* varint dt_ns, varint counter, varint overflows, u64 stack_id */
 	EXP_REC_KIND_LIMIT
 };
 
@@ -300,6 +304,16 @@ enum exp_io_how {
 #define EXP_IO_MINOR 5u
 /* The format minor version from which iotrace files may hold funcs 45 on and EXP_IO_HOW_TMPFILE. */
 #define EXP_IO_STDIO_MINOR 6u
+
+/*
+ * Counter overflow profiling (collect -h): the counters are listed in
+ * log.xml's <hwcounter> elements, numbered from 0 in the order given; an
+ * HWC record says that `overflows` (>= 1) overflows of counter `counter`
+ * happened with the thread at stack_id, each standing for the counter's
+ * interval of events.
+ */
+#define EXP_HWC_MINOR 7u
+#define EXP_HWC_MAX_COUNTERS 8u
 
 /*
  * A stack reference in a heap event: 0 no stack, 1 a u64 stack id follows,
