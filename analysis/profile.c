@@ -751,7 +751,8 @@ static int add_shifted(struct metrics *m, const uint32_t *ids, size_t n, const u
 
 /*
  * pfunc.show_version over the functions with data: a version is shown only
- * where two of them share a name (memcpy@GLIBC_2.2.5, memcpy@@GLIBC_2.14).
+ * where two of them of one object share a name (memcpy@GLIBC_2.2.5,
+ * memcpy@@GLIBC_2.14).
  */
 static int mark_versions(struct profile *p)
 {
@@ -766,7 +767,9 @@ static int mark_versions(struct profile *p)
 		p->funcs.v[f].show_version = 0;
 		if (f == PROFILE_FUNC_TOTAL || !metrics_seen(p->fm, f))
 			continue;
-		v[n] = (struct symver_name){.base = p->funcs.v[f].name, .version = p->funcs.v[f].version};
+		v[n] = (struct symver_name){.base = p->funcs.v[f].name,
+					    .version = p->funcs.v[f].version,
+					    .object = p->funcs.v[f].obj};
 		ids[n++] = f;
 	}
 	r = symver_disambiguate(v, n, show);
