@@ -279,11 +279,16 @@ static void header_parameters(FILE *o, const struct experiment *x)
 		fprintf(o, "  Clock-profiling disabled\n");
 	} else if (l->clock_interval_us) {
 		fprintf(o, "  Clock-profiling, interval = %" PRIu64 " microsecs.\n", l->clock_interval_us);
-		if (l->effective_interval_us && l->effective_interval_us != l->clock_interval_us)
+		int ticked = l->effective_interval_us && l->effective_interval_us != l->clock_interval_us;
+		if (ticked)
 			fprintf(o,
 				"  (effective interval %" PRIu64
 				" microsecs.: CPU-time timers are limited by the kernel tick)\n",
 				l->effective_interval_us);
+		if (l->mechanism && strcmp(l->mechanism, "perf_task_clock") == 0)
+			fprintf(o, "  (each thread's perf_event task-clock: the interval as asked)\n");
+		else if (!ticked && l->mechanism && strcmp(l->mechanism, "timer_create") == 0)
+			fprintf(o, "  (each thread's POSIX CPU-time timer: perf_event was not available)\n");
 	} else {
 		fprintf(o, "  Clock-profiling, interval not recorded\n");
 	}
