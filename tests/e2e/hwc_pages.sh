@@ -34,6 +34,8 @@ check "pages: e. and i. page-faults shown by default after the CPU columns" \
 check "pages: -header names the counter and its interval" \
 	grep -q 'Counter overflow profiling (perf_event_open): page-faults, interval = 1 events' hdr.txt
 check "pages: -header says clock profiling was off (-h without -p)" grep -q 'Clock-profiling disabled' hdr.txt
+"$erprint" -disasm touch_a p.er >dis.txt 2>&1
+check "pages: -disasm states the skid of counter overflows" grep -q '(skid); precise events' dis.txt
 
 "$collect" -o n.er ./hwc_counts pages 10 10 >/dev/null 2>&1
 check "no -h: no hwctrace file" test ! -e n.er/hwctrace -a ! -e n.er/hwctrace.zst
