@@ -41,6 +41,16 @@ struct erp {
 	const char *prog; /* "er_print" */
 };
 
+/* Run one command line "name [arg...]"; blank lines and # comments do nothing. 0 or -1. */
+int erp_run_line(struct erp *e, char *line);
+
+/*
+ * Read the defaults files (er_print/rc.c): $PA_SYSTEM_RC or /etc/er.rc,
+ * ~/.er.rc, ./.er.rc; their dmetrics/dsort set the default metrics and sort,
+ * their setpath, pathmap, name, ... run silently.  Warnings to stderr.
+ */
+void erp_rc_load(struct erp *e);
+
 /* Print "er_print: <message>" to stderr (and to e->out if it is a file). */
 void erp_error(struct erp *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

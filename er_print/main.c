@@ -242,8 +242,7 @@ static int run(struct erp *e, const struct command *c, const char *arg)
 	return r;
 }
 
-/* Run one command line "name [arg...]"; blank lines and # comments do nothing. */
-static int run_line(struct erp *e, char *line)
+int erp_run_line(struct erp *e, char *line)
 {
 	char *p = line;
 	while (isspace((unsigned char)*p))
@@ -633,7 +632,7 @@ static int cmd_script(struct erp *e, const char *arg)
 	char line[8192];
 	int r = 0;
 	while (!e->quit && fgets(line, sizeof line, f))
-		if (run_line(e, line) < 0)
+		if (erp_run_line(e, line) < 0)
 			r = -1;
 	script_depth--;
 	fclose(f);
@@ -704,12 +703,12 @@ static void interactive(struct erp *e)
 				break;
 			if (*line)
 				add_history(line);
-			run_line(e, line);
+			erp_run_line(e, line);
 			free(line);
 		} else {
 			if (!fgets(buf, sizeof buf, stdin))
 				break;
-			run_line(e, buf);
+			erp_run_line(e, buf);
 		}
 	}
 	if (tty && !e->quit)
@@ -875,6 +874,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
 		status = 1;
 	}
+	if (status == 0 && nexps > 0)
+		erp_rc_load(&e);
 	if (nexps == 0) {
 		fprintf(stderr, "%s: %s\n", PROG,
 			nexps_given ? "the groups given name no experiment" : "no experiment given");
