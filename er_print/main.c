@@ -820,6 +820,37 @@ static int parse_command_line(struct erp *e, int argc, char **argv, struct pendi
 	return -1;
 }
 
+/*
+ * Read the experiments into e->prof, then set the default metric list and
+ * sort and read the defaults files.  0, or 1 after a message.
+ */
+static int load_experiments(struct erp *e, const char *const *exps, size_t nexps)
+{
+	int status = 0;
+	char err[256];
+	for (size_t i = 0; i < nexps; i++) {
+		char *msg = NULL;
+		int r = profile_add_experiment(e->prof, exps[i], &msg);
+		if (r < 0) {
+			fprintf(stderr, "%s: cannot read experiment %s: %s\n", PROG, exps[i],
+				msg ? msg : strerror(-r));
+			free(msg);
+			status = 1;
+		}
+	}
+	/* the default lists over the metrics the experiments registered; with
+	 * heap or I/O data, gprofng's default lists (mspec_default_metrics) */
+	if (status == 0 && nexps > 0 &&
+	    (mspec_parse(e->prof, mspec_default_metrics(e->prof), 0, &e->metrics, err, sizeof err) < 0 ||
+	     mspec_parse(e->prof, mspec_default_sort(e->prof), 1, &e->sort, err, sizeof err) < 0)) {
+		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
+		status = 1;
+	}
+	if (status == 0 && nexps > 0)
+		erp_rc_load(e);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct erp e = {.out = stdout, .prog = PROG, .sthresh = 75, .dthresh = 75};
@@ -856,26 +887,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", PROG);
 		return 1;
 	}
-	for (size_t i = 0; i < nexps; i++) {
-		char *msg = NULL;
-		int r = profile_add_experiment(e.prof, exps[i], &msg);
-		if (r < 0) {
-			fprintf(stderr, "%s: cannot read experiment %s: %s\n", PROG, exps[i],
-				msg ? msg : strerror(-r));
-			free(msg);
-			status = 1;
-		}
-	}
-	/* the default lists over the metrics the experiments registered; with
-	 * heap or I/O data, gprofng's default lists (mspec_default_metrics) */
-	if (status == 0 && nexps > 0 &&
-	    (mspec_parse(e.prof, mspec_default_metrics(e.prof), 0, &e.metrics, err, sizeof err) < 0 ||
-	     mspec_parse(e.prof, mspec_default_sort(e.prof), 1, &e.sort, err, sizeof err) < 0)) {
-		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
-		status = 1;
-	}
-	if (status == 0 && nexps > 0)
-		erp_rc_load(&e);
+	status = load_experiments(&e, exps, nexps);
 	if (nexps == 0) {
 		fprintf(stderr, "%s: %s\n", PROG,
 			nexps_given ? "the groups given name no experiment" : "no experiment given");
