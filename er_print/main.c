@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <editline/readline.h>
@@ -110,6 +113,40 @@ static int cmd_setpath(struct erp *e, const char *arg);
 static int cmd_addpath(struct erp *e, const char *arg);
 static int cmd_pathmap(struct erp *e, const char *arg);
 static int cmd_version(struct erp *e, const char *arg);
+static int cmd_viewmode(struct erp *e, const char *arg);
+static int cmd_procstats(struct erp *e, const char *arg);
+static int cmd_viewmode(struct erp *e, const char *arg)
+{
+	static const char *const modes[] = {"user", "expert", "machine"};
+	if (arg) {
+		size_t i = 0;
+		while (i < 3 && strcasecmp(arg, modes[i]) != 0)
+			i++;
+		if (i == 3) {
+			erp_error(e, "viewmode: '%s' is not user, expert or machine", arg);
+			return -1;
+		}
+		e->viewmode = (int)i;
+	}
+	fprintf(e->out, "Viewmode set to %s\n", modes[e->viewmode]);
+	return 0;
+}
+
+static int cmd_procstats(struct erp *e, const char *arg)
+{
+	(void)arg;
+	struct rusage ru;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(e->out,
+		"Processing statistics: %.3f s elapsed, %.3f s user CPU, %.3f s system CPU, %ld MB peak memory\n",
+		(double)(now.tv_sec - e->start.tv_sec) + (double)(now.tv_nsec - e->start.tv_nsec) / 1e9,
+		(double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
+		(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6, ru.ru_maxrss / 1024);
+	return 0;
+}
+
 static int cmd_quit(struct erp *e, const char *arg);
 
 static const struct command commands[] = {
@@ -139,6 +176,11 @@ static const struct command commands[] = {
 	{"iocallstack", NULL, ARG_NONE, report_iocallstack, "", "I/O by call stack (collect -i on)"},
 	{"iostat", NULL, ARG_NONE, report_iostat, "",
 	 "I/O statistics: read and write size histograms, extremes, totals (collect -i on)"},
+	{"mapfile", NULL, ARG_TWO, report_mapfile, "load_object file",
+	 "write the object's functions with data, hottest first, as a linker symbol-ordering file (- output)"},
+	{"viewmode", NULL, ARG_OPT, cmd_viewmode, "[user|expert|machine]",
+	 "how Java and OpenMP stacks are shown (native code: all three are the same)"},
+	{"procstats", NULL, ARG_NONE, cmd_procstats, "", "er_print's own time and memory so far"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
 	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
@@ -854,6 +896,7 @@ static int load_experiments(struct erp *e, const char *const *exps, size_t nexps
 int main(int argc, char **argv)
 {
 	struct erp e = {.out = stdout, .prog = PROG, .sthresh = 75, .dthresh = 75};
+	clock_gettime(CLOCK_MONOTONIC, &e.start);
 	char err[256];
 	if (argc == 1) {
 		usage(stderr);
