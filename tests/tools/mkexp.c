@@ -32,6 +32,10 @@
  *   iofile VFD FD HOW ORIGIN NAME  a descriptor's life begins (an IO_FILE record, written
  *                               in line order by the next io line's thread): HOW open,
  *                               failed, dup, pipe, socket or inherited; NAME "-" = none
+ *   hwcounter NAME INTERVAL UNIT  a counter of collect -h (log.xml <hwcounter>, ids 0, 1, ...
+ *                               in line order; UNIT events or nanoseconds)
+ *   hwc TID COUNTER OVERFLOWS FRAME...  overflows of counter COUNTER (an id) with their stack
+ *                               (writes the hwctrace file), each 1 ms after the previous hwc line
  *   exit STATUS | signal N      how the target ended (default: exit 0)
  *   start NS                    the experiment's start, CLOCK_MONOTONIC (default 1000000000);
  *                               every time is relative to it
@@ -126,6 +130,17 @@ struct ioline {
 };
 static struct ioline *iolines;
 static int niolines, iocap;
+
+struct hwcline {
+	uint32_t tid;
+	struct exp_hwc h;
+	uint64_t pcs[256];
+	uint32_t n;
+};
+static struct hwcline *hwclines;
+static int nhwclines, hwccap;
+static char hwc_xml[8192]; /* the <hwcounter> lines */
+static int nhwcounters;
 
 static int io_func(const char *w)
 {
@@ -404,6 +419,27 @@ int main(int argc, char **argv)
 				y->wait_ns = strtoull(tok[first++], NULL, 0);
 			for (int k = first; k < nt && y->n < 256; k++)
 				y->pcs[y->n++] = lookup(tok[k]);
+		} else if (strcmp(tok[0], "hwcounter") == 0 && nt == 4) {
+			size_t used = strlen(hwc_xml);
+			snprintf(
+				hwc_xml + used, sizeof hwc_xml - used,
+				"  <hwcounter id=\"%d\" name=\"%s\" type=\"1\" config=\"0\" config1=\"0\" "
+				"config2=\"0\" interval=\"%s\" precise=\"0\" exclude_kernel=\"0\" unit=\"%s\"/>\n",
+				nhwcounters++, tok[1], tok[2], tok[3]);
+		} else if (strcmp(tok[0], "hwc") == 0 && nt >= 4) {
+			if (nhwclines == hwccap) {
+				hwccap = hwccap ? hwccap * 2 : 64;
+				hwclines = realloc(hwclines, (size_t)hwccap * sizeof *hwclines);
+				if (!hwclines)
+					die("out of memory", "");
+			}
+			struct hwcline *h = &hwclines[nhwclines++];
+			memset(h, 0, sizeof *h);
+			h->tid = (uint32_t)strtoul(tok[1], NULL, 10);
+			h->h.counter = (uint32_t)strtoul(tok[2], NULL, 10);
+			h->h.overflows = strtoull(tok[3], NULL, 10);
+			for (int k = 4; k < nt && h->n < 256; k++)
+				h->pcs[h->n++] = lookup(tok[k]);
 		} else if ((strcmp(tok[0], "io") == 0 && nt >= 8) ||
 			   (strcmp(tok[0], "iofile") == 0 && nt == 6)) {
 			parse_io(tok, nt);
@@ -692,6 +728,30 @@ int main(int argc, char **argv)
 		if (t > now)
 			now = t;
 	}
+	if (nhwclines) {
+		static struct wfile hw;
+		wfile_open(&hw, out, EXP_FILE_NAME_HWC, EXP_FILE_HWC);
+		uint64_t t = start_ns;
+		for (int i = 0; i < nhwclines; i++) {
+			struct hwcline *l = &hwclines[i];
+			struct exp_stack es = {.nframes = l->n, .pcs = l->pcs};
+			es.id = record_stack_hash(l->pcs, l->n, 0);
+			uint8_t *at = wfile_room(&stk, 1, now);
+			wfile_commit(&stk, record_encode_stack(at, EXP_BLOCK_BYTES - stk.used, &es),
+				     EXP_REC_STACK, at);
+			t += 1000000;
+			l->h.ts_ns = t;
+			l->h.stack_id = es.id;
+			at = wfile_room(&hw, l->tid, t);
+			wfile_commit(&hw, record_encode_hwc(at, EXP_BLOCK_BYTES - hw.used, hw.prev_ns, &l->h),
+				     EXP_REC_HWC, at);
+			hw.prev_ns = t;
+		}
+		wfile_flush(&hw);
+		fclose(hw.f);
+		if (t > now)
+			now = t;
+	}
 	struct exp_sample sm0 = {.ts_ns = start_ns + 500, .number = 0};
 	struct exp_sample sm1 = {.ts_ns = now + 2000,
 				 .number = 1,
@@ -725,13 +785,14 @@ int main(int argc, char **argv)
 		"pages=\"1000\" clock_mhz=\"2000\"/>\n"
 		"  <process cwd=\"/synthetic\" wordsize=\"64\"/>\n"
 		"  <params clock=\"on\" clock_interval_us=\"10007\" duration=\"\" depth_limit=\"4096\" "
-		"descriptor=\"p=10007;d=4096\"/>\n%s"
+		"descriptor=\"p=10007;d=4096\"/>\n%s%s"
 		"  <start tstamp_ns=\"%llu\" realtime_ns=\"1795313775000000000\"/>\n"
 		"  <collector_start pid=\"4242\" ppid=\"4241\" tstamp_ns=\"%llu\" mechanism=\"timer_create\" "
 		"clock_interval_us=\"10007\" effective_interval_us=\"10007\"/>\n"
 		"  <collector_end tstamp_ns=\"%llu\" samples=\"%llu\" dropped=\"0\"/>\n",
-		PA_VERSION, comments, (unsigned long long)start_ns, (unsigned long long)start_ns + 100,
-		(unsigned long long)now + 1500, (unsigned long long)written);
+		PA_VERSION, comments, hwc_xml, (unsigned long long)start_ns,
+		(unsigned long long)start_ns + 100, (unsigned long long)now + 1500,
+		(unsigned long long)written);
 	if (exit_signal)
 		snprintf(tail_xml, sizeof tail_xml,
 			 "  <exit tstamp_ns=\"%llu\" signal=\"%d\" signame=\"SIG%d\" core=\"0\"/>\n",
