@@ -23,9 +23,11 @@ static int sample_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_st
 		st->bad++;
 		return 0;
 	}
-	struct exp_sample_point p = {s.ts_ns,  s.number,   s.utime_ns, s.stime_ns, s.minflt,
-				     s.majflt, s.nswap,    s.inblock,  s.oublock,  s.msgsnd,
-				     s.msgrcv, s.nsignals, s.nvcsw,    s.nivcsw,   s.maxrss_kb};
+	struct exp_sample_point p = {s.ts_ns, s.number,  s.utime_ns,  s.stime_ns, s.minflt, s.majflt,
+				     s.nswap, s.inblock, s.oublock,   s.msgsnd,   s.msgrcv, s.nsignals,
+				     s.nvcsw, s.nivcsw,  s.maxrss_kb, s.reason,   {0}};
+	for (uint32_t i = 0; i < s.label_bytes; i++) /* a NUL or a control byte would cut or break a report */
+		p.label[i] = (unsigned char)s.label[i] < 0x20 ? '?' : s.label[i];
 	return VEC_PUSH(&st->samples, p) < 0 ? -ENOMEM : 0;
 }
 
