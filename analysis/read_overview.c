@@ -43,10 +43,21 @@ static int overview_read(struct exp_read *rd, void *vst, struct datafile *df)
 	return 0;
 }
 
+/* By time, then number: the order the reports and profile_samples.c's search need. */
+static int point_cmp(const void *a, const void *b)
+{
+	const struct exp_sample_point *x = a, *y = b;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->number < y->number ? -1 : x->number > y->number;
+}
+
 static int overview_finish(struct exp_read *rd, void *vst, const uint32_t *thread_order)
 {
 	struct overview_state *st = vst;
 	(void)thread_order;
+	if (st->samples.n > 1)
+		qsort(st->samples.v, st->samples.n, sizeof *st->samples.v, point_cmp);
 	rd->exp->samples = st->samples.v;
 	rd->exp->nsamples = st->samples.n;
 	st->samples.v = NULL;

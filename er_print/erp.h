@@ -85,6 +85,11 @@ int report_statistics(struct erp *e, const char *arg);
 int report_experiment_list(struct erp *e, const char *arg);
 int report_thread_list(struct erp *e, const char *arg);
 
+/* Sample reports (er_print/report_samples.c). */
+int report_sample_list(struct erp *e, const char *arg);
+int report_sample_list_json(struct erp *e, const char *arg);
+int report_overview(struct erp *e, const char *arg);
+
 /* Metric reports (er_print/report_func.c, report_calls.c). */
 int report_functions(struct erp *e, const char *arg);
 int report_fsummary(struct erp *e, const char *arg);

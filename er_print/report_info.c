@@ -389,10 +389,10 @@ static void stats_print(struct erp *e, const char *title, const struct report_st
 	FILE *o = e->out;
 	fprintf(o, "%s\n", title);
 	fprintf(o, "%*s\n\n", LABEL_WIDTH, "Aggregated statistics for selected samples");
-	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Start Label", "Total");
-	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "End Label", "Total");
-	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Start Time (sec.)", w, 0.0);
-	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "End Time (sec.)", w, sec(s->duration_ns));
+	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Start Label", s->start_label);
+	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "End Label", s->end_label);
+	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Start Time (sec.)", w, sec(s->start_ns));
+	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "End Time (sec.)", w, sec(s->end_ns));
 	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Duration (sec.)", w, sec(s->duration_ns));
 	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Total Thread Time (sec.)", w, sec(s->thread_ns));
 	if (s->duration_ns)
