@@ -9,6 +9,7 @@
 #    there, and sample_list shows the label after_b;
 #  - sample_select of the sample that after_b opens counts phase_c alone, and
 #    statistics over it names after_b and shows about phase_c's CPU;
+#  - after collector_terminate_expt nothing more is recorded and the program goes on;
 #  - collect -l USR1 -y USR2 on tests/fixtures/api_signals.c (the program sends
 #    itself the signals with kill): two "signal" sample points, the phases sent
 #    while paused absent, the program's own USR1 handler still called;
@@ -89,6 +90,14 @@ check "sample_select 9: refused past nothing, selects none" eval \
 	'[[ $(incl phases.er phase_c -sample_select 9) == 0 ]]'
 "$PA_BIN/er_print" -sample_select 1-x -functions phases.er >bad.out 2>&1 && bad "sample_select 1-x accepted" ||
 	check "sample_select 1-x: one message" grep -q "sample_select: invalid selection '1-x'" bad.out
+
+# ---- collector_terminate_expt: the experiment ends, the program goes on
+"$PA_BIN/collect" -S off -o term.er ./phases 0.2 terminate >term.out 2>term.err || { bad "collect terminate"; cat term.err; }
+check "terminate: the program goes on and prints done" grep -qx done term.out
+after=$(incl term.er phase_after) c=$(incl term.er phase_c)
+check "terminate: phase_after absent (${after}s), phase_c there (${c}s)" eval 'test "$after" = 0 && near "$c" 0.2'
+"$PA_BIN/er_print" -sample_list term.er >term.list 2>&1
+check "terminate: the last sample ends at collector_close_experiment" grep -q -- '-> collector_close_experiment$' term.list
 
 # ---- collect -l USR1 -y USR2 (starts paused)
 "$PA_BIN/collect" -o sig.er -l USR1 -y USR2 ./signals 0.3 >sig.out 2>sig.err || { bad "collect -l -y"; cat sig.err; }
