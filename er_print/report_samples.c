@@ -57,21 +57,6 @@ static char *selection_of(const struct profile *p, size_t xi)
 	return strbuf_detach(&b);
 }
 
-static int width_of(uint64_t v)
-{
-	int n = 1;
-	while (v >= 10)
-		v /= 10, n++;
-	return n;
-}
-
-static void rule(FILE *o, int n)
-{
-	for (int i = 0; i < n; i++)
-		fputc('=', o);
-	fputc(' ', o);
-}
-
 static void sample_table(struct erp *e, size_t xi)
 {
 	FILE *o = e->out;
@@ -107,32 +92,22 @@ int report_sample_list(struct erp *e, const char *arg)
 		erp_error(e, "sample_list: out of memory");
 		return -1;
 	}
-	int wexp = 3, wsel = 3, wtot = 5, r = 0;
-	for (size_t i = 0; i < n; i++) {
+	size_t *totals = calloc(n ? n : 1, sizeof *totals);
+	int r = totals ? 0 : -1;
+	for (size_t i = 0; i < n && r == 0; i++) {
 		sel[i] = selection_of(e->prof, i);
+		totals[i] = profile_sample_count(e->prof, i);
 		if (!sel[i])
 			r = -1;
-		else if ((int)strlen(sel[i]) > wsel)
-			wsel = (int)strlen(sel[i]);
-		if (width_of(profile_sample_count(e->prof, i)) > wtot)
-			wtot = width_of(profile_sample_count(e->prof, i));
 	}
-	if (width_of(n) > wexp)
-		wexp = width_of(n);
 	if (r == 0) {
-		fprintf(o, "%*s %-*s %*s \n", wexp, "Exp", wsel, "Sel", wtot, "Total");
-		rule(o, wexp);
-		rule(o, wsel);
-		rule(o, wtot);
-		fputc('\n', o);
-		for (size_t i = 0; i < n; i++)
-			fprintf(o, "%*zu %-*s %*zu \n", wexp, i + 1, wsel, sel[i], wtot,
-				profile_sample_count(e->prof, i));
+		report_selection_table(o, n, (const char *const *)sel, totals);
 		for (size_t i = 0; i < n; i++)
 			sample_table(e, i);
 	} else {
 		erp_error(e, "sample_list: out of memory");
 	}
+	free(totals);
 	for (size_t i = 0; i < n; i++)
 		free(sel[i]);
 	free(sel);
