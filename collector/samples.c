@@ -8,7 +8,6 @@
 #include "collector/samples.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -28,8 +27,8 @@ static _Atomic int point_busy;
 static struct blockw_cursor point_cursor;
 static uint64_t point_number; /* under point_busy */
 
-/* collect -S: a collector thread (the program's threads are never woken for it) */
-static _Atomic uint32_t periodic_gen; /* a new one per start; a thread of an older one ends */
+/* collect -S: when the next periodic point is due (CLOCK_MONOTONIC ns), 0 none */
+static _Atomic uint64_t periodic_due_ns;
 
 /* The program's disposition of a -l or -y signal, readable from the handler without locks. */
 struct vsig {
@@ -136,39 +135,19 @@ void samples_pause(int paused, const char *who, int in_signal)
 	}
 }
 
-/* The -S thread: a point every period until collection ends or another start replaces it. */
-static void *periodic_main(void *arg)
+void samples_tick(void)
 {
-	uint32_t gen = (uint32_t)(uintptr_t)arg;
-	sigset_t all;
-	sigfillset(&all);
-	col_real()->pthread_sigmask(SIG_BLOCK, &all, NULL);
-	struct timespec next;
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (;;) {
-		next.tv_sec += (time_t)col_config()->sample_period_s;
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
-			;
-		if (!col_collecting() || atomic_load(&periodic_gen) != gen)
-			return NULL;
-		point_str(EXP_SAMPLE_PERIODIC, "periodic", 0);
-	}
-}
-
-static void periodic_start(void)
-{
-	uint32_t gen = atomic_fetch_add(&periodic_gen, 1) + 1;
-	if (col_config()->sample_period_s == 0)
+	uint64_t due = atomic_load_explicit(&periodic_due_ns, memory_order_relaxed);
+	if (!due)
 		return;
-	pthread_attr_t attr;
-	pthread_t th;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
-	if (col_real()->pthread_create(&th, &attr, periodic_main, (void *)(uintptr_t)gen) != 0)
-		logxml_note("error", "periodic_sampling",
-			    "could not create the -S sampling thread; no periodic samples");
-	pthread_attr_destroy(&attr);
+	uint64_t now = col_now_ns();
+	if (now < due)
+		return;
+	uint64_t period = (uint64_t)col_config()->sample_period_s * 1000000000u, next = due;
+	while (next <= now) /* one point for the periods missed while nothing ran */
+		next += period;
+	if (atomic_compare_exchange_strong(&periodic_due_ns, &due, next))
+		point_str(EXP_SAMPLE_PERIODIC, "periodic", 1);
 }
 
 /* Call the program's handler of v's signal, if it has one (its SIG_DFL is ignored: see samples.h). */
@@ -234,12 +213,13 @@ void samples_start(void)
 	}
 	if (cfg->pause_signal && cfg->start_paused)
 		samples_pause(1, "signal", 0);
-	periodic_start();
+	uint32_t period = cfg->sample_period_s;
+	atomic_store(&periodic_due_ns, period ? col_now_ns() + (uint64_t)period * 1000000000u : 0);
 }
 
 void samples_finish(void)
 {
-	atomic_fetch_add(&periodic_gen, 1); /* the -S thread ends at its next wake */
+	atomic_store(&periodic_due_ns, 0);
 	point_str(EXP_SAMPLE_END, "collector_close_experiment", 0);
 }
 

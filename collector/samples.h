@@ -6,9 +6,13 @@
  * collector API (collector_sample, collector_pause, collector_resume).
  * collect -y's signal toggles pause and resume.
  *
- * collect -S's points are written by a thread of the collector's that sleeps
- * on CLOCK_MONOTONIC (created with the real pthread_create, all signals
- * blocked, so the program's threads are never woken for it).
+ * collect -S's points are written by whichever thread takes a clock-profiling
+ * sample once a period has passed (samples_tick, from the sampling signal's
+ * handler): the collector neither wakes the program's threads for them nor
+ * runs a thread of its own (which would keep alive a process whose threads
+ * all ended with pthread_exit or a raw clone child's exit).  So a process
+ * that only sleeps, or runs with clock profiling off, gets its periodic
+ * points only when it next uses CPU; one point stands for the periods missed.
  *
  * A point records the process's rusage.  Points are written one at a time
  * under a spin flag: a signal handler that finds it taken drops its point
@@ -29,12 +33,12 @@
 
 /*
  * Start the sample points of this process (after the data files exist):
- * point 0, the -S thread, the -l/-y handlers, the initial pause of
+ * point 0, the -S schedule, the -l/-y handlers, the initial pause of
  * -y SIG,p.  Not signal-safe.
  */
 void samples_start(void);
 
-/* End: stop the -S thread and write the END point.  Not signal-safe. */
+/* End: stop the -S schedule and write the END point.  Not signal-safe. */
 void samples_finish(void);
 
 /*
@@ -47,6 +51,9 @@ int samples_point(unsigned reason, const char *label, size_t len, int in_signal)
 
 /* Pause (1) or resume (0), recording the point; who: "API" or "signal". SIGNAL_SAFE. */
 void samples_pause(int paused, const char *who, int in_signal);
+
+/* After a clock-profiling sample: write the -S point if one is due. SIGNAL_SAFE. */
+void samples_tick(void);
 
 /* 1 if the program's sigaction/signal for sig go through samples_sigaction. */
 int samples_owns_signal(int sig);

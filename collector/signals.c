@@ -77,6 +77,7 @@ static void on_sampling_signal(int sig, siginfo_t *si, void *uc)
 		forward_to_app(sig, si, uc, saved);
 		return; /* errno as the application's handler left it */
 	}
+	samples_tick();
 	errno = saved;
 }
 
