@@ -128,7 +128,7 @@ $(BUILD)/lib/pkgconfig/collectorAPI.pc: collector/api/collectorAPI.pc.in
 $(BUILD)/obj/collect/%.o: CPPFLAGS += -DPA_PREFIX='"$(PREFIX)"'
 $(COLLECT): $(call obj,$(COLLECT_SRC)) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lzstd
+	$(CC) $(LDFLAGS) -o $@ $^ -lzstd -lpfm
 
 # er_print -export pprof: protoc-c generates the encoder of google/pprof's profile.proto
 # (third_party/pprof) into $(BUILD)/gen at build time; it is compiled without our warnings.

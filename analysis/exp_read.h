@@ -81,5 +81,7 @@ extern const struct exp_reader exp_reader_heap;
 extern const struct exp_reader exp_reader_sync;
 /* I/O calls (collect -i on): exp->io, exp->has_io. */
 extern const struct exp_reader exp_reader_io;
+/* Counter overflows (collect -h): exp->hwc, exp->has_hwc. */
+extern const struct exp_reader exp_reader_hwc;
 
 #endif

@@ -265,6 +265,9 @@ static void log_collector_end(struct log_parse *lp, struct exp_log *l, const XML
 	l->signals = attr_u64(a, "signals");
 	l->sync_waits = attr_u64(a, "sync_waits");
 	l->sync_calls = attr_u64(a, "sync_calls");
+	l->hwc_overflows = attr_u64(a, "hwc_overflows");
+	l->hwc_lost = attr_u64(a, "hwc_lost");
+	l->hwc_open_failures = attr_u64(a, "hwc_open_failures");
 	if (attr(a, "lost_since_ns")) {
 		struct exp_loss *x = &l->lost;
 		x->stopped = x->counted = 1;
@@ -277,6 +280,26 @@ static void log_collector_end(struct log_parse *lp, struct exp_log *l, const XML
 		x->sync = attr_u64(a, "lost_sync");
 		x->records = attr_u64(a, "lost_records");
 	}
+}
+
+static void log_hwcounter(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
+{
+	(void)lp, (void)name;
+	const XML_Char *cname = attr(a, "name");
+	/* counters come numbered from 0, in order; anything else is not used */
+	if (!cname || !*cname || l->nhwc == EXP_HWC_MAX_COUNTERS || attr_u64(a, "id") != l->nhwc ||
+	    attr_u64(a, "interval") == 0)
+		return;
+	struct exp_hwc_counter *c = &l->hwc[l->nhwc];
+	c->name = strdup(cname);
+	if (!c->name)
+		return;
+	c->interval = attr_u64(a, "interval");
+	c->type = (uint32_t)attr_u64(a, "type");
+	c->config = attr_u64(a, "config");
+	const XML_Char *unit = attr(a, "unit");
+	c->time_ns = unit && strcmp(unit, "nanoseconds") == 0;
+	l->nhwc++;
 }
 
 static void log_exit(struct log_parse *lp, struct exp_log *l, const XML_Char *name, const XML_Char **a)
@@ -326,6 +349,7 @@ static const struct {
 	{"comment", log_comment},
 	{"start", log_start_elem},
 	{"collector_start", log_collector_start},
+	{"hwcounter", log_hwcounter},
 	{"warning", log_note},
 	{"error", log_note},
 	{"exec", log_exec},
@@ -697,8 +721,8 @@ static void read_processes(struct experiment *exp)
 
 /* The readers, in reading order: stacks first, the others name its stacks. */
 static const struct exp_reader *const exp_readers[] = {
-	&exp_reader_stacks, &exp_reader_profile, &exp_reader_overview,
-	&exp_reader_heap,   &exp_reader_sync,    &exp_reader_io,
+	&exp_reader_stacks, &exp_reader_profile, &exp_reader_overview, &exp_reader_heap,
+	&exp_reader_sync,   &exp_reader_io,      &exp_reader_hwc,
 };
 #define NREADERS (sizeof exp_readers / sizeof exp_readers[0])
 
@@ -1053,6 +1077,8 @@ void experiment_free(struct experiment *exp)
 	free(l->follow);
 	free(l->first_expiry);
 	free(l->sync_mode);
+	for (size_t i = 0; i < l->nhwc; i++)
+		free(l->hwc[i].name);
 	for (size_t i = 0; i < exp->nprocs; i++) {
 		free(exp->procs[i].lineage);
 		free(exp->procs[i].origin);
@@ -1096,6 +1122,7 @@ void experiment_free(struct experiment *exp)
 	for (size_t i = 0; i < exp->nio_fds; i++)
 		free(exp->io_fds[i].name);
 	free(exp->io_fds);
+	free(exp->hwc);
 	free(exp->path);
 	free(exp->name);
 	free(exp);

@@ -182,6 +182,27 @@ struct exp_sample_point {
 	char label[EXP_SAMPLE_LABEL_MAX + 1]; /* NUL-terminated; "" for none (format 1.6 and before) */
 };
 
+/*
+ * A counter of counter overflow profiling (collect -h), from log.xml's
+ * <hwcounter>: each overflow stands for `interval` events.
+ */
+struct exp_hwc_counter {
+	char *name;        /* as given to collect: "page-faults", "insts", "perf::CS" */
+	uint64_t interval; /* events per overflow */
+	uint32_t type;     /* perf_event_attr type and config */
+	uint64_t config;
+	int time_ns; /* it counts nanoseconds (task-clock, cpu-clock): shown as time */
+};
+
+/* Overflows of a counter (collect -h), from the hwctrace file. */
+struct exp_hwc_event {
+	uint64_t ts_ns;
+	uint64_t overflows; /* >= 1, each worth the counter's interval */
+	uint32_t thread;    /* index into threads */
+	uint32_t stack;     /* index into stacks */
+	uint32_t counter;   /* index into log.hwc */
+};
+
 struct exp_rusage {
 	int valid;
 	uint64_t utime_ns, stime_ns, maxrss_kb, minflt, majflt, inblock, oublock, nvcsw, nivcsw;
@@ -217,7 +238,10 @@ struct exp_log {
 	uint64_t sync_threshold_ns;      /* the least wait recorded */
 	char *sync_mode;                 /* "calibrated", "fixed", "all", or NULL */
 	uint64_t sync_waits, sync_calls; /* <collector_end>: waits recorded, calls that blocked */
-	char *clock_mode;                /* "on", "off", "hi", "lo", "5", ... */
+	struct exp_hwc_counter hwc[EXP_HWC_MAX_COUNTERS]; /* <hwcounter id=k>, k < nhwc */
+	size_t nhwc;
+	uint64_t hwc_overflows, hwc_lost, hwc_open_failures; /* <collector_end hwc_*> */
+	char *clock_mode;                                    /* "on", "off", "hi", "lo", "5", ... */
 	uint64_t clock_interval_us;
 	uint64_t effective_interval_us;
 	char *duration;
@@ -293,6 +317,9 @@ struct experiment {
 	size_t nio;
 	struct exp_io_fd *io_fds; /* sorted by vfd, one each */
 	size_t nio_fds;
+	int has_hwc;               /* a hwctrace file was present (collect -h) */
+	struct exp_hwc_event *hwc; /* sorted by time */
+	size_t nhwc;
 	uint64_t duration_ns; /* end (or last event) minus start */
 };
 

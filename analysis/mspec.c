@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/profile.h"
+#include "analysis/profile_hwc.h"
 
 static int find_metric(const struct profile *p, const char *name, size_t len)
 {
@@ -158,10 +159,16 @@ const char *mspec_default_metrics(const struct profile *p)
 	int heap = profile_has_heap(p), io = 0;
 	for (size_t x = 0; x < profile_experiment_count(p); x++)
 		io |= profile_experiment(p, x)->has_io;
-	return heap && io ? MSPEC_DEFAULT_HEAP_IO_METRICS
-	       : heap     ? MSPEC_DEFAULT_HEAP_METRICS
-	       : io       ? MSPEC_DEFAULT_IO_METRICS
-			  : MSPEC_DEFAULT_METRICS;
+	const char *base = heap && io ? MSPEC_DEFAULT_HEAP_IO_METRICS
+			   : heap     ? MSPEC_DEFAULT_HEAP_METRICS
+			   : io       ? MSPEC_DEFAULT_IO_METRICS
+				      : MSPEC_DEFAULT_METRICS;
+	return profile_hwc_default_metrics(p, base); /* the counters after the CPU columns */
+}
+
+const char *mspec_default_sort(const struct profile *p)
+{
+	return profile_hwc_default_sort(p, MSPEC_DEFAULT_SORT);
 }
 
 int mspec_parse(const struct profile *p, const char *text, int sort, struct mspec *ret, char *err,
@@ -171,7 +178,7 @@ int mspec_parse(const struct profile *p, const char *text, int sort, struct mspe
 	while (*text == ' ')
 		text++;
 	if (strcmp(text, "default") == 0)
-		text = sort ? MSPEC_DEFAULT_SORT : mspec_default_metrics(p);
+		text = sort ? mspec_default_sort(p) : mspec_default_metrics(p);
 	if (!*text) {
 		snprintf(err, errlen, "empty metric list");
 		return -EINVAL;

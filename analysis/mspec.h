@@ -47,7 +47,18 @@ struct mspec {
 	"i.heapleakbytes:i.heapleakcnt:i.heapallocbytes:i.heapalloccnt:e.%totalcpu:i.%totalcpu:" \
 	"i.ioreadtime:i.iowritetime:i.ioothertime:i.ioerrortime:name"
 
-/* The default metric list for p's data: one of the MSPEC_DEFAULT_*_METRICS. */
+/*
+ * The default sort for p's data: MSPEC_DEFAULT_SORT, or the first counter's
+ * exclusive metric when p has counter data and no clock data (collect -h
+ * without -p).  Valid as long as p.
+ */
+const char *mspec_default_sort(const struct profile *p);
+
+/*
+ * The default metric list for p's data: one of the MSPEC_DEFAULT_*_METRICS, with
+ * e. and i. of each counter of collect -h after the CPU columns when p has
+ * counter data (valid until the next call or profile_add_experiment).
+ */
 const char *mspec_default_metrics(const struct profile *p);
 
 /*

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "analysis/archive.h"
+#include "analysis/profile_hwc.h"
 #include "analysis/profile_internal.h"
 #include "analysis/symtab.h"
 #include "analysis/symver.h"
@@ -271,6 +272,9 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->strings.n; i++)
 		free(p->strings.v[i]);
 	free(p->strings.v);
+	free(p->hwc_metrics);
+	free(p->hwc_defaults);
+	free(p->hwc_sort);
 	free(p->funcs.v);
 	free(p->pcs.v);
 	free(p->lines.v);
@@ -395,6 +399,8 @@ static int add_one(struct profile *p, const char *path, size_t founder, char **r
 	if (p->exps.n == 1 || e.wall_start_ns < p->wall_min_ns)
 		p->wall_min_ns = e.wall_start_ns;
 	p->dirty = 1;
+	if (profile_hwc_register(p, e.exp) < 0)
+		return -ENOMEM; /* the experiment is in the profile: profile_free releases it */
 	return activate_sources(p, p->exps.n - 1);
 nomem:
 	exp_slot_release(&e);
@@ -749,7 +755,8 @@ static int add_shifted(struct metrics *m, const uint32_t *ids, size_t n, const u
 
 /*
  * pfunc.show_version over the functions with data: a version is shown only
- * where two of them share a name (memcpy@GLIBC_2.2.5, memcpy@@GLIBC_2.14).
+ * where two of them of one object share a name (memcpy@GLIBC_2.2.5,
+ * memcpy@@GLIBC_2.14).
  */
 static int mark_versions(struct profile *p)
 {
@@ -764,7 +771,9 @@ static int mark_versions(struct profile *p)
 		p->funcs.v[f].show_version = 0;
 		if (f == PROFILE_FUNC_TOTAL || !metrics_seen(p->fm, f))
 			continue;
-		v[n] = (struct symver_name){.base = p->funcs.v[f].name, .version = p->funcs.v[f].version};
+		v[n] = (struct symver_name){.base = p->funcs.v[f].name,
+					    .version = p->funcs.v[f].version,
+					    .object = p->funcs.v[f].obj};
 		ids[n++] = f;
 	}
 	r = symver_disambiguate(v, n, show);

@@ -88,6 +88,10 @@ struct profile {
 	struct metrics *cm; /* fm with edges and tree: profile_call_metrics, NULL until asked */
 	uint64_t selected_events;
 	struct heap_summary heap_sum;
+	char *hwc_metrics;  /* profile_hwc.c: "e.C:i.C:..." of the counter metrics, NULL: none */
+	char *hwc_defaults; /* ... and the default metric list with them (a buffer of hwc_defaults_bytes) */
+	size_t hwc_defaults_bytes;
+	char *hwc_sort; /* "e.KW" of the first counter, NULL: none */
 };
 
 char *profile_own(struct profile *p, char *s);

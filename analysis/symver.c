@@ -23,7 +23,11 @@ static int cmp_idx(const void *a, const void *b, void *ctx)
 {
 	const struct symver_name *v = ctx, *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
 	int c = strcmp(x->base, y->base);
-	return c ? c : strcmp(x->version, y->version);
+	if (c)
+		return c;
+	if (x->object != y->object)
+		return x->object < y->object ? -1 : 1;
+	return strcmp(x->version, y->version);
 }
 
 int symver_disambiguate(const struct symver_name *names, size_t n, uint8_t *ret_show)
@@ -38,11 +42,13 @@ int symver_disambiguate(const struct symver_name *names, size_t n, uint8_t *ret_
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	qsort_r(idx, n, sizeof *idx, cmp_idx, (void *)names);
-	/* runs of one base; a run with more than one version shows them */
+	/* runs of one base in one object; a run with more than one version shows them */
 	for (size_t i = 0, j; i < n; i = j) {
 		const struct symver_name *first = &names[idx[i]];
 		int mixed = 0;
-		for (j = i + 1; j < n && strcmp(names[idx[j]].base, first->base) == 0; j++)
+		for (j = i + 1; j < n && strcmp(names[idx[j]].base, first->base) == 0 &&
+				names[idx[j]].object == first->object;
+		     j++)
 			mixed |= strcmp(names[idx[j]].version, first->version) != 0;
 		for (size_t k = i; mixed && k < j; k++)
 			ret_show[idx[k]] = names[idx[k]].version[0] != '\0';

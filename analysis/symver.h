@@ -27,13 +27,16 @@ size_t symver_base_len(const char *name);
 struct symver_name {
 	const char *base;    /* the name without its version */
 	const char *version; /* "@VER", "@@VER", or "" (none) */
+	uint32_t object;     /* the load object defining it */
 };
 
 /*
  * Which names of a listing need their version shown: ret_show[i] = 1 when
  * names[i] has a version and another name of the listing has the same base
- * but a different version (or none), e.g. memcpy@GLIBC_2.2.5 next to
- * memcpy@@GLIBC_2.14; else 0.  A base that only one version uses (however
+ * and object but a different version (or none), e.g. libc's memcpy@GLIBC_2.2.5
+ * next to its memcpy@@GLIBC_2.14; else 0.  Functions of one name in two
+ * objects (libc's clock_gettime and the vDSO's) are told apart by their
+ * object, not their version.  A base that only one version uses (however
  * many entries carry it) needs no version.  O(n log n).
  * Returns 0, or -ENOMEM (ret_show then all 0).
  */

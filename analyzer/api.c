@@ -208,7 +208,7 @@ static int api_overview(struct api_req *r)
 	jsonw_object_end(w);
 	metric_registry(r);
 	jsonw_key_string(w, "default_metrics", mspec_default_metrics(r->p));
-	jsonw_key_string(w, "default_sort", MSPEC_DEFAULT_SORT);
+	jsonw_key_string(w, "default_sort", mspec_default_sort(r->p));
 	jsonw_key_uint(w, "functions", profile_func_count(r->p));
 	return 0;
 }
@@ -227,7 +227,7 @@ static int spec_arg(struct api_req *r, const char *key, const char *def, int sor
 
 int api_sort_arg(struct api_req *r, struct mspec *ret)
 {
-	return spec_arg(r, "sort", MSPEC_DEFAULT_SORT, 1, ret);
+	return spec_arg(r, "sort", mspec_default_sort(r->p), 1, ret);
 }
 
 static int default_spec(struct api_req *r, struct mspec *spec, struct mspec *sort)
@@ -623,18 +623,25 @@ static int api_disasm(struct api_req *r)
 	return 0;
 }
 
-int api_ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret)
+/* Argument key as an unsigned decimal into *v: 0 when absent (or empty), 1 when read, -1 when not a number. */
+static int uint_arg(const struct api_req *r, const char *key, unsigned long long *v)
 {
 	const char *s = api_arg(r, key);
-	*ret = def;
 	if (!s || !*s)
 		return 0;
 	char *end;
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (*end || errno || s[0] == '-' || s[0] == '+' || s[0] == ' ')
-		return api_fail(r, 400, "%s '%s' is not a time in ns", key, s);
-	*ret = v;
+	*v = strtoull(s, &end, 10);
+	return *end || errno || !isdigit((unsigned char)s[0]) ? -1 : 1;
+}
+
+int api_ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret)
+{
+	unsigned long long v = def;
+	int got = uint_arg(r, key, &v);
+	if (got < 0)
+		return api_fail(r, 400, "%s '%s' is not a time in ns", key, api_arg(r, key));
+	*ret = got ? v : def;
 	return 0;
 }
 
@@ -666,16 +673,11 @@ int api_frames(struct api_req *r, size_t x, uint32_t s)
 
 int api_count_arg(struct api_req *r, const char *key, size_t def, size_t max, size_t *ret)
 {
-	const char *s = api_arg(r, key);
-	*ret = def;
-	if (!s || !*s)
-		return 0;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (*end || errno || !isdigit((unsigned char)s[0]) || v > max)
-		return api_fail(r, 400, "%s '%s' is not a count from 0 to %zu", key, s, max);
-	*ret = (size_t)v;
+	unsigned long long v = def;
+	int got = uint_arg(r, key, &v);
+	if (got < 0 || (got && v > max))
+		return api_fail(r, 400, "%s '%s' is not a count from 0 to %zu", key, api_arg(r, key), max);
+	*ret = got ? (size_t)v : def;
 	return 0;
 }
 

@@ -45,7 +45,7 @@ void api_key_metrics(struct api_req *r, const char *key, const uint64_t *v);
 /* Argument key as nanoseconds into *ret (def when absent): 0, or -1 after api_fail. */
 int api_ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret);
 
-/* The sort spec of argument "sort" (er_print's syntax; MSPEC_DEFAULT_SORT when absent): 0, or -1 after api_fail. */
+/* The sort spec of argument "sort" (er_print's syntax; mspec_default_sort when absent): 0, or -1 after api_fail. */
 int api_sort_arg(struct api_req *r, struct mspec *ret);
 
 /* "frames": stack s of experiment x, leaf first: function id and name, line and file when known. */

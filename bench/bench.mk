@@ -104,6 +104,17 @@ bench: bench-analyzer
 
 .PHONY: bench-analyzer
 
+# bench-hwc: counter overflow profiling cost: task-clock overflows every 1 ms
+# with stacks (collect -h) beside clock profiling at 1 kHz (collect -p hi) and
+# perf record -e task-clock at the same rate, on bench/cpubound (bench/hwc/run.py):
+# slowdown and bytes per sample.  BENCH_HWC_UNITS=N work units, BENCH_HWC_THREADS=N.
+bench-hwc: bench-bins
+	python3 bench/hwc/run.py $(BUILD) $(or $(BENCH_HWC_UNITS),100) 5 $(or $(BENCH_HWC_THREADS),1)
+
+bench: bench-hwc
+
+.PHONY: bench-hwc
+
 # bench-io: I/O tracing cost (1-byte write()s to /dev/null, 4 KiB reads of a
 # cached file), ours vs gprofng -i on and strace -c -f (bench/io/run.py): ns per
 # call, ratio to native, experiment bytes per call.  BENCH_IO_N=N calls per run.

@@ -301,9 +301,9 @@ int finish_losses(const char *exp, struct finish_losses *ret)
 
 static void compress_dir(const char *dir, void (*warn)(const char *, int))
 {
-	static const char *const files[] = {EXP_FILE_NAME_PROFILE,  EXP_FILE_NAME_STACKS,
-					    EXP_FILE_NAME_OVERVIEW, EXP_FILE_NAME_HEAP,
-					    EXP_FILE_NAME_SYNC,     EXP_FILE_NAME_IO};
+	static const char *const files[] = {
+		EXP_FILE_NAME_PROFILE, EXP_FILE_NAME_STACKS, EXP_FILE_NAME_OVERVIEW, EXP_FILE_NAME_HEAP,
+		EXP_FILE_NAME_SYNC,    EXP_FILE_NAME_IO,     EXP_FILE_NAME_HWC};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		char path[PATH_MAX + 32];
 		if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, files[i]) >= sizeof path)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "collect/finish.h"
+#include "collect/hwc.h"
 #include "experiment/format.h"
 #include "collect/expdir.h"
 #include "collect/launch.h"
@@ -101,11 +102,16 @@ static const char usage_text[] =
 	"  -n                        dry run: print the collection parameters, run nothing\n"
 	"  -v                        verbose: report what is created and what is executed\n"
 	"  -V                        print the version and exit\n"
-	"  -h [list]                 list the hardware counters available on this system\n"
+	"  -h COUNTER[,INTERVAL][,COUNTER2[,INTERVAL2]]...  counter overflow profiling:\n"
+	"                            record the call stack every INTERVAL events of each\n"
+	"                            COUNTER (up to 8; INTERVAL on, hi, lo or a number;\n"
+	"                            COUNTER:p or :pp for precise events); clock\n"
+	"                            profiling is then off unless -p is given; -h off\n"
+	"  -h [list]                 list the counters available on this system\n"
 	"  --help                    print this help and exit\n"
 	"  --                        end of options\n"
 	"\n"
-	"Not supported yet: -h COUNTERS, -M, -m, -j, -J, -l, -y, -a,\n"
+	"Not supported yet: -M, -m, -j, -J, -l, -y, -a,\n"
 	"-L, -O, -P, -c, -I, -N, -r, -x, -R.\n"
 	"\n"
 	"Environment: PA_MAX_CALL_STACK_DEPTH=N sets the call stack depth limit\n"
@@ -161,17 +167,6 @@ static void print_hz(const struct probe_result *pr, const char *indent)
 	       indent, pr->hz, pr->hz, pr->hz_source, indent, 1000.0 / (double)pr->hz);
 }
 
-static void print_hwc(const struct probe_result *pr)
-{
-	if (pr->hwc_ok)
-		printf("hardware counters: %s (hardware counter profiling (-h) is not implemented yet)",
-		       pr->hardware);
-	else
-		printf("hardware counter profiling is not available on this system (perf_event_open: %s)",
-		       strerror(pr->hwc_errno));
-	printf("; software events: %s\n", pr->software[0] ? pr->software : "none");
-}
-
 static int run_summary(void)
 {
 	struct sysinfo_host host;
@@ -196,6 +191,8 @@ static int run_summary(void)
 	printf("  software events: %s\n", pr.software[0] ? pr.software : "none");
 	printf("  CPUs: %ld online\n", host.cpus_count);
 	print_hz(&pr, "  ");
+	printf("\n");
+	hwc_print_list(stdout);
 	return 0;
 }
 
@@ -529,6 +526,30 @@ static char **build_env(const char *expdir, const char *params, const char *lib,
 	return env;
 }
 
+/* The counters of -h (collect/hwc.h), probed before anything is created. */
+static struct hwc_counter hwc[HWC_MAX_COUNTERS];
+static size_t nhwc;
+
+/* Parse and probe -h's counters: 0, or the exit status after a message naming the counter. */
+static int hwc_setup(const struct collect_options *o)
+{
+	char err[512];
+	if (!o->hwc_spec)
+		return 0;
+	int n = hwc_parse(o->hwc_spec, hwc, HWC_MAX_COUNTERS, err, sizeof err);
+	if (n < 0) {
+		fprintf(stderr, "collect: %s\n", err);
+		return EXIT_USAGE;
+	}
+	nhwc = (size_t)n;
+	for (size_t i = 0; i < nhwc; i++)
+		if (hwc_probe(&hwc[i], err, sizeof err) < 0) {
+			fprintf(stderr, "collect: %s\n", err);
+			return EXIT_USAGE;
+		}
+	return 0;
+}
+
 static void dry_run(const struct collect_options *o, char **targv, const char *target_path,
 		    const struct place *pl, const char *descriptor, const char *lib, const char *lib_tried)
 {
@@ -571,6 +592,10 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 		printf("\theap tracing enabled\n");
 	if (o->io_on)
 		printf("\tI/O tracing enabled\n");
+	for (size_t i = 0; i < nhwc; i++)
+		printf("\tcounter %s (%s) enabled, interval %llu%s%.*s\n", hwc[i].name, hwc[i].event,
+		       (unsigned long long)hwc[i].interval, hwc[i].precise ? ", precise :" : "",
+		       hwc[i].precise, "ppp");
 	if (o->sync && o->sync_threshold_us < 0)
 		printf("\tsynchronization tracing enabled, threshold: calibrate\n");
 	else if (o->sync)
@@ -616,12 +641,7 @@ static int run_info_mode(enum collect_mode mode)
 	case COLLECT_MODE_VERSION:
 		printf("collect (Performance Analyzer for Linux) %s\n", PA_VERSION);
 		return 0;
-	case COLLECT_MODE_HWC_LIST: {
-		struct probe_result pr;
-		probe_perf(&pr);
-		print_hwc(&pr);
-		return 0;
-	}
+	case COLLECT_MODE_HWC_LIST: hwc_print_list(stdout); return 0;
 	case COLLECT_MODE_RUN: break;
 	}
 	return -1;
@@ -692,6 +712,8 @@ static void descriptor_build(const struct collect_options *o, char *descriptor, 
 		k = strlen(descriptor);
 		snprintf(descriptor + k, room - k, ";F=%d", (int)o->follow);
 	}
+	if (nhwc && hwc_descriptor(hwc, nhwc, descriptor, room) < 0)
+		die_usage("-h: the counters' description is too long");
 }
 
 /* The collector libraries to preload. */
@@ -844,7 +866,7 @@ int main(int argc, char **argv)
 {
 	struct collect_options o;
 	char err[512], target_path[PATH_MAX];
-	char descriptor[128], duration[64] = "", cwd[PATH_MAX];
+	char descriptor[2048], duration[64] = "", cwd[PATH_MAX];
 	char unprofilable[PATH_MAX + 512] = "";
 	struct preload pre;
 	struct place pl;
@@ -866,7 +888,9 @@ int main(int argc, char **argv)
 
 	if ((rc = resolve_target(targv[0], target_path, sizeof target_path)) != 0)
 		return rc;
-	if (!o.clock_on)
+	if ((rc = hwc_setup(&o)) != 0)
+		return rc;
+	if (!o.clock_on && !nhwc)
 		fprintf(stderr, "collect: warning: no function level data requested; "
 				"only statistics will be collected\n");
 	note_unprofilable(target_path, unprofilable, sizeof unprofilable);

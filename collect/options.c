@@ -364,9 +364,57 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 	return fail(err, room, "internal error: option -%c", opt);
 }
 
+/*
+ * The options of word argv[*i] ("-nv", "-p10", "-p" with its value in the
+ * next word, which *i then passes).  0 to go on, 1 when an informational
+ * mode was chosen (parsing stops), or -EINVAL with a message.
+ */
+static int parse_word(struct collect_options *o, int argc, char **argv, int *i, int *clock_given, char *err,
+		      size_t room)
+{
+	for (const char *p = argv[*i] + 1; *p; p++) {
+		char c = *p;
+		const char *val;
+
+		switch (c) {
+		case 'n': o->dry_run = 1; continue;
+		case 'v': o->verbose = 1; continue;
+		case 'V': o->mode = COLLECT_MODE_VERSION; return 1;
+		default: break;
+		}
+		if (c == 'h') {
+			/* -h, -h list: list counters; anything else is a counter spec */
+			val = p[1] ? p + 1 : (*i + 1 < argc ? argv[*i + 1] : NULL);
+			if (!val || strcmp(val, "list") == 0 || (!p[1] && val[0] == '-')) {
+				o->mode = COLLECT_MODE_HWC_LIST;
+				return 1;
+			}
+			o->hwc_spec = val;
+			if (!p[1])
+				++*i;
+			return 0; /* the value used the rest of this word */
+		}
+		if (strchr(unsupported_flags, c) || strchr(unsupported_with_value, c))
+			return fail(err, room, "option -%c is not supported yet", c);
+		if (!strchr("ptSHsiFAodCgly", c))
+			return fail(err, room, "unknown option -%c (see collect --help)", c);
+		if (p[1])
+			val = p + 1;
+		else if (*i + 1 < argc)
+			val = argv[++*i];
+		else
+			return fail(err, room, "option -%c requires a value", c);
+		if (set_value(o, c, val, err, room) < 0)
+			return -EINVAL;
+		*clock_given |= c == 'p';
+		return 0; /* the value used the rest of this word */
+	}
+	return 0;
+}
+
 int collect_options_parse(struct collect_options *o, int argc, char **argv, char *err, size_t room)
 {
-	int i;
+	int i, clock_given = 0;
 
 	memset(o, 0, sizeof *o);
 	o->mode = COLLECT_MODE_RUN;
@@ -395,44 +443,14 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 			break; /* the target ("-" alone is a file name) */
 		if (w[1] == '-')
 			return fail(err, room, "unknown option %s (see collect --help)", w);
-		for (const char *p = w + 1; *p; p++) {
-			char c = *p;
-			const char *val;
-
-			switch (c) {
-			case 'n': o->dry_run = 1; continue;
-			case 'v': o->verbose = 1; continue;
-			case 'V': o->mode = COLLECT_MODE_VERSION; return 0;
-			default: break;
-			}
-			if (c == 'h') {
-				/* -h, -h list: list counters; anything else is a counter spec */
-				val = p[1] ? p + 1 : (i + 1 < argc ? argv[i + 1] : NULL);
-				if (!val || strcmp(val, "list") == 0 || (!p[1] && val[0] == '-')) {
-					o->mode = COLLECT_MODE_HWC_LIST;
-					return 0;
-				}
-				return fail(err, room,
-					    "hardware counter profiling (-h) is not implemented yet");
-			}
-			if (strchr(unsupported_flags, c) || strchr(unsupported_with_value, c))
-				return fail(err, room, "option -%c is not supported yet", c);
-			if (!strchr("ptSHsiFAodCgly", c))
-				return fail(err, room, "unknown option -%c (see collect --help)", c);
-			if (p[1]) {
-				val = p + 1;
-			} else if (i + 1 < argc) {
-				val = argv[++i];
-			} else {
-				return fail(err, room, "option -%c requires a value", c);
-			}
-			if (set_value(o, c, val, err, room) < 0)
-				return -EINVAL;
-			break; /* the value used the rest of this word */
-		}
+		int r = parse_word(o, argc, argv, &i, &clock_given, err, room);
+		if (r != 0)
+			return r < 0 ? r : 0;
 	}
 	if (i >= argc)
 		return fail(err, room, "no target program given (see collect --help)");
+	if (o->hwc_spec && strcmp(o->hwc_spec, "off") != 0 && !clock_given)
+		o->clock_on = 0; /* Oracle: -p on is the default unless -h is given */
 	o->target_index = i;
 	return 0;
 }

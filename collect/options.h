@@ -39,11 +39,12 @@ struct collect_options {
 	enum collect_mode mode;
 	int dry_run;            /* -n */
 	int verbose;            /* -v */
-	int clock_on;           /* -p, default on */
+	int clock_on;           /* -p, default on (off when -h is given without -p, as Oracle's) */
 	long clock_interval_us; /* valid when clock_on */
 	int duration_set;       /* -t given */
 	unsigned long duration_start_s;
 	unsigned long duration_end_s; /* 0 = until the target exits */
+	const char *hwc_spec;         /* -h COUNTERS as given (collect/hwc.h parses it), NULL: none */
 	const char *sample;           /* -S value (on, off or seconds), NULL if not given */
 	long sample_period_s;         /* -S: seconds between periodic sample points (default 1), 0 off */
 	int sample_signal;            /* -l: a sample point on this signal, 0 none */

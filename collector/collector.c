@@ -31,6 +31,7 @@
 #include "collector/encode.h"
 #include "collector/fdkeep.h"
 #include "collector/heaptrace.h"
+#include "collector/hwc.h"
 #include "collector/synctrace.h"
 #include "collector/iotrace.h"
 #include "collector/lineage.h"
@@ -59,7 +60,8 @@ static _Atomic int col_init_state; /* 0 none, 1 running, 2 done */
 static _Atomic uint32_t col_init_tid;
 
 /* The tracers; each one's data file, and whether PA_PARAMS turned it on. */
-static const struct col_tracer *const tracers[] = {&heaptrace_tracer, &synctrace_tracer, &iotrace_tracer};
+static const struct col_tracer *const tracers[] = {&heaptrace_tracer, &synctrace_tracer, &iotrace_tracer,
+						   &hwc_tracer};
 #define NTRACERS (sizeof tracers / sizeof tracers[0])
 static int tracer_wanted[NTRACERS];
 static int tracer_started[NTRACERS];
@@ -246,6 +248,9 @@ static void log_start(void)
 	xmlw_attr(&w, "first_expiry", "uniform");
 	xmlw_raw(&w, "/>\n");
 	logxml_append(&w);
+	for (size_t i = 0; i < NTRACERS; i++)
+		if (tracer_started[i] && tracers[i]->log_more)
+			tracers[i]->log_more();
 	if (timer && cfg->interval_us < KERNEL_TICK_US)
 		logxml_note("warning", "timer_rate",
 			    "CPU timers are limited by the kernel tick (4000 us at HZ=250): each "

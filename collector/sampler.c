@@ -132,9 +132,10 @@ static int start_timer(struct sampler_thread *s, uint32_t tid, void *cookie)
 	return 0;
 }
 
-/* Move fd to a number >= the floor, away from the program's (if one is free there). */
-static int move_high(int fd)
+int sampler_move_high(int fd)
 {
+	if (!sampler_fd_floor)
+		sampler_fd_floor = fdkeep_floor();
 	int high = fcntl(fd, F_DUPFD_CLOEXEC, sampler_fd_floor);
 	if (high < 0)
 		return fd; /* none free up there: the low one will do, it is closed at once */
@@ -153,7 +154,7 @@ static void *perf_event(uint32_t tid, uint64_t period_ns, int refresh, int *ret_
 	int fd = perf_open(period_ns, tid);
 	if (fd < 0)
 		return NULL;
-	fd = move_high(fd);
+	fd = sampler_move_high(fd);
 	struct f_owner_ex owner = {F_OWNER_TID, (pid_t)tid};
 	void *page = MAP_FAILED;
 	if (fcntl(fd, F_SETSIG, SAMPLER_SIGNAL) == 0 && fcntl(fd, F_SETOWN_EX, &owner) == 0 &&

@@ -99,6 +99,13 @@ int sampler_owns(const struct sampler_thread *s, const siginfo_t *si, const void
  */
 void sampler_after_sample(struct sampler_thread *s);
 
+/*
+ * Move perf event descriptor fd to a number above half the descriptor
+ * limit, out of the program's way (when one is free there): the new number,
+ * or fd.  For the counters of hwc.c too.
+ */
+int sampler_move_high(int fd);
+
 /* Stop and release (from any thread of the process). */
 void sampler_stop(struct sampler_thread *s);
 

@@ -20,6 +20,7 @@
 
 #include "collector/state.h"
 #include "collector/encode.h"
+#include "collector/hwc.h"
 #include "collector/logxml.h"
 #include "collector/sampler.h"
 #include "collector/stacktab.h"
@@ -56,6 +57,9 @@ struct col_thread {
 	void *start_arg;
 	struct unwind_thread uw;
 	struct sampler_thread smp;
+	struct hwc_thread hwc; /* counter overflow profiling (collect -h); not for raw threads */
+	volatile sig_atomic_t
+		hwc_deferred;            /* overflows signalled inside the collector: taken on the way out */
 	int raw;                         /* made by clone(2) directly: shares its creator's TLS */
 	volatile sig_atomic_t raw_guard; /* the reentrancy guard of a raw thread (tls_guard is not its own) */
 	int (*raw_fn)(void *);           /* a raw thread's start routine */
@@ -116,6 +120,8 @@ void threads_unlock(void)
 }
 
 static void thread_key_destructor(void *p);
+static void take_deferred(struct col_thread *t, int ending);
+static void take_hwc_here(struct col_thread *t);
 
 int threads_init(void (*thread_end)(void))
 {
@@ -269,7 +275,11 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 		.tid = t->tid, .creator_tid = creator, .start_ns = col_now_ns(), .start_pc = start_pc};
 	ctl_append(t->tid, r.start_ns, EXP_REC_THREAD_START, encode_thread_start, &r);
 	atomic_store(&t->state, SLOT_LIVE);
+	if (!t->raw) /* a raw thread's signals cannot tell it from its creator (shared TLS) */
+		hwc_thread_start(&t->hwc, t->tid);
 	thread_sampler(t);
+	if (!t->raw)
+		hwc_thread_started(&t->hwc); /* the sampler's events took other numbers */
 	*g = guard;
 }
 
@@ -324,6 +334,8 @@ static void thread_key_destructor(void *p)
 		return; /* the process-end path has ended it */
 	tls_guard = 1;
 	sampler_stop(&t->smp);
+	take_hwc_here(t); /* overflows of the way out, over the stack from here */
+	hwc_thread_stop(&t->hwc);
 	thread_write_end(t, t->tid, col_thread_cpu_ns());
 	tls_thread = NULL;
 	thread_release(t);
@@ -356,6 +368,7 @@ void threads_fork_child(int followed)
 		if (t == self || atomic_load(&t->state) == SLOT_FREE)
 			continue;
 		sampler_forget(&t->smp);
+		hwc_thread_forget(&t->hwc);
 		if (t->region)
 			munmap(t->region, t->region_bytes);
 		t->region = NULL;
@@ -375,6 +388,8 @@ void threads_fork_child(int followed)
 		return;
 	}
 	sampler_forget(&self->smp);
+	hwc_thread_forget(&self->hwc);
+	self->hwc_deferred = 0;
 	blockw_cursor_forget(&self->prof);
 	blockw_cursor_forget(&self->stk);
 	if (followed) {
@@ -384,8 +399,6 @@ void threads_fork_child(int followed)
 		atomic_store(&self->state, SLOT_FREE);
 	}
 }
-
-static void take_deferred(struct col_thread *t, int ending);
 
 void threads_finish(void)
 {
@@ -404,6 +417,8 @@ void threads_finish(void)
 		sampler_stop(&self->smp);
 		if (self->deferred)
 			take_deferred(self, 1);
+		take_hwc_here(self); /* overflows of the way out, over the stack from here */
+		hwc_thread_stop(&self->hwc);
 	}
 	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
 		struct col_thread *t = &thread_slots[i];
@@ -415,6 +430,7 @@ void threads_finish(void)
 			continue;
 		ended[i] = 1;
 		sampler_stop(&t->smp);
+		hwc_thread_stop(&t->hwc);
 	}
 	if (self && ended[self - thread_slots])
 		thread_write_end(self, me, col_thread_cpu_ns());
@@ -495,9 +511,38 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	t->last_cpu_ns = cpu;
 }
 
+/*
+ * Record the counter overflows the thread's rings hold (whichever signal
+ * brought us here: a clock signal and an overflow signal pending together
+ * are delivered once) with the stack unwound from uc.  The caller holds
+ * t's guard.  SIGNAL_SAFE.
+ */
+static void take_hwc(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags)
+{
+	uint64_t counts[EXP_HWC_MAX_COUNTERS];
+	if (!hwc_drain(&t->hwc, counts))
+		return;
+	struct col_config *cfg = col_config();
+	uint64_t now = col_now_ns(), rel = now - cfg->start_ns;
+	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns) || col_paused())
+		return; /* outside the collection window, or paused: not attributed */
+	uint64_t id = 0;
+	if (!atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
+		uint32_t flags;
+		struct exp_stack s = {.pcs = t->pcs};
+		s.nframes = unwind_from_context(uc, &t->uw, t->pcs, cfg->depth_limit, &flags);
+		s.flags = flags | extra_flags;
+		s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
+		if (stack_intern(t, &s) == 0)
+			id = s.id;
+	}
+	hwc_record(&t->hwc, t->tid, now, id, counts); /* id 0: counted as lost */
+}
+
 int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc)
 {
 	struct col_thread *t = tls_thread;
+	int clock = 1, hwc = 0;
 	if (si->si_code == SI_TIMER && is_slot(si->si_value.sival_ptr)) {
 		struct col_thread *named = si->si_value.sival_ptr;
 		if (named->raw)
@@ -505,12 +550,25 @@ int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc)
 		else if (named != t)
 			return 1; /* stale signal of a deleted timer */
 	} else if (!t || !sampler_owns(&t->smp, si, t)) {
-		return 0; /* not our sampling signal: the application's */
+		if (!t || !hwc_owns(&t->hwc, si))
+			return 0; /* not our sampling signal: the application's */
+		clock = 0;
 	}
+	hwc = t && !t->raw && hwc_active();
 	struct col_counters *n = col_counters();
 	if (!t || !t->pcs || atomic_load_explicit(&t->state, memory_order_relaxed) != SLOT_LIVE ||
 	    !col_collecting())
-		return 1;                 /* a thread ending, or collection over */
+		return 1; /* a thread ending, or collection over */
+	if (!clock) {
+		if (tls_guard) {
+			t->hwc_deferred = 1; /* the collector's own code runs: take them when it returns */
+			return 1;
+		}
+		tls_guard = 1;
+		take_hwc(t, uc, 0);
+		tls_guard = 0;
+		return 1;
+	}
 	atomic_fetch_add(&n->signals, 1); /* each one is a sample, deferred, dropped or lost */
 	volatile sig_atomic_t *guard = t->raw ? &t->raw_guard : &tls_guard;
 	if (*guard) {
@@ -522,13 +580,17 @@ int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc)
 		if (t->raw)
 			atomic_fetch_add(&n->dropped_busy, 1); /* a raw thread's guard has no exit hook */
 		else
-			t->deferred++;         /* only this thread and its handler touch it */
+			t->deferred++; /* only this thread and its handler touch it */
+		if (hwc)
+			t->hwc_deferred = 1;
 		sampler_after_sample(&t->smp); /* a first overflow disabled the event: enable it */
 		return 1;
 	}
 	*guard = 1;
 	take_sample(t, uc, 0);
 	sampler_after_sample(&t->smp);
+	if (hwc)
+		take_hwc(t, uc, 0);
 	*guard = 0;
 	return 1;
 }
@@ -628,6 +690,21 @@ __attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint
 }
 
 /*
+ * Record the thread's pending counter overflows over the stack unwound from
+ * here: the collector's frames (hidden by the reader) over the program's,
+ * marked as collector overhead.  The caller holds the guard.
+ */
+__attribute__((noinline)) static void take_hwc_here(struct col_thread *t)
+{
+	if (!t->pcs)
+		return;
+	ucontext_t uc;
+	context_here(&uc);
+	take_hwc(t, &uc, EXP_STACK_COLLECTOR);
+	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
+}
+
+/*
  * Take the samples that arrived while this thread ran the collector's own
  * code, now that the code is done with the thread's buffers: one sample,
  * which weighs the CPU time since the last (the others are counted as
@@ -639,6 +716,11 @@ __attribute__((noinline)) static uint32_t unwind_here(struct col_thread *t, uint
 __attribute__((noinline)) static void take_deferred(struct col_thread *t, int ending)
 {
 	struct col_counters *n = col_counters();
+	if (t->hwc_deferred) {
+		t->hwc_deferred = 0;
+		if (ending || (atomic_load(&t->state) == SLOT_LIVE && col_collecting()))
+			take_hwc_here(t);
+	}
 	for (int round = 0; round < 2 && t->deferred; round++) {
 		sig_atomic_t k = t->deferred;
 		t->deferred = 0;
@@ -666,7 +748,7 @@ int threads_guard_enter(void)
 void threads_guard_leave(int old)
 {
 	struct col_thread *t = tls_thread;
-	if (!old && t && t->deferred)
+	if (!old && t && (t->deferred || t->hwc_deferred))
 		take_deferred(t, 0); /* still under the guard */
 	tls_guard = old;
 }

@@ -46,6 +46,7 @@ struct col_tracer {
 	void (*thread_end)(void);
 	void (*stop)(void);
 	void (*log_start)(struct xmlw *w);
+	void (*log_more)(void); /* optional: elements of its own after <collector_start> (logxml_append) */
 	uint64_t (*lost)(void);
 	void (*log_end)(struct xmlw *w);
 };

@@ -10,6 +10,7 @@
 #define ER_PRINT_ERP_H
 
 #include <stdio.h>
+#include <time.h>
 #include <sys/types.h>
 
 #include "analysis/profile.h"
@@ -37,9 +38,21 @@ struct erp {
 	enum erp_printmode printmode; /* `printmode` */
 	char delim;                   /* ... its delimiter character */
 	int interactive;
-	int quit;         /* set by quit/exit */
-	const char *prog; /* "er_print" */
+	int quit;              /* set by quit/exit */
+	int viewmode;          /* `viewmode`: 0 user, 1 expert, 2 machine (the same for native code) */
+	struct timespec start; /* when er_print started (procstats) */
+	const char *prog;      /* "er_print" */
 };
+
+/* Run one command line "name [arg...]"; blank lines and # comments do nothing. 0 or -1. */
+int erp_run_line(struct erp *e, char *line);
+
+/*
+ * Read the defaults files (er_print/rc.c): $PA_SYSTEM_RC or /etc/er.rc,
+ * ~/.er.rc, ./.er.rc; their dmetrics/dsort set the default metrics and sort,
+ * their setpath, pathmap, name, ... run silently.  Warnings to stderr.
+ */
+void erp_rc_load(struct erp *e);
 
 /* Print "er_print: <message>" to stderr (and to e->out if it is a file). */
 void erp_error(struct erp *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -128,6 +141,9 @@ int report_io_prepare(struct erp *e);
 struct report_io_row;
 /* iocallstack's model after the checks: the rows (<Total> first), or -1 after a message. */
 ssize_t report_io_stacks(struct erp *e, struct report_io_row **ret);
+
+/* `mapfile LOAD_OBJECT FILE`: a link-order file of the object's hot functions (report_mapfile.c). */
+int report_mapfile(struct erp *e, const char *arg);
 
 /* Annotated source and disassembly (er_print/report_source.c). */
 int report_source(struct erp *e, const char *arg);

@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <editline/readline.h>
@@ -111,6 +114,40 @@ static int cmd_setpath(struct erp *e, const char *arg);
 static int cmd_addpath(struct erp *e, const char *arg);
 static int cmd_pathmap(struct erp *e, const char *arg);
 static int cmd_version(struct erp *e, const char *arg);
+static int cmd_viewmode(struct erp *e, const char *arg);
+static int cmd_procstats(struct erp *e, const char *arg);
+static int cmd_viewmode(struct erp *e, const char *arg)
+{
+	static const char *const modes[] = {"user", "expert", "machine"};
+	if (arg) {
+		size_t i = 0;
+		while (i < 3 && strcasecmp(arg, modes[i]) != 0)
+			i++;
+		if (i == 3) {
+			erp_error(e, "viewmode: '%s' is not user, expert or machine", arg);
+			return -1;
+		}
+		e->viewmode = (int)i;
+	}
+	fprintf(e->out, "Viewmode set to %s\n", modes[e->viewmode]);
+	return 0;
+}
+
+static int cmd_procstats(struct erp *e, const char *arg)
+{
+	(void)arg;
+	struct rusage ru;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(e->out,
+		"Processing statistics: %.3f s elapsed, %.3f s user CPU, %.3f s system CPU, %ld MB peak memory\n",
+		(double)(now.tv_sec - e->start.tv_sec) + (double)(now.tv_nsec - e->start.tv_nsec) / 1e9,
+		(double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
+		(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6, ru.ru_maxrss / 1024);
+	return 0;
+}
+
 static int cmd_quit(struct erp *e, const char *arg);
 
 static const struct command commands[] = {
@@ -140,6 +177,11 @@ static const struct command commands[] = {
 	{"iocallstack", NULL, ARG_NONE, report_iocallstack, "", "I/O by call stack (collect -i on)"},
 	{"iostat", NULL, ARG_NONE, report_iostat, "",
 	 "I/O statistics: read and write size histograms, extremes, totals (collect -i on)"},
+	{"mapfile", NULL, ARG_TWO, report_mapfile, "load_object file",
+	 "write the object's functions with data, hottest first, as a linker symbol-ordering file (- output)"},
+	{"viewmode", NULL, ARG_OPT, cmd_viewmode, "[user|expert|machine]",
+	 "how Java and OpenMP stacks are shown (native code: all three are the same)"},
+	{"procstats", NULL, ARG_NONE, cmd_procstats, "", "er_print's own time and memory so far"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
 	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
@@ -249,8 +291,7 @@ static int run(struct erp *e, const struct command *c, const char *arg)
 	return r;
 }
 
-/* Run one command line "name [arg...]"; blank lines and # comments do nothing. */
-static int run_line(struct erp *e, char *line)
+int erp_run_line(struct erp *e, char *line)
 {
 	char *p = line;
 	while (isspace((unsigned char)*p))
@@ -651,7 +692,7 @@ static int cmd_script(struct erp *e, const char *arg)
 	char line[8192];
 	int r = 0;
 	while (!e->quit && fgets(line, sizeof line, f))
-		if (run_line(e, line) < 0)
+		if (erp_run_line(e, line) < 0)
 			r = -1;
 	script_depth--;
 	fclose(f);
@@ -722,12 +763,12 @@ static void interactive(struct erp *e)
 				break;
 			if (*line)
 				add_history(line);
-			run_line(e, line);
+			erp_run_line(e, line);
 			free(line);
 		} else {
 			if (!fgets(buf, sizeof buf, stdin))
 				break;
-			run_line(e, buf);
+			erp_run_line(e, buf);
 		}
 	}
 	if (tty && !e->quit)
@@ -840,9 +881,41 @@ static int parse_command_line(struct erp *e, int argc, char **argv, struct pendi
 	return -1;
 }
 
+/*
+ * Read the experiments into e->prof, then set the default metric list and
+ * sort and read the defaults files.  0, or 1 after a message.
+ */
+static int load_experiments(struct erp *e, const char *const *exps, size_t nexps)
+{
+	int status = 0;
+	char err[256];
+	for (size_t i = 0; i < nexps; i++) {
+		char *msg = NULL;
+		int r = profile_add_experiment(e->prof, exps[i], &msg);
+		if (r < 0) {
+			fprintf(stderr, "%s: cannot read experiment %s: %s\n", PROG, exps[i],
+				msg ? msg : strerror(-r));
+			free(msg);
+			status = 1;
+		}
+	}
+	/* the default lists over the metrics the experiments registered; with
+	 * heap or I/O data, gprofng's default lists (mspec_default_metrics) */
+	if (status == 0 && nexps > 0 &&
+	    (mspec_parse(e->prof, mspec_default_metrics(e->prof), 0, &e->metrics, err, sizeof err) < 0 ||
+	     mspec_parse(e->prof, mspec_default_sort(e->prof), 1, &e->sort, err, sizeof err) < 0)) {
+		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
+		status = 1;
+	}
+	if (status == 0 && nexps > 0)
+		erp_rc_load(e);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct erp e = {.out = stdout, .prog = PROG, .sthresh = 75, .dthresh = 75};
+	clock_gettime(CLOCK_MONOTONIC, &e.start);
 	char err[256];
 	if (argc == 1) {
 		usage(stderr);
@@ -876,24 +949,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", PROG);
 		return 1;
 	}
-	for (size_t i = 0; i < nexps; i++) {
-		char *msg = NULL;
-		int r = profile_add_experiment(e.prof, exps[i], &msg);
-		if (r < 0) {
-			fprintf(stderr, "%s: cannot read experiment %s: %s\n", PROG, exps[i],
-				msg ? msg : strerror(-r));
-			free(msg);
-			status = 1;
-		}
-	}
-	/* the default lists over the metrics the experiments registered; with
-	 * heap or I/O data, gprofng's default lists (mspec_default_metrics) */
-	if (status == 0 && nexps > 0 &&
-	    (mspec_parse(e.prof, mspec_default_metrics(e.prof), 0, &e.metrics, err, sizeof err) < 0 ||
-	     mspec_parse(e.prof, MSPEC_DEFAULT_SORT, 1, &e.sort, err, sizeof err) < 0)) {
-		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
-		status = 1;
-	}
+	status = load_experiments(&e, exps, nexps);
 	if (nexps == 0) {
 		fprintf(stderr, "%s: %s\n", PROG,
 			nexps_given ? "the groups given name no experiment" : "no experiment given");

@@ -252,6 +252,24 @@ static void header_host(FILE *o, const struct exp_log *l)
 			l->pagesize, (uint64_t)((double)l->pages * (double)l->pagesize / (1024.0 * 1024.0)));
 }
 
+/* The counters of collect -h: each with its interval; what was lost. */
+static void header_counters(FILE *o, const struct experiment *x)
+{
+	const struct exp_log *l = &x->log;
+	if (!x->has_hwc)
+		return;
+	fprintf(o, "  Counter overflow profiling (perf_event_open):");
+	for (size_t k = 0; k < l->nhwc; k++)
+		fprintf(o, "%s %s, interval = %" PRIu64 " %s", k ? ";" : "", l->hwc[k].name,
+			l->hwc[k].interval, l->hwc[k].time_ns ? "ns" : "events");
+	fprintf(o, "\n");
+	if (l->hwc_lost || l->hwc_open_failures)
+		fprintf(o,
+			"  (%" PRIu64 " counter overflow(s) recorded, %" PRIu64 " not recorded; %" PRIu64
+			" thread counter(s) could not be opened)\n",
+			l->hwc_overflows, l->hwc_lost, l->hwc_open_failures);
+}
+
 /* How the data was collected. */
 static void header_parameters(FILE *o, const struct experiment *x)
 {
@@ -261,11 +279,16 @@ static void header_parameters(FILE *o, const struct experiment *x)
 		fprintf(o, "  Clock-profiling disabled\n");
 	} else if (l->clock_interval_us) {
 		fprintf(o, "  Clock-profiling, interval = %" PRIu64 " microsecs.\n", l->clock_interval_us);
-		if (l->effective_interval_us && l->effective_interval_us != l->clock_interval_us)
+		int ticked = l->effective_interval_us && l->effective_interval_us != l->clock_interval_us;
+		if (ticked)
 			fprintf(o,
 				"  (effective interval %" PRIu64
 				" microsecs.: CPU-time timers are limited by the kernel tick)\n",
 				l->effective_interval_us);
+		if (l->mechanism && strcmp(l->mechanism, "perf_task_clock") == 0)
+			fprintf(o, "  (each thread's perf_event task-clock: the interval as asked)\n");
+		else if (!ticked && l->mechanism && strcmp(l->mechanism, "timer_create") == 0)
+			fprintf(o, "  (each thread's POSIX CPU-time timer: perf_event was not available)\n");
 	} else {
 		fprintf(o, "  Clock-profiling, interval not recorded\n");
 	}
@@ -289,6 +312,7 @@ static void header_parameters(FILE *o, const struct experiment *x)
 		fprintf(o, "  Heap tracing\n");
 	if (x->has_io)
 		fprintf(o, "  IO tracing\n");
+	header_counters(o, x);
 	if (l->depth_limit)
 		fprintf(o, "  Stack depth limit = %" PRIu32 " frames\n", l->depth_limit);
 	fprintf(o, "\n");

@@ -100,6 +100,16 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	jsonw_key_bool(w, "heap_tracing", x->has_heap);
 	jsonw_key_bool(w, "io_tracing", x->has_io);
 	jsonw_key_bool(w, "sync_tracing", l->sync_on);
+	jsonw_key(w, "counters"); /* collect -h: name, interval, unit */
+	jsonw_array_begin(w);
+	for (size_t k = 0; x->has_hwc && k < l->nhwc; k++) {
+		jsonw_object_begin(w);
+		jsonw_key_string(w, "name", l->hwc[k].name);
+		jsonw_key_uint(w, "interval", l->hwc[k].interval);
+		jsonw_key_string(w, "unit", l->hwc[k].time_ns ? "ns" : "events");
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
 	if (l->sync_on) {
 		jsonw_key_uint(w, "sync_threshold_ns", l->sync_threshold_ns);
 		key_str_opt(w, "sync_threshold_mode", l->sync_mode);

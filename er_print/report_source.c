@@ -268,6 +268,15 @@ static void disasm_failed(struct erp *e, const struct pfunc *f, int r)
 			  r == -ERANGE ? "address not in the file" : strerror(-r));
 }
 
+/* 1 if some loaded experiment has counter overflow data (collect -h). */
+static int has_counters(struct erp *e)
+{
+	for (size_t x = 0; x < profile_experiment_count(e->prof); x++)
+		if (profile_experiment(e->prof, x)->has_hwc)
+			return 1;
+	return 0;
+}
+
 static int disasm_one(struct erp *e, const struct pfunc *f)
 {
 	struct report_disasm *d;
@@ -280,6 +289,11 @@ static int disasm_one(struct erp *e, const struct pfunc *f)
 	fprintf(e->out, "Source file: %s\n", d->entry_file ? d->entry_file : "(unknown)");
 	fprintf(e->out, "Object file: %s\n", o->symbol_file ? o->symbol_file : o->path);
 	fprintf(e->out, "Load Object: %s\n\n", o->path);
+	if (has_counters(e))
+		fprintf(e->out,
+			"Counter overflows are charged to the instruction where the thread was interrupted:\n"
+			"for a hardware counter that may be an instruction or more after the one that caused\n"
+			"the event (skid); precise events (COUNTER:p, :pp) narrow it where the processor has them.\n\n");
 	char titles[MSPEC_MAX][64];
 	struct table *t = model_table(e, d->cols, d->ncols, d->percent_base, titles);
 	if (!t) {

@@ -58,6 +58,7 @@ enum exp_file_kind {
 	EXP_FILE_HEAP = 4,     /* "heaptrace": heap calls (collect -H) */
 	EXP_FILE_SYNC = 5,     /* "synctrace": synchronization waits (collect -s), from format 1.3 */
 	EXP_FILE_IO = 6,       /* "iotrace": I/O calls (collect -i), from format 1.5 */
+	EXP_FILE_HWC = 7,      /* "hwctrace": counter overflows (collect -h), from format 1.7 */
 };
 
 #define EXP_FILE_NAME_PROFILE "profile"
@@ -66,6 +67,7 @@ enum exp_file_kind {
 #define EXP_FILE_NAME_HEAP "heaptrace"
 #define EXP_FILE_NAME_SYNC "synctrace"
 #define EXP_FILE_NAME_IO "iotrace"
+#define EXP_FILE_NAME_HWC "hwctrace"
 #define EXP_FILE_NAME_LOG "log.xml"
 #define EXP_FILE_NAME_MAP "map.xml"
 #define EXP_FILE_NAME_NOTES "notes"
@@ -103,7 +105,9 @@ enum exp_record_kind {
 	EXP_REC_IO = 11, /* varint dt_ns, varint dur_ns, varint func, zigzag fd, varint vfd, varint bytes,
 			    varint errno, u64 stack_id */
 	EXP_REC_IO_FILE = 12, /* varint vfd, zigzag fd, varint origin_vfd, varint how, name bytes (no NUL) */
-	/* 13, 14: hardware counters (format 1.7) */
+	/* hwctrace (format 1.7) */
+	EXP_REC_HWC = 13, /* varint dt_ns, varint counter, varint overflows, u64 stack_id */
+	/* 14: not used (reserved for hardware counters) */
 	/* overview (format 1.8): a sample point with why it was taken and its label */
 	EXP_REC_SAMPLE_POINT = 15, /* the 15 SAMPLE varints, varint reason, the label's bytes (no NUL) */
 	EXP_REC_KIND_LIMIT
@@ -320,6 +324,16 @@ enum exp_io_how {
 #define EXP_IO_MINOR 5u
 /* The format minor version from which iotrace files may hold funcs 45 on and EXP_IO_HOW_TMPFILE. */
 #define EXP_IO_STDIO_MINOR 6u
+
+/*
+ * Counter overflow profiling (collect -h): the counters are listed in
+ * log.xml's <hwcounter> elements, numbered from 0 in the order given; an
+ * HWC record says that `overflows` (>= 1) overflows of counter `counter`
+ * happened with the thread at stack_id, each standing for the counter's
+ * interval of events.
+ */
+#define EXP_HWC_MINOR 7u
+#define EXP_HWC_MAX_COUNTERS 8u
 
 /*
  * A stack reference in a heap event: 0 no stack, 1 a u64 stack id follows,

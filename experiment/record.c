@@ -649,3 +649,33 @@ enum exp_io_class record_io_class(unsigned func)
 	default: return EXP_IO_CLASS_OTHER;
 	}
 }
+
+size_t record_encode_hwc(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_hwc *h)
+{
+	uint8_t tmp[3 * VARINT_MAX_BYTES + 8];
+	size_t n = 0;
+	n += varint_put(tmp + n, h->ts_ns >= prev_ns ? h->ts_ns - prev_ns : 0);
+	n += varint_put(tmp + n, h->counter);
+	n += varint_put(tmp + n, h->overflows);
+	le64_put(tmp + n, h->stack_id);
+	n += 8;
+	return finish(buf, room, tmp, n);
+}
+
+int record_decode_hwc(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_hwc *ret)
+{
+	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
+	uint64_t dt, counter, overflows;
+	if (r->kind != EXP_REC_HWC)
+		return -EBADMSG;
+	if (!(p = varint_get(p, end, &dt)) || !(p = varint_get(p, end, &counter)) ||
+	    !(p = varint_get(p, end, &overflows)) || end - p != 8 || counter >= EXP_HWC_MAX_COUNTERS ||
+	    overflows == 0)
+		return -EBADMSG;
+	ret->ts_ns = prev_ns + dt;
+	ret->tid = tid;
+	ret->counter = (uint32_t)counter;
+	ret->overflows = overflows;
+	ret->stack_id = le64_get(p);
+	return 0;
+}

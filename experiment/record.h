@@ -202,6 +202,24 @@ enum exp_io_class record_io_class(unsigned func);
 /* The API name of an I/O function ("openat64"), "?" when out of range. */
 const char *record_io_func_name(unsigned func);
 
+/*
+ * Overflows of a counter (collect -h): `overflows` overflows of counter
+ * `counter` (log.xml's <hwcounter id=>) with the thread at stack_id; each
+ * stands for the counter's interval of events.
+ */
+struct exp_hwc {
+	uint64_t ts_ns; /* absolute CLOCK_MONOTONIC (decoders add the delta) */
+	uint32_t tid;   /* from the block header */
+	uint32_t counter;
+	uint64_t overflows; /* >= 1 */
+	uint64_t stack_id;
+};
+
+/* prev_ns: the block's base or the previous HWC record's ts_ns. SIGNAL_SAFE. */
+size_t record_encode_hwc(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_hwc *h);
+/* counter must be below EXP_HWC_MAX_COUNTERS, overflows at least 1. */
+int record_decode_hwc(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_hwc *ret);
+
 /* The 64-bit id the collector gives a stack: a hash of flags and pcs. SIGNAL_SAFE. */
 uint64_t record_stack_hash(const uint64_t *pcs, uint32_t nframes, uint32_t flags);
 

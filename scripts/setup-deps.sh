@@ -27,6 +27,7 @@ PACKAGES=(
 	libcapstone-dev # analysis: disassembly
 	libedit-dev     # er_print: interactive command line
 	libzstd-dev     # collect compresses heaptrace after the run; analysis reads it
+	libpfm4-dev     # collect: -h counter names (every PMU libpfm4 knows) into perf_event_attr fields
 	protobuf-c-compiler # er_print: protoc-c generates the pprof profile.proto code at build time
 	libprotobuf-c-dev   # er_print: -export pprof encodes profile.proto
 	zlib1g-dev          # er_print: -export pprof gzips its output

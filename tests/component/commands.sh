@@ -95,7 +95,7 @@ for c in functions metrics sort limit fsummary fsingle callers-callees csingle c
 	statistics experiment_list thread_list thread_select filters name outfile script help version quit \
 	lines pcs lsummary psummary source disasm sthresh dthresh setpath addpath pathmap inline \
 	object_list object_show object_hide object_select objects_default leaks allocs heap heapstat \
-	synclocks ioactivity iodetail iocallstack iostat; do
+	synclocks ioactivity iodetail iocallstack iostat mapfile viewmode procstats; do
 	grep -q "^  $c" h || fail "help does not list $c"
 	grep -q "^\.B.* $c\|^\\\\fB$c\\\\fR\|^\.B $c\|^\.BR $c" "$PA_TOP/docs/man/er_print.1" ||
 		grep -q "$c" "$PA_TOP/docs/man/er_print.1" || fail "er_print.1 does not document $c"
@@ -127,6 +127,18 @@ has "object_show: unknown object is a clear error" on "no load object named 'nos
 printf 'bogus\nlimit 1\nfunctions\nquit\nfunctions\n' | "${E[@]}" x.er >in 2>&1
 has "interactive: unknown command is reported" in "unknown command 'bogus'"
 [[ $(grep -c "Functions sorted" in) == 1 ]] && pass "interactive: quit stops reading" || { fail "quit"; cat in; }
+# mapfile: the object's functions with data, hottest first, as linker symbol names
+"${E[@]}" -mapfile prog - x.er >mf 2>&1
+[[ $(head -n1 mf) == work ]] && grep -qx main mf && ! grep -q geo mf && pass "mapfile prog -: work first, main, no other object's" ||
+	{ fail "mapfile prog -"; cat mf; }
+"${E[@]}" -mapfile cxx cxx.order x.er >mf2 2>&1 && grep -qx _ZN3geo5Shape4areaEi cxx.order &&
+	has "mapfile to a file: mangled names, and says so" mf2 "Wrote 1 functions of cxx to cxx.order" ||
+	{ fail "mapfile cxx cxx.order"; cat mf2 cxx.order; }
+"${E[@]}" -mapfile nosuch - x.er >mf3 2>&1
+[[ $? != 0 ]] && has "mapfile: an unknown object is an error" mf3 "mapfile: no load object named 'nosuch'" || fail "mapfile nosuch"
+printf 'viewmode machine\nviewmode\n' >vm.cmds
+"${E[@]}" -script vm.cmds x.er >vm 2>&1 && [[ $(grep -c "Viewmode set to machine" vm) == 2 ]] && pass "viewmode" || { fail "viewmode"; cat vm; }
+"${E[@]}" -procstats x.er >ps 2>&1 && has "procstats: er_print's own time and memory" ps "Processing statistics: " || fail "procstats"
 # -help needs no experiment
 "${E[@]}" -help >h0 2>&1 && has "-help without an experiment lists the commands" h0 "  functions" ||
 	{ fail "-help without an experiment"; cat h0; }

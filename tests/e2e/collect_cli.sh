@@ -54,11 +54,26 @@ cp out "$tmp/help.txt"
 expect_rc 0 "-V" "$collect" -V
 check "-V text" grep -Eq '^collect \(Performance Analyzer for Linux\) [0-9]+\.[0-9]+' out
 expect_rc 0 "-h" "$collect" -h
-check "-h lists counters or says none" grep -Eq 'hardware counter|hardware counters:' out
-check "-h lists software events" grep -q 'software events:' out
+check "-h has the aliased list" grep -q '^Aliased HW counters available for profiling:$' out
+check "-h has the raw list" grep -q '^Raw HW counters available for profiling:$' out
+check "-h lists page-faults in the manual's format" \
+	grep -Eq "^page-faults,1009 \('Page Faults', alias for perf::PAGE-FAULTS; events\)$" out
+check "-h lists task-clock" grep -Eq '^task-clock,[0-9]+ \(.*; nanoseconds\)$' out
+check "-h lists libpfm4's perf events" grep -q '^perf::PERF_COUNT_SW_CONTEXT_SWITCHES,1000003 (events)$' out
 expect_rc 0 "-h list" "$collect" -h list
-expect_rc 2 "-h with a counter" "$collect" -h cycles true
-check "-h counter message" grep -q 'hardware counter profiling (-h) is not implemented yet' err
+expect_rc 2 "-h with an unknown counter" "$collect" -h nosuchcounter true
+check "-h unknown counter message" grep -q "unknown counter 'nosuchcounter'" err
+expect_rc 2 "-h with a bad interval" "$collect" -h page-faults,0 true
+check "-h bad interval message" grep -q "invalid interval '0' for page-faults" err
+expect_rc 2 "-h with nine counters" "$collect" -h cs,faults,page-faults,minor-faults,major-faults,task-clock,cpu-clock,migrations,cpu-migrations true
+check "-h at most 8" grep -q "at most 8 counters" err
+expect_rc 2 "-h a counter twice" "$collect" -h cs,1,cs,2 true
+check "-h twice message" grep -q "counter cs given twice" err
+expect_rc 0 "-h dry run" "$collect" -n -h page-faults,1,cs,hi,task-clock,lo true
+check "-h dry run: clock off without -p" grep -q 'clock profiling disabled' out
+check "-h dry run: intervals 1, hi, lo" grep -q 'h=3;h0=1:2:0:0:0:0:1:page-faults;h1=1:3:0:0:0:0:11:cs;h2=1:1:0:0:0:0:100000007:task-clock' out
+expect_rc 0 "-h with -p on dry run" "$collect" -n -p on -h task-clock true
+check "-h with -p on keeps the clock" grep -q 'clock profiling enabled, 10.007 millisec' out
 no_experiments "informational modes"
 
 # ---- --help matches the man page (synopsis and option tags)

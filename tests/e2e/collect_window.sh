@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # collect -t (issue #16): only what happens inside the window is recorded.
+# (The header also names the clock source: perf_event task-clock, or timers.)
 # col_spin burns 2 s of CPU; under -t 1 the recorded CPU is at most the
 # window's one second of wall time (one CPU, plus a sample interval for the
 # first sample's delta), not the whole run's 2 s: a thread's CPU after the
@@ -26,6 +27,10 @@ python3 -c "import sys; sys.exit(0 if 0 < ${got:-0} <= 1.05 else 1)" &&
 "$PA_BIN/er_print" -header t1.er >h1 2>&1
 grep -q "^  Data-collection window, the first 1 secs\.$" h1 && ok "-t 1: the header states the window" ||
 	{ bad "-t 1 header"; cat h1; }
+mech=$(grep -o 'mechanism="[^"]*"' t1.er/log.xml)
+want=$([[ $mech == *perf_task_clock* ]] && echo "each thread's perf_event task-clock" ||
+	echo "each thread's POSIX CPU-time timer\|CPU-time timers are limited by the kernel tick")
+grep -q "^  (.*\($want\)" h1 && ok "the header names the clock source ($mech)" || { bad "clock source ($mech)"; cat h1; }
 
 "$PA_BIN/collect" -o all.er ./spin 2 >/dev/null 2>all.err || bad "collect without -t"
 all=$(total all.er)

@@ -48,6 +48,9 @@ static int visit(void *ctx, uint32_t tid, uint64_t base_ns, int block_start, con
 		*prev = a.ts_ns;
 	struct exp_sync_count n;
 	(void)record_decode_sync_count(rec, &n);
+	struct exp_hwc h;
+	if (record_decode_hwc(rec, *prev, tid, &h) == 0)
+		*prev = h.ts_ns;
 	return 0;
 }
 

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *s3 = s2 ? find_sep(s2 + 4, end) : NULL;
 	char path[128];
 	static const char *const data_names[] = {EXP_FILE_NAME_PROFILE, EXP_FILE_NAME_HEAP,
-						 EXP_FILE_NAME_SYNC, EXP_FILE_NAME_IO};
+						 EXP_FILE_NAME_SYNC, EXP_FILE_NAME_IO, EXP_FILE_NAME_HWC};
 	const char *data_name = NULL;
 	if (s2) {
 		const uint8_t *d = s2 + 4;
@@ -66,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data_name = kind == EXP_FILE_HEAP   ? EXP_FILE_NAME_HEAP
 			    : kind == EXP_FILE_SYNC ? EXP_FILE_NAME_SYNC
 			    : kind == EXP_FILE_IO   ? EXP_FILE_NAME_IO
+			    : kind == EXP_FILE_HWC  ? EXP_FILE_NAME_HWC
 						    : EXP_FILE_NAME_PROFILE;
 		put(data_name, d, dn);
 	}

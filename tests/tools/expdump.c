@@ -124,6 +124,16 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 			       f.vfd, f.fd, f.origin, f.how, (int)f.name_bytes, f.name);
 		break;
 	}
+	case EXP_REC_HWC: {
+		struct exp_hwc h;
+		if ((r = record_decode_hwc(rec, d->running_ns, tid, &h)) == 0) {
+			d->running_ns = h.ts_ns;
+			printf("hwc tid=%" PRIu32 " ts=%" PRIu64 " counter=%" PRIu32 " overflows=%" PRIu64
+			       " stack=0x%" PRIx64 "\n",
+			       h.tid, h.ts_ns, h.counter, h.overflows, h.stack_id);
+		}
+		break;
+	}
 	case EXP_REC_SYNC_ACQ: {
 		struct exp_sync_acq a;
 		if ((r = record_decode_sync_acq(rec, d->running_ns, tid, &a)) == 0) {
@@ -197,6 +207,7 @@ static const char *kind_name(enum exp_file_kind k)
 	case EXP_FILE_HEAP: return "heaptrace";
 	case EXP_FILE_SYNC: return "synctrace";
 	case EXP_FILE_IO: return "iotrace";
+	case EXP_FILE_HWC: return "hwctrace";
 	}
 	return "unknown";
 }

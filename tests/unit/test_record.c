@@ -375,9 +375,41 @@ static void test_sync_acq(void)
 	CHECK(record_encode_sync_count(buf, 8, &c) == 0); /* no room */
 }
 
+static void test_hwc(void)
+{
+	uint8_t buf[64];
+	struct exp_hwc h = {
+		.ts_ns = 5000000123ull, .counter = 2, .overflows = 3, .stack_id = 0x1122334455667788ull};
+	size_t n = record_encode_hwc(buf, sizeof buf, 5000000000ull, &h);
+	CHECK(n > 0);
+	record_publish(buf, EXP_REC_HWC);
+	const uint8_t *pos = buf;
+	struct exp_record r;
+	struct exp_hwc d;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && r.kind == EXP_REC_HWC);
+	CHECK(record_decode_hwc(&r, 5000000000ull, 9, &d) == 0);
+	CHECK(d.ts_ns == h.ts_ns && d.tid == 9 && d.counter == 2 && d.overflows == 3 &&
+	      d.stack_id == h.stack_id);
+	r.payload_bytes -= 1; /* truncated */
+	CHECK(record_decode_hwc(&r, 0, 9, &d) == -EBADMSG);
+	h.counter = EXP_HWC_MAX_COUNTERS; /* no such counter */
+	n = record_encode_hwc(buf, sizeof buf, 0, &h);
+	record_publish(buf, EXP_REC_HWC);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_hwc(&r, 0, 1, &d) == -EBADMSG);
+	h.counter = 0;
+	h.overflows = 0; /* an overflow record stands for at least one */
+	n = record_encode_hwc(buf, sizeof buf, 0, &h);
+	record_publish(buf, EXP_REC_HWC);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_hwc(&r, 0, 1, &d) == -EBADMSG);
+	CHECK(record_encode_hwc(buf, 6, 0, &h) == 0); /* no room */
+}
+
 int main(void)
 {
 	test_sample_point();
+	test_hwc();
 	test_io();
 	test_sync();
 	test_sync_acq();

@@ -43,22 +43,30 @@ static const char *shown(const struct symver_name *v, size_t n)
 static void test_disambiguate(void)
 {
 	/* the brief's case: two versions of memcpy, both with data */
-	struct symver_name a[] = {{"memcpy", "@GLIBC_2.2.5"}, {"main", ""}, {"memcpy", "@@GLIBC_2.14"}};
+	struct symver_name a[] = {
+		{"memcpy", "@GLIBC_2.2.5", 0}, {"main", "", 0}, {"memcpy", "@@GLIBC_2.14", 0}};
 	CHECK_EQ_STR(shown(a, 3), "101");
 	/* one version alone: no version shown */
-	struct symver_name b[] = {{"__libc_start_main", "@@GLIBC_2.34"}, {"main", ""}, {"_start", ""}};
+	struct symver_name b[] = {
+		{"__libc_start_main", "@@GLIBC_2.34", 0}, {"main", "", 0}, {"_start", "", 0}};
 	CHECK_EQ_STR(shown(b, 3), "000");
 	/* the same name and version twice (two objects, or two listings merged): nothing to tell apart */
-	struct symver_name c[] = {{"f", "@@V1"}, {"f", "@@V1"}};
+	struct symver_name c[] = {{"f", "@@V1", 0}, {"f", "@@V1", 0}};
 	CHECK_EQ_STR(shown(c, 2), "00");
 	/* an unversioned function of the same name: the versioned one says which it is */
-	struct symver_name d[] = {{"g", ""}, {"g", "@@V2"}, {"h", "@V1"}};
+	struct symver_name d[] = {{"g", "", 0}, {"g", "@@V2", 0}, {"h", "@V1", 0}};
 	CHECK_EQ_STR(shown(d, 3), "010");
+	/* one name in two objects (libc's clock_gettime@@GLIBC_2.17 and the vDSO's
+	 * clock_gettime@@LINUX_2.6): their objects tell them apart, not a version */
+	struct symver_name o[] = {{"clock_gettime", "@@GLIBC_2.17", 1}, {"clock_gettime", "@@LINUX_2.6", 2}};
+	CHECK_EQ_STR(shown(o, 2), "00");
+	struct symver_name o2[] = {{"m", "@V1", 1}, {"m", "@@V2", 1}, {"m", "@@V9", 2}};
+	CHECK_EQ_STR(shown(o2, 3), "110");
 	/* @V1 and @@V1 are different symbols: shown */
-	struct symver_name e[] = {{"k", "@V1"}, {"k", "@@V1"}, {"k", "@V1"}};
+	struct symver_name e[] = {{"k", "@V1", 0}, {"k", "@@V1", 0}, {"k", "@V1", 0}};
 	CHECK_EQ_STR(shown(e, 3), "111");
 	/* names that only start alike are different names */
-	struct symver_name f[] = {{"read", "@@V1"}, {"readv", "@@V2"}, {"read", "@@V1"}};
+	struct symver_name f[] = {{"read", "@@V1", 0}, {"readv", "@@V2", 0}, {"read", "@@V1", 0}};
 	CHECK_EQ_STR(shown(f, 3), "000");
 	CHECK_EQ_STR(shown(f, 0), "");
 	CHECK_EQ_STR(shown(f, 1), "0");

@@ -1,0 +1,179 @@
+/*
+ * profile_hwc.c - counter overflow profiling (collect -h) as metric sources
+ * (see profile_hwc.h): each HWC event of a counter charges its stack with
+ * overflows x the counter's interval.  Events of threads or times outside
+ * the selection are skipped, as clock samples are.
+ */
+#include "analysis/profile_hwc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/profile_internal.h"
+#include "experiment/format.h"
+
+/* One counter's source: its metric and the name experiments know it by. */
+struct hwc_source {
+	struct metric_def def;
+	char keyword[64];
+	char name[64]; /* as in log.xml */
+};
+
+/* Counter k of experiment x that is this source's, or -1. */
+static int counter_of(const struct profile *p, size_t x, const struct hwc_source *s)
+{
+	const struct exp_log *l = &p->exps.v[x].exp->log;
+	for (size_t k = 0; k < l->nhwc; k++)
+		if (strcmp(l->hwc[k].name, s->name) == 0)
+			return (int)k;
+	return -1;
+}
+
+static int hwc_present(const struct profile *p, size_t x, void *arg)
+{
+	return p->exps.v[x].exp->has_hwc && counter_of(p, x, arg) >= 0;
+}
+
+static int hwc_selected(const struct profile *p, size_t x, const struct exp_hwc_event *y)
+{
+	return p->exps.v[x].selected[y->thread] && profile_time_selected(p, x, y->ts_ns);
+}
+
+static int hwc_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn_arg, void *arg)
+{
+	const struct experiment *exp = p->exps.v[x].exp;
+	int k = counter_of(p, x, arg), r = 0;
+	if (k < 0)
+		return 0;
+	uint64_t interval = exp->log.hwc[k].interval;
+	for (size_t i = 0; r == 0 && i < exp->nhwc; i++) {
+		const struct exp_hwc_event *y = &exp->hwc[i];
+		if (y->counter != (uint32_t)k || !hwc_selected(p, x, y))
+			continue;
+		uint64_t v = y->overflows * interval;
+		struct profile_charge c = {
+			.stack = y->stack, .thread = y->thread, .ts_ns = y->ts_ns, .event = 1, .values = &v};
+		r = fn(fn_arg, &c);
+	}
+	return r;
+}
+
+static int hwc_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, const size_t *cols, void *arg)
+{
+	const struct experiment *exp = p->exps.v[x].exp;
+	int k = counter_of(p, x, arg);
+	if (k < 0)
+		return 0;
+	uint64_t interval = exp->log.hwc[k].interval;
+	for (size_t i = 0; i < exp->nhwc; i++) {
+		const struct exp_hwc_event *y = &exp->hwc[i];
+		if (y->counter == (uint32_t)k && hwc_selected(p, x, y))
+			sums[(size_t)y->stack * stride + cols[0]] += y->overflows * interval;
+	}
+	return 0;
+}
+
+/* The metric keyword of counter name: ':' (libpfm4's pmu::event) would split a metric list. */
+static void keyword_of(const char *name, char *ret, size_t room)
+{
+	snprintf(ret, room, "%s", name);
+	for (char *q = ret; *q; q++)
+		if (*q == ':')
+			*q = '_';
+}
+
+static int register_counter(struct profile *p, const struct exp_hwc_counter *c)
+{
+	struct hwc_source *s = calloc(1, sizeof *s);
+	if (!s)
+		return -ENOMEM;
+	snprintf(s->name, sizeof s->name, "%s", c->name);
+	keyword_of(c->name, s->keyword, sizeof s->keyword);
+	s->def = (struct metric_def){.keyword = s->keyword,
+				     .username = s->name,
+				     .abbrev = s->name,
+				     .unit = c->time_ns ? METRIC_UNIT_TIME : METRIC_UNIT_COUNT,
+				     .flavors = METRIC_FLAVORS_ALL,
+				     .data_file = EXP_FILE_NAME_HWC,
+				     .at_end = 0};
+	/* the profile owns it (freed with its strings) */
+	if (!profile_own(p, (char *)s))
+		return -ENOMEM;
+	struct profile_metric_source src = {
+		.needs = "counter overflow data (collect -h)",
+		.defs = &s->def,
+		.ndefs = 1,
+		.present = hwc_present,
+		.charge = hwc_charge,
+		.sum = hwc_sum,
+		.arg = s,
+	};
+	int r = profile_metric_register(p, &src);
+	if (r == -EEXIST)
+		return 0; /* a metric of that name exists already (another counter's, or a built-in one) */
+	if (r < 0)
+		return r;
+	/* the default list's counter columns, in order of first appearance */
+	size_t old = p->hwc_metrics ? strlen(p->hwc_metrics) : 0;
+	char *m = realloc(p->hwc_metrics, old + 2 * strlen(s->keyword) + 8);
+	if (!m)
+		return -ENOMEM;
+	sprintf(m + old, "%se.%s:i.%s", old ? ":" : "", s->keyword, s->keyword);
+	p->hwc_metrics = m;
+	size_t bytes = strlen(m) + 512; /* room for the longest MSPEC_DEFAULT_*_METRICS too */
+	char *d = realloc(p->hwc_defaults, bytes);
+	if (!d)
+		return -ENOMEM;
+	p->hwc_defaults = d;
+	p->hwc_defaults_bytes = bytes;
+	if (!p->hwc_sort) { /* the first counter's exclusive metric */
+		size_t n = strlen(s->keyword) + 3;
+		if (!(p->hwc_sort = malloc(n)))
+			return -ENOMEM;
+		snprintf(p->hwc_sort, n, "e.%s", s->keyword);
+	}
+	return 0;
+}
+
+int profile_hwc_register(struct profile *p, const struct experiment *exp)
+{
+	for (size_t k = 0; k < exp->log.nhwc; k++) {
+		char kw[64];
+		keyword_of(exp->log.hwc[k].name, kw, sizeof kw);
+		if (profile_metric_find(p, kw) >= 0 || profile_metric_needs(p, kw))
+			continue; /* known: registered by an earlier experiment */
+		int r = register_counter(p, &exp->log.hwc[k]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+const char *profile_hwc_default_metrics(const struct profile *p, const char *base)
+{
+	if (!p->hwc_metrics || !p->hwc_defaults)
+		return base;
+	const char *cpu = strstr(base, "i.%totalcpu");
+	if (cpu) {
+		size_t head = (size_t)(cpu - base) + strlen("i.%totalcpu");
+		snprintf(p->hwc_defaults, p->hwc_defaults_bytes, "%.*s:%s%s", (int)head, base, p->hwc_metrics,
+			 base + head);
+	} else {
+		snprintf(p->hwc_defaults, p->hwc_defaults_bytes, "%s:%s", p->hwc_metrics, base);
+	}
+	return p->hwc_defaults;
+}
+
+const char *profile_hwc_default_sort(const struct profile *p, const char *base)
+{
+	if (!p->hwc_sort)
+		return base;
+	for (size_t x = 0; x < p->exps.n; x++) {
+		const char *mode = p->exps.v[x].exp->log.clock_mode;
+		if (!mode || strcmp(mode, "off") != 0)
+			return base; /* some experiment has (or may have) clock data */
+	}
+	return p->hwc_sort;
+}

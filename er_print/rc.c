@@ -1,0 +1,144 @@
+/*
+ * rc.c - the defaults files of er_print (issue #16 item 6), read after the
+ * experiments and before any command: the system's (/etc/er.rc, or the file
+ * $PA_SYSTEM_RC names), then ~/.er.rc, then ./.er.rc, each line a command.
+ * `dmetrics SPEC` and `dsort SPEC` (only here) set the default metric list
+ * and sort: a file's dmetrics lines add up, each item kept only where the
+ * experiments have its metric (so one file serves every kind of data, as
+ * gprofng's does), and a later file's list replaces an earlier one's.  The
+ * commands that set how reports look run as on the command line, silently:
+ * setpath, addpath, pathmap, name, sthresh, dthresh, limit, inline,
+ * printmode, viewmode.  gprofng's rc commands that do not apply here (scc,
+ * dcc, compare, en_desc, preload_libdirs, ...) are skipped; anything
+ * else is a warning naming the file and line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "er_print/erp.h"
+
+static const char *const rc_run[] = {"setpath", "addpath", "pathmap", "name",      "sthresh",
+				     "dthresh", "limit",   "inline",  "printmode", "viewmode"};
+static const char *const rc_skipped[] = {"scc",
+					 "dcc",
+					 "compare",
+					 "en_desc",
+					 "tabs",
+					 "rtabs",
+					 "cc",
+					 "preload_libdirs",
+					 "ignore_no_xhwcprof",
+					 "ignore_fs_warn",
+					 "mobj_define",
+					 "indxobj_define"};
+
+static int in(const char *word, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(word, list[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The items of spec (':'-separated) that the loaded metrics allow, appended to *m. */
+static void add_items(struct erp *e, const char *spec, struct mspec *m)
+{
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", spec);
+	for (char *save = NULL, *item = strtok_r(buf, ":", &save); item; item = strtok_r(NULL, ":", &save)) {
+		struct mspec one;
+		char err[256];
+		if (mspec_parse(e->prof, item, 0, &one, err, sizeof err) < 0)
+			continue; /* a metric these experiments do not have */
+		for (size_t i = 0; i < one.n && m->n < MSPEC_MAX; i++)
+			m->items[m->n++] = one.items[i];
+	}
+}
+
+struct rc_state {
+	struct mspec dm; /* the current file's dmetrics */
+	int have_dm;
+};
+
+/* One line of file path (line lno); warnings to stderr. */
+static void rc_line(struct erp *e, struct rc_state *st, const char *path, int lno, char *line)
+{
+	char *p = line + strspn(line, " \t");
+	p[strcspn(p, "\r\n")] = '\0';
+	if (!*p || *p == '#')
+		return;
+	char *word = p;
+	p += strcspn(p, " \t");
+	if (*p)
+		*p++ = '\0';
+	p += strspn(p, " \t");
+	if (strcasecmp(word, "dmetrics") == 0) {
+		add_items(e, p, &st->dm);
+		st->have_dm = 1;
+	} else if (strcasecmp(word, "dsort") == 0) {
+		struct mspec s;
+		char err[256];
+		if (mspec_parse(e->prof, p, 1, &s, err, sizeof err) == 0)
+			e->sort = s;
+	} else if (in(word, rc_run, sizeof rc_run / sizeof rc_run[0])) {
+		char cmd[4200];
+		snprintf(cmd, sizeof cmd, "%s %s", word, p);
+		FILE *out = e->out, *null = fopen("/dev/null", "w");
+		if (null)
+			e->out = null;
+		int r = erp_run_line(e, cmd);
+		e->out = out;
+		if (null)
+			fclose(null);
+		if (r < 0)
+			fprintf(stderr, "%s: %s:%d: '%s' failed; ignored\n", e->prog, path, lno, word);
+	} else if (!in(word, rc_skipped, sizeof rc_skipped / sizeof rc_skipped[0])) {
+		fprintf(stderr, "%s: %s:%d: '%s' is not a defaults-file command; ignored\n", e->prog, path,
+			lno, word);
+	}
+}
+
+/* Read one defaults file if it exists; its dmetrics (if any) become the metric list. */
+static void rc_file(struct erp *e, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		if (errno != ENOENT)
+			fprintf(stderr, "%s: cannot read %s: %s\n", e->prog, path, strerror(errno));
+		return;
+	}
+	struct rc_state st = {0};
+	char line[4096];
+	for (int lno = 1; fgets(line, sizeof line, f); lno++)
+		rc_line(e, &st, path, lno, line);
+	fclose(f);
+	if (st.have_dm && st.dm.n) {
+		int named = 0;
+		for (size_t i = 0; i < st.dm.n; i++)
+			named |= st.dm.items[i].kind == MSPEC_NAME;
+		if (!named && st.dm.n < MSPEC_MAX)
+			st.dm.items[st.dm.n++] = (struct mspec_item){.kind = MSPEC_NAME};
+		e->metrics = st.dm;
+	}
+}
+
+void erp_rc_load(struct erp *e)
+{
+	const char *sys = getenv("PA_SYSTEM_RC");
+	rc_file(e, sys && *sys ? sys : "/etc/er.rc");
+	char home_rc[4200] = "";
+	const char *home = getenv("HOME");
+	if (home && *home) {
+		snprintf(home_rc, sizeof home_rc, "%s/.er.rc", home);
+		rc_file(e, home_rc);
+	}
+	struct stat a, b;
+	/* ./.er.rc, unless it is the home one just read */
+	if (!(home_rc[0] && stat(home_rc, &a) == 0 && stat(".er.rc", &b) == 0 && a.st_dev == b.st_dev &&
+	      a.st_ino == b.st_ino))
+		rc_file(e, ".er.rc");
+}
