@@ -42,6 +42,8 @@ LIBCOLLECTOR  := $(BUILD)/lib/libcollector.so
 LIBCOLHEAP    := $(BUILD)/lib/libcollector-heap.so
 LIBCOLSYNC    := $(BUILD)/lib/libcollector-sync.so
 LIBCOLIO      := $(BUILD)/lib/libcollector-io.so
+LIBCOLAPI     := $(BUILD)/lib/libcollectorAPI.so $(BUILD)/lib/libcollectorAPI.a \
+                 $(BUILD)/include/collectorAPI.h $(BUILD)/lib/pkgconfig/collectorAPI.pc
 COLLECT       := $(BUILD)/bin/collect
 ERPRINT       := $(BUILD)/bin/er_print
 ERARCHIVE     := $(BUILD)/bin/er_archive
@@ -51,7 +53,7 @@ ERMANAGE_BINS := $(patsubst er_manage/%.c,$(BUILD)/bin/%,$(ERMANAGE_MAINS))
 ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lzstd -lstdc++
 EDIT_LIBS     := -ledit
 
-all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(LIBCOLSYNC) $(LIBCOLIO) $(COLLECT) $(ERPRINT) $(ERARCHIVE) $(ANALYZER) \
+all: $(LIBCOLLECTOR) $(LIBCOLHEAP) $(LIBCOLSYNC) $(LIBCOLIO) $(LIBCOLAPI) $(COLLECT) $(ERPRINT) $(ERARCHIVE) $(ANALYZER) \
      $(ERMANAGE_BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -104,6 +106,23 @@ $(LIBCOLIO): $(call pic,collector/iowrap.c) collector/libcollector-io.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-io.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
+
+# The collector API (collector/api): stubs that call libcollector.so's entry points when
+# it is loaded, else nothing; a shared and a static library, the header and a pkg-config
+# file naming this build tree (-lcollectorAPI, pkg-config collectorAPI).
+$(BUILD)/pic/collector/api/collectorAPI.o: COLLECTOR_CFLAGS += -fvisibility=default
+$(BUILD)/lib/libcollectorAPI.so: $(call pic,collector/api/collectorAPI.c)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $^ -Wl,-soname,libcollectorAPI.so -ldl
+$(BUILD)/lib/libcollectorAPI.a: $(call pic,collector/api/collectorAPI.c)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/include/collectorAPI.h: collector/api/collectorAPI.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(BUILD)/lib/pkgconfig/collectorAPI.pc: collector/api/collectorAPI.pc.in
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@VERSION@|$(VERSION)|' $< >$@
 
 # collect looks for PREFIX/lib/libcollector.so after <bindir>/../lib.
 $(BUILD)/obj/collect/%.o: CPPFLAGS += -DPA_PREFIX='"$(PREFIX)"'

@@ -173,10 +173,13 @@ struct exp_callstack {
 
 #define EXP_OBJ_BY_PC UINT32_MAX
 
+/* A sample point: the process's rusage then, why it was taken and its label. */
 struct exp_sample_point {
 	uint64_t ts_ns, number;
 	uint64_t utime_ns, stime_ns, minflt, majflt, nswap, inblock, oublock;
 	uint64_t msgsnd, msgrcv, nsignals, nvcsw, nivcsw, maxrss_kb;
+	uint32_t reason;                      /* enum exp_sample_reason */
+	char label[EXP_SAMPLE_LABEL_MAX + 1]; /* NUL-terminated; "" for none (format 1.6 and before) */
 };
 
 /*

@@ -243,6 +243,7 @@ static void exp_slot_release(struct exp_slot *e)
 	free(e->chains.v);
 	free(e->objmap);
 	free(e->selected);
+	free(e->sample_sel);
 	free(e->heap);
 	free(e->sums);
 	u64map_release(&e->pcmemo);
@@ -283,6 +284,7 @@ void profile_free(struct profile *p)
 	u64map_release(&p->inline_index);
 	free(p->selection_text);
 	free(p->exp_selection_text);
+	profile_samples_release(p);
 	for (size_t i = 0; i < p->sources.n; i++)
 		free(p->sources.v[i].cols);
 	free(p->sources.v);
@@ -515,7 +517,7 @@ const struct experiment *profile_experiment(const struct profile *p, size_t i)
 
 /* ------------------------------------------------------------ selection */
 
-static int parse_ranges(const char *s, const char *end, uint8_t *set, size_t n, char **ret_err)
+int profile_parse_ranges(const char *s, const char *end, uint8_t *set, size_t n, char **ret_err)
 {
 	/* "all" or comma-separated N or N-M, 1-based, into set[0..n) */
 	if ((size_t)(end - s) == 3 && strncmp(s, "all", 3) == 0) {
@@ -571,7 +573,7 @@ int profile_select_threads(struct profile *p, const char *spec, char **ret_err)
 		return -ENOMEM;
 	int r = 0;
 	if (colon) {
-		r = parse_ranges(spec, colon, expsel, ne, ret_err);
+		r = profile_parse_ranges(spec, colon, expsel, ne, ret_err);
 		spec = colon + 1;
 	} else {
 		memset(expsel, 1, ne ? ne : 1);
@@ -592,7 +594,7 @@ int profile_select_threads(struct profile *p, const char *spec, char **ret_err)
 			r = -ENOMEM;
 			break;
 		}
-		r = parse_ranges(spec, end, tmp, nt, ret_err);
+		r = profile_parse_ranges(spec, end, tmp, nt, ret_err);
 		if (r == 0) {
 			if (expsel[i])
 				memcpy(e->selected, tmp, nt);
@@ -603,7 +605,7 @@ int profile_select_threads(struct profile *p, const char *spec, char **ret_err)
 	}
 	if (r == 0 && ne == 0) {
 		uint8_t dummy;
-		r = parse_ranges(spec, end, &dummy, 0, ret_err);
+		r = profile_parse_ranges(spec, end, &dummy, 0, ret_err);
 	}
 	free(expsel);
 	if (r == 0) {
@@ -635,7 +637,7 @@ int profile_select_experiments(struct profile *p, const char *spec, char **ret_e
 	uint8_t *set = malloc(n ? n : 1);
 	if (!set)
 		return -ENOMEM;
-	int r = len ? parse_ranges(spec, spec + len, set, n, ret_err) : -EINVAL;
+	int r = len ? profile_parse_ranges(spec, spec + len, set, n, ret_err) : -EINVAL;
 	if (r == -EINVAL && !*ret_err) {
 		struct strbuf m;
 		strbuf_init(&m, 0);
@@ -714,6 +716,8 @@ int profile_time_selection(const struct profile *p, uint64_t *t0_ns, uint64_t *t
 
 int profile_time_selected(const struct profile *p, size_t x, uint64_t ts_ns)
 {
+	if (p->sample_selection_text && !profile_sample_time_selected(p, x, ts_ns))
+		return 0;
 	if (p->time_t0 == 0 && p->time_t1 == UINT64_MAX)
 		return 1;
 	uint64_t start = x < p->exps.n ? p->exps.v[x].exp->log.start_ns : 0;

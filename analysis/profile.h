@@ -242,6 +242,36 @@ int profile_thread_selected(const struct profile *p, size_t exp, size_t thread_i
 const char *profile_thread_selection(const struct profile *p);
 
 /*
+ * Samples (collect -S, -l, -y, the collector API): sample k (from 1) of
+ * experiment x is the interval from its sample point k-1 to point k; when
+ * the last point does not end the collection (the process was killed), one
+ * more sample runs from it to the experiment's end.  An experiment without
+ * points has none.
+ */
+struct profile_sample {
+	size_t number;                        /* k */
+	uint64_t t0_ns, t1_ns;                /* relative to the experiment's start */
+	const struct exp_sample_point *start; /* point k-1 */
+	const struct exp_sample_point *end;   /* point k, NULL: the experiment's end */
+	int paused;                           /* recording was paused from its start (a pause point, or -y) */
+};
+size_t profile_sample_count(const struct profile *p, size_t x);
+/* Sample k of experiment x into *ret: 0, or -ENOENT. */
+int profile_sample_get(const struct profile *p, size_t x, size_t k, struct profile_sample *ret);
+/*
+ * sample_select in the Oracle list syntax: "all", "1,3-5", or "EXPS:LIST"
+ * for the experiments EXPS only (the others keep every sample).  Only the
+ * events inside selected samples count, in every report; combined with the
+ * other selections.  0, or -EINVAL with *ret_err (malloc'd) and the
+ * selection unchanged.
+ */
+int profile_select_samples(struct profile *p, const char *spec, char **ret_err);
+/* The current sample selection as given, "all" when there is none. */
+const char *profile_sample_selection(const struct profile *p);
+/* 1 if sample k of experiment x is selected. */
+int profile_sample_selected(const struct profile *p, size_t x, size_t k);
+
+/*
  * Time selection: only the events at times in [t0_ns, t1_ns) count, times
  * relative to each experiment's start (as report_rel_ns); t1_ns UINT64_MAX
  * has no end, and (0, UINT64_MAX), the default, selects every event.  It

@@ -50,6 +50,7 @@ struct exp_slot {
 	struct stack_res *stacks;     /* per stack */
 	uint8_t *selected;            /* per thread */
 	int exp_selected;             /* experiment_select */
+	uint8_t *sample_sel;          /* per sample (sample_select), NULL: every sample */
 	size_t founder;               /* index of its founder (itself for a founder) */
 	long parent;                  /* index of its parent process's experiment, or -1 */
 	int64_t wall_start_ns;        /* its start on the wall clock (profile_experiment_offset_ns) */
@@ -74,9 +75,10 @@ struct profile {
 	struct u64map func_index, pc_index, line_index, inline_index;
 	char *selection_text;
 	char *exp_selection_text;
-	uint64_t time_t0, time_t1; /* the time selection, relative ns: [t0, t1) */
-	int time_shared;           /* 1: time_t0/t1 are on the shared time base */
-	int64_t wall_min_ns;       /* the earliest exp_slot.wall_start_ns */
+	char *sample_selection_text; /* NULL: "all" (no sample filter) */
+	uint64_t time_t0, time_t1;   /* the time selection, relative ns: [t0, t1) */
+	int time_shared;             /* 1: time_t0/t1 are on the shared time base */
+	int64_t wall_min_ns;         /* the earliest exp_slot.wall_start_ns */
 	int dirty;
 	int inline_mode; /* 1: inlined functions are functions of their own */
 	VEC(struct source_slot) sources;
@@ -93,6 +95,12 @@ struct profile {
 };
 
 char *profile_own(struct profile *p, char *s);
+/* "all" or N, N-M, ... (1-based) into set[0..n); -EINVAL with *ret_err (malloc'd) on bad syntax. */
+int profile_parse_ranges(const char *s, const char *end, uint8_t *set, size_t n, char **ret_err);
+/* profile_samples.c: 1 if ts_ns of experiment x is in a selected sample. */
+int profile_sample_time_selected(const struct profile *p, size_t x, uint64_t ts_ns);
+/* profile_samples.c: forget the sample selection (profile_free). */
+void profile_samples_release(struct profile *p);
 int profile_add_func(struct profile *p, enum pfunc_kind kind, const char *name, const char *mangled,
 		     uint32_t obj, uint64_t addr, uint64_t size, uint32_t *ret_id);
 void profile_refresh_object_views(struct profile *p);

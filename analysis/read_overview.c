@@ -23,9 +23,11 @@ static int sample_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_st
 		st->bad++;
 		return 0;
 	}
-	struct exp_sample_point p = {s.ts_ns,  s.number,   s.utime_ns, s.stime_ns, s.minflt,
-				     s.majflt, s.nswap,    s.inblock,  s.oublock,  s.msgsnd,
-				     s.msgrcv, s.nsignals, s.nvcsw,    s.nivcsw,   s.maxrss_kb};
+	struct exp_sample_point p = {s.ts_ns, s.number,  s.utime_ns,  s.stime_ns, s.minflt, s.majflt,
+				     s.nswap, s.inblock, s.oublock,   s.msgsnd,   s.msgrcv, s.nsignals,
+				     s.nvcsw, s.nivcsw,  s.maxrss_kb, s.reason,   {0}};
+	for (uint32_t i = 0; i < s.label_bytes; i++) /* a NUL or a control byte would cut or break a report */
+		p.label[i] = (unsigned char)s.label[i] < 0x20 ? '?' : s.label[i];
 	return VEC_PUSH(&st->samples, p) < 0 ? -ENOMEM : 0;
 }
 
@@ -41,10 +43,21 @@ static int overview_read(struct exp_read *rd, void *vst, struct datafile *df)
 	return 0;
 }
 
+/* By time, then number: the order the reports and profile_samples.c's search need. */
+static int point_cmp(const void *a, const void *b)
+{
+	const struct exp_sample_point *x = a, *y = b;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->number < y->number ? -1 : x->number > y->number;
+}
+
 static int overview_finish(struct exp_read *rd, void *vst, const uint32_t *thread_order)
 {
 	struct overview_state *st = vst;
 	(void)thread_order;
+	if (st->samples.n > 1)
+		qsort(st->samples.v, st->samples.n, sizeof *st->samples.v, point_cmp);
 	rd->exp->samples = st->samples.v;
 	rd->exp->nsamples = st->samples.n;
 	st->samples.v = NULL;

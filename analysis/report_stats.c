@@ -104,7 +104,7 @@ static void recorded_of(const struct profile *p, size_t xi, const struct experim
 		const struct exp_event *ev = &x->events[i];
 		if (ev->kind == EXP_EV_CLOCK)
 			clock_events++;
-		if (profile_thread_selected(p, xi, ev->thread))
+		if (profile_thread_selected(p, xi, ev->thread) && profile_time_selected(p, xi, ev->ts_ns))
 			s->cpu_recorded_ns += ev->weight_ns;
 	}
 	for (size_t i = 0; i < x->nsync; i++)
@@ -146,14 +146,101 @@ static void note_of(const struct profile *p, size_t xi, const struct experiment 
 			 100.0 * (double)s->cpu_recorded_ns / (double)cpu);
 }
 
+/* A point's label for Start/End Label: its own, else what it marks. */
+static void point_label(char *dst, size_t room, const struct exp_sample_point *pt)
+{
+	static const char *const names[] = {
+		"collector_open_experiment", "periodic", "signal", "API", "pause", "resume",
+		"collector_close_experiment"};
+	snprintf(dst, room, "%s",
+		 !pt                                    ? "End"
+		 : pt->label[0]                         ? pt->label
+		 : pt->reason < EXP_SAMPLE_REASON_LIMIT ? names[pt->reason]
+							: "?");
+}
+
+/* The rusage delta of sample sm into s (added). */
+static void add_sample_usage(struct report_stats *s, const struct profile_sample *sm)
+{
+	if (!sm->end)
+		return; /* no point closes it: no usage known */
+	const struct exp_sample_point *a = sm->start, *b = sm->end;
+	s->user_ns += b->utime_ns - a->utime_ns;
+	s->sys_ns += b->stime_ns - a->stime_ns;
+	s->minflt += b->minflt - a->minflt;
+	s->majflt += b->majflt - a->majflt;
+	s->nswap += b->nswap - a->nswap;
+	s->inblock += b->inblock - a->inblock;
+	s->oublock += b->oublock - a->oublock;
+	s->msgsnd += b->msgsnd - a->msgsnd;
+	s->msgrcv += b->msgrcv - a->msgrcv;
+	s->nvcsw += b->nvcsw - a->nvcsw;
+	s->nivcsw += b->nivcsw - a->nivcsw;
+}
+
+/* The threads' lifetimes inside [t0, t1) (relative ns). */
+static uint64_t thread_time_in(const struct experiment *x, uint64_t t0, uint64_t t1)
+{
+	uint64_t base = x->log.start_ns, sum = 0;
+	if (x->nthreads == 0)
+		return t1 - t0;
+	for (size_t i = 0; i < x->nthreads; i++) {
+		const struct exp_thread *th = &x->threads[i];
+		uint64_t a = th->has_start && th->start_ns > base ? th->start_ns - base : 0;
+		uint64_t b = th->has_end && th->end_ns > base ? th->end_ns - base : x->duration_ns;
+		a = a > t0 ? a : t0;
+		b = b < t1 ? b : t1;
+		if (b > a)
+			sum += b - a;
+	}
+	return sum;
+}
+
+/* sample_select: the figures of the selected samples only (see report_stats.h). */
+static void by_samples_of(const struct profile *p, size_t xi, const struct experiment *x,
+			  struct report_stats *s)
+{
+	s->by_samples = 1;
+	s->usage = REPORT_USAGE_OWN;
+	s->duration_ns = s->thread_ns = s->user_ns = s->sys_ns = 0;
+	s->minflt = s->majflt = s->nswap = s->inblock = s->oublock = 0;
+	s->msgsnd = s->msgrcv = s->nvcsw = s->nivcsw = 0;
+	int first = 1;
+	size_t n = profile_sample_count(p, xi);
+	for (size_t k = 1; k <= n; k++) {
+		struct profile_sample sm;
+		if (!profile_sample_selected(p, xi, k) || profile_sample_get(p, xi, k, &sm) < 0)
+			continue;
+		if (first) {
+			s->start_ns = sm.t0_ns;
+			point_label(s->start_label, sizeof s->start_label, sm.start);
+		}
+		first = 0;
+		s->end_ns = sm.t1_ns;
+		point_label(s->end_label, sizeof s->end_label, sm.end);
+		s->duration_ns += sm.t1_ns - sm.t0_ns;
+		s->thread_ns += thread_time_in(x, sm.t0_ns, sm.t1_ns);
+		add_sample_usage(s, &sm);
+	}
+	if (first) { /* none selected */
+		snprintf(s->start_label, sizeof s->start_label, "(none)");
+		snprintf(s->end_label, sizeof s->end_label, "(none)");
+	}
+}
+
 void report_stats_of(const struct profile *p, size_t xi, struct report_stats *s)
 {
 	const struct experiment *x = profile_experiment(p, xi);
 	memset(s, 0, sizeof *s);
 	s->duration_ns = x->duration_ns;
+	s->end_ns = x->duration_ns;
+	strcpy(s->start_label, "Total");
+	strcpy(s->end_label, "Total");
 	s->finished = x->log.has_exit;
 	s->thread_ns = thread_time(x);
 	usage_of(p, xi, x, s);
+	if (strcmp(profile_sample_selection(p), "all") != 0)
+		by_samples_of(p, xi, x, s);
 	recorded_of(p, xi, x, s);
 	note_of(p, xi, x, s);
 }
@@ -162,6 +249,13 @@ void report_stats_add(struct report_stats *sum, const struct report_stats *s)
 {
 	if (s->duration_ns > sum->duration_ns)
 		sum->duration_ns = s->duration_ns;
+	if (!sum->start_label[0]) { /* sum starts zeroed: the first experiment's start */
+		memcpy(sum->start_label, s->start_label, sizeof sum->start_label);
+		sum->start_ns = s->start_ns;
+	}
+	memcpy(sum->end_label, s->end_label, sizeof sum->end_label);
+	sum->end_ns = s->end_ns > sum->end_ns ? s->end_ns : sum->end_ns;
+	sum->by_samples |= s->by_samples;
 	sum->thread_ns += s->thread_ns;
 	sum->user_ns += s->user_ns;
 	sum->sys_ns += s->sys_ns;

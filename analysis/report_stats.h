@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "analysis/profile.h"
+#include "experiment/format.h"
 
 /* Where the process times and counters come from. */
 enum report_usage_source {
@@ -37,6 +38,17 @@ struct report_stats {
 	int samples_counted; /* the collector did not report: counted in the data */
 	int finished;        /* an exit was recorded */
 	enum report_usage_source usage;
+	/*
+	 * sample_select: the selected samples' span (relative ns) and the labels
+	 * of the points that open the first and close the last ("Total" and the
+	 * whole run without a sample selection).  With one, the duration, thread
+	 * time, process times and counters are those of the selected samples
+	 * (the counters summed over them), and the recorded CPU that of the
+	 * events inside them.
+	 */
+	int by_samples;
+	uint64_t start_ns, end_ns;
+	char start_label[EXP_SAMPLE_LABEL_MAX + 1], end_label[EXP_SAMPLE_LABEL_MAX + 1];
 	char note[256]; /* why the recorded CPU falls short of the process times, or "" */
 };
 

@@ -61,7 +61,14 @@ static const char usage_text[] =
 	"                            0.5 to 1000 ms\n"
 	"  -t DURATION|START-END     collect only for DURATION seconds, or from START to\n"
 	"                            END (suffix s or m; END 0 = until the target ends)\n"
-	"  -S on|off|SECONDS         periodic sampling (recorded in the experiment)\n"
+	"  -S on|off|SECONDS         periodic sample points: process resource usage\n"
+	"                            every SECONDS of a run that uses CPU (on = 1, the\n"
+	"                            default; off: only at start, end and the -l, -y\n"
+	"                            and API points)\n"
+	"  -l SIGNAL                 record a sample point when SIGNAL is sent to the\n"
+	"                            target with kill (USR1, PROF, a number, ...)\n"
+	"  -y SIGNAL[,r]             pause and resume recording each time SIGNAL is\n"
+	"                            sent with kill; start paused unless ,r\n"
 	"  -H on|off                 heap tracing: record every malloc, calloc, realloc,\n"
 	"                            free, memalign-family call and anonymous mmap and\n"
 	"                            munmap with its call stack (default off)\n"
@@ -572,8 +579,15 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 	else
 		printf("\tdata-collection duration, %lu-%lu secs.\n", o->duration_start_s, o->duration_end_s);
 	printf("\tcall stack depth limit, %d frames\n", depth_limit);
-	if (o->sample)
-		printf("\tperiodic sampling, %s\n", o->sample);
+	if (o->sample_period_s)
+		printf("\tperiodic sampling, %ld secs.\n", o->sample_period_s);
+	else
+		printf("\tperiodic sampling disabled\n");
+	if (o->sample_signal)
+		printf("\tsample signal %d (%s)\n", o->sample_signal, strsignal(o->sample_signal));
+	if (o->pause_signal)
+		printf("\tpause-resume signal %d (%s), starting %s\n", o->pause_signal,
+		       strsignal(o->pause_signal), o->pause_resumed ? "resumed" : "paused");
 	if (o->heap_on)
 		printf("\theap tracing enabled\n");
 	if (o->io_on)
@@ -683,8 +697,19 @@ static void descriptor_build(const struct collect_options *o, char *descriptor, 
 		else
 			snprintf(descriptor + k, room - k, ";s=1");
 	}
+	size_t k = strlen(descriptor);
+	if (o->sample_period_s != 1) /* the collector's default is 1 */
+		snprintf(descriptor + k, room - k, ";S=%ld", o->sample_period_s);
+	if (o->sample_signal) {
+		k = strlen(descriptor);
+		snprintf(descriptor + k, room - k, ";l=%d", o->sample_signal);
+	}
+	if (o->pause_signal) {
+		k = strlen(descriptor);
+		snprintf(descriptor + k, room - k, ";y=%d%s", o->pause_signal, o->pause_resumed ? "" : "p");
+	}
 	if (o->follow != COLLECT_FOLLOW_ON) {
-		size_t k = strlen(descriptor);
+		k = strlen(descriptor);
 		snprintf(descriptor + k, room - k, ";F=%d", (int)o->follow);
 	}
 	if (nhwc && hwc_descriptor(hwc, nhwc, descriptor, room) < 0)

@@ -6,6 +6,7 @@
 #include "collect/options.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -16,7 +17,7 @@
 #include "experiment/expname.h"
 
 /* Oracle collect options that later work implements: with a value, and without. */
-static const char unsupported_with_value[] = "MmjJlyaLOPcINr";
+static const char unsupported_with_value[] = "MmjJaLOPcINr";
 static const char unsupported_flags[] = "xR";
 
 static int fail(char *err, size_t room, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -147,6 +148,55 @@ static int parse_sample(const char *s)
 	return atol(s) > 0 ? 0 : -EINVAL;
 }
 
+static const struct {
+	const char *name;
+	int sig;
+} signal_names[] = {
+	{"HUP", SIGHUP},       {"INT", SIGINT},   {"QUIT", SIGQUIT},   {"USR1", SIGUSR1}, {"USR2", SIGUSR2},
+	{"PIPE", SIGPIPE},     {"ALRM", SIGALRM}, {"TERM", SIGTERM},   {"CHLD", SIGCHLD}, {"CONT", SIGCONT},
+	{"TSTP", SIGTSTP},     {"TTIN", SIGTTIN}, {"TTOU", SIGTTOU},   {"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ},
+	{"VTALRM", SIGVTALRM}, {"PROF", SIGPROF}, {"WINCH", SIGWINCH}, {"IO", SIGIO},     {"PWR", SIGPWR},
+	{"SYS", SIGSYS},
+};
+
+int collect_parse_signal(const char *s, int *ret_sig)
+{
+	if (!strncmp(s, "SIG", 3))
+		s += 3;
+	int sig = 0;
+	if (*s >= '0' && *s <= '9') {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (*end || v < 1 || v > SIGRTMAX)
+			return -EINVAL;
+		sig = (int)v;
+	} else {
+		for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0]; i++)
+			if (!strcmp(s, signal_names[i].name))
+				sig = signal_names[i].sig;
+	}
+	/* KILL and STOP cannot be caught; URG is the collector's sampling signal; the rest are faults */
+	if (sig == 0 || sig == SIGKILL || sig == SIGSTOP || sig == SIGURG || sig == SIGSEGV ||
+	    sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP || sig == SIGABRT)
+		return -EINVAL;
+	*ret_sig = sig;
+	return 0;
+}
+
+/* -y SIGNAL[,r] */
+static int parse_pause_signal(struct collect_options *o, const char *val)
+{
+	char name[32];
+	const char *comma = strchr(val, ',');
+	size_t n = comma ? (size_t)(comma - val) : strlen(val);
+	if (n >= sizeof name || (comma && strcmp(comma, ",r") != 0))
+		return -EINVAL;
+	memcpy(name, val, n);
+	name[n] = 0;
+	o->pause_resumed = comma != NULL;
+	return collect_parse_signal(name, &o->pause_signal);
+}
+
 /* The basename of an -o value: what must follow the naming rules. */
 static const char *name_base(const char *name)
 {
@@ -187,6 +237,34 @@ static int set_on_off(int *ret, char opt, const char *val, char *err, size_t roo
 	return 0;
 }
 
+/* -S on|off|SECONDS */
+static int set_sample(struct collect_options *o, const char *val, char *err, size_t room)
+{
+	if (parse_sample(val) < 0)
+		return fail(err, room, "-S: invalid sampling '%s' (expected on, off or seconds)", val);
+	o->sample = val;
+	o->sample_period_s = !strcmp(val, "on") ? 1 : !strcmp(val, "off") ? 0 : atol(val);
+	return 0;
+}
+
+/* -l SIGNAL, -y SIGNAL[,r] */
+static int set_signal(struct collect_options *o, char opt, const char *val, char *err, size_t room)
+{
+	if (opt == 'l' && collect_parse_signal(val, &o->sample_signal) < 0)
+		return fail(err, room,
+			    "-l: invalid signal '%s' (expected a name such as USR1 or PROF, or a number; "
+			    "not KILL, STOP, URG or a fault signal)",
+			    val);
+	if (opt == 'y' && parse_pause_signal(o, val) < 0)
+		return fail(err, room,
+			    "-y: invalid value '%s' (expected SIGNAL or SIGNAL,r; a name such as USR2 "
+			    "or a number; not KILL, STOP, URG or a fault signal)",
+			    val);
+	if (o->sample_signal == o->pause_signal)
+		return fail(err, room, "-l and -y need different signals");
+	return 0;
+}
+
 static int set_value(struct collect_options *o, char opt, const char *val, char *err, size_t room)
 {
 	int rc;
@@ -213,12 +291,9 @@ static int set_value(struct collect_options *o, char opt, const char *val, char 
 				val);
 		o->duration_set = 1;
 		return 0;
-	case 'S':
-		if (parse_sample(val) < 0)
-			return fail(err, room, "-S: invalid sampling '%s' (expected on, off or seconds)",
-				    val);
-		o->sample = val;
-		return 0;
+	case 'S': return set_sample(o, val, err, room);
+	case 'l':
+	case 'y': return set_signal(o, opt, val, err, room);
 	case 'H': return set_on_off(&o->heap_on, opt, val, err, room);
 	case 'i': return set_on_off(&o->io_on, opt, val, err, room);
 	case 's': {
@@ -321,7 +396,7 @@ static int parse_word(struct collect_options *o, int argc, char **argv, int *i, 
 		}
 		if (strchr(unsupported_flags, c) || strchr(unsupported_with_value, c))
 			return fail(err, room, "option -%c is not supported yet", c);
-		if (!strchr("ptSHsiFAodCg", c))
+		if (!strchr("ptSHsiFAodCgly", c))
 			return fail(err, room, "unknown option -%c (see collect --help)", c);
 		if (p[1])
 			val = p + 1;
@@ -347,6 +422,7 @@ int collect_options_parse(struct collect_options *o, int argc, char **argv, char
 	o->clock_interval_us = COLLECT_CLOCK_ON_US;
 	o->follow = COLLECT_FOLLOW_ON;
 	o->follow_spec = "on";
+	o->sample_period_s = 1;
 	o->archive = "on";
 	if (argc <= 1) {
 		o->mode = COLLECT_MODE_SUMMARY;

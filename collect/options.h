@@ -46,6 +46,10 @@ struct collect_options {
 	unsigned long duration_end_s; /* 0 = until the target exits */
 	const char *hwc_spec;         /* -h COUNTERS as given (collect/hwc.h parses it), NULL: none */
 	const char *sample;           /* -S value (on, off or seconds), NULL if not given */
+	long sample_period_s;         /* -S: seconds between periodic sample points (default 1), 0 off */
+	int sample_signal;            /* -l: a sample point on this signal, 0 none */
+	int pause_signal;             /* -y: pause/resume toggle signal, 0 none */
+	int pause_resumed;            /* -y SIGNAL,r: start resumed (else paused) */
 	int heap_on;                  /* -H on (default off) */
 	int io_on;                    /* -i on (default off) */
 	const char *sync;             /* -s value as given (on, calibrate, all, MICROSECONDS), NULL: off */
@@ -67,6 +71,9 @@ struct collect_options {
  * off (*ret_on 0), or a threshold in microseconds (0 .. 10^9).  0 or -EINVAL.
  */
 int collect_parse_sync(const char *s, int *ret_on, long *ret_threshold_us);
+
+/* Parse a signal name (USR1, SIGUSR1) or number for -l and -y: 0 or -EINVAL. */
+int collect_parse_signal(const char *s, int *ret_sig);
 
 /*
  * Parse ARGV (ARGC words, argv[0] = "collect") into *RET.  Returns 0, or

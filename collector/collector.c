@@ -38,6 +38,7 @@
 #include "collector/loadmap.h"
 #include "collector/logxml.h"
 #include "collector/sampler.h"
+#include "collector/samples.h"
 #include "collector/signals.h"
 #include "collector/stacktab.h"
 #include "collector/state.h"
@@ -98,9 +99,24 @@ static uint64_t parse_u64(const char **s)
 /*
  * PA_PARAMS: ';'-separated p=<us>, d=<depth>, t=<start_s>:<end_s>,
  * F=0|1|2 (follow descendants: off, on, by the regex in PA_FOLLOW; default
- * on), and each tracer's key=0|1 (H: heap, s: sync, i: I/O); unknown keys ignored
+ * on), S=<s> (periodic sample points, default 1; 0 none), l=<signal> (sample points on it),
+ * y=<signal>[p] (pause/resume on it, p: start paused), and each tracer's
+ * key=0|1 (H: heap, s: sync, i: I/O); unknown keys ignored
  * (a tracer reads its own further keys: w=<us>, the sync threshold).
  */
+static void parse_sample_key(char key, const char **s, struct col_config *cfg)
+{
+	uint64_t v = parse_u64(s);
+	if (key == 'S') {
+		cfg->sample_period_s = v > 86400 ? 86400 : (uint32_t)v;
+	} else if (key == 'l') {
+		cfg->sample_signal = v < 65 ? (int)v : 0;
+	} else {
+		cfg->pause_signal = v < 65 ? (int)v : 0;
+		cfg->start_paused = **s == 'p';
+	}
+}
+
 static void parse_params(const char *s, struct col_config *cfg)
 {
 	cfg->interval_us = 0;
@@ -108,6 +124,8 @@ static void parse_params(const char *s, struct col_config *cfg)
 	for (size_t i = 0; i < NTRACERS; i++)
 		tracer_wanted[i] = 0;
 	cfg->follow = LINEAGE_FOLLOW_ON;
+	cfg->sample_period_s = 1; /* S= absent: every second (collect -S on) */
+	cfg->sample_signal = cfg->pause_signal = cfg->start_paused = 0;
 	while (s && *s) {
 		char key = *s;
 		if (s[1] == '=') {
@@ -118,6 +136,8 @@ static void parse_params(const char *s, struct col_config *cfg)
 			} else if (key == 'd') {
 				uint64_t v = parse_u64(&s);
 				cfg->depth_limit = v < 1 ? 1 : v > DEPTH_MAX ? DEPTH_MAX : (uint32_t)v;
+			} else if (key == 'S' || key == 'l' || key == 'y') {
+				parse_sample_key(key, &s, cfg);
 			} else if (tracer_index(key) >= 0) {
 				tracer_wanted[tracer_index(key)] = parse_u64(&s) != 0;
 			} else if (key == 'F') {
@@ -138,38 +158,6 @@ static void parse_params(const char *s, struct col_config *cfg)
 		if (*s == ';')
 			s++;
 	}
-}
-
-static void write_sample(uint64_t number)
-{
-	static struct blockw_cursor cursor; /* init and finish never overlap */
-	struct col_config *cfg = col_config();
-	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return;
-	struct exp_sample s = {
-		.ts_ns = col_now_ns(),
-		.number = number,
-		.utime_ns =
-			(uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u,
-		.stime_ns =
-			(uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u,
-		.minflt = (uint64_t)ru.ru_minflt,
-		.majflt = (uint64_t)ru.ru_majflt,
-		.nswap = (uint64_t)ru.ru_nswap,
-		.inblock = (uint64_t)ru.ru_inblock,
-		.oublock = (uint64_t)ru.ru_oublock,
-		.msgsnd = (uint64_t)ru.ru_msgsnd,
-		.msgrcv = (uint64_t)ru.ru_msgrcv,
-		.nsignals = (uint64_t)ru.ru_nsignals,
-		.nvcsw = (uint64_t)ru.ru_nvcsw,
-		.nivcsw = (uint64_t)ru.ru_nivcsw,
-		.maxrss_kb = (uint64_t)ru.ru_maxrss,
-	};
-	if (blockw_append(&cfg->overview, &cursor, col_gettid(), s.ts_ns, EXP_REC_SAMPLE, encode_sample, &s,
-			  0) < 0)
-		atomic_fetch_add(&col_counters()->lost_records, 1);
-	blockw_cursor_release(&cursor);
 }
 
 /* The errno names a failing claim can have (strerror is not SIGNAL_SAFE). */
@@ -365,7 +353,7 @@ static void start_recording(const struct lineage_self *me, int in_child)
 			tracers[i]->start(&tracer_file[i]);
 	col_set_active(1);
 	log_start();
-	write_sample(0);
+	samples_start();
 	if ((in_child ? loadmap_fork_child(dir) : loadmap_init(dir)) < 0)
 		logxml_note("error", "map", "could not write map.xml");
 	if (in_child)
@@ -579,7 +567,7 @@ static void finish(const char *exec_path)
 			loghead_exit(&w, col_now_ns(), (exit_status & 0xff) << 8);
 		loghead_end(&w, col_now_ns());
 	}
-	write_sample(1);
+	samples_finish();
 	logxml_append(&w);
 	if (lineage_self()->origin != LINEAGE_FOUNDER)
 		loadmap_finish();

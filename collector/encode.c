@@ -34,6 +34,12 @@ size_t encode_sample(uint8_t *buf, size_t room, uint64_t prev_ns, const void *re
 	return record_encode_sample(buf, room, rec);
 }
 
+size_t encode_sample_point(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec)
+{
+	(void)prev_ns;
+	return record_encode_sample_point(buf, room, rec);
+}
+
 size_t encode_stack_slot(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec)
 {
 	(void)prev_ns;

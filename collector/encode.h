@@ -14,5 +14,6 @@ size_t encode_thread_end(uint8_t *buf, size_t room, uint64_t prev_ns, const void
 size_t encode_stack(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec);
 size_t encode_stack_slot(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec);
 size_t encode_sample(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec);
+size_t encode_sample_point(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec);
 
 #endif

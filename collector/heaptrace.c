@@ -45,13 +45,13 @@ uint64_t heaptrace_stamp(void)
 
 int heaptrace_active(void)
 {
-	return heap_file && col_collecting();
+	return heap_file && col_recording();
 }
 
 void heaptrace_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t stamp)
 {
 	struct blockw_file *file = heap_file;
-	if (!file || !col_collecting())
+	if (!file || !col_recording())
 		return;
 	int g = threads_guard_enter();
 	if (g) { /* the collector's own call */

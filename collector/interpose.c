@@ -2,22 +2,26 @@
  * interpose.c - the interposers whose work belongs to a module below
  * collector.c: each initialises the collector (col_init), then hands over to
  * its module (threads, signals, loadmap), which includes nothing above it.
- * Also the one door of the tracing libraries (trace_api.h).  The exported
+ * Also the one door of the tracing libraries (trace_api.h) and the collector
+ * API's entry points (pa_collector_sample, ...; collectorAPI/collectorAPI.c).  The exported
  * names are listed in libcollector.map.
  */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "collector/collector.h"
 #include "collector/heaptrace.h"
 #include "collector/loadmap.h"
+#include "collector/samples.h"
 #include "collector/signals.h"
 #include "collector/threads.h"
 #include "collector/iotrace.h"
 #include "collector/synctrace.h"
 #include "collector/trace_api.h"
+#include "experiment/format.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -108,4 +112,35 @@ static const struct pa_trace_api trace_api = {
 EXPORT const struct pa_trace_api *pa_collector_trace_api(void)
 {
 	return &trace_api;
+}
+
+/*
+ * The collector API (libcollectorAPI's stubs find these with dlsym): each
+ * does nothing unless this process is collecting.
+ */
+EXPORT void pa_collector_sample(const char *name);
+EXPORT void pa_collector_pause(void);
+EXPORT void pa_collector_resume(void);
+EXPORT void pa_collector_terminate_expt(void);
+
+EXPORT void pa_collector_sample(const char *name)
+{
+	if (!name)
+		name = "";
+	samples_point(EXP_SAMPLE_API, name, strlen(name), 0);
+}
+
+EXPORT void pa_collector_pause(void)
+{
+	samples_pause(1, "API", 0);
+}
+
+EXPORT void pa_collector_resume(void)
+{
+	samples_pause(0, "API", 0);
+}
+
+EXPORT void pa_collector_terminate_expt(void)
+{
+	col_finish();
 }

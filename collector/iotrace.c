@@ -32,7 +32,7 @@ static __thread int tls_io_ended;
 
 int iotrace_active(void)
 {
-	return io_file && col_collecting();
+	return io_file && col_recording();
 }
 
 static size_t encode_io(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec)
@@ -174,7 +174,7 @@ static uint32_t track(const struct pa_io_call *c, uint64_t now)
 void iotrace_record(const struct pa_io_call *c)
 {
 	struct blockw_file *file = io_file;
-	if (!file || !col_collecting())
+	if (!file || !col_recording())
 		return;
 	int g = threads_guard_enter();
 	if (g) { /* the collector's own call */

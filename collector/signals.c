@@ -17,6 +17,7 @@
 
 #include "collector/logxml.h"
 #include "collector/sampler.h"
+#include "collector/samples.h"
 #include "collector/state.h"
 #include "collector/threads.h"
 
@@ -76,6 +77,7 @@ static void on_sampling_signal(int sig, siginfo_t *si, void *uc)
 		forward_to_app(sig, si, uc, saved);
 		return; /* errno as the application's handler left it */
 	}
+	samples_tick();
 	errno = saved;
 }
 
@@ -114,6 +116,8 @@ static void set_app_disp(const struct sigaction *act)
 
 int signals_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
+	if (samples_owns_signal(sig))
+		return samples_sigaction(sig, act, old);
 	if (sig != SAMPLER_SIGNAL || !signals_owned())
 		return col_real()->sigaction(sig, act, old);
 	if (old) {
@@ -127,7 +131,7 @@ int signals_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
 
 __sighandler_t signals_signal(int sig, __sighandler_t h)
 {
-	if (sig != SAMPLER_SIGNAL || !signals_owned())
+	if ((sig != SAMPLER_SIGNAL || !signals_owned()) && !samples_owns_signal(sig))
 		return col_real()->signal(sig, h);
 	struct sigaction act, old;
 	memset(&act, 0, sizeof act);

@@ -69,6 +69,30 @@ void col_set_active(int on)
 	atomic_store(&col_is_active, on ? 1 : 0);
 }
 
+static _Atomic int col_is_paused, col_was_paused;
+
+void col_set_paused(int paused)
+{
+	if (paused)
+		atomic_store(&col_was_paused, 1);
+	atomic_store(&col_is_paused, paused ? 1 : 0);
+}
+
+int col_paused(void)
+{
+	return atomic_load_explicit(&col_is_paused, memory_order_relaxed);
+}
+
+int col_pause_seen(void)
+{
+	return atomic_load_explicit(&col_was_paused, memory_order_relaxed);
+}
+
+int col_recording(void)
+{
+	return col_collecting() && !col_paused();
+}
+
 int col_active(void)
 {
 	return atomic_load(&col_is_active);

@@ -43,6 +43,10 @@ struct col_config {
 	uint64_t window_start_ns; /* collect only in [start, end) after start_ns */
 	uint64_t window_end_ns;   /* 0: no end */
 	int follow;               /* F=: enum lineage_follow */
+	uint32_t sample_period_s; /* S=: periodic sample points (collect -S); 0 none */
+	int sample_signal;        /* l=: a sample point on this signal (collect -l); 0 none */
+	int pause_signal;         /* y=<sig>[p]: pause/resume toggle (collect -y); 0 none */
+	int start_paused;         /* y=<sig>p: start paused */
 	char dir[PATH_MAX - 64];
 	int64_t fault_blocks; /* PA_FAULT_BLOCKS: blocks a process may claim, then ENOSPC; < 0 no limit */
 	struct blockw_health health; /* shared by every data file, the tracers' too */
@@ -84,6 +88,18 @@ void col_set_active(int on);
 int col_active(void);
 /* Mark the collection finished; returns 1 if it already was. SIGNAL_SAFE. */
 int col_mark_finished(void);
+
+/*
+ * Pause (1) or resume (0) recording (collector_pause, collect -y): while
+ * paused no clock sample and no traced call is recorded (thread starts and
+ * ends still are).  col_pause_seen: 1 once the process has paused, so that
+ * a thread's end charges only the CPU time its samples carry.  SIGNAL_SAFE.
+ */
+void col_set_paused(int paused);
+int col_paused(void);
+int col_pause_seen(void);
+/* col_collecting() and not paused: traced calls are recorded. SIGNAL_SAFE. */
+int col_recording(void);
 
 /* CLOCK_MONOTONIC and this thread's CPU clock in ns; the thread's id. SIGNAL_SAFE. */
 uint64_t col_now_ns(void);

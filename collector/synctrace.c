@@ -50,7 +50,7 @@ static __thread uint32_t tls_acq_skip;    /* the thread's acquisitions to skip b
 
 int synctrace_active(void)
 {
-	return sync_file && col_collecting();
+	return sync_file && col_recording();
 }
 
 static size_t encode_sync(uint8_t *buf, size_t room, uint64_t prev_ns, const void *rec)
@@ -165,7 +165,7 @@ static void record_acq(struct blockw_file *file, unsigned func, uint64_t object,
 void synctrace_acquired(unsigned func, uint64_t object, uint64_t leaf_pc)
 {
 	struct blockw_file *file = sync_file;
-	if (!file || !col_collecting())
+	if (!file || !col_recording())
 		return;
 	struct watch_slot *w = watch_find(object);
 	if (!w)
@@ -184,7 +184,7 @@ void synctrace_acquired(unsigned func, uint64_t object, uint64_t leaf_pc)
 int synctrace_record(unsigned func, uint64_t object, uint64_t start_ns, uint64_t wait_ns, uint64_t leaf_pc)
 {
 	struct blockw_file *file = sync_file;
-	if (!file || !col_collecting())
+	if (!file || !col_recording())
 		return 0;
 	atomic_fetch_add_explicit(&sync_calls, 1, memory_order_relaxed);
 	if (wait_ns < sync_threshold)

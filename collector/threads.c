@@ -292,11 +292,13 @@ static void thread_write_end(struct col_thread *t, uint32_t writer_tid, uint64_t
 		.end_ns = col_now_ns(),
 		.cpu_ns = cpu_now_ns > t->cpu0_ns ? cpu_now_ns - t->cpu0_ns : 0,
 	};
-	if (cfg->window_start_ns || cfg->window_end_ns) {
-		/* -t: the CPU inside the window, which its samples carry, plus the
-		 * tail since the last one if the thread ends inside the window */
+	if (cfg->window_start_ns || cfg->window_end_ns || col_pause_seen()) {
+		/* -t, pause: the CPU inside the window, which its samples carry, plus
+		 * the tail since the last one if the thread ends inside the window
+		 * and not paused */
 		uint64_t rel = r.end_ns - cfg->start_ns;
-		int inside = rel >= cfg->window_start_ns && (!cfg->window_end_ns || rel < cfg->window_end_ns);
+		int inside = rel >= cfg->window_start_ns &&
+			     (!cfg->window_end_ns || rel < cfg->window_end_ns) && !col_paused();
 		r.cpu_ns = t->window_cpu_ns +
 			   (inside && cpu_now_ns > t->last_cpu_ns ? cpu_now_ns - t->last_cpu_ns : 0);
 	}
@@ -468,8 +470,8 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	uint64_t now = col_now_ns();
 	uint64_t rel = now - cfg->start_ns;
 	uint64_t weight = cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0;
-	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns)) {
-		t->last_cpu_ns = cpu; /* outside the collection window: not attributed */
+	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns) || col_paused()) {
+		t->last_cpu_ns = cpu; /* outside the collection window, or paused: not attributed */
 		return;
 	}
 	if (atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
@@ -522,8 +524,8 @@ static void take_hwc(struct col_thread *t, const ucontext_t *uc, uint32_t extra_
 		return;
 	struct col_config *cfg = col_config();
 	uint64_t now = col_now_ns(), rel = now - cfg->start_ns;
-	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns))
-		return; /* outside the collection window: not attributed */
+	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns) || col_paused())
+		return; /* outside the collection window, or paused: not attributed */
 	uint64_t id = 0;
 	if (!atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
 		uint32_t flags;

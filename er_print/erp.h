@@ -97,6 +97,16 @@ int report_header(struct erp *e, const char *arg);
 int report_statistics(struct erp *e, const char *arg);
 int report_experiment_list(struct erp *e, const char *arg);
 int report_thread_list(struct erp *e, const char *arg);
+/*
+ * gprofng's Exp/Sel/Total table of thread_list and sample_list: per
+ * experiment its selection (NULL: "?") and total.
+ */
+void report_selection_table(FILE *o, size_t n, const char *const *sel, const size_t *totals);
+
+/* Sample reports (er_print/report_samples.c). */
+int report_sample_list(struct erp *e, const char *arg);
+int report_sample_list_json(struct erp *e, const char *arg);
+int report_overview(struct erp *e, const char *arg);
 
 /* Metric reports (er_print/report_func.c, report_calls.c). */
 int report_functions(struct erp *e, const char *arg);

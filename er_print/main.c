@@ -97,6 +97,7 @@ static int cmd_name(struct erp *e, const char *arg);
 static int cmd_outfile(struct erp *e, const char *arg);
 static int cmd_appendfile(struct erp *e, const char *arg);
 static int cmd_thread_select(struct erp *e, const char *arg);
+static int cmd_sample_select(struct erp *e, const char *arg);
 static int cmd_experiment_select(struct erp *e, const char *arg);
 static int cmd_filters(struct erp *e, const char *arg);
 static int cmd_script(struct erp *e, const char *arg);
@@ -219,6 +220,12 @@ static const struct command commands[] = {
 	{"thread_list", NULL, ARG_NONE, report_thread_list, "", "threads and which are selected"},
 	{"thread_select", NULL, ARG_ONE, cmd_thread_select, "spec",
 	 "select threads: all, 1, 1-3, 1,3, or exp:spec (e.g. 2:1-3)"},
+	{"sample_list", NULL, ARG_NONE, report_sample_list, "",
+	 "sample points: each experiment's samples, their labels and which are selected"},
+	{"sample_select", NULL, ARG_ONE, cmd_sample_select, "spec",
+	 "count only events inside these samples: all, 1, 1-3, 1,3, or exp:spec (see sample_list)"},
+	{"overview", "sample_detail", ARG_OPT, report_overview, "[exp_id]",
+	 "per-sample data: each sample's CPU time, faults, blocks and context switches"},
 	{"filters", NULL, ARG_REST, cmd_filters, "expr",
 	 "filter events: THRID==n [|| THRID==m ...], or 1 (no filter)"},
 	{"name", NULL, ARG_ONE, cmd_name, "long|short|mangled[:soname|:nosoname]",
@@ -449,6 +456,17 @@ static int cmd_thread_select(struct erp *e, const char *arg)
 	char *err = NULL;
 	if (profile_select_threads(e->prof, arg, &err) < 0) {
 		erp_error(e, "thread_select: %s", err ? err : "out of memory");
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_sample_select(struct erp *e, const char *arg)
+{
+	char *err = NULL;
+	if (profile_select_samples(e->prof, arg, &err) < 0) {
+		erp_error(e, "sample_select: %s", err ? err : "out of memory");
 		free(err);
 		return -1;
 	}
@@ -778,7 +796,7 @@ static void free_pending(struct pending *todo, size_t n)
  * status after a message.
  */
 /*
- * header's and statistics' exp_id on the command line: "all" or a number
+ * header's, statistics' and overview's exp_id on the command line: "all" or a number
  * list ("1", "1,3-5"), and not an experiment of that name in the current
  * directory.
  */
@@ -796,7 +814,8 @@ static int option_arg(const struct command *c, int argc, char **argv, int *i, co
 	int need = c->arg == ARG_TWO || c->fn == cmd_pathmap ? 2
 		   : c->arg == ARG_ONE || c->arg == ARG_REST ||
 				   (c->arg == ARG_OPT && *i + 1 < argc && argv[*i + 1][0] != '-' &&
-				    ((c->fn != report_header && c->fn != report_statistics) ||
+				    ((c->fn != report_header && c->fn != report_statistics &&
+				      c->fn != report_overview) ||
 				     is_exp_id(argv[*i + 1])))
 			   ? 1
 			   : 0;

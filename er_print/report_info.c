@@ -413,10 +413,10 @@ static void stats_print(struct erp *e, const char *title, const struct report_st
 	FILE *o = e->out;
 	fprintf(o, "%s\n", title);
 	fprintf(o, "%*s\n\n", LABEL_WIDTH, "Aggregated statistics for selected samples");
-	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Start Label", "Total");
-	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "End Label", "Total");
-	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Start Time (sec.)", w, 0.0);
-	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "End Time (sec.)", w, sec(s->duration_ns));
+	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Start Label", s->start_label);
+	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "End Label", s->end_label);
+	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Start Time (sec.)", w, sec(s->start_ns));
+	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "End Time (sec.)", w, sec(s->end_ns));
 	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Duration (sec.)", w, sec(s->duration_ns));
 	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Total Thread Time (sec.)", w, sec(s->thread_ns));
 	if (s->duration_ns)
@@ -636,6 +636,26 @@ static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 	free(v);
 }
 
+void report_selection_table(FILE *o, size_t n, const char *const *sel, const size_t *totals)
+{
+	int wexp = 3, wsel = 3, wtot = 5;
+	for (size_t i = 0; i < n; i++) {
+		if (sel[i] && (int)strlen(sel[i]) > wsel)
+			wsel = (int)strlen(sel[i]);
+		if (count_digits(totals[i]) > wtot)
+			wtot = count_digits(totals[i]);
+	}
+	if (count_digits(n) > wexp)
+		wexp = count_digits(n);
+	fprintf(o, "%*s %-*s %*s \n", wexp, "Exp", wsel, "Sel", wtot, "Total");
+	put_rule(o, wexp);
+	put_rule(o, wsel);
+	put_rule(o, wtot);
+	fputc('\n', o);
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "%*zu %-*s %*zu \n", wexp, i + 1, wsel, sel[i] ? sel[i] : "?", wtot, totals[i]);
+}
+
 int report_thread_list(struct erp *e, const char *arg)
 {
 	FILE *o = e->out;
@@ -646,25 +666,18 @@ int report_thread_list(struct erp *e, const char *arg)
 		erp_error(e, "thread_list: out of memory");
 		return -1;
 	}
-	int wexp = 3, wsel = 3, wtot = 5;
-	for (size_t i = 0; i < n; i++) {
-		const struct experiment *x = profile_experiment(e->prof, i);
-		sel[i] = report_thread_selection(e->prof, i);
-		if (sel[i] && (int)strlen(sel[i]) > wsel)
-			wsel = (int)strlen(sel[i]);
-		if (count_digits(x->nthreads) > wtot)
-			wtot = count_digits(x->nthreads);
+	size_t *totals = calloc(n ? n : 1, sizeof *totals);
+	if (!totals) {
+		free(sel);
+		erp_error(e, "thread_list: out of memory");
+		return -1;
 	}
-	if (count_digits(n) > wexp)
-		wexp = count_digits(n);
-	fprintf(o, "%*s %-*s %*s \n", wexp, "Exp", wsel, "Sel", wtot, "Total");
-	put_rule(o, wexp);
-	put_rule(o, wsel);
-	put_rule(o, wtot);
-	fputc('\n', o);
-	for (size_t i = 0; i < n; i++)
-		fprintf(o, "%*zu %-*s %*zu \n", wexp, i + 1, wsel, sel[i] ? sel[i] : "?", wtot,
-			profile_experiment(e->prof, i)->nthreads);
+	for (size_t i = 0; i < n; i++) {
+		sel[i] = report_thread_selection(e->prof, i);
+		totals[i] = profile_experiment(e->prof, i)->nthreads;
+	}
+	report_selection_table(o, n, (const char *const *)sel, totals);
+	free(totals);
 	for (size_t i = 0; i < n; i++) {
 		thread_table(e, i, profile_experiment(e->prof, i));
 		free(sel[i]);

@@ -468,7 +468,7 @@ static const struct {
 	{"synclocks", json_synclocks},     {"leaks", json_leaks},
 	{"allocs", json_allocs},           {"header", json_header},
 	{"statistics", json_statistics},   {"experiment_list", json_experiment_list},
-	{"thread_list", json_thread_list},
+	{"thread_list", json_thread_list}, {"sample_list", report_sample_list_json},
 };
 
 int (*report_json_of(const char *name))(struct erp *, const char *)

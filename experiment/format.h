@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define EXP_FORMAT_VERSION_MAJOR 1
-#define EXP_FORMAT_VERSION_MINOR 7
+#define EXP_FORMAT_VERSION_MINOR 8
 
 /* File header (block 0). */
 #define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */
@@ -107,8 +107,28 @@ enum exp_record_kind {
 	EXP_REC_IO_FILE = 12, /* varint vfd, zigzag fd, varint origin_vfd, varint how, name bytes (no NUL) */
 	/* hwctrace (format 1.7) */
 	EXP_REC_HWC = 13, /* varint dt_ns, varint counter, varint overflows, u64 stack_id */
+	/* 14: not used (reserved for hardware counters) */
+	/* overview (format 1.8): a sample point with why it was taken and its label */
+	EXP_REC_SAMPLE_POINT = 15, /* the 15 SAMPLE varints, varint reason, the label's bytes (no NUL) */
 	EXP_REC_KIND_LIMIT
 };
+
+/*
+ * Why a sample point (EXP_REC_SAMPLE_POINT) was taken.  The data between a
+ * PAUSE point and the next RESUME (or the end) was not recorded.
+ */
+enum exp_sample_reason {
+	EXP_SAMPLE_START = 0,    /* the collection started */
+	EXP_SAMPLE_PERIODIC = 1, /* collect -S */
+	EXP_SAMPLE_SIGNAL = 2,   /* collect -l SIGNAL */
+	EXP_SAMPLE_API = 3,      /* collector_sample(name) */
+	EXP_SAMPLE_PAUSE = 4,    /* collector_pause, or collect -y SIGNAL */
+	EXP_SAMPLE_RESUME = 5,   /* collector_resume, or collect -y SIGNAL */
+	EXP_SAMPLE_END = 6,      /* the collection ended (exit, exec, collector_terminate_expt) */
+	EXP_SAMPLE_REASON_LIMIT
+};
+/* A sample point's label is cut to this many bytes. */
+#define EXP_SAMPLE_LABEL_MAX 64u
 
 /* Flags of a stack record. */
 #define EXP_STACK_TRUNCATED 0x1u /* stack was cut: depth limit or an unwalkable frame */

@@ -105,6 +105,23 @@ size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *
 	return finish(buf, room, tmp, n);
 }
 
+size_t record_encode_sample_point(uint8_t *buf, size_t room, const struct exp_sample *s)
+{
+	uint8_t tmp[16 * VARINT_MAX_BYTES + EXP_SAMPLE_LABEL_MAX];
+	const uint64_t f[] = {s->ts_ns, s->number,  s->utime_ns,  s->stime_ns, s->minflt, s->majflt,
+			      s->nswap, s->inblock, s->oublock,   s->msgsnd,   s->msgrcv, s->nsignals,
+			      s->nvcsw, s->nivcsw,  s->maxrss_kb, s->reason};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		n += varint_put(tmp + n, f[i]);
+	uint32_t k = s->label ? s->label_bytes : 0;
+	if (k > EXP_SAMPLE_LABEL_MAX)
+		k = EXP_SAMPLE_LABEL_MAX;
+	for (uint32_t i = 0; i < k; i++)
+		tmp[n++] = (uint8_t)s->label[i];
+	return finish(buf, room, tmp, n);
+}
+
 size_t record_encode_stack_slot(uint8_t *buf, size_t room, const struct exp_stack_slot *s)
 {
 	uint8_t tmp[VARINT_MAX_BYTES + 8];
@@ -312,14 +329,26 @@ int record_decode_stack(const struct exp_record *r, uint64_t *pcs, uint32_t cap,
 
 int record_decode_sample(const struct exp_record *r, struct exp_sample *ret)
 {
-	uint64_t v[15];
-	if (r->kind != EXP_REC_SAMPLE || get_varints(r, v, 15) < 0)
+	uint64_t v[16];
+	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
+	int named = r->kind == EXP_REC_SAMPLE_POINT;
+	if (r->kind != EXP_REC_SAMPLE && !named)
+		return -EBADMSG;
+	for (int i = 0; i < 15 + named; i++)
+		if (!(p = varint_get(p, end, &v[i])))
+			return -EBADMSG;
+	if ((!named && p != end) ||
+	    (named && (v[15] >= EXP_SAMPLE_REASON_LIMIT || (size_t)(end - p) > EXP_SAMPLE_LABEL_MAX)))
 		return -EBADMSG;
 	uint64_t *f[] = {&ret->ts_ns,  &ret->number,   &ret->utime_ns, &ret->stime_ns, &ret->minflt,
 			 &ret->majflt, &ret->nswap,    &ret->inblock,  &ret->oublock,  &ret->msgsnd,
 			 &ret->msgrcv, &ret->nsignals, &ret->nvcsw,    &ret->nivcsw,   &ret->maxrss_kb};
 	for (int i = 0; i < 15; i++)
 		*f[i] = v[i];
+	/* format 1.6 and before: point 0 starts the collection, any other ends it */
+	ret->reason = named ? (uint32_t)v[15] : ret->number == 0 ? EXP_SAMPLE_START : EXP_SAMPLE_END;
+	ret->label = named ? (const char *)p : NULL;
+	ret->label_bytes = named ? (uint32_t)(end - p) : 0;
 	return 0;
 }
 

@@ -54,6 +54,10 @@ struct exp_sample {
 	uint64_t minflt, majflt, nswap, inblock, oublock;
 	uint64_t msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
 	uint64_t maxrss_kb;
+	/* EXP_REC_SAMPLE_POINT only (a SAMPLE decodes as reason START or END, no label): */
+	uint32_t reason;      /* enum exp_sample_reason */
+	uint32_t label_bytes; /* <= EXP_SAMPLE_LABEL_MAX */
+	const char *label;    /* not NUL-terminated; the decoder points into the payload */
 };
 
 struct exp_stack_slot {
@@ -103,6 +107,8 @@ size_t record_encode_thread_start(uint8_t *buf, size_t room, const struct exp_th
 size_t record_encode_thread_end(uint8_t *buf, size_t room, const struct exp_thread_end *t);
 size_t record_encode_stack(uint8_t *buf, size_t room, const struct exp_stack *s);
 size_t record_encode_sample(uint8_t *buf, size_t room, const struct exp_sample *s);
+/* EXP_REC_SAMPLE_POINT: the sample with its reason and label (cut to EXP_SAMPLE_LABEL_MAX). */
+size_t record_encode_sample_point(uint8_t *buf, size_t room, const struct exp_sample *s);
 size_t record_encode_stack_slot(uint8_t *buf, size_t room, const struct exp_stack_slot *s);
 /* prev_ns: the block's base or the previous sync record's ts_ns (ts_ns must not be before it). */
 size_t record_encode_sync(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_sync *s);

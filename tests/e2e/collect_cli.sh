@@ -130,10 +130,18 @@ check "-t message" grep -q "collect: -t: invalid duration 'x'" err
 expect_rc 2 "-t 5-2" "$collect" -t 5-2 true
 expect_rc 2 "-t 0" "$collect" -t 0 true
 expect_rc 2 "-S bad" "$collect" -S sometimes true
+for v in on KILL URG SEGV 0 99; do
+	expect_rc 2 "-l $v" "$collect" -l $v true
+	check "-l $v message" grep -q "collect: -l: invalid signal '$v'" err
+done
+expect_rc 2 "-y USR2,x" "$collect" -y USR2,x true
+check "-y USR2,x message" grep -q "collect: -y: invalid value 'USR2,x'" err
+expect_rc 2 "-l and -y the same signal" "$collect" -l USR1 -y SIGUSR1,r true
+check "-l/-y same signal message" grep -q "collect: -l and -y need different signals" err
 expect_rc 2 "unknown option" "$collect" -Z true
 check "unknown option message" grep -q 'collect: unknown option -Z' err
 expect_rc 2 "unknown long option" "$collect" --frobnicate true
-for o in M m j J l y a L O P c I N r; do
+for o in M m j J a L O P c I N r; do
 	expect_rc 2 "-$o" "$collect" -$o on true
 	check "-$o message" grep -q "collect: option -$o is not supported yet" err
 done
@@ -247,7 +255,7 @@ check "log.xml exit" grep -Eq '<exit tstamp_ns="[0-9]+" status="0"/>' $log
 check "log.xml rusage" grep -Eq '<rusage utime_ns="[0-9]+" stime_ns="[0-9]+" maxrss_kb="[0-9]+" minflt="[0-9]+" majflt="[0-9]+" inblock="[0-9]+" oublock="[0-9]+" nvcsw="[0-9]+" nivcsw="[0-9]+"/>' $log
 check "log.xml end" grep -Eq '<end tstamp_ns="[0-9]+"/>' $log
 check "log.xml ends with </experiment>" test "$(tail -n1 $log)" = '</experiment>'
-check "map.xml head and tail" test "$(cat args.er/map.xml)" = $'<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.7">\n</map>'
+check "map.xml head and tail" test "$(cat args.er/map.xml)" = $'<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.8">\n</map>'
 
 # ---- exit status and signals
 expect_rc 3 "exit 3 propagates" "$collect" -o exit3.er sh -c 'exit 3'

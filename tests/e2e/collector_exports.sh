@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # libcollector.so exports exactly the interposed names (nm -D): threads,
 # signals, dlopen, the process lifetime and every way of making a descendant
-# (collector/descend.c), and the version
+# (collector/descend.c), the collector API's entry points, and the version
 # script lists the same names, and they are unversioned (so they bind every
 # version of the libc symbol).  A dormant collector changes nothing: without
 # PA_EXPERIMENT, or with PA_TARGET_PID naming another process, the target's
@@ -9,7 +9,8 @@
 source "$(dirname "$0")/collector_lib.sh"
 col_setup
 want="_Exit __libc_start_main _exit clone dlclose dlopen execl execle execlp execv execve execveat execvp execvpe exit"
-want+=" fexecve pa_collector_trace_api posix_spawn posix_spawnp pthread_create pthread_sigmask sigaction signal"
+want+=" fexecve pa_collector_pause pa_collector_resume pa_collector_sample pa_collector_terminate_expt"
+want+=" pa_collector_trace_api posix_spawn posix_spawnp pthread_create pthread_sigmask sigaction signal"
 want+=" sigprocmask vfork"
 got=$(nm -D --defined-only "$COL_SO" | awk '{print $3}' | grep -vx -e _init -e _fini | sort | tr '\n' ' ')
 [[ ${got% } == "$want" ]] || col_fail "exports: '$got', want '$want'"

@@ -83,14 +83,15 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 		}
 		break;
 	}
-	case EXP_REC_SAMPLE: {
+	case EXP_REC_SAMPLE:
+	case EXP_REC_SAMPLE_POINT: {
 		struct exp_sample s;
 		if ((r = record_decode_sample(rec, &s)) == 0)
 			printf("sample number=%" PRIu64 " ts=%" PRIu64 " utime=%" PRIu64 " stime=%" PRIu64
 			       " minflt=%" PRIu64 " majflt=%" PRIu64 " nvcsw=%" PRIu64 " nivcsw=%" PRIu64
-			       " maxrss_kb=%" PRIu64 "\n",
+			       " maxrss_kb=%" PRIu64 " reason=%" PRIu32 " label=%.*s\n",
 			       s.number, s.ts_ns, s.utime_ns, s.stime_ns, s.minflt, s.majflt, s.nvcsw,
-			       s.nivcsw, s.maxrss_kb);
+			       s.nivcsw, s.maxrss_kb, s.reason, (int)s.label_bytes, s.label ? s.label : "");
 		break;
 	}
 	case EXP_REC_SYNC: {

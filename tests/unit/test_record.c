@@ -108,6 +108,53 @@ static void test_threads_samples(void)
 	CHECK(record_next(&pos, bad2 + 4, &r) == -EBADMSG);
 }
 
+/* SAMPLE_POINT (format 1.8): reason and label round trip; a label is cut, a bad reason refused. */
+static void test_sample_point(void)
+{
+	uint8_t buf[512];
+	char long_label[100];
+	memset(long_label, 'x', sizeof long_label);
+	struct exp_sample sm = {.ts_ns = 9,
+				.number = 3,
+				.stime_ns = 11,
+				.reason = EXP_SAMPLE_API,
+				.label = "after_b",
+				.label_bytes = 7};
+	size_t n = record_encode_sample_point(buf, sizeof buf, &sm);
+	record_publish(buf, EXP_REC_SAMPLE_POINT);
+	struct exp_sample lg = {.number = 4,
+				.reason = EXP_SAMPLE_PAUSE,
+				.label = long_label,
+				.label_bytes = sizeof long_label};
+	size_t m = record_encode_sample_point(buf + n, sizeof buf - n, &lg);
+	record_publish(buf + n, EXP_REC_SAMPLE_POINT);
+	CHECK(n > 0 && m > 0);
+	const uint8_t *pos = buf, *end = buf + sizeof buf;
+	struct exp_record r;
+	struct exp_sample d;
+	CHECK(record_next(&pos, end, &r) == 1 && record_decode_sample(&r, &d) == 0);
+	CHECK_EQ_U64(d.number, 3);
+	CHECK_EQ_U64(d.stime_ns, 11);
+	CHECK_EQ_U64(d.reason, EXP_SAMPLE_API);
+	CHECK(d.label_bytes == 7 && memcmp(d.label, "after_b", 7) == 0);
+	CHECK(record_next(&pos, end, &r) == 1 && record_decode_sample(&r, &d) == 0);
+	CHECK_EQ_U64(d.reason, EXP_SAMPLE_PAUSE);
+	CHECK_EQ_U64(d.label_bytes, EXP_SAMPLE_LABEL_MAX);
+	/* an old SAMPLE record decodes as the start (number 0) or the end */
+	struct exp_sample old = {.number = 1};
+	record_encode_sample(buf, sizeof buf, &old);
+	record_publish(buf, EXP_REC_SAMPLE);
+	pos = buf;
+	CHECK(record_next(&pos, end, &r) == 1 && record_decode_sample(&r, &d) == 0);
+	CHECK(d.reason == EXP_SAMPLE_END && d.label_bytes == 0);
+	/* a reason past the last is malformed */
+	struct exp_sample bad = {.reason = EXP_SAMPLE_REASON_LIMIT};
+	record_encode_sample_point(buf, sizeof buf, &bad);
+	record_publish(buf, EXP_REC_SAMPLE_POINT);
+	pos = buf;
+	CHECK(record_next(&pos, end, &r) == 1 && record_decode_sample(&r, &d) == -EBADMSG);
+}
+
 static void test_stack_slot(void)
 {
 	uint8_t buf[256];
@@ -361,6 +408,7 @@ static void test_hwc(void)
 
 int main(void)
 {
+	test_sample_point();
 	test_hwc();
 	test_io();
 	test_sync();
