@@ -111,7 +111,7 @@ static const char usage_text[] =
 	"  --help                    print this help and exit\n"
 	"  --                        end of options\n"
 	"\n"
-	"Not supported yet: -M, -m, -j, -J, -l, -y, -a,\n"
+	"Not supported yet: -M, -m, -j, -J, -a,\n"
 	"-L, -O, -P, -c, -I, -N, -r, -x, -R.\n"
 	"\n"
 	"Environment: PA_MAX_CALL_STACK_DEPTH=N sets the call stack depth limit\n"
