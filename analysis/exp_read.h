@@ -51,6 +51,15 @@ struct exp_thread *exp_read_thread(struct exp_read *rd, uint32_t tid);
 /* The index of the stack with this id among the known ones, else nknown ("unknown"). */
 uint32_t exp_read_stack_index(const struct exp_read *rd, uint64_t id);
 
+/*
+ * Point each of n events at its stack: the uint32_t at byte `offset` of
+ * event i (events `stride` bytes apart) becomes the index of stack ids[i]
+ * (exp_read_stack_index); when some are not in the stacks file, one warning
+ * "N <what> name a call stack that is not in the stacks file".
+ */
+void exp_read_set_stacks(struct exp_read *rd, const uint64_t *ids, size_t n, void *events, size_t stride,
+			 size_t offset, const char *what);
+
 /* A warning in the experiment's problems. */
 void exp_read_warnf(struct exp_read *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -737,6 +737,22 @@ struct exp_thread *exp_read_thread(struct exp_read *rd, uint32_t tid)
 	return &rd->threads.v[rd->threads.n - 1];
 }
 
+void exp_read_set_stacks(struct exp_read *rd, const uint64_t *ids, size_t n, void *events, size_t stride,
+			 size_t offset, const char *what)
+{
+	uint64_t missing = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t s = exp_read_stack_index(rd, ids[i]);
+		memcpy((uint8_t *)events + i * stride + offset, &s, sizeof s);
+		missing += s == rd->nknown;
+	}
+	if (missing)
+		exp_read_warnf(rd,
+			       "%" PRIu64
+			       " %s name a call stack that is not in the stacks file; shown as <Unknown>",
+			       missing, what);
+}
+
 uint32_t exp_read_stack_index(const struct exp_read *rd, uint64_t id)
 {
 	size_t lo = 0, hi = rd->nknown;

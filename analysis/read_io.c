@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,16 +77,8 @@ static int io_read(struct exp_read *rd, void *vst, struct datafile *df)
 	if (r < 0)
 		return r;
 	exp_read_damage(rd, EXP_FILE_NAME_IO, df, st->bad);
-	uint64_t missing = 0;
-	for (size_t i = 0; i < st->events.n; i++) {
-		st->events.v[i].stack = exp_read_stack_index(rd, st->stack_ids.v[i]);
-		missing += st->events.v[i].stack == rd->nknown;
-	}
-	if (missing)
-		exp_read_warnf(rd,
-			       "%" PRIu64 " I/O call(s) name a call stack that is not in the stacks file; "
-			       "shown as <Unknown>",
-			       missing);
+	exp_read_set_stacks(rd, st->stack_ids.v, st->events.n, st->events.v, sizeof *st->events.v,
+			    offsetof(struct exp_io_event, stack), "I/O call(s)");
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "analysis/exp_read.h"
@@ -94,29 +95,10 @@ static int sync_read(struct exp_read *rd, void *vst, struct datafile *df)
 	if (r < 0)
 		return r;
 	exp_read_damage(rd, EXP_FILE_NAME_SYNC, df, st->bad);
-	uint64_t missing = 0;
-	for (size_t i = 0; i < st->events.n; i++) {
-		st->events.v[i].stack = exp_read_stack_index(rd, st->stack_ids.v[i]);
-		missing += st->events.v[i].stack == rd->nknown;
-	}
-	if (missing)
-		exp_read_warnf(rd,
-			       "%" PRIu64
-			       " synchronization wait(s) name a call stack that is not in the stacks file; "
-			       "shown as <Unknown>",
-			       missing);
-	missing = 0;
-	for (size_t i = 0; i < st->acqs.n; i++) {
-		st->acqs.v[i].stack = exp_read_stack_index(rd, st->acq_stack_ids.v[i]);
-		missing += st->acqs.v[i].stack == rd->nknown;
-	}
-	if (missing)
-		exp_read_warnf(
-			rd,
-			"%" PRIu64
-			" sampled lock acquisition(s) name a call stack that is not in the stacks file; "
-			"shown as <Unknown>",
-			missing);
+	exp_read_set_stacks(rd, st->stack_ids.v, st->events.n, st->events.v, sizeof *st->events.v,
+			    offsetof(struct exp_sync_event, stack), "synchronization wait(s)");
+	exp_read_set_stacks(rd, st->acq_stack_ids.v, st->acqs.n, st->acqs.v, sizeof *st->acqs.v,
+			    offsetof(struct exp_sync_acq_event, stack), "sampled lock acquisition(s)");
 	return 0;
 }
 
