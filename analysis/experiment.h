@@ -45,9 +45,10 @@ struct exp_thread {
 	uint64_t start_pc;
 	uint64_t start_ns, end_ns; /* end_ns 0 = no end recorded */
 	uint64_t cpu_ns;           /* measured CPU time, valid if has_end */
+	uint64_t wait_ns;          /* time runnable, waiting for a CPU (run queue), valid if has_wait */
 	uint64_t sampled_ns;       /* sum of sample weights */
 	uint64_t samples;
-	unsigned has_start : 1, has_end : 1;
+	unsigned has_start : 1, has_end : 1, has_wait : 1;
 };
 
 enum exp_event_kind {

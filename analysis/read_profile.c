@@ -69,6 +69,8 @@ static int profile_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_s
 			t->has_end = 1;
 			t->end_ns = s.end_ns;
 			t->cpu_ns = s.cpu_ns;
+			t->wait_ns = s.wait_ns;
+			t->has_wait = s.has_wait != 0;
 		}
 		return 0;
 	}

@@ -110,6 +110,14 @@ static void recorded_of(const struct profile *p, size_t xi, const struct experim
 	for (size_t i = 0; i < x->nsync; i++)
 		if (profile_thread_selected(p, xi, x->sync[i].thread))
 			s->lock_ns += x->sync[i].wait_ns;
+	/* a thread's wait is its whole life's: not for a sample or time selection */
+	uint64_t t0, t1;
+	int windowed = s->by_samples || profile_time_selection(p, &t0, &t1);
+	for (size_t t = 0; !windowed && t < x->nthreads; t++)
+		if (x->threads[t].has_wait && profile_thread_selected(p, xi, t)) {
+			s->wait_ns += x->threads[t].wait_ns;
+			s->has_wait = 1;
+		}
 	s->samples_recorded = l->samples_recorded;
 	s->samples_dropped = l->samples_dropped;
 	if (!l->samples_recorded && !l->samples_dropped && clock_events) {
@@ -271,6 +279,8 @@ void report_stats_add(struct report_stats *sum, const struct report_stats *s)
 	sum->nivcsw += s->nivcsw;
 	sum->cpu_recorded_ns += s->cpu_recorded_ns;
 	sum->lock_ns += s->lock_ns;
+	sum->wait_ns += s->wait_ns;
+	sum->has_wait |= s->has_wait;
 	sum->samples_recorded += s->samples_recorded;
 	sum->samples_dropped += s->samples_dropped;
 	sum->samples_counted |= s->samples_counted;
@@ -278,7 +288,7 @@ void report_stats_add(struct report_stats *sum, const struct report_stats *s)
 
 uint64_t report_stats_sleep_ns(const struct report_stats *s)
 {
-	uint64_t busy = s->user_ns + s->sys_ns + s->lock_ns;
+	uint64_t busy = s->user_ns + s->sys_ns + s->lock_ns + s->wait_ns;
 	return s->thread_ns > busy ? s->thread_ns - busy : 0;
 }
 

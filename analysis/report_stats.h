@@ -34,6 +34,16 @@ struct report_stats {
 	 * is the one source of the figure; it is taken out of Sleep.
 	 */
 	uint64_t lock_ns;
+	/*
+	 * Wait CPU: the selected threads' time runnable but waiting for a CPU
+	 * (the run queue, /proc schedstat at each thread's end; format 1.9), the
+	 * whole life of each; has_wait 0 when no thread carried it (older
+	 * experiments, collect -t, kernels without schedstats) or when samples
+	 * or a time range are selected (it does not fit them).  Taken out of
+	 * Sleep.
+	 */
+	uint64_t wait_ns;
+	int has_wait;
 	uint64_t samples_recorded, samples_dropped;
 	int samples_counted; /* the collector did not report: counted in the data */
 	int finished;        /* an exit was recorded */

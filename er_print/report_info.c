@@ -426,16 +426,17 @@ static void stats_print(struct erp *e, const char *title, const struct report_st
 		fprintf(o, "%*s: N/A\n\n", LABEL_WIDTH, "Average number of Threads");
 
 	/* Linux has no Solaris microstates: CPU is user + system, the rest sleep. */
-	uint64_t sl = report_stats_sleep_ns(s), total = s->user_ns + s->sys_ns + s->lock_ns + sl;
+	uint64_t sl = report_stats_sleep_ns(s), total = s->user_ns + s->sys_ns + s->lock_ns + s->wait_ns + sl;
 	fprintf(o, "%*s:\n", LABEL_WIDTH, "Process Times (sec.)");
 	print_time_share(o, "User CPU", s->user_ns, total, w);
 	print_time_share(o, "System CPU", s->sys_ns, total, w);
 	print_time_share(o, "Trap CPU", 0, total, w);
 	print_time_share(o, "User Lock", s->lock_ns, total, w); /* recorded waits (collect -s) */
 	static const char *const zeros[] = {"Data Page Fault", "Text Page Fault", "Kernel Page Fault",
-					    "Stopped", "Wait CPU"};
+					    "Stopped"};
 	for (size_t i = 0; i < sizeof zeros / sizeof zeros[0]; i++)
 		print_time_share(o, zeros[i], 0, total, w);
+	print_time_share(o, "Wait CPU", s->wait_ns, total, w); /* the run queue (schedstat) */
 	print_time_share(o, "Sleep", sl, total, w);
 	fprintf(o, "\n");
 

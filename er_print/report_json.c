@@ -157,6 +157,8 @@ static void stats_object(struct jsonw *w, const struct report_stats *s)
 	jsonw_key_uint(w, "user_cpu_ns", s->user_ns);
 	jsonw_key_uint(w, "system_cpu_ns", s->sys_ns);
 	jsonw_key_uint(w, "user_lock_ns", s->lock_ns);
+	if (s->has_wait)
+		jsonw_key_uint(w, "wait_cpu_ns", s->wait_ns);
 	jsonw_key_uint(w, "sleep_ns", report_stats_sleep_ns(s));
 	jsonw_key_uint(w, "cpu_recorded_ns", s->cpu_recorded_ns);
 	jsonw_key_uint(w, "samples_recorded", s->samples_recorded);

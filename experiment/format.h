@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define EXP_FORMAT_VERSION_MAJOR 1
-#define EXP_FORMAT_VERSION_MINOR 8
+#define EXP_FORMAT_VERSION_MINOR 9
 
 /* File header (block 0). */
 #define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */

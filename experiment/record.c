@@ -57,11 +57,13 @@ size_t record_encode_thread_start(uint8_t *buf, size_t room, const struct exp_th
 
 size_t record_encode_thread_end(uint8_t *buf, size_t room, const struct exp_thread_end *t)
 {
-	uint8_t tmp[3 * VARINT_MAX_BYTES];
+	uint8_t tmp[4 * VARINT_MAX_BYTES];
 	size_t n = 0;
 	n += varint_put(tmp + n, t->tid);
 	n += varint_put(tmp + n, t->end_ns);
 	n += varint_put(tmp + n, t->cpu_ns);
+	if (t->has_wait)
+		n += varint_put(tmp + n, t->wait_ns);
 	return finish(buf, room, tmp, n);
 }
 
@@ -289,12 +291,15 @@ int record_decode_thread_start(const struct exp_record *r, struct exp_thread_sta
 
 int record_decode_thread_end(const struct exp_record *r, struct exp_thread_end *ret)
 {
-	uint64_t v[3];
-	if (r->kind != EXP_REC_THREAD_END || get_varints(r, v, 3) < 0 || v[0] > UINT32_MAX)
+	uint64_t v[4];
+	int wait = r->kind == EXP_REC_THREAD_END && get_varints(r, v, 4) == 0; /* format 1.9 */
+	if (r->kind != EXP_REC_THREAD_END || (!wait && get_varints(r, v, 3) < 0) || v[0] > UINT32_MAX)
 		return -EBADMSG;
 	ret->tid = (uint32_t)v[0];
 	ret->end_ns = v[1];
 	ret->cpu_ns = v[2];
+	ret->wait_ns = wait ? v[3] : 0;
+	ret->has_wait = wait;
 	return 0;
 }
 

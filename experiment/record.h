@@ -38,6 +38,12 @@ struct exp_thread_end {
 	uint32_t tid;
 	uint64_t end_ns;
 	uint64_t cpu_ns; /* the thread's CPU time at its end, measured */
+	/*
+	 * Its time waiting for a CPU while runnable (the run queue:
+	 * /proc/.../schedstat's second figure), from format 1.9, when has_wait.
+	 */
+	uint64_t wait_ns;
+	int has_wait;
 };
 
 struct exp_stack {

@@ -89,6 +89,7 @@ static void test_threads_samples(void)
 	CHECK_EQ_U64(dts.start_pc, 0x401000);
 	CHECK(record_next(&pos, end, &r) == 1 && record_decode_thread_end(&r, &dte) == 0);
 	CHECK_EQ_U64(dte.cpu_ns, 444);
+	CHECK(!dte.has_wait); /* before format 1.9: no run-queue wait */
 	CHECK(record_next(&pos, end, &r) == 1 && record_decode_sample(&r, &dsm) == 0);
 	CHECK_EQ_U64(dsm.utime_ns, 77);
 	CHECK_EQ_U64(dsm.nivcsw, 3);
@@ -98,6 +99,17 @@ static void test_threads_samples(void)
 	pos = buf;
 	record_next(&pos, end, &r);
 	CHECK(record_decode_thread_end(&r, &dte) == -EBADMSG);
+	/* format 1.9: the run-queue wait, decoded; a fifth figure is malformed */
+	uint8_t w[64] = {0};
+	struct exp_thread_end tw = {
+		.tid = 9, .end_ns = 1000, .cpu_ns = 500, .wait_ns = 123456, .has_wait = 1};
+	size_t wn = record_encode_thread_end(w, sizeof w, &tw);
+	record_publish(w, EXP_REC_THREAD_END);
+	pos = w;
+	CHECK(wn > 0 && record_next(&pos, w + sizeof w, &r) == 1 && record_decode_thread_end(&r, &dte) == 0);
+	CHECK(dte.has_wait);
+	CHECK_EQ_U64(dte.wait_ns, 123456);
+	CHECK_EQ_U64(dte.cpu_ns, 500);
 	/* unknown kind */
 	uint8_t bad[4] = {200, 1, 0, 0};
 	pos = bad;
