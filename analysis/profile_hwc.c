@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis/profile_internal.h"
 #include "experiment/format.h"
@@ -137,6 +138,107 @@ static int register_counter(struct profile *p, const struct exp_hwc_counter *c)
 	return 0;
 }
 
+/* The names of the cycles and instructions counters (libpfm4's pmu:: prefix and :modifiers aside). */
+static const char *const cycles_names[] = {
+	"cycles", "cpu-cycles", "cpu_cycles", "CYCLES", "PERF_COUNT_HW_CPU_CYCLES", "CPU_CLK_UNHALTED"};
+static const char *const insts_names[] = {"insts",        "instructions",
+					  "INSTRUCTIONS", "PERF_COUNT_HW_INSTRUCTIONS",
+					  "INST_RETIRED", "INSTRUCTIONS_RETIRED"};
+
+static int name_is(const char *name, const char *const *names, size_t n)
+{
+	const char *base = strstr(name, "::");
+	base = base ? base + 2 : name;
+	size_t len = strcspn(base, ":");
+	for (size_t i = 0; i < n; i++)
+		if (strlen(names[i]) == len && strncasecmp(base, names[i], len) == 0)
+			return 1;
+	return 0;
+}
+
+/* Index of exp's first counter whose name is one of names, or -1. */
+static int counter_named(const struct experiment *exp, const char *const *names, size_t n)
+{
+	for (size_t k = 0; k < exp->log.nhwc; k++)
+		if (name_is(exp->log.hwc[k].name, names, n))
+			return (int)k;
+	return -1;
+}
+
+#define NAMES(a) a, sizeof a / sizeof a[0]
+
+/* IPC and CPI: ratios of the counters named cycles (keyword 0) and insts (keyword 1). */
+struct ratio_source {
+	struct metric_def defs[2];
+	char cycles[64], insts[64]; /* keywords */
+};
+
+static int ratio_present(const struct profile *p, size_t x, void *arg)
+{
+	const struct ratio_source *s = arg;
+	const struct experiment *exp = p->exps.v[x].exp;
+	if (!exp->has_hwc)
+		return 0;
+	int c = counter_named(exp, NAMES(cycles_names)), i = counter_named(exp, NAMES(insts_names));
+	char kc[64], ki[64];
+	if (c < 0 || i < 0)
+		return 0;
+	keyword_of(exp->log.hwc[c].name, kc, sizeof kc);
+	keyword_of(exp->log.hwc[i].name, ki, sizeof ki);
+	return strcmp(kc, s->cycles) == 0 && strcmp(ki, s->insts) == 0;
+}
+
+static int ratio_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn_arg, void *arg)
+{
+	(void)p, (void)x, (void)fn, (void)fn_arg, (void)arg;
+	return 0; /* computed by profile_compute from its two counters, never charged */
+}
+
+static int ratio_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, const size_t *cols,
+		     void *arg)
+{
+	(void)p, (void)x, (void)sums, (void)stride, (void)cols, (void)arg;
+	return 0;
+}
+
+/* IPC and CPI when exp recorded both a cycles and an instructions counter and p has no IPC yet. */
+static int register_ratios(struct profile *p, const struct experiment *exp)
+{
+	int c = counter_named(exp, NAMES(cycles_names)), i = counter_named(exp, NAMES(insts_names));
+	if (c < 0 || i < 0 || profile_metric_find(p, "IPC") >= 0 || profile_metric_needs(p, "IPC"))
+		return 0;
+	struct ratio_source *s = calloc(1, sizeof *s);
+	if (!s || !profile_own(p, (char *)s))
+		return -ENOMEM;
+	keyword_of(exp->log.hwc[c].name, s->cycles, sizeof s->cycles);
+	keyword_of(exp->log.hwc[i].name, s->insts, sizeof s->insts);
+	struct metric_def d = {
+		.unit = METRIC_UNIT_RATIO, .flavors = METRIC_FLAVORS_ALL, .data_file = EXP_FILE_NAME_HWC};
+	s->defs[0] = d;
+	s->defs[0].keyword = "IPC";
+	s->defs[0].username = "Instructions Per Cycle";
+	s->defs[0].abbrev = "IPC";
+	s->defs[0].ratio_num = s->insts;
+	s->defs[0].ratio_den = s->cycles;
+	s->defs[1] = d;
+	s->defs[1].keyword = "CPI";
+	s->defs[1].username = "Cycles Per Instruction";
+	s->defs[1].abbrev = "CPI";
+	s->defs[1].ratio_num = s->cycles;
+	s->defs[1].ratio_den = s->insts;
+	struct profile_metric_source src = {
+		.needs = "cycles and instructions counters (collect -h cycles,insts)",
+		.defs = s->defs,
+		.ndefs = 2,
+		.present = ratio_present,
+		.charge = ratio_charge,
+		.sum = ratio_sum,
+		.arg = s,
+	};
+	int r = profile_metric_register(p, &src);
+	return r == -EEXIST ? 0 : r;
+}
+
 int profile_hwc_register(struct profile *p, const struct experiment *exp)
 {
 	for (size_t k = 0; k < exp->log.nhwc; k++) {
@@ -148,7 +250,7 @@ int profile_hwc_register(struct profile *p, const struct experiment *exp)
 		if (r < 0)
 			return r;
 	}
-	return 0;
+	return register_ratios(p, exp);
 }
 
 const char *profile_hwc_default_metrics(const struct profile *p, const char *base)
