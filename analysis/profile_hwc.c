@@ -15,128 +15,18 @@
 #include "analysis/profile_internal.h"
 #include "experiment/format.h"
 
-/* One counter's source: its metric and the name experiments know it by. */
+/*
+ * One counter's source: its metric and the name experiments know it by.
+ * as_time: the cycles counter as time, cycles x 1000 / clock_mhz ns, in the
+ * experiments whose log.xml has the clock rate (the others have none of it).
+ */
 struct hwc_source {
 	struct metric_def def;
-	char keyword[64];
+	char keyword[80];
 	char name[64]; /* as in log.xml */
+	char username[80];
+	int as_time;
 };
-
-/* Counter k of experiment x that is this source's, or -1. */
-static int counter_of(const struct profile *p, size_t x, const struct hwc_source *s)
-{
-	const struct exp_log *l = &p->exps.v[x].exp->log;
-	for (size_t k = 0; k < l->nhwc; k++)
-		if (strcmp(l->hwc[k].name, s->name) == 0)
-			return (int)k;
-	return -1;
-}
-
-static int hwc_present(const struct profile *p, size_t x, void *arg)
-{
-	return p->exps.v[x].exp->has_hwc && counter_of(p, x, arg) >= 0;
-}
-
-static int hwc_selected(const struct profile *p, size_t x, const struct exp_hwc_event *y)
-{
-	return p->exps.v[x].selected[y->thread] && profile_time_selected(p, x, y->ts_ns);
-}
-
-static int hwc_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn_arg, void *arg)
-{
-	const struct experiment *exp = p->exps.v[x].exp;
-	int k = counter_of(p, x, arg), r = 0;
-	if (k < 0)
-		return 0;
-	uint64_t interval = exp->log.hwc[k].interval;
-	for (size_t i = 0; r == 0 && i < exp->nhwc; i++) {
-		const struct exp_hwc_event *y = &exp->hwc[i];
-		if (y->counter != (uint32_t)k || !hwc_selected(p, x, y))
-			continue;
-		uint64_t v = y->overflows * interval;
-		struct profile_charge c = {
-			.stack = y->stack, .thread = y->thread, .ts_ns = y->ts_ns, .event = 1, .values = &v};
-		r = fn(fn_arg, &c);
-	}
-	return r;
-}
-
-static int hwc_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, const size_t *cols, void *arg)
-{
-	const struct experiment *exp = p->exps.v[x].exp;
-	int k = counter_of(p, x, arg);
-	if (k < 0)
-		return 0;
-	uint64_t interval = exp->log.hwc[k].interval;
-	for (size_t i = 0; i < exp->nhwc; i++) {
-		const struct exp_hwc_event *y = &exp->hwc[i];
-		if (y->counter == (uint32_t)k && hwc_selected(p, x, y))
-			sums[(size_t)y->stack * stride + cols[0]] += y->overflows * interval;
-	}
-	return 0;
-}
-
-/* The metric keyword of counter name: ':' (libpfm4's pmu::event) would split a metric list. */
-static void keyword_of(const char *name, char *ret, size_t room)
-{
-	snprintf(ret, room, "%s", name);
-	for (char *q = ret; *q; q++)
-		if (*q == ':')
-			*q = '_';
-}
-
-static int register_counter(struct profile *p, const struct exp_hwc_counter *c)
-{
-	struct hwc_source *s = calloc(1, sizeof *s);
-	if (!s)
-		return -ENOMEM;
-	snprintf(s->name, sizeof s->name, "%s", c->name);
-	keyword_of(c->name, s->keyword, sizeof s->keyword);
-	s->def = (struct metric_def){.keyword = s->keyword,
-				     .username = s->name,
-				     .abbrev = s->name,
-				     .unit = c->time_ns ? METRIC_UNIT_TIME : METRIC_UNIT_COUNT,
-				     .flavors = METRIC_FLAVORS_ALL,
-				     .data_file = EXP_FILE_NAME_HWC,
-				     .at_end = 0};
-	/* the profile owns it (freed with its strings) */
-	if (!profile_own(p, (char *)s))
-		return -ENOMEM;
-	struct profile_metric_source src = {
-		.needs = "counter overflow data (collect -h)",
-		.defs = &s->def,
-		.ndefs = 1,
-		.present = hwc_present,
-		.charge = hwc_charge,
-		.sum = hwc_sum,
-		.arg = s,
-	};
-	int r = profile_metric_register(p, &src);
-	if (r == -EEXIST)
-		return 0; /* a metric of that name exists already (another counter's, or a built-in one) */
-	if (r < 0)
-		return r;
-	/* the default list's counter columns, in order of first appearance */
-	size_t old = p->hwc_metrics ? strlen(p->hwc_metrics) : 0;
-	char *m = realloc(p->hwc_metrics, old + 2 * strlen(s->keyword) + 8);
-	if (!m)
-		return -ENOMEM;
-	sprintf(m + old, "%se.%s:i.%s", old ? ":" : "", s->keyword, s->keyword);
-	p->hwc_metrics = m;
-	size_t bytes = strlen(m) + 512; /* room for the longest MSPEC_DEFAULT_*_METRICS too */
-	char *d = realloc(p->hwc_defaults, bytes);
-	if (!d)
-		return -ENOMEM;
-	p->hwc_defaults = d;
-	p->hwc_defaults_bytes = bytes;
-	if (!p->hwc_sort) { /* the first counter's exclusive metric */
-		size_t n = strlen(s->keyword) + 3;
-		if (!(p->hwc_sort = malloc(n)))
-			return -ENOMEM;
-		snprintf(p->hwc_sort, n, "e.%s", s->keyword);
-	}
-	return 0;
-}
 
 /* The names of the cycles and instructions counters (libpfm4's pmu:: prefix and :modifiers aside). */
 static const char *const cycles_names[] = {
@@ -166,6 +56,143 @@ static int counter_named(const struct experiment *exp, const char *const *names,
 }
 
 #define NAMES(a) a, sizeof a / sizeof a[0]
+
+/* Counter k of experiment x that is this source's, or -1. */
+static int counter_of(const struct profile *p, size_t x, const struct hwc_source *s)
+{
+	const struct exp_log *l = &p->exps.v[x].exp->log;
+	if (s->as_time && !l->clock_mhz)
+		return -1;
+	for (size_t k = 0; k < l->nhwc; k++)
+		if (strcmp(l->hwc[k].name, s->name) == 0)
+			return (int)k;
+	return -1;
+}
+
+static int hwc_present(const struct profile *p, size_t x, void *arg)
+{
+	return p->exps.v[x].exp->has_hwc && counter_of(p, x, arg) >= 0;
+}
+
+/* What count events of the source's counter are worth in experiment exp. */
+static uint64_t event_value(const struct experiment *exp, const struct hwc_source *s, uint64_t count)
+{
+	if (!s->as_time)
+		return count;
+	return (uint64_t)((unsigned __int128)count * 1000 / exp->log.clock_mhz); /* counter_of: mhz > 0 */
+}
+
+static int hwc_selected(const struct profile *p, size_t x, const struct exp_hwc_event *y)
+{
+	return p->exps.v[x].selected[y->thread] && profile_time_selected(p, x, y->ts_ns);
+}
+
+static int hwc_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn_arg, void *arg)
+{
+	const struct experiment *exp = p->exps.v[x].exp;
+	int k = counter_of(p, x, arg), r = 0;
+	if (k < 0)
+		return 0;
+	uint64_t interval = exp->log.hwc[k].interval;
+	for (size_t i = 0; r == 0 && i < exp->nhwc; i++) {
+		const struct exp_hwc_event *y = &exp->hwc[i];
+		if (y->counter != (uint32_t)k || !hwc_selected(p, x, y))
+			continue;
+		uint64_t v = event_value(exp, arg, y->overflows * interval);
+		struct profile_charge c = {
+			.stack = y->stack, .thread = y->thread, .ts_ns = y->ts_ns, .event = 1, .values = &v};
+		r = fn(fn_arg, &c);
+	}
+	return r;
+}
+
+static int hwc_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, const size_t *cols, void *arg)
+{
+	const struct experiment *exp = p->exps.v[x].exp;
+	int k = counter_of(p, x, arg);
+	if (k < 0)
+		return 0;
+	uint64_t interval = exp->log.hwc[k].interval;
+	for (size_t i = 0; i < exp->nhwc; i++) {
+		const struct exp_hwc_event *y = &exp->hwc[i];
+		if (y->counter == (uint32_t)k && hwc_selected(p, x, y))
+			sums[(size_t)y->stack * stride + cols[0]] +=
+				event_value(exp, arg, y->overflows * interval);
+	}
+	return 0;
+}
+
+/* The metric keyword of counter name: ':' (libpfm4's pmu::event) would split a metric list. */
+static void keyword_of(const char *name, char *ret, size_t room)
+{
+	snprintf(ret, room, "%s", name);
+	for (char *q = ret; *q; q++)
+		if (*q == ':')
+			*q = '_';
+}
+
+/* Counter c's metric, or with as_time its cycles as time (KEYWORD_time, not in the default list). */
+static int register_counter(struct profile *p, const struct exp_hwc_counter *c, int as_time)
+{
+	struct hwc_source *s = calloc(1, sizeof *s);
+	if (!s)
+		return -ENOMEM;
+	snprintf(s->name, sizeof s->name, "%s", c->name);
+	keyword_of(c->name, s->keyword, sizeof s->keyword);
+	snprintf(s->username, sizeof s->username, "%s", c->name);
+	s->as_time = as_time;
+	if (as_time) {
+		size_t n = strlen(s->keyword);
+		snprintf(s->keyword + n, sizeof s->keyword - n, "_time");
+		snprintf(s->username, sizeof s->username, "%s time", c->name);
+	}
+	s->def = (struct metric_def){.keyword = s->keyword,
+				     .username = s->username,
+				     .abbrev = s->username,
+				     .unit = c->time_ns || as_time ? METRIC_UNIT_TIME : METRIC_UNIT_COUNT,
+				     .flavors = METRIC_FLAVORS_ALL,
+				     .data_file = EXP_FILE_NAME_HWC,
+				     .at_end = 0};
+	/* the profile owns it (freed with its strings) */
+	if (!profile_own(p, (char *)s))
+		return -ENOMEM;
+	struct profile_metric_source src = {
+		.needs =
+			as_time ? "a cycles counter (collect -h cycles) and the clock rate (log.xml clock_mhz)"
+				: "counter overflow data (collect -h)",
+		.defs = &s->def,
+		.ndefs = 1,
+		.present = hwc_present,
+		.charge = hwc_charge,
+		.sum = hwc_sum,
+		.arg = s,
+	};
+	int r = profile_metric_register(p, &src);
+	if (r == -EEXIST)
+		return 0; /* a metric of that name exists already (another counter's, or a built-in one) */
+	if (r < 0 || as_time)
+		return r;
+	/* the default list's counter columns, in order of first appearance */
+	size_t old = p->hwc_metrics ? strlen(p->hwc_metrics) : 0;
+	char *m = realloc(p->hwc_metrics, old + 2 * strlen(s->keyword) + 8);
+	if (!m)
+		return -ENOMEM;
+	sprintf(m + old, "%se.%s:i.%s", old ? ":" : "", s->keyword, s->keyword);
+	p->hwc_metrics = m;
+	size_t bytes = strlen(m) + 512; /* room for the longest MSPEC_DEFAULT_*_METRICS too */
+	char *d = realloc(p->hwc_defaults, bytes);
+	if (!d)
+		return -ENOMEM;
+	p->hwc_defaults = d;
+	p->hwc_defaults_bytes = bytes;
+	if (!p->hwc_sort) { /* the first counter's exclusive metric */
+		size_t n = strlen(s->keyword) + 3;
+		if (!(p->hwc_sort = malloc(n)))
+			return -ENOMEM;
+		snprintf(p->hwc_sort, n, "e.%s", s->keyword);
+	}
+	return 0;
+}
 
 /* IPC and CPI: ratios of the counters named cycles (keyword 0) and insts (keyword 1). */
 struct ratio_source {
@@ -246,7 +273,9 @@ int profile_hwc_register(struct profile *p, const struct experiment *exp)
 		keyword_of(exp->log.hwc[k].name, kw, sizeof kw);
 		if (profile_metric_find(p, kw) >= 0 || profile_metric_needs(p, kw))
 			continue; /* known: registered by an earlier experiment */
-		int r = register_counter(p, &exp->log.hwc[k]);
+		int r = register_counter(p, &exp->log.hwc[k], 0);
+		if (r == 0 && name_is(exp->log.hwc[k].name, NAMES(cycles_names)))
+			r = register_counter(p, &exp->log.hwc[k], 1);
 		if (r < 0)
 			return r;
 	}

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Derived counter metrics IPC (insts / cycles) and CPI (cycles / insts) on a
-# synthetic experiment, each overflow worth 1000 events:
+# synthetic experiment, each overflow worth 1000000 events:
 #   work<-slow<-main  cycles 30  insts 60   -> work IPC 2.000, CPI 0.500
 #   fast<-both<-main  cycles 20  insts 10   -> fast IPC 0.500, CPI 2.000
 #   slow<-main        cycles 10  insts 0    -> slow exclusive 0 and 0 (no instructions)
-# Inclusive: slow 40000 / 60000 (IPC 1.500, CPI 0.666), main and <Total>
-# 60000 / 70000 (IPC 1.166, CPI 0.857): ratios of the sums, truncated to 3 decimals.
+# Inclusive: slow 40 / 60 (IPC 1.500, CPI 0.666), main and <Total>
+# 60 / 70 (IPC 1.166, CPI 0.857): ratios of the sums, truncated to 3 decimals.
 . "$(dirname "$0")/common.bash"
 prog=$(fixture_prog)
 cat >"$WORK/s.txt" <<EOS
 object $prog
 thread 100
-hwcounter cycles 1000 events
-hwcounter insts 1000 events
+hwcounter cycles 1000000 events
+hwcounter insts 1000000 events
 hwc 100 0 30 work+10 slow+9 main+42
 hwc 100 1 60 work+10 slow+9 main+42
 hwc 100 0 20 fast+9 both+8 main+16
@@ -31,20 +31,20 @@ check_row() { # FILE NAME EXPECTED WHAT
 
 printf 'metrics e.cycles:e.insts:e.IPC:i.IPC:e.CPI:i.CPI:name\nfunctions\n' >m.cmds
 "$ER_PRINT" -script m.cmds r.er >fm 2>&1
-check_row fm "<Total>" "60000 70000 1.166 1.166 0.857 0.857" "<Total>: the ratios of the sums"
-check_row fm work "30000 60000 2.000 2.000 0.500 0.500" "work: IPC and CPI"
-check_row fm fast "20000 10000 0.500 0.500 2.000 2.000" "fast: IPC and CPI"
-check_row fm slow "10000 0 0.000 1.500 0.000 0.666" "slow: 0 without instructions, inclusive of work"
+check_row fm "<Total>" "60000000 70000000 1.166 1.166 0.857 0.857" "<Total>: the ratios of the sums"
+check_row fm work "30000000 60000000 2.000 2.000 0.500 0.500" "work: IPC and CPI"
+check_row fm fast "20000000 10000000 0.500 0.500 2.000 2.000" "fast: IPC and CPI"
+check_row fm slow "10000000 0 0.000 1.500 0.000 0.666" "slow: 0 without instructions, inclusive of work"
 check_row fm main "0 0 0.000 1.166 0.000 0.857" "main: inclusive ratios"
 grep -q "%" <(sed -n '/Name/,$p' fm | grep -v "^ *Excl\|^ *Incl") &&
 	{ fail "a ratio shown as a percentage"; cat fm; } || pass "no percentage for a ratio"
 
 printf 'metrics a.cycles:a.insts:a.IPC:a.CPI:name\ncsingle main\n' >c.cmds
 "$ER_PRINT" -script c.cmds r.er >fc 2>&1
-# main's callees: slow (40000, 60000) and both (20000, 10000); its caller <Total>
-check_row fc slow "40000 66.67 60000 85.71 1.500 0.666" "callers-callees: main->slow attributed"
-check_row fc both "20000 33.33 10000 14.29 0.500 2.000" "callers-callees: main->both attributed"
-check_row fc "<Total>" "60000 100.00 70000 100.00 1.166 0.857" "callers-callees: <Total>->main attributed"
+# main's callees: slow (40M, 60M) and both (20M, 10M); its caller <Total>
+check_row fc slow "40000000 66.67 60000000 85.71 1.500 0.666" "callers-callees: main->slow attributed"
+check_row fc both "20000000 33.33 10000000 14.29 0.500 2.000" "callers-callees: main->both attributed"
+check_row fc "<Total>" "60000000 100.00 70000000 100.00 1.166 0.857" "callers-callees: <Total>->main attributed"
 
 printf 'metrics e.IPC:i.CPI:name\nfunctions\n' >j.cmds
 "$ER_PRINT" -printmode json -script j.cmds r.er 2>&1 | grep '"report":"functions"' >js
@@ -71,6 +71,19 @@ done
 "$ER_PRINT" -export folded:insts out.folded r.er >ex 2>&1
 grep -q "work;slow;main\|main;slow;work" out.folded && pass "export of a counter still works" ||
 	{ fail "export folded:insts"; cat ex out.folded; }
+
+# cycles as time at the clock rate of log.xml (mkexp: 2000 MHz): 1000000 cycles = 0.5 ms
+printf 'metrics e.cycles_time:i.cycles_time:name\nfunctions\n' >t.cmds
+"$ER_PRINT" -script t.cmds r.er >ft 2>&1
+grep -qE "^ *time +time *$" ft && pass "cycles time: its columns" || { fail "cycles time column"; cat ft; }
+check_row ft "<Total>" "0.030 0.030" "cycles time: <Total> 60M cycles at 2 GHz = 30 ms"
+check_row ft work "0.015 0.015" "cycles time: work 30M cycles = 15 ms"
+check_row ft slow "0.005 0.020" "cycles time: slow exclusive and inclusive"
+"$ER_PRINT" -export folded:cycles_time out.t r.er >ex 2>&1
+grep -qx "main;slow;work 15000000" out.t && pass "cycles time exported in ns" || { fail "export cycles_time"; cat ex out.t; }
+sed 's/clock_mhz="2000"/clock_mhz="0"/' r.er/log.xml >log0 && cp -r r.er u.er && cp log0 u.er/log.xml
+"$ER_PRINT" -script t.cmds u.er >fu 2>&1
+grep -q "cycles_time' needs .*clock rate" fu && pass "cycles time: unknown clock rate said" || { fail "no clock rate"; cat fu; }
 
 # no IPC without both counters
 sed '/insts/d' s.txt >s1.txt
