@@ -85,6 +85,34 @@ sed 's/clock_mhz="2000"/clock_mhz="0"/' r.er/log.xml >log0 && cp -r r.er u.er &&
 "$ER_PRINT" -script t.cmds u.er >fu 2>&1
 grep -q "cycles_time' needs .*clock rate" fu && pass "cycles time: unknown clock rate said" || { fail "no clock rate"; cat fu; }
 
+# the analyzer: the flame graph and the timeline refuse a ratio, the function list shows it
+if command -v curl >/dev/null; then
+	"$PA_BIN/analyzer" --no-browser --port 0 r.er >an.out 2>an.err &
+	an=$!
+	trap 'kill -KILL $an 2>/dev/null; rm -rf "$WORK"' EXIT
+	for ((i = 0; i < 100; i++)); do
+		grep -q '^Analyzer: ' an.out && break
+		sleep 0.1
+	done
+	url=$(sed -n 's/^Analyzer: //p' an.out)
+	[[ $url =~ ^(http://127\.0\.0\.1:([0-9]+))/\?token=([0-9a-f]{32})$ ]] || { fail "analyzer: no URL"; cat an.err; }
+	base=${BASH_REMATCH[1]} cookie="pa_token_${BASH_REMATCH[2]}=${BASH_REMATCH[3]}"
+	for v in flame timeline; do
+		c=$(curl -s -o "$v.json" -w '%{http_code}' -b "$cookie" "$base/api/$v?metric=IPC")
+		[[ $c == 400 ]] && grep -qF "metric 'IPC' is a ratio (insts / cycles)" "$v.json" &&
+			pass "analyzer: $v refuses IPC" || fail "analyzer $v: $c $(head -c 300 "$v.json")"
+	done
+	curl -s -b "$cookie" "$base/api/functions?metrics=e.IPC:name" >af.json
+	python3 - af.json <<'EOP' && pass "analyzer: functions with IPC" || fail "analyzer functions: $(head -c 400 af.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = json.dumps(d)
+assert "ratio_x1000" in s and "1166" in s, s[:400]
+EOP
+	kill -TERM $an
+	wait $an
+fi
+
 # no IPC without both counters
 sed '/insts/d' s.txt >s1.txt
 "$MKEXP" c.er <s1.txt || exit 1
