@@ -221,11 +221,16 @@ static int ratio_charge(struct profile *p, size_t x, profile_charge_fn fn, void 
 	return 0; /* computed by profile_compute from its two counters, never charged */
 }
 
-static int ratio_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, const size_t *cols,
-		     void *arg)
+static struct metric_def ratio_def(const char *kw, const char *username, const char *num, const char *den)
 {
-	(void)p, (void)x, (void)sums, (void)stride, (void)cols, (void)arg;
-	return 0;
+	return (struct metric_def){.keyword = kw,
+				   .username = username,
+				   .abbrev = kw,
+				   .unit = METRIC_UNIT_RATIO,
+				   .flavors = METRIC_FLAVORS_ALL,
+				   .data_file = EXP_FILE_NAME_HWC,
+				   .ratio_num = num,
+				   .ratio_den = den};
 }
 
 /* IPC and CPI when exp recorded both a cycles and an instructions counter and p has no IPC yet. */
@@ -239,29 +244,16 @@ static int register_ratios(struct profile *p, const struct experiment *exp)
 		return -ENOMEM;
 	keyword_of(exp->log.hwc[c].name, s->cycles, sizeof s->cycles);
 	keyword_of(exp->log.hwc[i].name, s->insts, sizeof s->insts);
-	struct metric_def d = {
-		.unit = METRIC_UNIT_RATIO, .flavors = METRIC_FLAVORS_ALL, .data_file = EXP_FILE_NAME_HWC};
-	s->defs[0] = d;
-	s->defs[0].keyword = "IPC";
-	s->defs[0].username = "Instructions Per Cycle";
-	s->defs[0].abbrev = "IPC";
-	s->defs[0].ratio_num = s->insts;
-	s->defs[0].ratio_den = s->cycles;
-	s->defs[1] = d;
-	s->defs[1].keyword = "CPI";
-	s->defs[1].username = "Cycles Per Instruction";
-	s->defs[1].abbrev = "CPI";
-	s->defs[1].ratio_num = s->cycles;
-	s->defs[1].ratio_den = s->insts;
+	s->defs[0] = ratio_def("IPC", "Instructions Per Cycle", s->insts, s->cycles);
+	s->defs[1] = ratio_def("CPI", "Cycles Per Instruction", s->cycles, s->insts);
+	/* no sum: the charges (none) are what profile_compute adds up */
 	struct profile_metric_source src = {
 		.needs = "cycles and instructions counters (collect -h cycles,insts)",
 		.defs = s->defs,
 		.ndefs = 2,
 		.present = ratio_present,
 		.charge = ratio_charge,
-		.sum = ratio_sum,
-		.arg = s,
-	};
+		.arg = s};
 	int r = profile_metric_register(p, &src);
 	return r == -EEXIST ? 0 : r;
 }
