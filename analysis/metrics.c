@@ -301,6 +301,29 @@ int metrics_add_stack(struct metrics *m, const uint32_t *funcs, size_t n, const 
 	return 0;
 }
 
+static void ratio_of(uint64_t *v, size_t k, size_t num, size_t den)
+{
+	v[k] = v[den] ? (uint64_t)((unsigned __int128)v[num] * 1000 / v[den]) : 0;
+}
+
+void metrics_ratio(struct metrics *m, size_t k, size_t num, size_t den)
+{
+	size_t nm = m->nm;
+	if (k >= nm || num >= nm || den >= nm)
+		return;
+	ratio_of(m->total, k, num, den);
+	for (size_t f = 0; f < m->nfuncs; f++) {
+		ratio_of(m->excl + f * nm, k, num, den);
+		ratio_of(m->incl + f * nm, k, num, den);
+	}
+	/* edges and tree nodes: every vector handed out by alloc_values */
+	for (size_t c = 0; c < m->nchunks; c++) {
+		size_t used = c + 1 < m->nchunks ? CHUNK_VECTORS : m->chunk_used;
+		for (size_t i = 0; i < used; i++)
+			ratio_of(m->chunks[c] + i * nm, k, num, den);
+	}
+}
+
 size_t metrics_count(const struct metrics *m)
 {
 	return m->nm;

@@ -74,6 +74,16 @@ int metrics_seen(const struct metrics *m, uint32_t func);
 size_t metrics_callers(const struct metrics *m, uint32_t func, const struct metrics_edge **ret);
 size_t metrics_callees(const struct metrics *m, uint32_t func, const struct metrics_edge **ret);
 
+/*
+ * Make metric k a ratio: in every vector the engine holds (exclusive,
+ * inclusive, total, attributed edges, tree nodes), element k becomes
+ * element num x 1000 / element den, or 0 where den is 0.  For metrics whose
+ * values are computed, not charged (IPC, CPI): call it after the last
+ * metrics_add_stack, since adding a stack afterwards adds to the ratio.
+ * Indices out of range (>= metrics_count) are ignored.
+ */
+void metrics_ratio(struct metrics *m, size_t k, size_t num, size_t den);
+
 /* Call tree: node 0 is the root (<Total>). */
 size_t metrics_tree_size(const struct metrics *m);
 const struct metrics_node *metrics_tree_node(const struct metrics *m, uint32_t i);

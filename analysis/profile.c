@@ -37,7 +37,7 @@ int profile_has_heap(const struct profile *p)
 /* Clock profiling: each sample's weight (CPU time) at its stack. */
 static const struct metric_def clock_defs[] = {
 	{"totalcpu", "Total CPU Time", "Total CPU", METRIC_UNIT_TIME, METRIC_FLAVORS_ALL,
-	 EXP_FILE_NAME_PROFILE, 0},
+	 EXP_FILE_NAME_PROFILE, 0, NULL, NULL},
 };
 
 static int clock_present(const struct profile *p, size_t x, void *arg)
@@ -851,6 +851,19 @@ static int feed_stack(struct profile *p, struct exp_slot *e, uint32_t s, const u
 	return metrics_add_stack(p->om, *buf, k, v);
 }
 
+/* Element k of every vector of m, for each ratio metric k of the registry (metrics_ratio). */
+static void apply_ratios(const struct profile *p, struct metrics *m)
+{
+	for (size_t k = 0; k < p->nsums && k < p->mdefs.n; k++) {
+		const struct metric_def *d = &p->mdefs.v[k];
+		if (!d->ratio_num || !d->ratio_den)
+			continue;
+		long num = profile_metric_find(p, d->ratio_num), den = profile_metric_find(p, d->ratio_den);
+		if (num >= 0 && den >= 0)
+			metrics_ratio(m, k, (size_t)num, (size_t)den);
+	}
+}
+
 int profile_compute(struct profile *p)
 {
 	if (!p->dirty)
@@ -887,8 +900,13 @@ int profile_compute(struct profile *p)
 		}
 	}
 	free(buf);
-	if (r == 0)
+	if (r == 0) {
+		apply_ratios(p, p->fm);
+		apply_ratios(p, p->om);
+		apply_ratios(p, p->pm);
+		apply_ratios(p, p->lm);
 		r = mark_versions(p);
+	}
 	if (r == 0)
 		p->dirty = 0;
 	return r;
@@ -1001,6 +1019,7 @@ static int compute_calls(struct profile *p)
 		metrics_free(m);
 		return r;
 	}
+	apply_ratios(p, m);
 	p->cm = m;
 	return 0;
 }

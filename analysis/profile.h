@@ -27,7 +27,9 @@
 
 struct profile;
 
-enum metric_unit { METRIC_UNIT_TIME, METRIC_UNIT_COUNT, METRIC_UNIT_BYTES };
+/* METRIC_UNIT_RATIO: a value x METRIC_RATIO_SCALE, shown with 3 decimals and no percentage. */
+enum metric_unit { METRIC_UNIT_TIME, METRIC_UNIT_COUNT, METRIC_UNIT_BYTES, METRIC_UNIT_RATIO };
+#define METRIC_RATIO_SCALE 1000
 
 /* How a metric may be shown (mspec flavors e, i, a). */
 #define METRIC_FLAVOR_EXCL 0x1u
@@ -43,6 +45,15 @@ struct metric_def {
 	unsigned flavors;      /* METRIC_FLAVOR_* it can be shown as */
 	const char *data_file; /* the experiment file whose reader provides it: "profile", "heaptrace" */
 	int at_end;            /* 1: a state at the end of the run (leaks), charged as no event */
+	/*
+	 * A derived metric (unit METRIC_UNIT_RATIO): never charged; after the
+	 * engines are filled each vector's element is ratio_num x
+	 * METRIC_RATIO_SCALE / ratio_den (0 when that is 0), metrics of the
+	 * registry named by keyword.  NULL for the charged metrics.  A ratio
+	 * does not add up along stacks: sums outside the engines (exports,
+	 * flame graphs, timelines) must refuse it.
+	 */
+	const char *ratio_num, *ratio_den;
 };
 
 /* ------------------------------------------------------------ metrics registry

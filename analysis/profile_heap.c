@@ -590,12 +590,13 @@ void profile_heap_reset(struct profile *p)
 /* Heap tracing's metrics, in the order of heap_source_values. */
 static const struct metric_def heap_defs[] = {
 	{"heapalloccnt", "Allocations", "Allocations", METRIC_UNIT_COUNT, METRIC_FLAVORS_ALL,
-	 EXP_FILE_NAME_HEAP, 0},
+	 EXP_FILE_NAME_HEAP, 0, NULL, NULL},
 	{"heapallocbytes", "Bytes Allocated", "Bytes Allocated", METRIC_UNIT_BYTES, METRIC_FLAVORS_ALL,
-	 EXP_FILE_NAME_HEAP, 0},
-	{"heapleakcnt", "Leaks", "Leaks", METRIC_UNIT_COUNT, METRIC_FLAVORS_ALL, EXP_FILE_NAME_HEAP, 1},
+	 EXP_FILE_NAME_HEAP, 0, NULL, NULL},
+	{"heapleakcnt", "Leaks", "Leaks", METRIC_UNIT_COUNT, METRIC_FLAVORS_ALL, EXP_FILE_NAME_HEAP, 1, NULL,
+	 NULL},
 	{"heapleakbytes", "Bytes Leaked", "Bytes Leaked", METRIC_UNIT_BYTES, METRIC_FLAVORS_ALL,
-	 EXP_FILE_NAME_HEAP, 1},
+	 EXP_FILE_NAME_HEAP, 1, NULL, NULL},
 };
 
 static int heap_present(const struct profile *p, size_t x, void *arg)

@@ -7,7 +7,11 @@
  * only when an experiment is read, so each distinct name becomes a metric
  * source of its own as experiments are added (profile.c calls
  * profile_hwc_register); experiments that recorded the same counter share
- * its metric.
+ * its metric.  Besides: per cycles counter KEYWORD_time, its cycles as time
+ * (x 1000 / the experiment's clock_mhz ns; none where that is unknown), and
+ * when an experiment has a cycles and an instructions counter the derived
+ * ratios IPC and CPI (metric_def.ratio_num/ratio_den, computed by
+ * profile_compute, not charged).
  */
 #ifndef ANALYSIS_PROFILE_HWC_H
 #define ANALYSIS_PROFILE_HWC_H

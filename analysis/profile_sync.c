@@ -10,9 +10,10 @@
 
 /* In the order of the values each charge carries. */
 static const struct metric_def sync_defs[] = {
-	{"sync", "Sync Wait Time", "Sync Wait", METRIC_UNIT_TIME, METRIC_FLAVORS_ALL, EXP_FILE_NAME_SYNC, 0},
+	{"sync", "Sync Wait Time", "Sync Wait", METRIC_UNIT_TIME, METRIC_FLAVORS_ALL, EXP_FILE_NAME_SYNC, 0,
+	 NULL, NULL},
 	{"syncn", "Sync Wait Count", "Sync Waits", METRIC_UNIT_COUNT, METRIC_FLAVORS_ALL, EXP_FILE_NAME_SYNC,
-	 0},
+	 0, NULL, NULL},
 };
 
 static int sync_present(const struct profile *p, size_t x, void *arg)

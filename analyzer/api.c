@@ -105,6 +105,8 @@ static void key_str_opt(struct jsonw *w, const char *key, const char *s)
 
 static const char *unit_name(enum metric_unit u)
 {
+	if (u == METRIC_UNIT_RATIO)
+		return "ratio_x1000"; /* IPC 1.375 is 1375 */
 	return u == METRIC_UNIT_TIME ? "ns" : u == METRIC_UNIT_BYTES ? "bytes" : "count";
 }
 

@@ -232,9 +232,24 @@ static int flame_prune(struct flame *fl, uint64_t root, uint64_t width, struct c
 	return e;
 }
 
-int api_flame(struct api_req *r)
+/* The metric= of a view that adds values along stacks or in time: a ratio (IPC) is refused. */
+static long summable_metric_arg(struct api_req *r)
 {
 	long m = api_metric_arg(r, "metric", "totalcpu");
+	if (m < 0)
+		return m;
+	size_t nd;
+	const struct metric_def *d = &profile_metric_defs(r->p, &nd)[m];
+	if (d->unit == METRIC_UNIT_RATIO)
+		return api_fail(r, 400,
+				"metric '%s' is a ratio (%s / %s), not a quantity to add up along stacks",
+				d->keyword, d->ratio_num, d->ratio_den);
+	return m;
+}
+
+int api_flame(struct api_req *r)
+{
+	long m = summable_metric_arg(r);
 	uint64_t width;
 	if (m < 0 || count_arg(r, "width", 1000000, &width) < 0)
 		return -1;
@@ -341,7 +356,7 @@ static void lanes(struct api_req *r)
 
 int api_timeline(struct api_req *r)
 {
-	long m = api_metric_arg(r, "metric", "totalcpu");
+	long m = summable_metric_arg(r);
 	if (m < 0)
 		return -1;
 	size_t nd;

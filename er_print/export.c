@@ -43,6 +43,15 @@ static long find_metric(struct erp *e, const char *kw, size_t len)
 	char name[256];
 	snprintf(name, sizeof name, "%.*s", (int)len, kw);
 	long k = profile_metric_find(e->prof, name);
+	size_t n;
+	const struct metric_def *d = profile_metric_defs(e->prof, &n);
+	if (k >= 0 && d[k].unit == METRIC_UNIT_RATIO) {
+		erp_error(
+			e,
+			"export: %s is a ratio (%s / %s), not a quantity to add up along stacks; export %s and %s",
+			name, d[k].ratio_num, d[k].ratio_den, d[k].ratio_num, d[k].ratio_den);
+		return -1;
+	}
 	if (k >= 0)
 		return k;
 	const char *needs = profile_metric_needs(e->prof, name);
@@ -50,10 +59,10 @@ static long find_metric(struct erp *e, const char *kw, size_t len)
 		erp_error(e, "export: %s needs %s", name, needs);
 		return -1;
 	}
-	size_t n;
-	const struct metric_def *d = profile_metric_defs(e->prof, &n);
 	char list[256] = "";
 	for (size_t i = 0; i < n; i++) {
+		if (d[i].unit == METRIC_UNIT_RATIO)
+			continue;
 		size_t l = strlen(list);
 		snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", d[i].keyword);
 	}

@@ -37,6 +37,7 @@ static const char *unit_name(enum metric_unit u)
 	case METRIC_UNIT_TIME: return "nanoseconds";
 	case METRIC_UNIT_BYTES: return "bytes";
 	case METRIC_UNIT_COUNT: return "none";
+	case METRIC_UNIT_RATIO: return "none"; /* never exported (export.c refuses ratios) */
 	}
 	return "none";
 }

@@ -83,16 +83,20 @@ void export_metric_ids(struct erp *e, struct xmetric_ids *ret)
 
 size_t export_metrics(struct erp *e, size_t metric, size_t **ret)
 {
-	size_t n;
-	profile_metric_defs(e->prof, &n);
-	if (metric != EXPORT_METRIC_ALL)
-		n = 1;
-	if (!(*ret = malloc((n ? n : 1) * sizeof **ret))) {
+	size_t nd;
+	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
+	if (!(*ret = malloc((nd ? nd : 1) * sizeof **ret))) {
 		erp_error(e, "export: %s", strerror(ENOMEM));
 		return 0;
 	}
-	for (size_t i = 0; i < n; i++)
-		(*ret)[i] = metric != EXPORT_METRIC_ALL ? metric : i;
+	if (metric != EXPORT_METRIC_ALL) {
+		(*ret)[0] = metric;
+		return 1;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < nd; i++)
+		if (d[i].unit != METRIC_UNIT_RATIO) /* computed (IPC), not carried by stacks */
+			(*ret)[n++] = i;
 	return n;
 }
 

@@ -64,7 +64,7 @@ void xstacks_release(struct xstacks *s);
 /*
  * The metrics an export carries, malloc'd into *ret: `metric` alone, or for
  * EXPORT_METRIC_ALL every metric of the registry (the CPU time and, when an
- * experiment traced the heap, every heap metric).  Returns their count, or
+ * experiment traced the heap, every heap metric) but the ratios (IPC, CPI).  Returns their count, or
  * 0 after an error message (out of memory).
  */
 size_t export_metrics(struct erp *e, size_t metric, size_t **ret);

@@ -17,6 +17,8 @@ void table_format_value(enum metric_unit unit, uint64_t v, char *buf, size_t roo
 			snprintf(buf, room, "0.   ");
 		else
 			snprintf(buf, room, "%.3f", (double)v / 1e9);
+	} else if (unit == METRIC_UNIT_RATIO) {
+		snprintf(buf, room, "%.3f", (double)v / METRIC_RATIO_SCALE);
 	} else {
 		snprintf(buf, room, "%llu", (unsigned long long)v);
 	}
@@ -39,6 +41,11 @@ struct table *table_new(const struct table_col *cols, size_t ncols)
 		return NULL;
 	memcpy(t->cols, cols, ncols * sizeof *cols);
 	t->ncols = ncols;
+	for (size_t c = 0; c < ncols; c++)
+		if (t->cols[c].kind == TABLE_METRIC && t->cols[c].unit == METRIC_UNIT_RATIO) {
+			t->cols[c].show_value = 1; /* a ratio is no share of a total */
+			t->cols[c].show_percent = 0;
+		}
 	return t;
 }
 

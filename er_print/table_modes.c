@@ -203,6 +203,8 @@ void table_print_html(const struct table *t, FILE *out)
 
 static const char *unit_name(enum metric_unit u)
 {
+	if (u == METRIC_UNIT_RATIO)
+		return "ratio_x1000"; /* IPC 1.375 is 1375 */
 	return u == METRIC_UNIT_TIME ? "ns" : u == METRIC_UNIT_BYTES ? "bytes" : "count";
 }
 

@@ -39,9 +39,10 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
-// A value in its unit: seconds with 3 decimals for ns (as er_print), else an integer.
+// A value in its unit: seconds with 3 decimals for ns (as er_print), a ratio (IPC) with 3, else an integer.
 function fmt(v, unit) {
   if (unit === 'ns') return (v / 1e9).toFixed(3);
+  if (unit === 'ratio_x1000') return (v / 1000).toFixed(3);
   return String(v);
 }
 function pct(v, total) {
@@ -971,7 +972,8 @@ async function main() {
   if (location.search) history.replaceState(null, '', '/');
   state.overview = await api('overview');
   const sel = document.getElementById('flame-metric');
-  for (const m of state.overview.metrics) sel.append(el('option', { value: m.keyword }, m.name));
+  // a ratio (IPC) is no quantity to add up along stacks: the flame graph refuses it
+  for (const m of state.overview.metrics) if (m.unit !== 'ratio_x1000') sel.append(el('option', { value: m.keyword }, m.name));
   for (const b of document.querySelectorAll('#tabs button')) b.addEventListener('click', () => show(b.dataset.view));
   document.getElementById('metrics-apply').addEventListener('click', () => {
     state.metrics = document.getElementById('metrics').value;

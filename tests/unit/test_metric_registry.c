@@ -192,7 +192,8 @@ int main(void)
 	snprintf(user, sizeof user, "CPU Cycles (run time)");
 	snprintf(abbrev, sizeof abbrev, "Cycles");
 	counter_def = (struct metric_def){
-		kw, user, abbrev, METRIC_UNIT_COUNT, METRIC_FLAVOR_EXCL | METRIC_FLAVOR_INCL, "counters", 0};
+		kw, user, abbrev, METRIC_UNIT_COUNT, METRIC_FLAVOR_EXCL | METRIC_FLAVOR_INCL, "counters",
+		0,  NULL, NULL};
 	struct counter c = {0};
 	struct profile_metric_source src = {.needs = "counter data",
 					    .defs = &counter_def,

@@ -163,8 +163,52 @@ static void test_flat(void)
 	metrics_free(edges);
 }
 
+/* A ratio element: cycles (0) / insts (1) as IPC (2) and CPI (3), x 1000, everywhere. */
+static void test_ratio(void)
+{
+	struct metrics *m = metrics_new(4, TOTAL, METRICS_ALL);
+	CHECK(m != NULL);
+	uint32_t s1[] = {C, A, MAIN}, s2[] = {E, C, B, MAIN}, s3[] = {G, MAIN};
+	uint64_t v1[] = {1000, 3000, 0, 0}, v2[] = {4000, 1000, 0, 0}, v3[] = {500, 0, 0, 0};
+	CHECK(metrics_add_stack(m, s1, 3, v1) == 0);
+	CHECK(metrics_add_stack(m, s2, 4, v2) == 0);
+	CHECK(metrics_add_stack(m, s3, 2, v3) == 0);
+	metrics_ratio(m, 2, 1, 0); /* IPC = insts / cycles */
+	metrics_ratio(m, 3, 0, 1); /* CPI = cycles / insts */
+	metrics_ratio(m, 9, 0, 1); /* out of range: ignored */
+	const uint64_t *t = metrics_total(m);
+	CHECK_EQ_U64(t[0], 5500);
+	CHECK_EQ_U64(t[1], 4000);
+	CHECK_EQ_U64(t[2], 727);  /* 4000 x 1000 / 5500 */
+	CHECK_EQ_U64(t[3], 1375); /* 5500 x 1000 / 4000 */
+	CHECK_EQ_U64(metrics_exclusive(m, C)[2], 3000);
+	CHECK_EQ_U64(metrics_exclusive(m, C)[3], 333);
+	CHECK_EQ_U64(metrics_inclusive(m, C)[2], 800); /* 4000 / 5000 */
+	CHECK_EQ_U64(metrics_inclusive(m, C)[3], 1250);
+	CHECK_EQ_U64(metrics_exclusive(m, G)[2], 0); /* no instructions */
+	CHECK_EQ_U64(metrics_exclusive(m, G)[3], 0); /* denominator 0 */
+	CHECK_EQ_U64(metrics_exclusive(m, MAIN)[2], 0);
+	/* attributed edges: C's callers A (1000, 3000) and B (4000, 1000) */
+	const struct metrics_edge *e;
+	size_t n = metrics_callers(m, C, &e);
+	CHECK_EQ_U64(n, 2);
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ_U64(e[i].values[2], e[i].func == A ? 3000 : 250);
+	n = metrics_callees(m, MAIN, &e);
+	for (size_t i = 0; i < n; i++)
+		if (e[i].func == G)
+			CHECK_EQ_U64(e[i].values[3], 0);
+	/* tree nodes: the root is the total, main below it too */
+	CHECK_EQ_U64(metrics_tree_node(m, 0)->values[2], 727);
+	const struct metrics_node *mn = metrics_tree_node(m, metrics_tree_node(m, 0)->first_child);
+	CHECK_EQ_U64(mn->func, MAIN);
+	CHECK_EQ_U64(mn->values[3], 1375);
+	metrics_free(m);
+}
+
 int main(void)
 {
+	test_ratio();
 	test_figure_2_1();
 	test_flat();
 	test_recursion();
