@@ -97,14 +97,49 @@ static size_t source_extent(const struct profile *p, const char *file, size_t te
 	return (text_lines > maxline ? text_lines : maxline) + 1;
 }
 
+/*
+ * A source line of several line ids (the same line in two functions, or an
+ * inlined one) adds up their values, but a ratio column (IPC) is the ratio
+ * of the added-up numerators and denominators: those of column c into
+ * *num, *den (registry indices), 0 for a column that is no ratio.
+ */
+static int ratio_parts(const struct profile *p, const struct mspec_item *col, long *num, long *den)
+{
+	size_t nd;
+	const struct metric_def *d = profile_metric_defs(p, &nd);
+	if (col->kind != MSPEC_METRIC || (size_t)col->metric >= nd || !d[col->metric].ratio_num)
+		return 0;
+	*num = profile_metric_find(p, d[col->metric].ratio_num);
+	*den = profile_metric_find(p, d[col->metric].ratio_den);
+	return *num >= 0 && *den >= 0;
+}
+
+/* Column c's ratios from the summed parts (sums: 2 per line and column). */
+static void ratio_finish(const struct profile *p, struct report_source *s, const uint64_t *sums)
+{
+	for (size_t c = 0; c < s->ncols; c++) {
+		long num, den;
+		if (!ratio_parts(p, &s->cols[c], &num, &den))
+			continue;
+		for (size_t ln = 0; ln < s->nlines; ln++) {
+			const uint64_t *q = sums + 2 * (ln * s->ncols + c);
+			s->values[ln * s->ncols + c] = q[1] ? q[0] * METRIC_RATIO_SCALE / q[1] : 0;
+		}
+	}
+}
+
 /* Each line's values, whether it has data, and which lines are hot. */
 static int source_values(struct profile *p, const char *file, size_t sortm, unsigned hot_percent,
 			 struct report_source *s)
 {
 	const struct metrics *lm = profile_line_metrics(p);
 	uint64_t *excl = calloc(s->nlines, sizeof *excl), hot = 0;
-	if (!excl)
+	uint64_t *parts = calloc(2 * s->nlines * (s->ncols ? s->ncols : 1), sizeof *parts);
+	if (!excl || !parts) {
+		free(excl);
+		free(parts);
 		return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < profile_line_count(p); i++) {
 		const struct pline *l = profile_line(p, i);
 		if (!l->file || strcmp(l->file, file) != 0 || l->line >= s->nlines ||
@@ -112,9 +147,21 @@ static int source_values(struct profile *p, const char *file, size_t sortm, unsi
 			continue;
 		excl[l->line] += metrics_exclusive(lm, i + 1)[sortm];
 		s->lines[l->line].has = 1;
-		for (size_t c = 0; c < s->ncols; c++)
+		for (size_t c = 0; c < s->ncols; c++) {
 			s->values[l->line * s->ncols + c] += report_item_value(lm, &s->cols[c], i + 1);
+			long num, den;
+			if (ratio_parts(p, &s->cols[c], &num, &den)) {
+				struct mspec_item part = s->cols[c];
+				uint64_t *q = parts + 2 * (l->line * s->ncols + c);
+				part.metric = (int)num;
+				q[0] += report_item_value(lm, &part, i + 1);
+				part.metric = (int)den;
+				q[1] += report_item_value(lm, &part, i + 1);
+			}
+		}
 	}
+	ratio_finish(p, s, parts);
+	free(parts);
 	for (size_t ln = 0; ln < s->nlines; ln++)
 		hot = excl[ln] > hot ? excl[ln] : hot;
 	for (size_t ln = 0; ln < s->nlines; ln++)
