@@ -98,33 +98,22 @@ static size_t source_extent(const struct profile *p, const char *file, size_t te
 }
 
 /*
- * A source line of several line ids (the same line in two functions, or an
- * inlined one) adds up their values, but a ratio column (IPC) is the ratio
- * of the added-up numerators and denominators: those of column c into
- * *num, *den (registry indices), 0 for a column that is no ratio.
+ * The registry indices of column c's numerator and denominator into
+ * rnum[c], rden[c] when it is a ratio (IPC), else -1: a source line of
+ * several line ids (one line in two functions, an inlined one) adds up
+ * their values, but a ratio is that of its added-up parts.
  */
-static int ratio_parts(const struct profile *p, const struct mspec_item *col, long *num, long *den)
+static void ratio_columns(const struct profile *p, const struct report_source *s, long *rnum, long *rden)
 {
 	size_t nd;
 	const struct metric_def *d = profile_metric_defs(p, &nd);
-	if (col->kind != MSPEC_METRIC || (size_t)col->metric >= nd || !d[col->metric].ratio_num)
-		return 0;
-	*num = profile_metric_find(p, d[col->metric].ratio_num);
-	*den = profile_metric_find(p, d[col->metric].ratio_den);
-	return *num >= 0 && *den >= 0;
-}
-
-/* Column c's ratios from the summed parts (sums: 2 per line and column). */
-static void ratio_finish(const struct profile *p, struct report_source *s, const uint64_t *sums)
-{
 	for (size_t c = 0; c < s->ncols; c++) {
-		long num, den;
-		if (!ratio_parts(p, &s->cols[c], &num, &den))
-			continue;
-		for (size_t ln = 0; ln < s->nlines; ln++) {
-			const uint64_t *q = sums + 2 * (ln * s->ncols + c);
-			s->values[ln * s->ncols + c] = q[1] ? q[0] * METRIC_RATIO_SCALE / q[1] : 0;
-		}
+		const struct mspec_item *it = &s->cols[c];
+		int ratio = it->kind == MSPEC_METRIC && (size_t)it->metric < nd && d[it->metric].ratio_num;
+		rnum[c] = ratio ? profile_metric_find(p, d[it->metric].ratio_num) : -1;
+		rden[c] = ratio ? profile_metric_find(p, d[it->metric].ratio_den) : -1;
+		if (rnum[c] < 0 || rden[c] < 0)
+			rnum[c] = rden[c] = -1;
 	}
 }
 
@@ -134,12 +123,15 @@ static int source_values(struct profile *p, const char *file, size_t sortm, unsi
 {
 	const struct metrics *lm = profile_line_metrics(p);
 	uint64_t *excl = calloc(s->nlines, sizeof *excl), hot = 0;
+	/* per line and column: a ratio column's summed numerator and denominator */
 	uint64_t *parts = calloc(2 * s->nlines * (s->ncols ? s->ncols : 1), sizeof *parts);
-	if (!excl || !parts) {
+	long rnum[MSPEC_MAX], rden[MSPEC_MAX];
+	if (!excl || !parts || s->ncols > MSPEC_MAX) { /* the columns come from an mspec: at most MSPEC_MAX */
 		free(excl);
 		free(parts);
-		return -ENOMEM;
+		return s->ncols > MSPEC_MAX ? -E2BIG : -ENOMEM;
 	}
+	ratio_columns(p, s, rnum, rden);
 	for (uint32_t i = 0; i < profile_line_count(p); i++) {
 		const struct pline *l = profile_line(p, i);
 		if (!l->file || strcmp(l->file, file) != 0 || l->line >= s->nlines ||
@@ -148,19 +140,21 @@ static int source_values(struct profile *p, const char *file, size_t sortm, unsi
 		excl[l->line] += metrics_exclusive(lm, i + 1)[sortm];
 		s->lines[l->line].has = 1;
 		for (size_t c = 0; c < s->ncols; c++) {
-			s->values[l->line * s->ncols + c] += report_item_value(lm, &s->cols[c], i + 1);
-			long num, den;
-			if (ratio_parts(p, &s->cols[c], &num, &den)) {
-				struct mspec_item part = s->cols[c];
-				uint64_t *q = parts + 2 * (l->line * s->ncols + c);
-				part.metric = (int)num;
-				q[0] += report_item_value(lm, &part, i + 1);
-				part.metric = (int)den;
-				q[1] += report_item_value(lm, &part, i + 1);
-			}
+			size_t k = l->line * s->ncols + c;
+			s->values[k] += report_item_value(lm, &s->cols[c], i + 1);
+			if (rnum[c] < 0)
+				continue;
+			struct mspec_item part = s->cols[c];
+			part.metric = (int)rnum[c];
+			parts[2 * k] += report_item_value(lm, &part, i + 1);
+			part.metric = (int)rden[c];
+			parts[2 * k + 1] += report_item_value(lm, &part, i + 1);
 		}
 	}
-	ratio_finish(p, s, parts);
+	for (size_t k = 0; k < s->nlines * s->ncols; k++)
+		if (rnum[k % s->ncols] >= 0)
+			s->values[k] =
+				parts[2 * k + 1] ? parts[2 * k] * METRIC_RATIO_SCALE / parts[2 * k + 1] : 0;
 	free(parts);
 	for (size_t ln = 0; ln < s->nlines; ln++)
 		hot = excl[ln] > hot ? excl[ln] : hot;
