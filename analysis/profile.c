@@ -54,7 +54,7 @@ static int clock_charge(struct profile *p, size_t x, profile_charge_fn fn, void 
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < exp->nevents; i++) {
 		const struct exp_event *ev = &exp->events[i];
-		if (!e->selected[ev->thread] || !profile_time_selected(p, x, ev->ts_ns))
+		if (!profile_event_selected(p, x, ev->thread, ev->cpu, ev->ts_ns))
 			continue;
 		struct profile_charge c = {.stack = ev->stack,
 					   .thread = ev->thread,
@@ -74,7 +74,7 @@ static int clock_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride,
 	const struct experiment *exp = e->exp;
 	for (size_t i = 0; i < exp->nevents; i++) {
 		const struct exp_event *ev = &exp->events[i];
-		if (!e->selected[ev->thread] || !profile_time_selected(p, x, ev->ts_ns))
+		if (!profile_event_selected(p, x, ev->thread, ev->cpu, ev->ts_ns))
 			continue;
 		sums[(size_t)ev->stack * stride + cols[0]] += ev->weight_ns;
 		p->selected_events++;
@@ -244,6 +244,7 @@ static void exp_slot_release(struct exp_slot *e)
 	free(e->objmap);
 	free(e->selected);
 	free(e->sample_sel);
+	free(e->cpu_sel);
 	free(e->heap);
 	free(e->sums);
 	u64map_release(&e->pcmemo);
@@ -285,6 +286,7 @@ void profile_free(struct profile *p)
 	free(p->selection_text);
 	free(p->exp_selection_text);
 	profile_samples_release(p);
+	profile_filter_release(p);
 	for (size_t i = 0; i < p->sources.n; i++)
 		free(p->sources.v[i].cols);
 	free(p->sources.v);
@@ -519,7 +521,13 @@ const struct experiment *profile_experiment(const struct profile *p, size_t i)
 
 int profile_parse_ranges(const char *s, const char *end, uint8_t *set, size_t n, char **ret_err)
 {
-	/* "all" or comma-separated N or N-M, 1-based, into set[0..n) */
+	return profile_parse_ranges_from(s, end, set, n, 1, ret_err);
+}
+
+int profile_parse_ranges_from(const char *s, const char *end, uint8_t *set, size_t n, unsigned long first,
+			      char **ret_err)
+{
+	/* "all" or comma-separated N or N-M, counted from first, into set[0..n) */
 	if ((size_t)(end - s) == 3 && strncmp(s, "all", 3) == 0) {
 		memset(set, 1, n);
 		return 0;
@@ -538,10 +546,10 @@ int profile_parse_ranges(const char *s, const char *end, uint8_t *set, size_t n,
 			if (e1 == q2)
 				goto bad;
 		}
-		if (a == 0 || b < a)
+		if (a < first || b < a)
 			goto bad;
-		for (unsigned long i = a; i <= b && i <= n; i++)
-			set[i - 1] = 1;
+		for (unsigned long i = a; i <= b && i - first < n; i++)
+			set[i - first] = 1;
 		q = e1;
 		if (q < end && *q == ',')
 			q++;

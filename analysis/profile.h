@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "analysis/experiment.h"
 #include "analysis/metrics.h"
@@ -306,6 +307,49 @@ void profile_set_time_shared(struct profile *p, int on);
 int profile_time_selection(const struct profile *p, uint64_t *t0_ns, uint64_t *t1_ns);
 /* 1 if time ts_ns (on experiment x's clock, as exp_event.ts_ns) is in the time selection (either base). */
 int profile_time_selected(const struct profile *p, size_t x, uint64_t ts_ns);
+
+/*
+ * CPU selection (cpu_select) in the Oracle list syntax over CPU numbers as
+ * recorded (from 0): "all", "0,2-3", or "EXPS:LIST" for the experiments
+ * EXPS only.  Only clock-profiling events carry a CPU: while some CPU is
+ * deselected, the events without one (heap, synchronization, I/O, counter
+ * data) are not counted, as with a filter naming CPU (filter.h).  CPU
+ * numbers from PROFILE_MAX_CPU up are counted only under "all".  0, or
+ * -EINVAL with *ret_err (malloc'd) and the selection unchanged.
+ */
+#define PROFILE_MAX_CPU 65536
+int profile_select_cpus(struct profile *p, const char *spec, char **ret_err);
+/* The current CPU selection as given, "all" when there is none. */
+const char *profile_cpu_selection(const struct profile *p);
+/* 1 if CPU cpu of experiment x is selected. */
+int profile_cpu_selected(const struct profile *p, size_t x, uint32_t cpu);
+/*
+ * The CPUs experiment x's clock events were recorded on, ascending, with
+ * their event counts, into *ret_cpus and *ret_counts (malloc'd, NULL for
+ * none): their number, or -ENOMEM.
+ */
+ssize_t profile_cpus_seen(const struct profile *p, size_t x, uint32_t **ret_cpus, uint64_t **ret_counts);
+
+/*
+ * The filter expression (er_print `filters`, the language of filter.h):
+ * only the events it passes count, in every report, combined with every
+ * selection above.  "1", "all" or NULL clears it.  0, or -EINVAL with
+ * *ret_err (malloc'd, naming the column) and the filter unchanged, or
+ * -ENOMEM.
+ */
+int profile_set_filter(struct profile *p, const char *expr, char **ret_err);
+/* The filter as given, or NULL when there is none. */
+const char *profile_filter(const struct profile *p);
+
+/*
+ * THE event predicate of every metric source and report: 1 if an event of
+ * experiment x, thread index `thread`, recorded on CPU cpu (PROFILE_NO_CPU
+ * for data without one) at ts_ns (exp_event.ts_ns's clock) counts under
+ * the experiment, thread, sample, CPU and time selections and the filter.
+ * No allocation; cheap when nothing is selected away.
+ */
+#define PROFILE_NO_CPU UINT32_MAX
+int profile_event_selected(const struct profile *p, size_t x, uint32_t thread, uint32_t cpu, uint64_t ts_ns);
 
 /*
  * Inlined functions: 1 (default) shows each inlined call as a function of

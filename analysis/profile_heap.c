@@ -148,7 +148,6 @@ struct sim {
 	const struct profile *p;
 	size_t x; /* the experiment's index in p */
 	const struct experiment *exp;
-	const uint8_t *selected;
 	struct heap_stack_stat *st;
 	struct heap_summary *sum; /* NULL in the replay up to the peak */
 	struct amap map;
@@ -171,10 +170,10 @@ static void tell(struct sim *s, enum heap_charge_kind kind, uint32_t stack, uint
 		s->charge_err = s->charge(s->charge_arg, kind, stack, thread, bytes, ts_ns);
 }
 
-/* 1 if a call of thread at ts_ns counts: the thread and the time are selected. */
+/* 1 if a call of thread at ts_ns counts (profile_event_selected: no CPU recorded). */
 static int counted(const struct sim *s, uint32_t thread, uint64_t ts_ns)
 {
-	return s->selected[thread] && profile_time_selected(s->p, s->x, ts_ns);
+	return profile_event_selected(s->p, s->x, thread, PROFILE_NO_CPU, ts_ns);
 }
 
 static void count_alloc(struct sim *s, uint32_t stack, uint32_t thread, uint64_t size, uint64_t ts_ns)
@@ -420,15 +419,14 @@ static void sim_release(struct sim *s)
 	s->last = NULL;
 }
 
-static int sim_init(struct sim *s, const struct profile *p, size_t x, const uint8_t *selected,
-		    struct heap_stack_stat *st, struct heap_summary *sum)
+static int sim_init(struct sim *s, const struct profile *p, size_t x, struct heap_stack_stat *st,
+		    struct heap_summary *sum)
 {
 	const struct experiment *exp = p->exps.v[x].exp;
 	memset(s, 0, sizeof *s);
 	s->p = p;
 	s->x = x;
 	s->exp = exp;
-	s->selected = selected;
 	s->st = st;
 	s->sum = sum;
 	s->last = calloc(exp->nthreads ? exp->nthreads : 1, sizeof *s->last);
@@ -452,7 +450,7 @@ int profile_heap_live_open(const struct profile *p, size_t x, struct heap_live *
 	struct heap_live *h = calloc(1, sizeof *h);
 	if (!h)
 		return -ENOMEM;
-	int r = sim_init(&h->s, p, x, p->exps.v[x].selected, NULL, NULL);
+	int r = sim_init(&h->s, p, x, NULL, NULL);
 	if (r < 0) {
 		free(h);
 		return r;
@@ -510,7 +508,7 @@ int profile_heap_charges(struct profile *p, size_t x, heap_charge_fn fn, void *a
 	struct heap_summary sum = {.peak_exp = SIZE_MAX};
 	struct heap_stack_stat *st = calloc(exp->nstacks ? exp->nstacks : 1, sizeof *st);
 	struct sim s;
-	int r = st ? sim_init(&s, p, x, e->selected, st, &sum) : -ENOMEM;
+	int r = st ? sim_init(&s, p, x, st, &sum) : -ENOMEM;
 	if (r < 0) {
 		free(st);
 		return r;
@@ -541,7 +539,7 @@ int profile_heap_compute(struct profile *p, size_t x)
 	if (!e->heap)
 		return -ENOMEM;
 	struct sim s;
-	int r = sim_init(&s, p, x, e->selected, e->heap, sum);
+	int r = sim_init(&s, p, x, e->heap, sum);
 	if (r < 0 || (r = replay(&s, exp->nheap)) < 0)
 		goto out;
 	count_leaks(&s);
@@ -556,8 +554,7 @@ int profile_heap_compute(struct profile *p, size_t x)
 			sum->peak_ns = peak_ns > exp->log.start_ns ? peak_ns - exp->log.start_ns : 0;
 		}
 		/* who holds the memory at the peak: replay up to it */
-		if ((r = sim_init(&s, p, x, e->selected, e->heap, NULL)) < 0 ||
-		    (r = replay(&s, peak_idx + 1)) < 0)
+		if ((r = sim_init(&s, p, x, e->heap, NULL)) < 0 || (r = replay(&s, peak_idx + 1)) < 0)
 			goto out;
 		for (size_t b = 0; b < s.blks.n; b++)
 			if (s.blks.v[b].live) {

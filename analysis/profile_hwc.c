@@ -84,7 +84,7 @@ static uint64_t event_value(const struct experiment *exp, const struct hwc_sourc
 
 static int hwc_selected(const struct profile *p, size_t x, const struct exp_hwc_event *y)
 {
-	return p->exps.v[x].selected[y->thread] && profile_time_selected(p, x, y->ts_ns);
+	return profile_event_selected(p, x, y->thread, PROFILE_NO_CPU, y->ts_ns);
 }
 
 static int hwc_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn_arg, void *arg)

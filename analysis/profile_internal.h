@@ -47,10 +47,12 @@ struct exp_slot {
 	struct u64map pcmemo; /* adjusted pc -> index into res */
 	VEC(struct pc_res) res;
 	VEC(uint32_t) chains;
-	struct stack_res *stacks;     /* per stack */
-	uint8_t *selected;            /* per thread */
-	int exp_selected;             /* experiment_select */
-	uint8_t *sample_sel;          /* per sample (sample_select), NULL: every sample */
+	struct stack_res *stacks; /* per stack */
+	uint8_t *selected;        /* per thread */
+	int exp_selected;         /* experiment_select */
+	uint8_t *sample_sel;      /* per sample (sample_select), NULL: every sample */
+	uint8_t *cpu_sel;         /* per CPU number below ncpu_sel (cpu_select), NULL: every CPU */
+	uint32_t ncpu_sel;
 	size_t founder;               /* index of its founder (itself for a founder) */
 	long parent;                  /* index of its parent process's experiment, or -1 */
 	int64_t wall_start_ns;        /* its start on the wall clock (profile_experiment_offset_ns) */
@@ -76,6 +78,8 @@ struct profile {
 	char *selection_text;
 	char *exp_selection_text;
 	char *sample_selection_text; /* NULL: "all" (no sample filter) */
+	char *cpu_selection_text;    /* NULL: "all" (no CPU selection) */
+	struct filter *filter;       /* profile_set_filter, NULL: none */
 	uint64_t time_t0, time_t1;   /* the time selection, relative ns: [t0, t1) */
 	int time_shared;             /* 1: time_t0/t1 are on the shared time base */
 	int64_t wall_min_ns;         /* the earliest exp_slot.wall_start_ns */
@@ -97,8 +101,15 @@ struct profile {
 char *profile_own(struct profile *p, char *s);
 /* "all" or N, N-M, ... (1-based) into set[0..n); -EINVAL with *ret_err (malloc'd) on bad syntax. */
 int profile_parse_ranges(const char *s, const char *end, uint8_t *set, size_t n, char **ret_err);
+/* The same with numbers counted from first (0 or 1): number k sets set[k - first]. */
+int profile_parse_ranges_from(const char *s, const char *end, uint8_t *set, size_t n, unsigned long first,
+			      char **ret_err);
 /* profile_samples.c: 1 if ts_ns of experiment x is in a selected sample. */
 int profile_sample_time_selected(const struct profile *p, size_t x, uint64_t ts_ns);
+/* profile_samples.c: the number of the sample of experiment x holding ts_ns, 0 when it has none. */
+size_t profile_sample_at(const struct profile *p, size_t x, uint64_t ts_ns);
+/* profile_filter.c: forget the CPU selection and the filter (profile_free). */
+void profile_filter_release(struct profile *p);
 /* profile_samples.c: forget the sample selection (profile_free). */
 void profile_samples_release(struct profile *p);
 int profile_add_func(struct profile *p, enum pfunc_kind kind, const char *name, const char *mangled,

@@ -60,7 +60,7 @@ static int io_present(const struct profile *p, size_t x, void *arg)
 
 static int io_selected(const struct profile *p, size_t x, const struct exp_io_event *y)
 {
-	return p->exps.v[x].selected[y->thread] && profile_time_selected(p, x, y->ts_ns);
+	return profile_event_selected(p, x, y->thread, PROFILE_NO_CPU, y->ts_ns);
 }
 
 void profile_io_values(const struct exp_io_event *y, uint64_t v[PROFILE_IO_FIGS])

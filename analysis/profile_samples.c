@@ -67,11 +67,9 @@ int profile_sample_selected(const struct profile *p, size_t x, size_t k)
 	return !sel || sel[k - 1];
 }
 
-int profile_sample_time_selected(const struct profile *p, size_t x, uint64_t ts_ns)
+size_t profile_sample_at(const struct profile *p, size_t x, uint64_t ts_ns)
 {
-	if (x >= p->exps.n || !p->exps.v[x].sample_sel)
-		return 1;
-	const struct experiment *e = p->exps.v[x].exp;
+	const struct experiment *e = profile_experiment(p, x);
 	size_t n = profile_sample_count(p, x);
 	if (n == 0)
 		return 0;
@@ -84,8 +82,15 @@ int profile_sample_time_selected(const struct profile *p, size_t x, uint64_t ts_
 		else
 			hi = mid;
 	}
-	size_t k = lo == 0 ? 1 : lo > n ? n : lo; /* before the first: sample 1; after the last: the last */
-	return p->exps.v[x].sample_sel[k - 1];
+	return lo == 0 ? 1 : lo > n ? n : lo; /* before the first: sample 1; after the last: the last */
+}
+
+int profile_sample_time_selected(const struct profile *p, size_t x, uint64_t ts_ns)
+{
+	if (x >= p->exps.n || !p->exps.v[x].sample_sel)
+		return 1;
+	size_t k = profile_sample_at(p, x, ts_ns);
+	return k != 0 && p->exps.v[x].sample_sel[k - 1];
 }
 
 static char *message(const char *text)

@@ -24,7 +24,7 @@ static int sync_present(const struct profile *p, size_t x, void *arg)
 
 static int sync_selected(const struct profile *p, size_t x, const struct exp_sync_event *y)
 {
-	return p->exps.v[x].selected[y->thread] && profile_time_selected(p, x, y->ts_ns);
+	return profile_event_selected(p, x, y->thread, PROFILE_NO_CPU, y->ts_ns);
 }
 
 static int sync_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn_arg, void *arg)

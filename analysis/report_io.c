@@ -22,7 +22,7 @@ struct group {
 
 static int call_selected(const struct profile *p, size_t x, const struct exp_io_event *y)
 {
-	return profile_thread_selected(p, x, y->thread) && profile_time_selected(p, x, y->ts_ns);
+	return profile_event_selected(p, x, y->thread, PROFILE_NO_CPU, y->ts_ns);
 }
 
 static void group_add(struct group *g, const uint64_t *v)

@@ -104,11 +104,11 @@ static void recorded_of(const struct profile *p, size_t xi, const struct experim
 		const struct exp_event *ev = &x->events[i];
 		if (ev->kind == EXP_EV_CLOCK)
 			clock_events++;
-		if (profile_thread_selected(p, xi, ev->thread) && profile_time_selected(p, xi, ev->ts_ns))
+		if (profile_event_selected(p, xi, ev->thread, ev->cpu, ev->ts_ns))
 			s->cpu_recorded_ns += ev->weight_ns;
 	}
 	for (size_t i = 0; i < x->nsync; i++)
-		if (profile_thread_selected(p, xi, x->sync[i].thread))
+		if (profile_event_selected(p, xi, x->sync[i].thread, PROFILE_NO_CPU, x->sync[i].ts_ns))
 			s->lock_ns += x->sync[i].wait_ns;
 	/* a thread's wait is its whole life's: not for a sample or time selection */
 	uint64_t t0, t1;

@@ -64,7 +64,7 @@ static ssize_t selected_waits(const struct profile *p, size_t x, struct wait_ref
 	size_t n = 0;
 	for (size_t i = 0; i < exp->nsync; i++) {
 		const struct exp_sync_event *y = &exp->sync[i];
-		if (profile_thread_selected(p, x, y->thread) && profile_time_selected(p, x, y->ts_ns))
+		if (profile_event_selected(p, x, y->thread, PROFILE_NO_CPU, y->ts_ns))
 			v[n++] = (struct wait_ref){y->object, y->stack, y->func, y->wait_ns};
 	}
 	qsort(v, n, sizeof *v, cmp_ref);
@@ -106,7 +106,7 @@ static ssize_t selected_acqs(const struct profile *p, size_t x, struct acq_ref *
 	size_t n = 0;
 	for (size_t i = 0; i < exp->nsync_acq; i++) {
 		const struct exp_sync_acq_event *a = &exp->sync_acq[i];
-		if (profile_thread_selected(p, x, a->thread) && profile_time_selected(p, x, a->ts_ns))
+		if (profile_event_selected(p, x, a->thread, PROFILE_NO_CPU, a->ts_ns))
 			v[n++] = (struct acq_ref){a->object, a->stack};
 	}
 	qsort(v, n, sizeof *v, cmp_acq_ref);

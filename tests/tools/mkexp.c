@@ -10,6 +10,8 @@
  *   end TID CPU_NS              a thread end with its measured CPU time
  *   sample TID COUNT WEIGHT_NS FRAME...    COUNT samples, leaf first
  *   tsample TID COUNT WEIGHT_NS FRAME...   the same, stack flagged truncated
+ *   csample TID CPU COUNT WEIGHT_NS FRAME...  samples recorded on CPU (sample and tsample
+ *                               alternate CPUs 0 and 1)
  *   heap TID OP SIZE ADDR FRAME...        a heap call (writes the heaptrace file); OP is
  *                               malloc, calloc, memalign, mmap (allocations), free or munmap
  *                               (no frames), or realloc, whose ADDR is NEWADDR/OLDADDR
@@ -37,6 +39,8 @@
  *   hwc TID COUNTER OVERFLOWS FRAME...  overflows of counter COUNTER (an id) with their stack
  *                               (writes the hwctrace file), each 1 ms after the previous hwc line
  *   exit STATUS | signal N      how the target ended (default: exit 0)
+ *   point NS                    a periodic sample point NS after the start (between the
+ *                               start and end points mkexp always writes; in time order)
  *   start NS                    the experiment's start, CLOCK_MONOTONIC (default 1000000000);
  *                               every time is relative to it
  *   comment TEXT
@@ -69,6 +73,9 @@
 
 /* the experiment's start (CLOCK_MONOTONIC); a "start" line changes it */
 static uint64_t start_ns = 1000000000ull;
+/* the "point" lines: periodic sample points, ns after the start */
+static uint64_t points[64];
+static int npoints;
 
 struct obj {
 	char path[4096];
@@ -80,6 +87,7 @@ struct sline {
 	uint32_t tid;
 	uint64_t count, weight;
 	uint32_t flags;
+	int64_t cpu; /* -1: alternate 0 and 1 */
 	uint64_t pcs[256];
 	uint32_t n;
 };
@@ -374,7 +382,8 @@ int main(int argc, char **argv)
 			for (int t = 0; t < nthreads; t++)
 				if (thread_tids[t] == strtoul(tok[1], NULL, 10))
 					thread_end_cpu[t] = strtoull(tok[2], NULL, 10);
-		} else if ((strcmp(tok[0], "sample") == 0 || strcmp(tok[0], "tsample") == 0) && nt >= 4) {
+		} else if (((strcmp(tok[0], "sample") == 0 || strcmp(tok[0], "tsample") == 0) && nt >= 4) ||
+			   (strcmp(tok[0], "csample") == 0 && nt >= 5)) {
 			if (nlines == lcap) {
 				lcap = lcap ? lcap * 2 : 256;
 				lines = realloc(lines, (size_t)lcap * sizeof *lines);
@@ -382,12 +391,14 @@ int main(int argc, char **argv)
 					die("out of memory", "");
 			}
 			struct sline *s = &lines[nlines++];
+			int c = tok[0][0] == 'c'; /* csample: a CPU before the count */
 			s->tid = (uint32_t)strtoul(tok[1], NULL, 10);
-			s->count = strtoull(tok[2], NULL, 10);
-			s->weight = strtoull(tok[3], NULL, 10);
+			s->cpu = c ? (int64_t)strtoul(tok[2], NULL, 10) : -1;
+			s->count = strtoull(tok[2 + c], NULL, 10);
+			s->weight = strtoull(tok[3 + c], NULL, 10);
 			s->flags = tok[0][0] == 't' ? EXP_STACK_TRUNCATED : 0;
 			s->n = 0;
-			for (int k = 4; k < nt && s->n < 256; k++)
+			for (int k = 4 + c; k < nt && s->n < 256; k++)
 				s->pcs[s->n++] = lookup(tok[k]);
 		} else if ((strcmp(tok[0], "sync") == 0 && nt >= 5) ||
 			   (strcmp(tok[0], "acq") == 0 && nt >= 4) ||
@@ -480,6 +491,8 @@ int main(int argc, char **argv)
 					nhstacks++;
 				}
 			}
+		} else if (strcmp(tok[0], "point") == 0 && nt == 2 && npoints < 64) {
+			points[npoints++] = strtoull(tok[1], NULL, 10);
 		} else if (strcmp(tok[0], "start") == 0 && nt == 2) {
 			start_ns = strtoull(tok[1], NULL, 10);
 		} else if (strcmp(tok[0], "exit") == 0 && nt == 2) {
@@ -537,7 +550,7 @@ int main(int argc, char **argv)
 		for (uint64_t r = 0; r < reps && written < target; r++, written++) {
 			now += s->weight ? s->weight : 1000;
 			struct exp_clock c = {.ts_ns = now,
-					      .cpu = (uint32_t)(written & 1),
+					      .cpu = s->cpu < 0 ? (uint32_t)(written & 1) : (uint32_t)s->cpu,
 					      .stack_id = record_stack_hash(s->pcs, s->n, s->flags),
 					      .weight_ns = s->weight};
 			uint8_t *at = wfile_room(&prof, s->tid, now);
@@ -762,6 +775,14 @@ int main(int argc, char **argv)
 				 .maxrss_kb = 2048};
 	uint8_t *at = wfile_room(&ovw, 1, start_ns);
 	wfile_commit(&ovw, record_encode_sample(at, 200, &sm0), EXP_REC_SAMPLE, at);
+	for (int i = 0; i < npoints; i++) {
+		struct exp_sample pt = {.ts_ns = start_ns + points[i],
+					.number = (uint64_t)i + 1,
+					.reason = EXP_SAMPLE_PERIODIC};
+		at = wfile_room(&ovw, 1, start_ns);
+		wfile_commit(&ovw, record_encode_sample_point(at, 200, &pt), EXP_REC_SAMPLE_POINT, at);
+	}
+	sm1.number = (uint64_t)npoints + 1;
 	at = wfile_room(&ovw, 1, start_ns);
 	wfile_commit(&ovw, record_encode_sample(at, 200, &sm1), EXP_REC_SAMPLE, at);
 	wfile_flush(&prof);
