@@ -103,6 +103,12 @@ int report_thread_list(struct erp *e, const char *arg);
  */
 void report_selection_table(FILE *o, size_t n, const char *const *sel, const size_t *totals);
 
+/* Filters and CPUs (er_print/select.c). */
+int cmd_filters(struct erp *e, const char *arg);
+int cmd_describe(struct erp *e, const char *arg);
+int cmd_cpu_select(struct erp *e, const char *arg);
+int report_cpu_list(struct erp *e, const char *arg);
+
 /* Sample reports (er_print/report_samples.c). */
 int report_sample_list(struct erp *e, const char *arg);
 int report_sample_list_json(struct erp *e, const char *arg);

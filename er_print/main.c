@@ -99,7 +99,6 @@ static int cmd_appendfile(struct erp *e, const char *arg);
 static int cmd_thread_select(struct erp *e, const char *arg);
 static int cmd_sample_select(struct erp *e, const char *arg);
 static int cmd_experiment_select(struct erp *e, const char *arg);
-static int cmd_filters(struct erp *e, const char *arg);
 static int cmd_script(struct erp *e, const char *arg);
 static int cmd_help(struct erp *e, const char *arg);
 static int cmd_inline(struct erp *e, const char *arg);
@@ -217,17 +216,22 @@ static const struct command commands[] = {
 	 "the loaded experiments (with descendants: pid, parent, lineage, command)"},
 	{"experiment_select", NULL, ARG_ONE, cmd_experiment_select, "spec",
 	 "select experiments: all, 1, 1-3, 1,3 (see experiment_list)"},
-	{"thread_list", NULL, ARG_NONE, report_thread_list, "", "threads and which are selected"},
-	{"thread_select", NULL, ARG_ONE, cmd_thread_select, "spec",
+	{"thread_list", "lwp_list", ARG_NONE, report_thread_list, "", "threads and which are selected"},
+	{"thread_select", "lwp_select", ARG_ONE, cmd_thread_select, "spec",
 	 "select threads: all, 1, 1-3, 1,3, or exp:spec (e.g. 2:1-3)"},
+	{"cpu_list", NULL, ARG_NONE, report_cpu_list, "",
+	 "the CPUs of the clock samples and which are selected"},
+	{"cpu_select", NULL, ARG_ONE, cmd_cpu_select, "spec",
+	 "count only events on these CPUs: all, 0, 0-3, 0,2, or exp:spec (see cpu_list)"},
 	{"sample_list", NULL, ARG_NONE, report_sample_list, "",
 	 "sample points: each experiment's samples, their labels and which are selected"},
 	{"sample_select", NULL, ARG_ONE, cmd_sample_select, "spec",
 	 "count only events inside these samples: all, 1, 1-3, 1,3, or exp:spec (see sample_list)"},
 	{"overview", "sample_detail", ARG_OPT, report_overview, "[exp_id]",
 	 "per-sample data: each sample's CPU time, faults, blocks and context switches"},
-	{"filters", NULL, ARG_REST, cmd_filters, "expr",
-	 "filter events: THRID==n [|| THRID==m ...], or 1 (no filter)"},
+	{"filters", NULL, ARG_OPT, cmd_filters, "[expr]",
+	 "filter events, e.g. THRID IN (1,3) && CPU==2 || TSTAMP<2s (see describe); 1 or all: none"},
+	{"describe", NULL, ARG_NONE, cmd_describe, "", "the properties and operators of filters"},
 	{"name", NULL, ARG_ONE, cmd_name, "long|short|mangled[:soname|:nosoname]",
 	 "how function names are shown"},
 	{"outfile", NULL, ARG_ONE, cmd_outfile, "file|-|--", "write reports to file (- stdout, -- stderr)"},
@@ -482,49 +486,6 @@ static int cmd_experiment_select(struct erp *e, const char *arg)
 		return -1;
 	}
 	return 0;
-}
-
-/* filters: a disjunction of THRID==n terms, or 1 / all for no filter. */
-static int cmd_filters(struct erp *e, const char *arg)
-{
-	char spec[4096] = "", term[256];
-	const char *p = arg;
-	if (strcmp(arg, "1") == 0 || strcmp(arg, "all") == 0 || strcmp(arg, "none") == 0) {
-		snprintf(spec, sizeof spec, "all");
-	} else {
-		while (*p) {
-			while (isspace((unsigned char)*p))
-				p++;
-			const char *q = strstr(p, "||");
-			size_t len = q ? (size_t)(q - p) : strlen(p);
-			snprintf(term, sizeof term, "%.*s", (int)len, p);
-			char *t = term;
-			size_t tl = strlen(t);
-			while (tl && isspace((unsigned char)t[tl - 1]))
-				t[--tl] = '\0';
-			unsigned long n;
-			char *end;
-			if (strncmp(t, "THRID", 5) != 0 || strncmp(t + 5 + strspn(t + 5, " "), "==", 2) != 0)
-				goto bad;
-			t += 5 + strspn(t + 5, " ") + 2;
-			n = strtoul(t, &end, 10);
-			if (end == t || *end)
-				goto bad;
-			size_t l = strlen(spec);
-			snprintf(spec + l, sizeof spec - l, "%s%lu", l ? "," : "", n);
-			if (!q)
-				break;
-			p = q + 2;
-		}
-	}
-	if (cmd_thread_select(e, spec) < 0)
-		return -1;
-	fprintf(e->out, "current filter setting: \"%s\"\n", arg);
-	return 0;
-bad:
-	erp_error(e, "filters: unsupported expression '%s' (supported: THRID==n [|| THRID==m ...], or 1)",
-		  arg);
-	return -1;
 }
 
 static int cmd_inline(struct erp *e, const char *arg)
@@ -815,8 +776,9 @@ static int option_arg(const struct command *c, int argc, char **argv, int *i, co
 		   : c->arg == ARG_ONE || c->arg == ARG_REST ||
 				   (c->arg == ARG_OPT && *i + 1 < argc && argv[*i + 1][0] != '-' &&
 				    ((c->fn != report_header && c->fn != report_statistics &&
-				      c->fn != report_overview) ||
-				     is_exp_id(argv[*i + 1])))
+				      c->fn != report_overview && c->fn != cmd_filters) ||
+				     (c->fn == cmd_filters ? access(argv[*i + 1], F_OK) != 0
+							   : is_exp_id(argv[*i + 1]))))
 			   ? 1
 			   : 0;
 	if (*i + need >= argc) {
