@@ -124,3 +124,11 @@ bench-io: all
 bench: bench-io
 
 .PHONY: bench-io
+
+# bench-filter: the selections and the filter expression on 1M clock samples of a
+# synthetic experiment (bench/filter/run.sh): er_print -functions with each, seconds
+# and the extra cost per million events.  BENCH_FILTER_N=N events.
+bench-filter: all $(BUILD)/tests/tools/mkexp
+	bash bench/filter/run.sh $(BUILD) $(or $(BENCH_FILTER_N),1000000)
+
+.PHONY: bench-filter
