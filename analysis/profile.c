@@ -566,6 +566,44 @@ bad:;
 	return -EINVAL;
 }
 
+int profile_split_exp_spec(const struct profile *p, const char *spec, const char *what, uint8_t **ret_expsel,
+			   const char **ret_list, const char **ret_end, char **ret_text, char **ret_err)
+{
+	*ret_err = NULL;
+	*ret_expsel = NULL;
+	*ret_text = NULL;
+	while (*spec == ' ')
+		spec++;
+	size_t len = strlen(spec), ne = p->exps.n;
+	while (len && spec[len - 1] == ' ')
+		len--;
+	const char *end = spec + len, *colon = memchr(spec, ':', len), *list = colon ? colon + 1 : spec;
+	if (list == end) {
+		struct strbuf m;
+		strbuf_init(&m, 0);
+		strbuf_addf(&m, "empty %s selection", what);
+		*ret_err = strbuf_detach(&m);
+		return -EINVAL;
+	}
+	uint8_t *expsel = malloc(ne ? ne : 1);
+	char *text = strndup(spec, len);
+	int r = expsel && text ? 0 : -ENOMEM;
+	if (r == 0 && colon)
+		r = profile_parse_ranges(spec, colon, expsel, ne, ret_err);
+	else if (r == 0)
+		memset(expsel, 1, ne ? ne : 1);
+	if (r < 0) {
+		free(expsel);
+		free(text);
+		return r;
+	}
+	*ret_expsel = expsel;
+	*ret_text = text;
+	*ret_list = list;
+	*ret_end = end;
+	return 0;
+}
+
 int profile_select_threads(struct profile *p, const char *spec, char **ret_err)
 {
 	*ret_err = NULL;

@@ -11,7 +11,6 @@
 
 #include "analysis/filter.h"
 #include "analysis/profile_internal.h"
-#include "common/strbuf.h"
 
 /* One more than the highest CPU number (below PROFILE_MAX_CPU) of experiment x's clock events. */
 static uint32_t cpu_limit(const struct experiment *e)
@@ -59,14 +58,6 @@ ssize_t profile_cpus_seen(const struct profile *p, size_t x, uint32_t **ret_cpus
 	return (ssize_t)n;
 }
 
-static char *message(const char *text)
-{
-	struct strbuf m;
-	strbuf_init(&m, 0);
-	strbuf_adds(&m, text);
-	return strbuf_detach(&m);
-}
-
 /* Parse LIST into a fresh set for each experiment of expsel; 0 or -errno. */
 static int parse_cpu_sets(struct profile *p, const char *list, const char *end, const uint8_t *expsel,
 			  uint8_t **sets, uint32_t *lims, char **ret_err)
@@ -86,7 +77,7 @@ static int parse_cpu_sets(struct profile *p, const char *list, const char *end, 
 	return profile_parse_ranges_from(list, end, &dummy, 0, 0, ret_err);
 }
 
-/* Install the parsed sets (or free them when r < 0); the selection text on success. */
+/* Install the parsed sets and the selection text (or free them when r < 0). */
 static void apply_cpu_sets(struct profile *p, int r, const uint8_t *expsel, uint8_t **sets,
 			   const uint32_t *lims, char *text)
 {
@@ -99,8 +90,10 @@ static void apply_cpu_sets(struct profile *p, int r, const uint8_t *expsel, uint
 			free(sets[i]);
 		}
 	}
-	if (r < 0)
+	if (r < 0) {
+		free(text);
 		return;
+	}
 	free(p->cpu_selection_text);
 	p->cpu_selection_text = text;
 	if (!strcmp(text, "all")) { /* back to no selection */
@@ -116,33 +109,22 @@ static void apply_cpu_sets(struct profile *p, int r, const uint8_t *expsel, uint
 
 int profile_select_cpus(struct profile *p, const char *spec, char **ret_err)
 {
-	*ret_err = NULL;
-	while (*spec == ' ')
-		spec++;
-	size_t len = strlen(spec);
-	while (len && spec[len - 1] == ' ')
-		len--;
-	const char *end = spec + len, *colon = memchr(spec, ':', len), *list = colon ? colon + 1 : spec;
-	if (list == end) {
-		*ret_err = message("empty CPU selection");
-		return -EINVAL;
-	}
+	const char *list, *end;
+	uint8_t *expsel;
+	char *text;
+	int r = profile_split_exp_spec(p, spec, "CPU", &expsel, &list, &end, &text, ret_err);
+	if (r < 0)
+		return r;
 	size_t ne = p->exps.n;
-	uint8_t *expsel = malloc(ne ? ne : 1);
 	uint8_t **sets = calloc(ne ? ne : 1, sizeof *sets);
 	uint32_t *lims = calloc(ne ? ne : 1, sizeof *lims);
-	int r = expsel && sets && lims ? 0 : -ENOMEM;
-	if (r == 0 && colon)
-		r = profile_parse_ranges(spec, colon, expsel, ne, ret_err);
-	else if (r == 0)
-		memset(expsel, 1, ne ? ne : 1);
+	r = sets && lims ? 0 : -ENOMEM;
 	if (r == 0)
 		r = parse_cpu_sets(p, list, end, expsel, sets, lims, ret_err);
-	char *text = r == 0 ? strndup(spec, len) : NULL;
-	if (r == 0 && !text)
-		r = -ENOMEM;
 	if (sets)
 		apply_cpu_sets(p, r, expsel, sets, lims, text);
+	else
+		free(text);
 	free(lims);
 	free(sets);
 	free(expsel);

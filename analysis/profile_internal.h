@@ -101,6 +101,15 @@ struct profile {
 char *profile_own(struct profile *p, char *s);
 /* "all" or N, N-M, ... (1-based) into set[0..n); -EINVAL with *ret_err (malloc'd) on bad syntax. */
 int profile_parse_ranges(const char *s, const char *end, uint8_t *set, size_t n, char **ret_err);
+/*
+ * A selection "EXPS:LIST" or "LIST" (spaces around it ignored): the
+ * experiments EXPS names into *ret_expsel (malloc'd, every experiment
+ * without a prefix), LIST as [*ret_list, *ret_end) and the whole selection
+ * without the spaces into *ret_text (malloc'd).  0; -EINVAL with *ret_err
+ * (malloc'd: "empty WHAT selection", or EXPS's error); -ENOMEM.
+ */
+int profile_split_exp_spec(const struct profile *p, const char *spec, const char *what, uint8_t **ret_expsel,
+			   const char **ret_list, const char **ret_end, char **ret_text, char **ret_err);
 /* The same with numbers counted from first (0 or 1): number k sets set[k - first]. */
 int profile_parse_ranges_from(const char *s, const char *end, uint8_t *set, size_t n, unsigned long first,
 			      char **ret_err);

@@ -10,7 +10,6 @@
 
 #include "analysis/experiment.h"
 #include "analysis/profile_internal.h"
-#include "common/strbuf.h"
 
 size_t profile_sample_count(const struct profile *p, size_t x)
 {
@@ -93,14 +92,6 @@ int profile_sample_time_selected(const struct profile *p, size_t x, uint64_t ts_
 	return k != 0 && p->exps.v[x].sample_sel[k - 1];
 }
 
-static char *message(const char *text)
-{
-	struct strbuf m;
-	strbuf_init(&m, 0);
-	strbuf_adds(&m, text);
-	return strbuf_detach(&m);
-}
-
 /* Parse LIST for each selected experiment into a fresh set; 0 or -errno. */
 static int parse_all(struct profile *p, const char *list, const char *end, const uint8_t *expsel,
 		     uint8_t **sets, char **ret_err)
@@ -122,31 +113,18 @@ static int parse_all(struct profile *p, const char *list, const char *end, const
 
 int profile_select_samples(struct profile *p, const char *spec, char **ret_err)
 {
-	*ret_err = NULL;
-	while (*spec == ' ')
-		spec++;
-	size_t len = strlen(spec);
-	while (len && spec[len - 1] == ' ')
-		len--;
-	const char *end = spec + len, *colon = memchr(spec, ':', len), *list = colon ? colon + 1 : spec;
-	if (list == end) {
-		*ret_err = message("empty sample selection");
-		return -EINVAL;
-	}
+	const char *list, *end;
+	uint8_t *expsel;
+	char *text;
+	int r = profile_split_exp_spec(p, spec, "sample", &expsel, &list, &end, &text, ret_err);
+	if (r < 0)
+		return r;
 	size_t ne = p->exps.n;
-	uint8_t *expsel = malloc(ne ? ne : 1);
 	uint8_t **sets = calloc(ne ? ne : 1, sizeof *sets);
-	int r = expsel && sets ? 0 : -ENOMEM;
-	if (r == 0 && colon)
-		r = profile_parse_ranges(spec, colon, expsel, ne, ret_err);
-	else if (r == 0)
-		memset(expsel, 1, ne ? ne : 1);
+	r = sets ? 0 : -ENOMEM;
 	if (r == 0)
 		r = parse_all(p, list, end, expsel, sets, ret_err);
-	char *text = r == 0 ? strndup(spec, len) : NULL;
-	if (r == 0 && !text)
-		r = -ENOMEM;
-	for (size_t i = 0; i < ne; i++) {
+	for (size_t i = 0; sets && i < ne; i++) {
 		if (r == 0 && expsel[i]) {
 			free(p->exps.v[i].sample_sel);
 			p->exps.v[i].sample_sel = sets[i];
@@ -166,6 +144,8 @@ int profile_select_samples(struct profile *p, const char *spec, char **ret_err)
 			p->sample_selection_text = NULL;
 		}
 		p->dirty = 1;
+	} else {
+		free(text);
 	}
 	free(sets);
 	free(expsel);
