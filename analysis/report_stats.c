@@ -110,9 +110,10 @@ static void recorded_of(const struct profile *p, size_t xi, const struct experim
 	for (size_t i = 0; i < x->nsync; i++)
 		if (profile_event_selected(p, xi, x->sync[i].thread, PROFILE_NO_CPU, x->sync[i].ts_ns))
 			s->lock_ns += x->sync[i].wait_ns;
-	/* a thread's wait is its whole life's: not for a sample or time selection */
+	/* a thread's wait is its whole life's: not for a sample, time or CPU selection, nor a filter */
 	uint64_t t0, t1;
-	int windowed = s->by_samples || profile_time_selection(p, &t0, &t1);
+	int windowed = s->by_samples || profile_time_selection(p, &t0, &t1) || profile_filter(p) ||
+		       strcmp(profile_cpu_selection(p), "all") != 0;
 	for (size_t t = 0; !windowed && t < x->nthreads; t++)
 		if (x->threads[t].has_wait && profile_thread_selected(p, xi, t)) {
 			s->wait_ns += x->threads[t].wait_ns;

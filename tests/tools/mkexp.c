@@ -7,7 +7,7 @@
  * Script lines (# comments):
  *   object PATH                 a load object; its functions are looked up by name
  *   thread TID [CREATOR]        a thread start (first one = main thread)
- *   end TID CPU_NS              a thread end with its measured CPU time
+ *   end TID CPU_NS [WAIT_NS]    a thread end with its measured CPU time (and run-queue wait)
  *   sample TID COUNT WEIGHT_NS FRAME...    COUNT samples, leaf first
  *   tsample TID COUNT WEIGHT_NS FRAME...   the same, stack flagged truncated
  *   csample TID CPU COUNT WEIGHT_NS FRAME...  samples recorded on CPU (sample and tsample
@@ -355,7 +355,7 @@ int main(int argc, char **argv)
 	char line[65536];
 	char threads_xml[1 << 16] = "", tail_xml[4096] = "", comments[4096] = "";
 	uint32_t thread_tids[256];
-	uint64_t thread_end_cpu[256];
+	uint64_t thread_end_cpu[256], thread_end_wait[256];
 	int nthreads = 0;
 	int exit_status = 0, exit_signal = 0;
 	(void)threads_xml;
@@ -378,10 +378,13 @@ int main(int argc, char **argv)
 			thread_tids[nthreads] = (uint32_t)strtoul(tok[1], NULL, 10);
 			thread_end_cpu[nthreads] = UINT64_MAX;
 			nthreads++;
-		} else if (strcmp(tok[0], "end") == 0 && nt == 3) {
+		} else if (strcmp(tok[0], "end") == 0 && (nt == 3 || nt == 4)) {
 			for (int t = 0; t < nthreads; t++)
-				if (thread_tids[t] == strtoul(tok[1], NULL, 10))
+				if (thread_tids[t] == strtoul(tok[1], NULL, 10)) {
 					thread_end_cpu[t] = strtoull(tok[2], NULL, 10);
+					thread_end_wait[t] =
+						nt == 4 ? strtoull(tok[3], NULL, 10) : UINT64_MAX;
+				}
 		} else if (((strcmp(tok[0], "sample") == 0 || strcmp(tok[0], "tsample") == 0) && nt >= 4) ||
 			   (strcmp(tok[0], "csample") == 0 && nt >= 5)) {
 			if (nlines == lcap) {
@@ -567,8 +570,12 @@ int main(int argc, char **argv)
 	for (int t = 0; t < nthreads; t++) {
 		if (thread_end_cpu[t] == UINT64_MAX)
 			continue;
-		struct exp_thread_end te = {
-			.tid = thread_tids[t], .end_ns = now + 1000, .cpu_ns = thread_end_cpu[t]};
+		struct exp_thread_end te = {.tid = thread_tids[t],
+					    .end_ns = now + 1000,
+					    .cpu_ns = thread_end_cpu[t],
+					    .wait_ns =
+						    thread_end_wait[t] == UINT64_MAX ? 0 : thread_end_wait[t],
+					    .has_wait = thread_end_wait[t] != UINT64_MAX};
 		uint8_t *at = wfile_room(&prof, thread_tids[t], now);
 		wfile_commit(&prof, record_encode_thread_end(at, 64, &te), EXP_REC_THREAD_END, at);
 	}

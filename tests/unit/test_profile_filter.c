@@ -7,7 +7,9 @@
  *   e3 e4  thread 2 (TID 102) on CPU 1, sample 2
  *   e5     thread 2 on CPU 1, sample 3
  *   e6     thread 1 on CPU 3, sample 3
- * and a 100-byte allocation of thread 1 at 1 ms (no CPU recorded).  The
+ * and a 100-byte allocation of thread 1 at 1 ms (no CPU recorded); the
+ * threads end having used exactly the CPU time sampled (no tail) and waited
+ * 7 and 5 ms for a CPU over their lives.  The
  * same experiment is loaded twice (EXPID 1 and 2) where the test says so.
  * Every expected figure is the sum of the events the rule keeps.
  */
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include "analysis/profile.h"
+#include "analysis/report_stats.h"
 #include "tests/unit/check.h"
 #include "tests/unit/fixture.h"
 
@@ -28,7 +31,9 @@ static const char script[] = "thread 101\n"
 			     "csample 101 3 1 10000000 0xc000 0x1\n"
 			     "heap 101 malloc 100 0x1000 0xd000 0x1\n"
 			     "point 25000000\n"
-			     "point 45000000\n";
+			     "point 45000000\n"
+			     "end 101 30000000 7000000\n"
+			     "end 102 30000000 5000000\n";
 
 static uint64_t total(struct profile *p, const char *keyword)
 {
@@ -166,6 +171,36 @@ static void test_composition(struct profile *p)
 	expect_filter(p, "1", 60 * MS, 100);
 }
 
+/* Wait CPU is a figure of a thread's whole life: shown only while nothing cuts the events. */
+static void test_stats(struct profile *p)
+{
+	struct report_stats s;
+	char *err = NULL;
+	CHECK(profile_compute(p) == 0);
+	report_stats_of(p, 0, &s);
+	CHECK(s.has_wait);
+	CHECK_EQ_U64(s.wait_ns, 12 * MS);
+	CHECK_EQ_U64(s.cpu_recorded_ns, 60 * MS);
+	CHECK(profile_set_filter(p, "THRID==1", &err) == 0);
+	CHECK(profile_compute(p) == 0);
+	report_stats_of(p, 0, &s);
+	CHECK(!s.has_wait);
+	CHECK_EQ_U64(s.cpu_recorded_ns, 30 * MS);
+	CHECK(profile_set_filter(p, "1", &err) == 0);
+	CHECK(select_ok(profile_select_cpus, p, "3") == 0);
+	CHECK(profile_compute(p) == 0);
+	report_stats_of(p, 0, &s);
+	CHECK(!s.has_wait);
+	CHECK_EQ_U64(s.cpu_recorded_ns, 10 * MS);
+	CHECK(select_ok(profile_select_cpus, p, "all") == 0);
+	CHECK(select_ok(profile_select_threads, p, "2") == 0);
+	CHECK(profile_compute(p) == 0);
+	report_stats_of(p, 0, &s);
+	CHECK(s.has_wait);
+	CHECK_EQ_U64(s.wait_ns, 5 * MS);
+	CHECK(select_ok(profile_select_threads, p, "all") == 0);
+}
+
 /* Two experiments: EXPID, experiment_select and exp:spec in cpu_select. */
 static void test_two(const char *dir)
 {
@@ -209,6 +244,7 @@ int main(void)
 	test_properties(p);
 	test_cpu_select(p);
 	test_composition(p);
+	test_stats(p);
 	profile_free(p);
 	test_two(dir);
 	CHECK(sh("rm -rf '%s'", dir) == 0);
