@@ -10,6 +10,7 @@
 #  - sample_select of the sample that after_b opens counts phase_c alone, and
 #    statistics over it names after_b and shows about phase_c's CPU;
 #  - after collector_terminate_expt nothing more is recorded and the program goes on;
+#  - with -H on, a block freed while paused is no leak, nor one allocated then;
 #  - collect -l USR1 -y USR2 on tests/fixtures/api_signals.c (the program sends
 #    itself the signals with kill): two "signal" sample points, the phases sent
 #    while paused absent, the program's own USR1 handler still called;
@@ -99,6 +100,15 @@ after=$(incl term.er phase_after) c=$(incl term.er phase_c)
 check "terminate: phase_after absent (${after}s), phase_c there (${c}s)" eval 'test "$after" = 0 && near "$c" 0.2'
 "$PA_BIN/er_print" -sample_list term.er >term.list 2>&1
 check "terminate: the last sample ends at collector_close_experiment" grep -q -- '-> collector_close_experiment$' term.list
+
+# ---- heap tracing and a pause: frees while paused are recorded, allocations not
+"$PA_BIN/collect" -S off -H on -o heap.er ./phases 0.1 heap >heap.out 2>heap.err || { bad "collect -H on"; cat heap.err; }
+"$PA_BIN/er_print" -leaks heap.er >heap.leaks 2>&1
+check "-H on with a pause: 999 bytes leaked after the resume" grep -q 'Bytes Leaked = 999$' heap.leaks
+for b in 12345 4444 64 7777 100000; do
+	check "-H on with a pause: no $b-byte leak (freed, or allocated while paused)" \
+		eval "! grep -q 'Bytes Leaked = $b\$' heap.leaks"
+done
 
 # ---- collect -l USR1 -y USR2 (starts paused)
 "$PA_BIN/collect" -o sig.er -l USR1 -y USR2 ./signals 0.3 >sig.out 2>sig.err || { bad "collect -l -y"; cat sig.err; }
