@@ -6,6 +6,8 @@
 #ifndef ANALYSIS_PROFILE_INTERNAL_H
 #define ANALYSIS_PROFILE_INTERNAL_H
 
+#include <regex.h>
+
 #include "analysis/lines.h"
 #include "analysis/profile.h"
 #include "analysis/profile_heap.h"
@@ -92,6 +94,8 @@ struct profile {
 	char *hwc_defaults; /* ... and the default metric list with them (a buffer of hwc_defaults_bytes) */
 	size_t hwc_defaults_bytes;
 	char *hwc_sort; /* "e.KW" of the first counter, NULL: none */
+	int desc_mode;  /* profile_set_descendants: 0 every one, 1 none, 2 those matching desc_re */
+	regex_t desc_re;
 };
 
 char *profile_own(struct profile *p, char *s);
@@ -104,6 +108,15 @@ void profile_samples_release(struct profile *p);
 int profile_add_func(struct profile *p, enum pfunc_kind kind, const char *name, const char *mangled,
 		     uint32_t obj, uint64_t addr, uint64_t size, uint32_t *ret_id);
 void profile_refresh_object_views(struct profile *p);
+
+/*
+ * profile_desc.c (en_desc): 1 if the descendant whose subexperiment is at
+ * path is to be read, 0 if not; its program from founder's processes.xml,
+ * else from its own log.xml.
+ */
+int profile_descendant_wanted(const struct profile *p, const struct experiment *founder, const char *path);
+/* Forget the regular expression (profile_free); the mode becomes "on". */
+void profile_descendants_release(struct profile *p);
 
 /* profile_heap.c: forget the heap figures (summary and per stack); replay experiment x's heap calls (0 or -ENOMEM). */
 void profile_heap_reset(struct profile *p);

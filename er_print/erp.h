@@ -53,6 +53,8 @@ int erp_run_line(struct erp *e, char *line);
  * their setpath, pathmap, name, ... run silently.  Warnings to stderr.
  */
 void erp_rc_load(struct erp *e);
+/* The defaults files' en_desc lines, before the experiments load (warnings to stderr). */
+void erp_rc_preload(struct erp *e);
 
 /* Print "er_print: <message>" to stderr (and to e->out if it is a file). */
 void erp_error(struct erp *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

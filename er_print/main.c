@@ -116,6 +116,8 @@ static int cmd_pathmap(struct erp *e, const char *arg);
 static int cmd_version(struct erp *e, const char *arg);
 static int cmd_viewmode(struct erp *e, const char *arg);
 static int cmd_procstats(struct erp *e, const char *arg);
+static int cmd_ifreq(struct erp *e, const char *arg);
+static int cmd_en_desc(struct erp *e, const char *arg);
 static int cmd_viewmode(struct erp *e, const char *arg)
 {
 	static const char *const modes[] = {"user", "expert", "machine"};
@@ -131,6 +133,24 @@ static int cmd_viewmode(struct erp *e, const char *arg)
 	}
 	fprintf(e->out, "Viewmode set to %s\n", modes[e->viewmode]);
 	return 0;
+}
+
+/* Count data (Oracle's collect -c, SPARC binary instrumentation) has no Linux equivalent. */
+static int cmd_ifreq(struct erp *e, const char *arg)
+{
+	(void)arg;
+	fprintf(e->out, "Instruction frequency data was not requested when recording experiments\n"
+			"(count data, the Oracle tools' collect -c, is not available on Linux)\n");
+	return 0;
+}
+
+/* en_desc decides which descendants load: it can only come before the experiments. */
+static int cmd_en_desc(struct erp *e, const char *arg)
+{
+	(void)arg;
+	erp_error(e, "en_desc: read only from a defaults file (.er.rc), before the experiments load; "
+		     "put 'en_desc on|off|=REGEX' in ./.er.rc or ~/.er.rc");
+	return -1;
 }
 
 static int cmd_procstats(struct erp *e, const char *arg)
@@ -182,6 +202,10 @@ static const struct command commands[] = {
 	{"viewmode", NULL, ARG_OPT, cmd_viewmode, "[user|expert|machine]",
 	 "how Java and OpenMP stacks are shown (native code: all three are the same)"},
 	{"procstats", NULL, ARG_NONE, cmd_procstats, "", "er_print's own time and memory so far"},
+	{"ifreq", NULL, ARG_NONE, cmd_ifreq, "",
+	 "instruction frequency (count data): not available on Linux"},
+	{"en_desc", NULL, ARG_ONE, cmd_en_desc, "on|off|=regex",
+	 "which descendants' experiments to read: only in .er.rc, before loading"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
 	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
@@ -889,6 +913,8 @@ static int load_experiments(struct erp *e, const char *const *exps, size_t nexps
 {
 	int status = 0;
 	char err[256];
+	if (nexps > 0)
+		erp_rc_preload(e);
 	for (size_t i = 0; i < nexps; i++) {
 		char *msg = NULL;
 		int r = profile_add_experiment(e->prof, exps[i], &msg);
