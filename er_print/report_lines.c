@@ -87,16 +87,10 @@ static int report_list_summary(struct erp *e, enum report_what what)
 				uint64_t val = l->ids[i] == 0 ? total[k]
 					       : fl == 0      ? metrics_exclusive(l->m, l->ids[i])[k]
 							      : metrics_inclusive(l->m, l->ids[i])[k];
-				char vb[64], label[128], pct[32];
-				table_format_value(d[k].unit, val, vb, sizeof vb);
-				if (val && total[k])
-					snprintf(pct, sizeof pct, "%5.1f%%",
-						 100.0 * (double)val / (double)total[k]);
-				else
-					snprintf(pct, sizeof pct, "  0. %%");
+				char label[128];
 				snprintf(label, sizeof label, "%s %s", fl ? "Inclusive" : "Exclusive",
 					 d[k].username);
-				fprintf(e->out, "\t%24s: %s (%s)\n", label, vb, pct);
+				table_summary_line(e->out, label, d[k].unit, val, total[k]);
 			}
 		}
 		fputc('\n', e->out);

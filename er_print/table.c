@@ -24,6 +24,18 @@ void table_format_value(enum metric_unit unit, uint64_t v, char *buf, size_t roo
 	}
 }
 
+void table_summary_line(FILE *out, const char *label, enum metric_unit unit, uint64_t v, uint64_t total)
+{
+	char val[64];
+	table_format_value(unit, v, val, sizeof val);
+	if (unit == METRIC_UNIT_RATIO)
+		fprintf(out, "\t%24s: %s\n", label, val); /* a ratio is no share of a total */
+	else if (v && total)
+		fprintf(out, "\t%24s: %s (%5.1f%%)\n", label, val, 100.0 * (double)v / (double)total);
+	else
+		fprintf(out, "\t%24s: %s (  0. %%)\n", label, val);
+}
+
 void table_format_percent(uint64_t v, uint64_t base, char *buf, size_t room)
 {
 	if (v == 0 || base == 0)

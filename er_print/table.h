@@ -62,6 +62,12 @@ void table_print_json(const struct table *t, FILE *out);
 
 /* Format a value as the tables do ("2.000", "0.", "12"), into buf. */
 void table_format_value(enum metric_unit unit, uint64_t v, char *buf, size_t room);
+/*
+ * One metric line of a summary (fsummary, lsummary, psummary):
+ * "\t<label>: <value> (<percent of total>)", the label right-aligned in 24;
+ * a ratio (IPC) has no percentage.
+ */
+void table_summary_line(FILE *out, const char *label, enum metric_unit unit, uint64_t v, uint64_t total);
 void table_format_percent(uint64_t v, uint64_t base, char *buf, size_t room);
 
 #endif

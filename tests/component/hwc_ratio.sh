@@ -60,6 +60,20 @@ assert rows["<Total>"]["e.IPC"] == 1166 and rows["<Total>"]["i.CPI"] == 857, row
 assert rows["work"]["e.IPC"] == 2000 and rows["fast"]["i.CPI"] == 2000, rows
 EOP
 
+# summaries: a ratio has no share of a total
+printf 'fsummary\n' >s.cmds
+"$ER_PRINT" -script s.cmds r.er >fs 2>&1
+sed -n '/^work$/,/^$/p' fs >fs.work
+grep -qx $'\tExclusive Instructions Per Cycle: 2.000' fs.work &&
+	grep -qx $'\tInclusive Cycles Per Instruction: 0.500' fs.work &&
+	pass "fsummary: work's IPC and CPI, no percentage" || { fail "fsummary ratios"; cat fs.work; }
+grep -q 'Per Cycle.*%\|Per Instruction.*%' fs && { fail "fsummary: a ratio with a percentage"; cat fs; } ||
+	pass "fsummary: no ratio with a percentage"
+printf 'lsummary\n' >l.cmds
+"$ER_PRINT" -script l.cmds r.er >ls 2>&1
+grep -q 'Per Cycle: [0-9.]*$' ls && ! grep -q 'Per Cycle.*%' ls && pass "lsummary: ratios without percentage" ||
+	{ fail "lsummary ratios"; cat ls; }
+
 for fmt in folded pprof speedscope; do
 	"$ER_PRINT" -export "$fmt:IPC" out.$fmt r.er >ex 2>&1
 	if grep -q "IPC is a ratio (insts / cycles), not a quantity to add up along stacks" ex && [[ ! -e out.$fmt ]]; then
