@@ -5,9 +5,9 @@
 #   fast<-both<-main  cycles 20  insts 10   -> fast IPC 0.500, CPI 2.000
 #   slow<-main        cycles 10  insts 0    -> slow exclusive 0 and 0 (no instructions)
 # Inclusive: slow 40 / 60 (IPC 1.500, CPI 0.666), main and <Total>
+# 60 / 70 (IPC 1.166, CPI 0.857): ratios of the sums, truncated to 3 decimals.
 # A source line of two line ids (tests/fixtures/inl_line.c: one line inlined into fa
 # and fb, inline off) shows in -source the ratio of its summed parts.
-# 60 / 70 (IPC 1.166, CPI 0.857): ratios of the sums, truncated to 3 decimals.
 . "$(dirname "$0")/common.bash"
 prog=$(fixture_prog)
 cat >"$WORK/s.txt" <<EOS
