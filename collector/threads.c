@@ -67,6 +67,7 @@ struct col_thread {
 	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
 	uint64_t cpu0_ns;                /* thread CPU clock at THREAD_START */
 	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
+	uint64_t last_at_ns;             /* when last_cpu_ns was read (col_now_ns) */
 	uint64_t window_cpu_ns;          /* CPU charged to samples inside the collection window (-t) */
 	volatile sig_atomic_t deferred;  /* samples that arrived inside the collector: taken on the way out */
 	struct blockw_cursor prof, stk;  /* clock samples, stacks: in the signal handler */
@@ -274,6 +275,7 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 	t->cpu0_ns = t->last_cpu_ns = col_thread_cpu_ns();
 	struct exp_thread_start r = {
 		.tid = t->tid, .creator_tid = creator, .start_ns = col_now_ns(), .start_pc = start_pc};
+	t->last_at_ns = r.start_ns;
 	ctl_append(t->tid, r.start_ns, EXP_REC_THREAD_START, encode_thread_start, &r);
 	atomic_store(&t->state, SLOT_LIVE);
 	if (!t->raw) /* a raw thread's signals cannot tell it from its creator (shared TLS) */
@@ -322,6 +324,21 @@ static int thread_wait_ns(uint32_t tid, uint64_t *ret)
 	return 1;
 }
 
+/*
+ * Thread t's CPU since its last sample, cpu_ns now at now_ns, as far as it was
+ * recorded: when recording began (a resume, the -t window's start) after that
+ * sample, the CPU before it is not, and the thread cannot have used more than
+ * the time since.  SIGNAL_SAFE.
+ */
+static uint64_t cpu_since_recording(const struct col_thread *t, uint64_t cpu_ns, uint64_t now_ns)
+{
+	uint64_t d = cpu_ns > t->last_cpu_ns ? cpu_ns - t->last_cpu_ns : 0;
+	uint64_t since = col_recording_since_ns();
+	if (since > t->last_at_ns && now_ns > since && d > now_ns - since)
+		d = now_ns - since;
+	return d;
+}
+
 static void thread_write_end(struct col_thread *t, uint32_t writer_tid, uint64_t cpu_now_ns)
 {
 	struct col_config *cfg = col_config();
@@ -337,8 +354,7 @@ static void thread_write_end(struct col_thread *t, uint32_t writer_tid, uint64_t
 		uint64_t rel = r.end_ns - cfg->start_ns;
 		int inside = rel >= cfg->window_start_ns &&
 			     (!cfg->window_end_ns || rel < cfg->window_end_ns) && !col_paused();
-		r.cpu_ns = t->window_cpu_ns +
-			   (inside && cpu_now_ns > t->last_cpu_ns ? cpu_now_ns - t->last_cpu_ns : 0);
+		r.cpu_ns = t->window_cpu_ns + (inside ? cpu_since_recording(t, cpu_now_ns, r.end_ns) : 0);
 	} else {
 		/* the whole life's run-queue wait: only without a window, which it would not fit */
 		r.has_wait = thread_wait_ns(t->tid, &r.wait_ns);
@@ -510,9 +526,10 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	uint64_t cpu = col_thread_cpu_ns();
 	uint64_t now = col_now_ns();
 	uint64_t rel = now - cfg->start_ns;
-	uint64_t weight = cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0;
+	uint64_t weight = cpu_since_recording(t, cpu, now);
 	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns) || col_paused()) {
 		t->last_cpu_ns = cpu; /* outside the collection window, or paused: not attributed */
+		t->last_at_ns = now;
 		return;
 	}
 	if (atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
@@ -520,6 +537,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 		atomic_fetch_add(&n->lost_sample_ns, weight);
 		t->window_cpu_ns += weight;
 		t->last_cpu_ns = cpu;
+		t->last_at_ns = now;
 		return;
 	}
 	uint32_t flags;
@@ -550,6 +568,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	}
 	t->window_cpu_ns += weight; /* inside the window: recorded or lost */
 	t->last_cpu_ns = cpu;
+	t->last_at_ns = now;
 }
 
 /*
