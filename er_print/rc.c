@@ -8,8 +8,8 @@
  * gprofng's does), and a later file's list replaces an earlier one's.  The
  * commands that set how reports look run as on the command line, silently:
  * setpath, addpath, pathmap, name, sthresh, dthresh, limit, inline,
- * printmode, viewmode.  gprofng's rc commands that do not apply here (scc,
- * dcc, compare, en_desc, preload_libdirs, ...) are skipped; anything
+ * printmode, viewmode, compare.  gprofng's rc commands that do not apply
+ * here (scc, dcc, en_desc, preload_libdirs, ...) are skipped; anything
  * else is a warning naming the file and line.
  */
 #include <errno.h>
@@ -21,11 +21,10 @@
 
 #include "er_print/erp.h"
 
-static const char *const rc_run[] = {"setpath", "addpath", "pathmap", "name",      "sthresh",
-				     "dthresh", "limit",   "inline",  "printmode", "viewmode"};
+static const char *const rc_run[] = {"setpath", "addpath",   "pathmap",  "name",   "sthresh", "dthresh",
+				     "limit",   "printmode", "viewmode", "inline", "compare"};
 static const char *const rc_skipped[] = {"scc",
 					 "dcc",
-					 "compare",
 					 "en_desc",
 					 "tabs",
 					 "rtabs",

@@ -124,6 +124,8 @@ int report_callers_callees(struct erp *e, const char *arg)
 	fprintf(e->out, "Functions sorted by metric: %s\n", title);
 	attr_sort_title(e, items, ni, title, sizeof title);
 	fprintf(e->out, "Callers and callees sorted by metric: %s\n\n", title);
+	if (report_compare_active(e))
+		return report_compare_print_calls(e);
 	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
 	if (!l)
 		return -1;
