@@ -159,6 +159,13 @@ static void html_header(const struct table *t, FILE *out)
 		const struct table_col *col = &t->cols[c];
 		int span = col->kind == TABLE_METRIC ? !!col->show_value + !!col->show_percent : 1;
 		fprintf(out, "<th colspan=\"%d\">", span ? span : 1);
+		if (col->group) { /* compare mode: the experiment, and how the value is shown */
+			html_text(out, col->group);
+			fputs(col->compare == 'd'   ? " (delta)<br>"
+			      : col->compare == 'r' ? " (ratio)<br>"
+						    : "<br>",
+			      out);
+		}
 		html_text(out, col->title);
 		if (col->sort)
 			fputs(" &nabla;", out);
