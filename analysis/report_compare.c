@@ -254,8 +254,8 @@ static int cmp_rows(const void *a, const void *b, void *ctx)
 	return c ? c : (x > y) - (x < y);
 }
 
-/* Rows 1 .. k->n - 1 in report order into a malloc'd array (row 0, <Total>, first). */
-static uint32_t *order_rows(const struct keyed *k, int by_name)
+/* The rows in report order into a malloc'd array; pinned: row 0 (<Total>) stays first. */
+static uint32_t *order_rows(const struct keyed *k, int by_name, int pinned)
 {
 	uint32_t *ids = malloc((k->n ? k->n : 1) * sizeof *ids);
 	if (!ids)
@@ -263,8 +263,9 @@ static uint32_t *order_rows(const struct keyed *k, int by_name)
 	for (size_t i = 0; i < k->n; i++)
 		ids[i] = (uint32_t)i;
 	struct order_ctx o = {k, by_name};
-	if (k->n > 2)
-		qsort_r(ids + 1, k->n - 1, sizeof *ids, cmp_rows, &o);
+	size_t skip = pinned && k->n ? 1 : 0;
+	if (k->n > skip + 1)
+		qsort_r(ids + skip, k->n - skip, sizeof *ids, cmp_rows, &o);
 	return ids;
 }
 
@@ -328,7 +329,7 @@ void report_compare_free(struct report_compare *c)
 static int list_rows(struct list_ctx *x)
 {
 	struct report_compare *c = x->c;
-	uint32_t *ids = order_rows(&x->rows, x->sort->kind == MSPEC_NAME);
+	uint32_t *ids = order_rows(&x->rows, x->sort->kind == MSPEC_NAME, 1);
 	c->rows = calloc(x->rows.n ? x->rows.n : 1, sizeof *c->rows);
 	if (!ids || !c->rows) {
 		free(ids);
@@ -509,16 +510,11 @@ static int calls_edges_out(struct keyed *e, size_t nv, struct report_compare_edg
 {
 	*ret_n = 0;
 	*ret = calloc(e->n ? e->n : 1, sizeof **ret);
-	uint32_t *ids = malloc((e->n ? e->n : 1) * sizeof *ids);
+	uint32_t *ids = order_rows(e, 0, 0);
 	if (!*ret || !ids) {
 		free(ids);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < e->n; i++)
-		ids[i] = (uint32_t)i;
-	struct order_ctx o = {e, 0};
-	if (e->n > 1)
-		qsort_r(ids, e->n, sizeof *ids, cmp_rows, &o);
 	for (size_t i = 0; i < e->n; i++) {
 		struct report_compare_edge *d = &(*ret)[i];
 		d->name = e->names[ids[i]];
@@ -563,7 +559,7 @@ void report_compare_calls_free(struct report_compare_calls *c)
 /* Move the blocks, ordered, into c. */
 static int calls_out(struct calls_ctx *x, struct report_compare_calls *c)
 {
-	uint32_t *ids = order_rows(&x->blocks, x->sort->kind == MSPEC_NAME);
+	uint32_t *ids = order_rows(&x->blocks, x->sort->kind == MSPEC_NAME, 1);
 	c->blocks = calloc(x->blocks.n ? x->blocks.n : 1, sizeof *c->blocks);
 	if (!ids || !c->blocks) {
 		free(ids);

@@ -151,29 +151,18 @@ static void add_edges(struct erp *e, struct table *t, const struct report_compar
 static int print_block(struct erp *e, const struct report_compare_calls *cc,
 		       const struct report_compare_block *b)
 {
-	size_t nd, ns = e->nsides, nm = cc->nmetrics;
-	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
+	size_t ns = e->nsides, nm = cc->nmetrics;
 	struct mspec_item items[MSPEC_MAX];
-	size_t ni = report_attr_items(&e->metrics, items);
 	struct table_col base[MSPEC_MAX] = {{0}}, cols[40];
 	char titles[MSPEC_MAX][64];
 	uint64_t totals[40] = {0};
+	/* the side's 100% is set per column below: b->base for metric k of side s */
+	size_t ni = report_attr_columns(e, b->base, items, base, titles);
 	if (ni * ns > 40)
 		return side_columns(e, base, ni, totals, cols) ? 0 : -1; /* its message */
-	for (size_t c = 0; c < ni; c++) {
-		snprintf(titles[c], 64, "Attr. %s", d[items[c].metric].abbrev);
-		base[c] = (struct table_col){.kind = TABLE_METRIC,
-					     .title = titles[c],
-					     .unit = d[items[c].metric].unit,
-					     .show_value = 1,
-					     .show_percent = 1,
-					     .flavor = 'a',
-					     .keyword = d[items[c].metric].keyword,
-					     .username = d[items[c].metric].username,
-					     .sort = c == 0};
+	for (size_t c = 0; c < ni; c++)
 		for (size_t s = 0; s < ns; s++)
 			totals[s * ni + c] = b->base[s * nm + (size_t)items[c].metric];
-	}
 	size_t nc = side_columns(e, base, ni, totals, cols);
 	struct table *t = nc || !ni ? table_new(cols, nc) : NULL;
 	if (!t) {
