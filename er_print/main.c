@@ -252,6 +252,9 @@ static const struct command commands[] = {
 	 "per-sample data: each sample's CPU time, faults, blocks and context switches"},
 	{"filters", NULL, ARG_REST, cmd_filters, "expr",
 	 "filter events: THRID==n [|| THRID==m ...], or 1 (no filter)"},
+	{"compare", NULL, ARG_OPT, cmd_compare, "[on|off|delta|ratio]",
+	 "with several experiments (or groups): functions, lines, PCs and callers-callees show each "
+	 "metric per experiment, the first as values, the others as values, differences or ratios"},
 	{"name", NULL, ARG_ONE, cmd_name, "long|short|mangled[:soname|:nosoname]",
 	 "how function names are shown"},
 	{"outfile", NULL, ARG_ONE, cmd_outfile, "file|-|--", "write reports to file (- stdout, -- stderr)"},
@@ -763,10 +766,11 @@ static void usage(FILE *f)
 		"Print reports from Performance Analyzer experiments (NAME.er directories,\n"
 		"or GROUP.erg experiment groups, which stand for the experiments they name).\n"
 		"Commands given as options run in order; with none, er_print reads commands\n"
-		"interactively. Several experiments are aggregated. Common commands:\n"
+		"interactively. Several experiments are aggregated (or compared). Common commands:\n"
 		"  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
 		"  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
 		"  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
+		"  -compare on|delta|ratio (with several experiments or groups: side by side)\n"
 		"  -printmode text|html|json|C (tables as HTML, JSON or C-separated values)\n"
 		"  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
 		"  -synclocks (synchronization wait tracing, collect -s)\n"
@@ -906,10 +910,11 @@ static int parse_command_line(struct erp *e, int argc, char **argv, struct pendi
 }
 
 /*
- * Read the experiments into e->prof, then set the default metric list and
- * sort and read the defaults files.  0, or 1 after a message.
+ * Read the experiments into e->prof (path i's first one is experiment
+ * first_of[i]; first_of[nexps] is the count), then set the default metric
+ * list and sort.  0, or 1 after a message.
  */
-static int load_experiments(struct erp *e, const char *const *exps, size_t nexps)
+static int load_experiments(struct erp *e, const char *const *exps, size_t nexps, size_t *first_of)
 {
 	int status = 0;
 	char err[256];
@@ -917,6 +922,7 @@ static int load_experiments(struct erp *e, const char *const *exps, size_t nexps
 		erp_rc_preload(e);
 	for (size_t i = 0; i < nexps; i++) {
 		char *msg = NULL;
+		first_of[i] = profile_experiment_count(e->prof);
 		int r = profile_add_experiment(e->prof, exps[i], &msg);
 		if (r < 0) {
 			fprintf(stderr, "%s: cannot read experiment %s: %s\n", PROG, exps[i],
@@ -925,6 +931,7 @@ static int load_experiments(struct erp *e, const char *const *exps, size_t nexps
 			status = 1;
 		}
 	}
+	first_of[nexps] = profile_experiment_count(e->prof);
 	/* the default lists over the metrics the experiments registered; with
 	 * heap or I/O data, gprofng's default lists (mspec_default_metrics) */
 	if (status == 0 && nexps > 0 &&
@@ -933,9 +940,45 @@ static int load_experiments(struct erp *e, const char *const *exps, size_t nexps
 		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
 		status = 1;
 	}
-	if (status == 0 && nexps > 0)
-		erp_rc_load(e);
 	return status;
+}
+
+/*
+ * The sides of `compare`: each of the nargs experiment arguments (an
+ * experiment and its descendants, or a group's members) is one, named by
+ * its basename; its paths' experiments are [first_of[i], first_of[i + 1])
+ * of path i.  0, or -1 out of memory.
+ */
+static int build_sides(struct erp *e, const char *const *args, size_t nargs, const size_t *first_of)
+{
+	e->sides = calloc(nargs ? nargs : 1, sizeof *e->sides);
+	if (!e->sides)
+		return -1;
+	size_t path = 0;
+	char err[256];
+	for (size_t i = 0; i < nargs; i++) {
+		char **paths;
+		size_t n;
+		if (expgroup_expand(args + i, 1, &paths, &n, err, sizeof err) < 0)
+			return -1; /* read a moment ago as part of every argument */
+		expgroup_free_paths(paths, n);
+		char name[4096];
+		snprintf(name, sizeof name, "%s", args[i]);
+		size_t len = strlen(name);
+		while (len > 1 && name[len - 1] == '/')
+			name[--len] = '\0';
+		const char *slash = strrchr(name, '/');
+		struct report_compare_side *s = &e->sides[e->nsides];
+		s->first = first_of[path];
+		s->count = first_of[path + n] - s->first;
+		path += n;
+		if (s->count == 0)
+			continue; /* a group of no experiment */
+		if (!(s->name = strdup(slash && slash[1] ? slash + 1 : name)))
+			return -1;
+		e->nsides++;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -969,13 +1012,22 @@ int main(int argc, char **argv)
 		free(exps);
 		return 1;
 	}
-	free(exps);
+	const char **given = exps;
 	exps = (const char **)paths;
-	if (profile_new(&e.prof) < 0) {
+	size_t *first_of = calloc(nexps + 1, sizeof *first_of);
+	if (profile_new(&e.prof) < 0 || !first_of) {
 		fprintf(stderr, "%s: out of memory\n", PROG);
 		return 1;
 	}
-	status = load_experiments(&e, exps, nexps);
+	status = load_experiments(&e, exps, nexps, first_of);
+	if (status == 0 && build_sides(&e, given, nexps_given, first_of) < 0) {
+		fprintf(stderr, "%s: out of memory\n", PROG);
+		status = 1;
+	}
+	if (status == 0 && nexps > 0)
+		erp_rc_load(&e); /* after the sides: an rc may set `compare` */
+	free(first_of);
+	free(given);
 	if (nexps == 0) {
 		fprintf(stderr, "%s: %s\n", PROG,
 			nexps_given ? "the groups given name no experiment" : "no experiment given");
@@ -1000,6 +1052,9 @@ int main(int argc, char **argv)
 		free(e.pathmap_to[i]);
 	}
 	profile_free(e.prof);
+	for (size_t i = 0; i < e.nsides; i++)
+		free((char *)e.sides[i].name);
+	free(e.sides);
 	free_pending(todo, ntodo);
 	expgroup_free_paths(paths, nexps);
 	return status;

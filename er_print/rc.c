@@ -8,10 +8,11 @@
  * gprofng's does), and a later file's list replaces an earlier one's.  The
  * commands that set how reports look run as on the command line, silently:
  * setpath, addpath, pathmap, name, sthresh, dthresh, limit, inline,
- * printmode, viewmode.  `en_desc on|off|=REGEX` (which descendants to
- * read) is read in a pass of its own before the experiments load.  gprofng's
- * rc commands that do not apply here (scc, dcc, compare, preload_libdirs,
- * ...) are skipped; anything else is a warning naming the file and line.
+ * printmode, viewmode, compare.  `en_desc on|off|=REGEX` (which
+ * descendants to read) is read in a pass of its own before the experiments
+ * load.  gprofng's rc commands that do not apply here (scc, dcc,
+ * preload_libdirs, ...) are skipped; anything else is a warning naming the
+ * file and line.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,11 +23,10 @@
 
 #include "er_print/erp.h"
 
-static const char *const rc_run[] = {"setpath", "addpath", "pathmap", "name",      "sthresh",
-				     "dthresh", "limit",   "inline",  "printmode", "viewmode"};
+static const char *const rc_run[] = {"setpath", "addpath",   "pathmap",  "name",   "sthresh", "dthresh",
+				     "limit",   "printmode", "viewmode", "inline", "compare"};
 static const char *const rc_skipped[] = {"scc",
 					 "dcc",
-					 "compare",
 					 "en_desc",
 					 "tabs",
 					 "rtabs",

@@ -141,6 +141,8 @@ int report_functions(struct erp *e, const char *arg)
 	char title[256];
 	report_sort_title(e, title, sizeof title);
 	fprintf(e->out, "Functions sorted by metric: %s\n\n", title);
+	if (report_compare_active(e))
+		return report_compare_print_list(e, REPORT_FUNCTIONS);
 	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
 	if (!l)
 		return -1;

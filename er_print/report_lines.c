@@ -57,6 +57,8 @@ static int report_list(struct erp *e, enum report_what what)
 	char title[256];
 	report_sort_title(e, title, sizeof title);
 	fprintf(e->out, "%s sorted by metric: %s\n\n", what_title(what), title);
+	if (report_compare_active(e))
+		return report_compare_print_list(e, what);
 	struct report_list *l = report_list_get(e, what);
 	if (!l)
 		return -1;
