@@ -8,21 +8,9 @@
 #  - a bad regular expression: one warning naming .er.rc:1, and everything loads;
 #  - `-en_desc` on the command line: an error saying it belongs in .er.rc;
 #  - ifreq: gprofng's "not requested" sentence and why, exit status 0.
-set -u
-: "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
-W=$(mktemp -d /tmp/pa-e2e-endesc.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-cd "$W"
-export PA_ARCHIVE=off PA_SYSTEM_RC=/dev/null HOME=$W/home
+. "$(dirname "$0")/e2e_lib.sh" endesc
+export PA_SYSTEM_RC=/dev/null HOME=$W/home
 mkdir home
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else bad "$what"; fi
-}
 cc -O1 -g "$PA_TOP/tests/fixtures/col_spin.c" -o a || exit 1
 cp a b
 "$PA_BIN/collect" -o d.er sh -c './a 0.02; ./b 0.02; ./a 0.02' >d.out 2>d.err || { bad "collect"; cat d.err; }
@@ -61,5 +49,4 @@ check "ifreq: gprofng's sentence and why, exit 0" eval 'test $rc = 0 &&
 	grep -qx "Instruction frequency data was not requested when recording experiments" ifreq.out &&
 	grep -q "not available on Linux" ifreq.out'
 
-echo "$fails failed"
-[ $fails = 0 ]
+e2e_end

@@ -7,20 +7,7 @@
 #  - a program built with the installed pkg-config file (PKG_CONFIG_SYSROOT_DIR)
 #    links against the installed libcollectorAPI and its named sample shows;
 #  - uninstall removes every file install put there; a relative PREFIX is refused.
-set -u
-: "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
-W=$(mktemp -d /tmp/pa-e2e-install.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-cd "$W"
-export PA_ARCHIVE=off
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else bad "$what"; fi
-}
+. "$(dirname "$0")/e2e_lib.sh" install
 build=$(cd "$PA_BIN/.." && pwd)
 stage=$W/stage root=$W/stage/opt/pa
 
@@ -52,5 +39,4 @@ check "uninstall removes every installed file (left: $left)" test "$left" = 0
 bash "$PA_TOP/scripts/install.sh" "$build" opt/pa "$stage" >rel.out 2>&1
 check "a relative PREFIX is refused with one message" grep -q 'PREFIX must be an absolute path' rel.out
 
-echo "$fails failed"
-[ $fails = 0 ]
+e2e_end
