@@ -53,6 +53,14 @@ has "header: wait measured" h.out 'Wait CPU, Sleep: measured per thread (2 of 2 
 "$ER_PRINT" -thread_list n.er >tl.out 2>&1
 hasx "thread 1: wait, sleep" tl.out '     1  100             0.000       0.090       0.060         0.005         0.025        6  main thread'
 hasx "thread 2: wait, sleep" tl.out '     2  200             0.000       0.090       0.040         0.002         0.048        3  0x401000'
+"$ER_PRINT" -printmode json -thread_list n.er >tl.json 2>&1
+python3 -c '
+import json, sys
+d = [json.loads(l) for l in open(sys.argv[1])][-1]
+t = {x["tid"]: x for x in d["threads"]}
+assert (t[100]["wait_cpu_ns"], t[100]["sleep_ns"]) == (5000000, 25001000), t[100]
+assert (t[200]["wait_cpu_ns"], t[200]["sleep_ns"]) == (2000000, 48001000), t[200]
+' tl.json && pass "json thread_list: wait_cpu_ns, sleep_ns exact" || { fail "json thread_list"; cat tl.json; }
 
 # no split: unavailable, said so
 "$ER_PRINT" -metrics e.system:name -functions o.er >o.out 2>&1 && fail "old: -metrics e.system succeeded" ||
