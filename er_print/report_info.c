@@ -296,11 +296,10 @@ static void header_cpu_times(FILE *o, const struct experiment *x)
 			   "collect -t, no schedstat, or format before 1.9)\n");
 }
 
-/* How the data was collected. */
-static void header_parameters(FILE *o, const struct experiment *x)
+/* Clock profiling: its interval, mechanism and which CPU times it measured. */
+static void header_clock(FILE *o, const struct experiment *x)
 {
 	const struct exp_log *l = &x->log;
-	fprintf(o, "Data collection parameters:\n");
 	if (l->clock_mode && strcmp(l->clock_mode, "off") == 0) {
 		fprintf(o, "  Clock-profiling disabled\n");
 	} else if (l->clock_interval_us) {
@@ -320,6 +319,14 @@ static void header_parameters(FILE *o, const struct experiment *x)
 	}
 	if (!(l->clock_mode && strcmp(l->clock_mode, "off") == 0))
 		header_cpu_times(o, x);
+}
+
+/* How the data was collected. */
+static void header_parameters(FILE *o, const struct experiment *x)
+{
+	const struct exp_log *l = &x->log;
+	fprintf(o, "Data collection parameters:\n");
+	header_clock(o, x);
 	if (l->sync_on)
 		fprintf(o, "  Synchronization tracing, threshold = %" PRIu64 " microsecs.%s; Native-APIs\n",
 			l->sync_threshold_ns / 1000,
