@@ -40,6 +40,11 @@ EOP
 "$PA_BIN/collect" -o perf.er ./cs 0.5 >/dev/null 2>&1 || bad "collect"
 grep -q 'mechanism="perf_task_clock"' perf.er/log.xml || echo "note: perf events unavailable, timers used"
 check_run perf perf.er
+# every sample carries its user part, at most its weight
+"$PA_BUILD/tests/tools/expdump" perf.er >perf.dump 2>&1
+awk '/^clock / { n++; split($6, w, "="); if ($7 !~ /^user=/) bad++; else { split($7, u, "="); if (u[2] + 0 > w[2] + 0) bad++ } }
+	END { exit !(n > 0 && bad == 0) }' perf.dump && ok "every CLOCK record has user <= weight" ||
+	{ bad "CLOCK records without a user part"; grep '^clock ' perf.dump | head -3; }
 PA_SAMPLER=timer "$PA_BIN/collect" -o timer.er ./cs 0.5 >/dev/null 2>&1 || bad "collect (timer)"
 check_run timer timer.er
 "$PA_BIN/er_print" -header perf.er | grep -q 'User CPU, System CPU: measured per sample' &&
