@@ -214,6 +214,7 @@ int profile_new(struct profile **ret)
 	profile_heap_reset(p);
 	uint32_t id;
 	if (profile_metric_register(p, &clock_source) < 0 ||
+	    profile_metric_register(p, &profile_cpusplit_source) < 0 ||
 	    profile_metric_register(p, &profile_heap_source) < 0 ||
 	    profile_metric_register(p, &profile_sync_source) < 0 ||
 	    profile_metric_register(p, &profile_io_source) < 0) {

@@ -71,6 +71,8 @@ struct metric_def {
  *   clock profiling ("profile" file): totalcpu, present in every experiment
  *     (every report's default list names it; 0 without clock data), hence
  *     always metric 0 once an experiment is added: PROFILE_METRIC_TOTALCPU;
+ *   its user/system split (profile_cpusplit.c): user, system, only when
+ *     some experiment has it (format 1.10, experiment.has_cpu_split);
  *   heap tracing ("heaptrace", collect -H on; semantics in profile_heap.h):
  *     heapalloccnt, heapallocbytes, heapleakcnt, heapleakbytes, only when
  *     some experiment has heap data.

@@ -123,6 +123,8 @@ void profile_heap_reset(struct profile *p);
 int profile_heap_compute(struct profile *p, size_t x);
 /* The heap tracing metric source (profile_metric_register). */
 extern const struct profile_metric_source profile_heap_source;
+/* The user/system CPU split of clock profiling (profile_cpusplit.c). */
+extern const struct profile_metric_source profile_cpusplit_source;
 /* The synchronization wait tracing metric source (profile_sync.c). */
 extern const struct profile_metric_source profile_sync_source;
 /* The I/O tracing metric source (profile_io.c). */

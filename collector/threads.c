@@ -68,6 +68,7 @@ struct col_thread {
 	uint64_t cpu0_ns;                /* thread CPU clock at THREAD_START */
 	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
 	uint64_t last_at_ns;             /* when last_cpu_ns was read (col_now_ns) */
+	uint64_t last_user_ns;           /* its user-mode CPU time charged to samples so far (sampler_user_ns) */
 	uint64_t window_cpu_ns;          /* CPU charged to samples inside the collection window (-t) */
 	volatile sig_atomic_t deferred;  /* samples that arrived inside the collector: taken on the way out */
 	struct blockw_cursor prof, stk;  /* clock samples, stacks: in the signal handler */
@@ -273,6 +274,8 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 			pthread_setspecific(thread_key, t);
 	}
 	t->cpu0_ns = t->last_cpu_ns = col_thread_cpu_ns();
+	if (!sampler_splits() || sampler_user_ns(&t->last_user_ns) < 0)
+		t->last_user_ns = 0;
 	struct exp_thread_start r = {
 		.tid = t->tid, .creator_tid = creator, .start_ns = col_now_ns(), .start_pc = start_pc};
 	t->last_at_ns = r.start_ns;
@@ -527,9 +530,21 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	uint64_t now = col_now_ns();
 	uint64_t rel = now - cfg->start_ns;
 	uint64_t weight = cpu_since_recording(t, cpu, now);
+	/* clamped: CPU before a resume or the window's start, and its user time, are not recorded */
+	int clamped = weight < (cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0);
+	/*
+	 * The user part: the thread's user time since the previous sample, at
+	 * most the weight (the kernel's figure lags the CPU clock by up to a
+	 * tick; what is left over goes to the next sample).
+	 */
+	uint64_t user_now = 0, user = 0;
+	int split = sampler_splits() && sampler_user_ns(&user_now) == 0;
+	if (split && user_now > t->last_user_ns)
+		user = user_now - t->last_user_ns < weight ? user_now - t->last_user_ns : weight;
 	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns) || col_paused()) {
 		t->last_cpu_ns = cpu; /* outside the collection window, or paused: not attributed */
 		t->last_at_ns = now;
+		t->last_user_ns = split ? user_now : t->last_user_ns;
 		return;
 	}
 	if (atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
@@ -538,6 +553,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 		t->window_cpu_ns += weight;
 		t->last_cpu_ns = cpu;
 		t->last_at_ns = now;
+		t->last_user_ns = clamped && split ? user_now : t->last_user_ns + user;
 		return;
 	}
 	uint32_t flags;
@@ -554,6 +570,8 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 			.cpu = cpu_id < 0 ? 0 : (uint32_t)cpu_id,
 			.stack_id = s.id,
 			.weight_ns = weight,
+			.user_ns = user,
+			.has_user = split,
 		};
 		r = blockw_append(&cfg->profile, &t->prof, t->tid, now, EXP_REC_CLOCK, encode_clock, &c, now);
 	}
@@ -569,6 +587,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	t->window_cpu_ns += weight; /* inside the window: recorded or lost */
 	t->last_cpu_ns = cpu;
 	t->last_at_ns = now;
+	t->last_user_ns = clamped && split ? user_now : t->last_user_ns + user;
 }
 
 /*
