@@ -68,11 +68,11 @@ struct col_thread {
 	uint64_t cpu0_ns;                /* thread CPU clock at THREAD_START */
 	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
 	uint64_t last_at_ns;             /* when last_cpu_ns was read (col_now_ns) */
-	uint64_t last_user_ns;           /* its user-mode CPU time charged to samples so far (sampler_user_ns) */
-	uint64_t window_cpu_ns;          /* CPU charged to samples inside the collection window (-t) */
-	volatile sig_atomic_t deferred;  /* samples that arrived inside the collector: taken on the way out */
-	struct blockw_cursor prof, stk;  /* clock samples, stacks: in the signal handler */
-	uint8_t *region;                 /* [guard page][altstack][pcs] */
+	uint64_t last_user_ns;  /* its user-mode CPU time charged to samples so far (sampler_user_ns) */
+	uint64_t window_cpu_ns; /* CPU charged to samples inside the collection window (-t) */
+	volatile sig_atomic_t deferred; /* samples that arrived inside the collector: taken on the way out */
+	struct blockw_cursor prof, stk; /* clock samples, stacks: in the signal handler */
+	uint8_t *region;                /* [guard page][altstack][pcs] */
 	size_t region_bytes;
 	uint64_t *pcs;
 	/* threads_count's: only this thread writes them (a raw thread shares its creator's) */
