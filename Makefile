@@ -2,6 +2,7 @@
 #   make            build everything into build/
 #   make demo       install missing Debian packages, build, profile the demo, print reports
 #   make check      install missing Debian packages, build (ASan+UBSan test build), run all tests
+#   make install    install into PREFIX (default /usr/local; DESTDIR stages), make uninstall
 # Layers (STYLE.md): common <- experiment <- {collector, collect, analysis} <- {er_print, er_archive, analyzer};
 #                   common <- experiment <- er_manage (er_rm, er_mv, er_cp)
 
@@ -197,7 +198,15 @@ layers-check:
 complexity-check:
 	@bash scripts/complexity-check.sh
 
+# collect is built with PREFIX (it looks for PREFIX/lib/libcollector.so after <bindir>/../lib):
+# give the same PREFIX to make and make install.
+install: all
+	@bash scripts/install.sh $(BUILD) $(PREFIX) $(DESTDIR)
+
+uninstall:
+	@bash scripts/install.sh --uninstall $(BUILD) $(PREFIX) $(DESTDIR)
+
 clean:
 	rm -rf $(BUILD) build-test build-fuzz
 
-.PHONY: all deps demo check test clean format-check layers-check complexity-check
+.PHONY: all deps demo check test install uninstall clean format-check layers-check complexity-check

@@ -227,6 +227,7 @@ static void log_collector_start(struct log_parse *lp, struct exp_log *l, const X
 	l->pid = (uint32_t)attr_u64(a, "pid");
 	l->ppid = (uint32_t)attr_u64(a, "ppid");
 	set_dup(&l->mechanism, a, "mechanism");
+	set_dup(&l->cpu_split, a, "cpu_split");
 	l->effective_interval_us = attr_u64(a, "effective_interval_us");
 	set_dup(&l->first_expiry, a, "first_expiry");
 	const XML_Char *sync = attr(a, "sync");
@@ -1107,6 +1108,7 @@ void experiment_free(struct experiment *exp)
 	free(l->duration);
 	free(l->descriptor);
 	free(l->mechanism);
+	free(l->cpu_split);
 	free(l->lost.errno_name);
 	free_strs(l->comments, l->ncomments);
 	free(l->exit_signame);

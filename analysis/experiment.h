@@ -47,6 +47,7 @@ struct exp_thread {
 	uint64_t cpu_ns;           /* measured CPU time, valid if has_end */
 	uint64_t wait_ns;          /* time runnable, waiting for a CPU (run queue), valid if has_wait */
 	uint64_t sampled_ns;       /* sum of sample weights */
+	uint64_t sampled_user_ns;  /* ... their user-mode parts (has_cpu_split) */
 	uint64_t samples;
 	unsigned has_start : 1, has_end : 1, has_wait : 1;
 };
@@ -59,6 +60,12 @@ enum exp_event_kind {
 struct exp_event {
 	uint64_t ts_ns;
 	uint64_t weight_ns;
+	/*
+	 * Of the weight, the time in user mode (format 1.10, when the
+	 * experiment has_cpu_split; the rest is system time).  A TAIL's is
+	 * its thread's sampled user share of the tail, rounded.
+	 */
+	uint64_t user_ns;
 	uint32_t thread; /* index into threads */
 	uint32_t stack;  /* index into stacks */
 	uint32_t cpu;
@@ -249,6 +256,7 @@ struct exp_log {
 	uint32_t depth_limit;
 	char *descriptor;
 	char *mechanism;
+	char *cpu_split; /* <collector_start cpu_split>: "rusage_thread", "none", or NULL (before 1.10) */
 	char **comments;
 	size_t ncomments;
 	uint64_t start_ns, realtime_ns; /* <start> */
@@ -322,6 +330,12 @@ struct experiment {
 	struct exp_hwc_event *hwc; /* sorted by time */
 	size_t nhwc;
 	uint64_t duration_ns; /* end (or last event) minus start */
+	/*
+	 * The clock samples carry their user/system split (format 1.10,
+	 * <collector_start cpu_split="rusage_thread">, or a CLOCK record with
+	 * user_ns).  0: only their total CPU time is known.
+	 */
+	int has_cpu_split;
 };
 
 /* The descriptor whose virtual id is vfd (I/O tracing), or NULL if none. */

@@ -214,6 +214,7 @@ int profile_new(struct profile **ret)
 	profile_heap_reset(p);
 	uint32_t id;
 	if (profile_metric_register(p, &clock_source) < 0 ||
+	    profile_metric_register(p, &profile_cpusplit_source) < 0 ||
 	    profile_metric_register(p, &profile_heap_source) < 0 ||
 	    profile_metric_register(p, &profile_sync_source) < 0 ||
 	    profile_metric_register(p, &profile_io_source) < 0) {
@@ -276,6 +277,7 @@ void profile_free(struct profile *p)
 	free(p->hwc_metrics);
 	free(p->hwc_defaults);
 	free(p->hwc_sort);
+	profile_descendants_release(p);
 	free(p->funcs.v);
 	free(p->pcs.v);
 	free(p->lines.v);
@@ -431,6 +433,8 @@ int profile_add_experiment(struct profile *p, const char *path, char **ret_err)
 	int n = experiment_descendants(path, &subs);
 	for (int i = 0; i < n; i++) {
 		char *err = NULL;
+		if (!profile_descendant_wanted(p, p->exps.v[founder].exp, subs[i]))
+			continue; /* en_desc: not this one */
 		r = add_one(p, subs[i], founder, &err);
 		if (r == -ENOMEM) {
 			free(err);

@@ -72,6 +72,8 @@ struct metric_def {
  *   clock profiling ("profile" file): totalcpu, present in every experiment
  *     (every report's default list names it; 0 without clock data), hence
  *     always metric 0 once an experiment is added: PROFILE_METRIC_TOTALCPU;
+ *   its user/system split (profile_cpusplit.c): user, system, only when
+ *     some experiment has it (format 1.10, experiment.has_cpu_split);
  *   heap tracing ("heaptrace", collect -H on; semantics in profile_heap.h):
  *     heapalloccnt, heapallocbytes, heapleakcnt, heapleakbytes, only when
  *     some experiment has heap data.
@@ -215,6 +217,16 @@ void profile_free(struct profile *p);
  * read becomes a problem of the founder (its header says so).
  */
 int profile_add_experiment(struct profile *p, const char *path, char **ret_err);
+
+/*
+ * Which descendants profile_add_experiment reads (Oracle's en_desc): "on"
+ * (every one, the default), "off" (none), or "=REGEX": those whose program's
+ * file name (its path's last part, from the founder's processes.xml, else the
+ * descendant's log.xml) matches the POSIX extended regular expression
+ * anywhere.  It applies to the experiments added after it.  0, or -EINVAL
+ * with *ret_err (malloc'd) and the mode unchanged.
+ */
+int profile_set_descendants(struct profile *p, const char *mode, char **ret_err);
 size_t profile_experiment_count(const struct profile *p);
 const struct experiment *profile_experiment(const struct profile *p, size_t i);
 

@@ -6,6 +6,8 @@
 #ifndef ANALYSIS_PROFILE_INTERNAL_H
 #define ANALYSIS_PROFILE_INTERNAL_H
 
+#include <regex.h>
+
 #include "analysis/lines.h"
 #include "analysis/profile.h"
 #include "analysis/profile_heap.h"
@@ -96,6 +98,8 @@ struct profile {
 	char *hwc_defaults; /* ... and the default metric list with them (a buffer of hwc_defaults_bytes) */
 	size_t hwc_defaults_bytes;
 	char *hwc_sort; /* "e.KW" of the first counter, NULL: none */
+	int desc_mode;  /* profile_set_descendants: 0 every one, 1 none, 2 those matching desc_re */
+	regex_t desc_re;
 };
 
 char *profile_own(struct profile *p, char *s);
@@ -125,11 +129,22 @@ int profile_add_func(struct profile *p, enum pfunc_kind kind, const char *name, 
 		     uint32_t obj, uint64_t addr, uint64_t size, uint32_t *ret_id);
 void profile_refresh_object_views(struct profile *p);
 
+/*
+ * profile_desc.c (en_desc): 1 if the descendant whose subexperiment is at
+ * path is to be read, 0 if not; its program from founder's processes.xml,
+ * else from its own log.xml.
+ */
+int profile_descendant_wanted(const struct profile *p, const struct experiment *founder, const char *path);
+/* Forget the regular expression (profile_free); the mode becomes "on". */
+void profile_descendants_release(struct profile *p);
+
 /* profile_heap.c: forget the heap figures (summary and per stack); replay experiment x's heap calls (0 or -ENOMEM). */
 void profile_heap_reset(struct profile *p);
 int profile_heap_compute(struct profile *p, size_t x);
 /* The heap tracing metric source (profile_metric_register). */
 extern const struct profile_metric_source profile_heap_source;
+/* The user/system CPU split of clock profiling (profile_cpusplit.c). */
+extern const struct profile_metric_source profile_cpusplit_source;
 /* The synchronization wait tracing metric source (profile_sync.c). */
 extern const struct profile_metric_source profile_sync_source;
 /* The I/O tracing metric source (profile_io.c). */

@@ -30,8 +30,11 @@ static int add_clock(struct profile_state *st, uint32_t tid, const struct exp_re
 	struct exp_thread *t = exp_read_thread(st->rd, tid);
 	if (!t)
 		return 0;
+	if (c.has_user)
+		st->rd->exp->has_cpu_split = 1;
 	struct exp_event e = {.ts_ns = c.ts_ns,
 			      .weight_ns = c.weight_ns,
+			      .user_ns = c.user_ns,
 			      .thread = (uint32_t)(t - st->rd->threads.v),
 			      .cpu = c.cpu};
 	if (VEC_PUSH(&st->events, e) < 0 || VEC_PUSH(&st->stack_ids, c.stack_id) < 0)
@@ -82,6 +85,8 @@ static int profile_read(struct exp_read *rd, void *vst, struct datafile *df)
 {
 	struct profile_state *st = vst;
 	st->rd = rd;
+	const char *split = rd->exp->log.cpu_split;
+	rd->exp->has_cpu_split = split && strcmp(split, "rusage_thread") == 0;
 	if (!df)
 		return 0;
 	int r = datafile_walk(df, profile_record, st);
@@ -129,6 +134,14 @@ static int add_tails(struct exp_read *rd, struct profile_state *st)
 		struct exp_event tail = st->events.v[last[t]];
 		tail.kind = EXP_EV_TAIL;
 		tail.weight_ns = charge - th->sampled_ns;
+		/* no split was measured after the last sample: the thread's sampled share */
+		tail.user_ns = th->sampled_ns
+				       ? (uint64_t)((double)tail.weight_ns * (double)th->sampled_user_ns /
+							    (double)th->sampled_ns +
+						    0.5)
+				       : 0;
+		if (tail.user_ns > tail.weight_ns)
+			tail.user_ns = tail.weight_ns;
 		tail.ts_ns = th->end_ns > tail.ts_ns ? th->end_ns : tail.ts_ns;
 		if (VEC_PUSH(&st->events, tail) < 0) {
 			free(last);
@@ -148,6 +161,7 @@ static int profile_finish(struct exp_read *rd, void *vst, const uint32_t *thread
 		struct exp_event *e = &st->events.v[i];
 		e->thread = thread_order[e->thread];
 		rd->threads.v[e->thread].sampled_ns += e->weight_ns;
+		rd->threads.v[e->thread].sampled_user_ns += e->user_ns;
 		rd->threads.v[e->thread].samples++;
 	}
 	if (st->events.n)

@@ -182,6 +182,12 @@ ssize_t report_threads(struct profile *p, size_t xi, struct report_thread **ret)
 		r->end_ns = report_rel_ns(x, th->end_ns);
 		r->cpu_sampled = !th->has_end;
 		r->cpu_ns = th->has_end ? th->cpu_ns : th->sampled_ns;
+		r->has_wait = th->has_wait && th->has_end && th->has_start && th->end_ns >= th->start_ns;
+		if (r->has_wait) {
+			uint64_t life = th->end_ns - th->start_ns, busy = th->cpu_ns + th->wait_ns;
+			r->wait_ns = th->wait_ns;
+			r->sleep_ns = life > busy ? life - busy : 0;
+		}
 		if (!th->has_start)
 			r->routine = REPORT_ROUTINE_UNKNOWN;
 		else if (th->creator_tid == 0 && th->start_pc == 0)

@@ -86,6 +86,16 @@ struct report_thread {
 	uint64_t start_ns, end_ns; /* relative; valid with t->has_start, t->has_end */
 	uint64_t cpu_ns;           /* measured at its end, or (cpu_sampled) its samples' weights */
 	int cpu_sampled;           /* the thread had not ended when the data ends */
+	/*
+	 * Wait CPU (its whole life's run-queue wait, schedstat) and Sleep (its
+	 * life minus its CPU and that wait, at least 0), valid with has_wait:
+	 * it ended with the wait recorded (format 1.9, not under collect -t)
+	 * and its start is known.  Per thread only: Linux cannot say which
+	 * function a thread was in while it waited or slept without
+	 * scheduler tracing.
+	 */
+	uint64_t wait_ns, sleep_ns;
+	int has_wait;
 	enum report_routine_kind routine;
 	const struct pfunc *func; /* REPORT_ROUTINE_FUNC */
 };

@@ -395,6 +395,10 @@ static int api_threads(struct api_req *r)
 				jsonw_key_uint(w, "end_ns", v[k].end_ns);
 			jsonw_key_uint(w, "cpu_ns", v[k].cpu_ns);
 			jsonw_key_bool(w, "cpu_sampled", v[k].cpu_sampled);
+			if (v[k].has_wait) { /* Wait CPU and Sleep, per thread only */
+				jsonw_key_uint(w, "wait_cpu_ns", v[k].wait_ns);
+				jsonw_key_uint(w, "sleep_ns", v[k].sleep_ns);
+			}
 			key_str_opt(w, "routine", routine_name(r->p, &v[k], buf, sizeof buf));
 			jsonw_object_end(w);
 		}

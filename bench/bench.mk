@@ -115,6 +115,16 @@ bench: bench-hwc
 
 .PHONY: bench-hwc
 
+# bench-cpusplit: the user/system split's cost per clock sample: ns per
+# getrusage(RUSAGE_THREAD) beside ns per thread CPU clock read, and cpubound under
+# collect -p hi with the split on and off (bench/cpusplit/run.py).
+bench-cpusplit: bench-bins
+	python3 bench/cpusplit/run.py $(BUILD) $(or $(BENCH_CPUSPLIT_UNITS),100) 5
+
+bench: bench-cpusplit
+
+.PHONY: bench-cpusplit
+
 # bench-io: I/O tracing cost (1-byte write()s to /dev/null, 4 KiB reads of a
 # cached file), ours vs gprofng -i on and strace -c -f (bench/io/run.py): ns per
 # call, ratio to native, experiment bytes per call.  BENCH_IO_N=N calls per run.

@@ -238,6 +238,7 @@ static void log_start(void)
 	xmlw_attr(&w, "mechanism", sampler_mechanism());
 	xmlw_attr_u64(&w, "clock_interval_us", cfg->interval_us);
 	xmlw_attr_u64(&w, "effective_interval_us", eff);
+	xmlw_attr(&w, "cpu_split", sampler_split_mechanism()); /* format 1.10: CLOCK's user_ns */
 	xmlw_attr_u64(&w, "depth_limit", cfg->depth_limit);
 	for (size_t i = 0; i < NTRACERS; i++) {
 		xmlw_attr(&w, tracers[i]->name, tracer_started[i] ? "on" : "off");

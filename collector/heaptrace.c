@@ -43,16 +43,32 @@ uint64_t heaptrace_stamp(void)
 	return atomic_fetch_add_explicit(&heap_seq, 1, memory_order_relaxed) + 1;
 }
 
+/*
+ * Active while collecting, paused or not: a block allocated before a pause
+ * and freed during it is not a leak, so frees are recorded while paused
+ * (allocations are not; freeing one of those is a free of an unknown block,
+ * which the reader ignores).
+ */
 int heaptrace_active(void)
 {
-	return heap_file && col_recording();
+	return heap_file && col_collecting();
 }
 
 void heaptrace_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_addr, uint64_t stamp)
 {
 	struct blockw_file *file = heap_file;
-	if (!file || !col_recording())
+	if (!file || !col_collecting())
 		return;
+	if (col_paused()) { /* only what gives a block back */
+		if (op == EXP_HEAP_REALLOC && old_addr && old_addr != addr) {
+			op = EXP_HEAP_FREE; /* the old block went back; the new one is not recorded */
+			addr = old_addr;
+			old_addr = 0;
+			size = 0;
+		} else if (op != EXP_HEAP_FREE && op != EXP_HEAP_MUNMAP) {
+			return;
+		}
+	}
 	int g = threads_guard_enter();
 	if (g) { /* the collector's own call */
 		threads_guard_leave(g);

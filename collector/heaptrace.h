@@ -15,7 +15,7 @@
 
 extern const struct col_tracer heaptrace_tracer;
 
-/* 1 while this process records heap calls. SIGNAL_SAFE. */
+/* 1 while this process collects heap calls, paused too (frees are recorded then). SIGNAL_SAFE. */
 int heaptrace_active(void);
 
 /*

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@ static double sampler_seed;
 static _Atomic uint64_t sampler_count;
 static int sampler_fd_floor;          /* perf fds are moved to numbers >= this, away from the program's */
 static uint64_t sampler_forced_first; /* PA_SAMPLER_FIRST_NS (tests): every thread's first period */
+static int sampler_split;             /* each sample's CPU time is split into user and system */
 
 static uint64_t mono_ns(void)
 {
@@ -76,9 +78,13 @@ void sampler_init(uint32_t interval_us)
 	sampler_interval_ns = (uint64_t)interval_us * 1000u;
 	sampler_reseed();
 	sampler_mode = SAMPLER_NONE;
+	sampler_split = 0;
 	if (!interval_us)
 		return;
 	sampler_mode = SAMPLER_TIMER;
+	const char *split = getenv("PA_CPU_SPLIT");
+	uint64_t probe;
+	sampler_split = !(split && strcmp(split, "off") == 0) && sampler_user_ns(&probe) == 0;
 	const char *first = getenv("PA_SAMPLER_FIRST_NS");
 	sampler_forced_first = first ? strtoull(first, NULL, 10) : 0;
 	if (sampler_forced_first > sampler_interval_ns)
@@ -104,6 +110,32 @@ const char *sampler_mechanism(void)
 	return sampler_mode == SAMPLER_PERF    ? "perf_task_clock"
 	       : sampler_mode == SAMPLER_TIMER ? "timer_create"
 					       : "none";
+}
+
+const char *sampler_split_mechanism(void)
+{
+	return sampler_split ? "rusage_thread" : "none";
+}
+
+int sampler_splits(void)
+{
+	return sampler_split;
+}
+
+int sampler_user_ns(uint64_t *ret)
+{
+	/*
+	 * Not a second task-clock event with exclude_kernel: the kernel
+	 * ignores exclude_kernel when it counts task-clock (Linux 6.18 counts
+	 * the same with and without it); only its samples are filtered.  The
+	 * raw system call: glibc's getrusage is the same call, but is not on
+	 * the async-signal-safe list.
+	 */
+	struct rusage ru;
+	if (syscall(SYS_getrusage, RUSAGE_THREAD, &ru) != 0)
+		return -1;
+	*ret = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	return 0;
 }
 
 static int start_timer(struct sampler_thread *s, uint32_t tid, void *cookie)

@@ -83,6 +83,24 @@ enum sampler_kind sampler_kind(void);
 const char *sampler_mechanism(void);
 
 /*
+ * The user/system split of each sample's CPU time.  The kernel keeps per
+ * thread its exact CPU time and, at each tick (HZ=250: 4 ms), charges the
+ * tick to user or system by the mode it interrupted; getrusage(RUSAGE_THREAD)
+ * gives the exact time divided in that ratio (cputime_adjust), to the
+ * microsecond.  A sample's user part is the growth of that user time since
+ * the thread's previous sample (at most the sample's weight); the rest of
+ * the weight is system time.  Exact in sum, tick-sampled in its division: a
+ * function that runs under a tick of CPU between two samples is split as the
+ * ticks around it fell.  On unless PA_CPU_SPLIT=off (tests) or the call
+ * fails; decided by sampler_init.
+ */
+int sampler_splits(void);
+/* "rusage_thread" or "none", as log.xml says (<collector_start cpu_split>). */
+const char *sampler_split_mechanism(void);
+/* The calling thread's user-mode CPU time (ns) into *ret: 0, or -1. SIGNAL_SAFE. */
+int sampler_user_ns(uint64_t *ret);
+
+/*
  * Arm sampling of the calling thread tid; cookie identifies the thread's
  * timer in the handler (si_value).  force_timer: use a POSIX timer even when
  * perf is the mechanism (threads that share another thread's TLS).  Returns 0

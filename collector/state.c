@@ -70,12 +70,23 @@ void col_set_active(int on)
 }
 
 static _Atomic int col_is_paused, col_was_paused;
+static _Atomic uint64_t col_resumed_ns; /* the latest resume */
 
 void col_set_paused(int paused)
 {
 	if (paused)
 		atomic_store(&col_was_paused, 1);
+	else if (atomic_load(&col_is_paused))
+		atomic_store(&col_resumed_ns, col_now_ns());
 	atomic_store(&col_is_paused, paused ? 1 : 0);
+}
+
+uint64_t col_recording_since_ns(void)
+{
+	struct col_config *cfg = col_config();
+	uint64_t r = atomic_load_explicit(&col_resumed_ns, memory_order_relaxed);
+	uint64_t w = cfg->window_start_ns ? cfg->start_ns + cfg->window_start_ns : 0;
+	return r > w ? r : w;
 }
 
 int col_paused(void)

@@ -98,6 +98,13 @@ int col_mark_finished(void);
 void col_set_paused(int paused);
 int col_paused(void);
 int col_pause_seen(void);
+/*
+ * When recording last began (col_now_ns): the latest resume, or the -t
+ * window's start, whichever is later; 0 if neither.  A thread's CPU since
+ * its previous sample, taken before that, was not recorded: a sample's
+ * weight is at most the time since then.  SIGNAL_SAFE.
+ */
+uint64_t col_recording_since_ns(void);
 /* col_collecting() and not paused: traced calls are recorded. SIGNAL_SAFE. */
 int col_recording(void);
 

@@ -67,10 +67,12 @@ struct col_thread {
 	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
 	uint64_t cpu0_ns;                /* thread CPU clock at THREAD_START */
 	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
-	uint64_t window_cpu_ns;          /* CPU charged to samples inside the collection window (-t) */
-	volatile sig_atomic_t deferred;  /* samples that arrived inside the collector: taken on the way out */
-	struct blockw_cursor prof, stk;  /* clock samples, stacks: in the signal handler */
-	uint8_t *region;                 /* [guard page][altstack][pcs] */
+	uint64_t last_at_ns;             /* when last_cpu_ns was read (col_now_ns) */
+	uint64_t last_user_ns;  /* its user-mode CPU time charged to samples so far (sampler_user_ns) */
+	uint64_t window_cpu_ns; /* CPU charged to samples inside the collection window (-t) */
+	volatile sig_atomic_t deferred; /* samples that arrived inside the collector: taken on the way out */
+	struct blockw_cursor prof, stk; /* clock samples, stacks: in the signal handler */
+	uint8_t *region;                /* [guard page][altstack][pcs] */
 	size_t region_bytes;
 	uint64_t *pcs;
 	/* threads_count's: only this thread writes them (a raw thread shares its creator's) */
@@ -272,8 +274,11 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 			pthread_setspecific(thread_key, t);
 	}
 	t->cpu0_ns = t->last_cpu_ns = col_thread_cpu_ns();
+	if (!sampler_splits() || sampler_user_ns(&t->last_user_ns) < 0)
+		t->last_user_ns = 0;
 	struct exp_thread_start r = {
 		.tid = t->tid, .creator_tid = creator, .start_ns = col_now_ns(), .start_pc = start_pc};
+	t->last_at_ns = r.start_ns;
 	ctl_append(t->tid, r.start_ns, EXP_REC_THREAD_START, encode_thread_start, &r);
 	atomic_store(&t->state, SLOT_LIVE);
 	if (!t->raw) /* a raw thread's signals cannot tell it from its creator (shared TLS) */
@@ -322,6 +327,21 @@ static int thread_wait_ns(uint32_t tid, uint64_t *ret)
 	return 1;
 }
 
+/*
+ * Thread t's CPU since its last sample, cpu_ns now at now_ns, as far as it was
+ * recorded: when recording began (a resume, the -t window's start) after that
+ * sample, the CPU before it is not, and the thread cannot have used more than
+ * the time since.  SIGNAL_SAFE.
+ */
+static uint64_t cpu_since_recording(const struct col_thread *t, uint64_t cpu_ns, uint64_t now_ns)
+{
+	uint64_t d = cpu_ns > t->last_cpu_ns ? cpu_ns - t->last_cpu_ns : 0;
+	uint64_t since = col_recording_since_ns();
+	if (since > t->last_at_ns && now_ns > since && d > now_ns - since)
+		d = now_ns - since;
+	return d;
+}
+
 static void thread_write_end(struct col_thread *t, uint32_t writer_tid, uint64_t cpu_now_ns)
 {
 	struct col_config *cfg = col_config();
@@ -337,8 +357,7 @@ static void thread_write_end(struct col_thread *t, uint32_t writer_tid, uint64_t
 		uint64_t rel = r.end_ns - cfg->start_ns;
 		int inside = rel >= cfg->window_start_ns &&
 			     (!cfg->window_end_ns || rel < cfg->window_end_ns) && !col_paused();
-		r.cpu_ns = t->window_cpu_ns +
-			   (inside && cpu_now_ns > t->last_cpu_ns ? cpu_now_ns - t->last_cpu_ns : 0);
+		r.cpu_ns = t->window_cpu_ns + (inside ? cpu_since_recording(t, cpu_now_ns, r.end_ns) : 0);
 	} else {
 		/* the whole life's run-queue wait: only without a window, which it would not fit */
 		r.has_wait = thread_wait_ns(t->tid, &r.wait_ns);
@@ -510,9 +529,22 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	uint64_t cpu = col_thread_cpu_ns();
 	uint64_t now = col_now_ns();
 	uint64_t rel = now - cfg->start_ns;
-	uint64_t weight = cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0;
+	uint64_t weight = cpu_since_recording(t, cpu, now);
+	/* clamped: CPU before a resume or the window's start, and its user time, are not recorded */
+	int clamped = weight < (cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0);
+	/*
+	 * The user part: the thread's user time since the previous sample, at
+	 * most the weight (the kernel's figure lags the CPU clock by up to a
+	 * tick; what is left over goes to the next sample).
+	 */
+	uint64_t user_now = 0, user = 0;
+	int split = sampler_splits() && sampler_user_ns(&user_now) == 0;
+	if (split && user_now > t->last_user_ns)
+		user = user_now - t->last_user_ns < weight ? user_now - t->last_user_ns : weight;
 	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns) || col_paused()) {
 		t->last_cpu_ns = cpu; /* outside the collection window, or paused: not attributed */
+		t->last_at_ns = now;
+		t->last_user_ns = split ? user_now : t->last_user_ns;
 		return;
 	}
 	if (atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
@@ -520,6 +552,8 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 		atomic_fetch_add(&n->lost_sample_ns, weight);
 		t->window_cpu_ns += weight;
 		t->last_cpu_ns = cpu;
+		t->last_at_ns = now;
+		t->last_user_ns = clamped && split ? user_now : t->last_user_ns + user;
 		return;
 	}
 	uint32_t flags;
@@ -536,6 +570,8 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 			.cpu = cpu_id < 0 ? 0 : (uint32_t)cpu_id,
 			.stack_id = s.id,
 			.weight_ns = weight,
+			.user_ns = user,
+			.has_user = split,
 		};
 		r = blockw_append(&cfg->profile, &t->prof, t->tid, now, EXP_REC_CLOCK, encode_clock, &c, now);
 	}
@@ -550,6 +586,8 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	}
 	t->window_cpu_ns += weight; /* inside the window: recorded or lost */
 	t->last_cpu_ns = cpu;
+	t->last_at_ns = now;
+	t->last_user_ns = clamped && split ? user_now : t->last_user_ns + user;
 }
 
 /*

@@ -15,6 +15,7 @@
 
 #include "analysis/profile.h"
 #include "analysis/mspec.h"
+#include "analysis/report_compare.h"
 
 enum erp_name_form { ERP_NAME_LONG, ERP_NAME_SHORT, ERP_NAME_MANGLED };
 enum erp_printmode { ERP_PRINT_TEXT, ERP_PRINT_HTML, ERP_PRINT_JSON, ERP_PRINT_DELIM };
@@ -42,6 +43,14 @@ struct erp {
 	int viewmode;          /* `viewmode`: 0 user, 1 expert, 2 machine (the same for native code) */
 	struct timespec start; /* when er_print started (procstats) */
 	const char *prog;      /* "er_print" */
+	/*
+	 * `compare`: 0 off, 'o' on, 'd' delta, 'r' ratio; the sides compared
+	 * are the experiments as given: each argument (an experiment with its
+	 * descendants, or an .erg group) one side, names owned.
+	 */
+	char compare;
+	struct report_compare_side *sides;
+	size_t nsides;
 };
 
 /* Run one command line "name [arg...]"; blank lines and # comments do nothing. 0 or -1. */
@@ -53,6 +62,8 @@ int erp_run_line(struct erp *e, char *line);
  * their setpath, pathmap, name, ... run silently.  Warnings to stderr.
  */
 void erp_rc_load(struct erp *e);
+/* The defaults files' en_desc lines, before the experiments load (warnings to stderr). */
+void erp_rc_preload(struct erp *e);
 
 /* Print "er_print: <message>" to stderr (and to e->out if it is a file). */
 void erp_error(struct erp *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -154,6 +165,16 @@ int report_mapfile(struct erp *e, const char *arg);
 /* Annotated source and disassembly (er_print/report_source.c). */
 int report_source(struct erp *e, const char *arg);
 int report_disasm(struct erp *e, const char *arg);
+
+/*
+ * Compare mode (er_print/report_compare.c): `compare on|off|delta|ratio`,
+ * and the compared forms of functions, lines and PCs (what), and of
+ * callers-callees, printed by those reports when compare is on.
+ */
+int cmd_compare(struct erp *e, const char *arg);
+int report_compare_active(const struct erp *e);
+int report_compare_print_list(struct erp *e, enum report_what what);
+int report_compare_print_calls(struct erp *e);
 
 /* Line and PC reports (er_print/report_lines.c). */
 int report_lines(struct erp *e, const char *arg);

@@ -115,6 +115,8 @@ static int cmd_pathmap(struct erp *e, const char *arg);
 static int cmd_version(struct erp *e, const char *arg);
 static int cmd_viewmode(struct erp *e, const char *arg);
 static int cmd_procstats(struct erp *e, const char *arg);
+static int cmd_ifreq(struct erp *e, const char *arg);
+static int cmd_en_desc(struct erp *e, const char *arg);
 static int cmd_viewmode(struct erp *e, const char *arg)
 {
 	static const char *const modes[] = {"user", "expert", "machine"};
@@ -130,6 +132,24 @@ static int cmd_viewmode(struct erp *e, const char *arg)
 	}
 	fprintf(e->out, "Viewmode set to %s\n", modes[e->viewmode]);
 	return 0;
+}
+
+/* Count data (Oracle's collect -c, SPARC binary instrumentation) has no Linux equivalent. */
+static int cmd_ifreq(struct erp *e, const char *arg)
+{
+	(void)arg;
+	fprintf(e->out, "Instruction frequency data was not requested when recording experiments\n"
+			"(count data, the Oracle tools' collect -c, is not available on Linux)\n");
+	return 0;
+}
+
+/* en_desc decides which descendants load: it can only come before the experiments. */
+static int cmd_en_desc(struct erp *e, const char *arg)
+{
+	(void)arg;
+	erp_error(e, "en_desc: read only from a defaults file (.er.rc), before the experiments load; "
+		     "put 'en_desc on|off|=REGEX' in ./.er.rc or ~/.er.rc");
+	return -1;
 }
 
 static int cmd_procstats(struct erp *e, const char *arg)
@@ -181,6 +201,10 @@ static const struct command commands[] = {
 	{"viewmode", NULL, ARG_OPT, cmd_viewmode, "[user|expert|machine]",
 	 "how Java and OpenMP stacks are shown (native code: all three are the same)"},
 	{"procstats", NULL, ARG_NONE, cmd_procstats, "", "er_print's own time and memory so far"},
+	{"ifreq", NULL, ARG_NONE, cmd_ifreq, "",
+	 "instruction frequency (count data): not available on Linux"},
+	{"en_desc", NULL, ARG_ONE, cmd_en_desc, "on|off|=regex",
+	 "which descendants' experiments to read: only in .er.rc, before loading"},
 	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
 	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
 	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
@@ -232,6 +256,9 @@ static const struct command commands[] = {
 	{"filters", NULL, ARG_OPT, cmd_filters, "[expr]",
 	 "filter events, e.g. THRID IN (1,3) && CPU==2 || TSTAMP<2s (see describe); 1 or all: none"},
 	{"describe", NULL, ARG_NONE, cmd_describe, "", "the properties and operators of filters"},
+	{"compare", NULL, ARG_OPT, cmd_compare, "[on|off|delta|ratio]",
+	 "with several experiments (or groups): functions, lines, PCs and callers-callees show each "
+	 "metric per experiment, the first as values, the others as values, differences or ratios"},
 	{"name", NULL, ARG_ONE, cmd_name, "long|short|mangled[:soname|:nosoname]",
 	 "how function names are shown"},
 	{"outfile", NULL, ARG_ONE, cmd_outfile, "file|-|--", "write reports to file (- stdout, -- stderr)"},
@@ -700,10 +727,11 @@ static void usage(FILE *f)
 		"Print reports from Performance Analyzer experiments (NAME.er directories,\n"
 		"or GROUP.erg experiment groups, which stand for the experiments they name).\n"
 		"Commands given as options run in order; with none, er_print reads commands\n"
-		"interactively. Several experiments are aggregated. Common commands:\n"
+		"interactively. Several experiments are aggregated (or compared). Common commands:\n"
 		"  -functions  -callers-callees  -calltree  -fsummary  -fsingle NAME\n"
 		"  -metrics SPEC  -sort SPEC  -limit N  -header  -statistics  -thread_list\n"
 		"  -thread_select SPEC  -objects  -outfile FILE  -script FILE  -help\n"
+		"  -compare on|delta|ratio (with several experiments or groups: side by side)\n"
 		"  -printmode text|html|json|C (tables as HTML, JSON or C-separated values)\n"
 		"  -leaks  -allocs  -heap  -heapstat (heap tracing, collect -H on)\n"
 		"  -synclocks (synchronization wait tracing, collect -s)\n"
@@ -844,15 +872,19 @@ static int parse_command_line(struct erp *e, int argc, char **argv, struct pendi
 }
 
 /*
- * Read the experiments into e->prof, then set the default metric list and
- * sort and read the defaults files.  0, or 1 after a message.
+ * Read the experiments into e->prof (path i's first one is experiment
+ * first_of[i]; first_of[nexps] is the count), then set the default metric
+ * list and sort.  0, or 1 after a message.
  */
-static int load_experiments(struct erp *e, const char *const *exps, size_t nexps)
+static int load_experiments(struct erp *e, const char *const *exps, size_t nexps, size_t *first_of)
 {
 	int status = 0;
 	char err[256];
+	if (nexps > 0)
+		erp_rc_preload(e);
 	for (size_t i = 0; i < nexps; i++) {
 		char *msg = NULL;
+		first_of[i] = profile_experiment_count(e->prof);
 		int r = profile_add_experiment(e->prof, exps[i], &msg);
 		if (r < 0) {
 			fprintf(stderr, "%s: cannot read experiment %s: %s\n", PROG, exps[i],
@@ -861,6 +893,7 @@ static int load_experiments(struct erp *e, const char *const *exps, size_t nexps
 			status = 1;
 		}
 	}
+	first_of[nexps] = profile_experiment_count(e->prof);
 	/* the default lists over the metrics the experiments registered; with
 	 * heap or I/O data, gprofng's default lists (mspec_default_metrics) */
 	if (status == 0 && nexps > 0 &&
@@ -869,9 +902,45 @@ static int load_experiments(struct erp *e, const char *const *exps, size_t nexps
 		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
 		status = 1;
 	}
-	if (status == 0 && nexps > 0)
-		erp_rc_load(e);
 	return status;
+}
+
+/*
+ * The sides of `compare`: each of the nargs experiment arguments (an
+ * experiment and its descendants, or a group's members) is one, named by
+ * its basename; its paths' experiments are [first_of[i], first_of[i + 1])
+ * of path i.  0, or -1 out of memory.
+ */
+static int build_sides(struct erp *e, const char *const *args, size_t nargs, const size_t *first_of)
+{
+	e->sides = calloc(nargs ? nargs : 1, sizeof *e->sides);
+	if (!e->sides)
+		return -1;
+	size_t path = 0;
+	char err[256];
+	for (size_t i = 0; i < nargs; i++) {
+		char **paths;
+		size_t n;
+		if (expgroup_expand(args + i, 1, &paths, &n, err, sizeof err) < 0)
+			return -1; /* read a moment ago as part of every argument */
+		expgroup_free_paths(paths, n);
+		char name[4096];
+		snprintf(name, sizeof name, "%s", args[i]);
+		size_t len = strlen(name);
+		while (len > 1 && name[len - 1] == '/')
+			name[--len] = '\0';
+		const char *slash = strrchr(name, '/');
+		struct report_compare_side *s = &e->sides[e->nsides];
+		s->first = first_of[path];
+		s->count = first_of[path + n] - s->first;
+		path += n;
+		if (s->count == 0)
+			continue; /* a group of no experiment */
+		if (!(s->name = strdup(slash && slash[1] ? slash + 1 : name)))
+			return -1;
+		e->nsides++;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -905,13 +974,22 @@ int main(int argc, char **argv)
 		free(exps);
 		return 1;
 	}
-	free(exps);
+	const char **given = exps;
 	exps = (const char **)paths;
-	if (profile_new(&e.prof) < 0) {
+	size_t *first_of = calloc(nexps + 1, sizeof *first_of);
+	if (profile_new(&e.prof) < 0 || !first_of) {
 		fprintf(stderr, "%s: out of memory\n", PROG);
 		return 1;
 	}
-	status = load_experiments(&e, exps, nexps);
+	status = load_experiments(&e, exps, nexps, first_of);
+	if (status == 0 && build_sides(&e, given, nexps_given, first_of) < 0) {
+		fprintf(stderr, "%s: out of memory\n", PROG);
+		status = 1;
+	}
+	if (status == 0 && nexps > 0)
+		erp_rc_load(&e); /* after the sides: an rc may set `compare` */
+	free(first_of);
+	free(given);
 	if (nexps == 0) {
 		fprintf(stderr, "%s: %s\n", PROG,
 			nexps_given ? "the groups given name no experiment" : "no experiment given");
@@ -936,6 +1014,9 @@ int main(int argc, char **argv)
 		free(e.pathmap_to[i]);
 	}
 	profile_free(e.prof);
+	for (size_t i = 0; i < e.nsides; i++)
+		free((char *)e.sides[i].name);
+	free(e.sides);
 	free_pending(todo, ntodo);
 	expgroup_free_paths(paths, nexps);
 	return status;

@@ -8,9 +8,11 @@
  * gprofng's does), and a later file's list replaces an earlier one's.  The
  * commands that set how reports look run as on the command line, silently:
  * setpath, addpath, pathmap, name, sthresh, dthresh, limit, inline,
- * printmode, viewmode.  gprofng's rc commands that do not apply here (scc,
- * dcc, compare, en_desc, preload_libdirs, ...) are skipped; anything
- * else is a warning naming the file and line.
+ * printmode, viewmode, compare.  `en_desc on|off|=REGEX` (which
+ * descendants to read) is read in a pass of its own before the experiments
+ * load.  gprofng's rc commands that do not apply here (scc, dcc,
+ * preload_libdirs, ...) are skipped; anything else is a warning naming the
+ * file and line.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,11 +23,10 @@
 
 #include "er_print/erp.h"
 
-static const char *const rc_run[] = {"setpath", "addpath", "pathmap", "name",      "sthresh",
-				     "dthresh", "limit",   "inline",  "printmode", "viewmode"};
+static const char *const rc_run[] = {"setpath", "addpath",   "pathmap",  "name",   "sthresh", "dthresh",
+				     "limit",   "printmode", "viewmode", "inline", "compare"};
 static const char *const rc_skipped[] = {"scc",
 					 "dcc",
-					 "compare",
 					 "en_desc",
 					 "tabs",
 					 "rtabs",
@@ -62,7 +63,18 @@ static void add_items(struct erp *e, const char *spec, struct mspec *m)
 struct rc_state {
 	struct mspec dm; /* the current file's dmetrics */
 	int have_dm;
+	int pre; /* 1: the pass before loading, en_desc alone */
 };
+
+/* en_desc MODE, in the pass before loading. */
+static void rc_en_desc(struct erp *e, const char *path, int lno, const char *mode)
+{
+	char *err = NULL;
+	if (profile_set_descendants(e->prof, mode, &err) < 0)
+		fprintf(stderr, "%s: %s:%d: en_desc: %s; ignored\n", e->prog, path, lno,
+			err ? err : "out of memory");
+	free(err);
+}
 
 /* One line of file path (line lno); warnings to stderr. */
 static void rc_line(struct erp *e, struct rc_state *st, const char *path, int lno, char *line)
@@ -76,6 +88,11 @@ static void rc_line(struct erp *e, struct rc_state *st, const char *path, int ln
 	if (*p)
 		*p++ = '\0';
 	p += strspn(p, " \t");
+	if (st->pre) {
+		if (strcasecmp(word, "en_desc") == 0)
+			rc_en_desc(e, path, lno, p);
+		return;
+	}
 	if (strcasecmp(word, "dmetrics") == 0) {
 		add_items(e, p, &st->dm);
 		st->have_dm = 1;
@@ -103,7 +120,7 @@ static void rc_line(struct erp *e, struct rc_state *st, const char *path, int ln
 }
 
 /* Read one defaults file if it exists; its dmetrics (if any) become the metric list. */
-static void rc_file(struct erp *e, const char *path)
+static void rc_file(struct erp *e, const char *path, int pre)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
@@ -111,7 +128,7 @@ static void rc_file(struct erp *e, const char *path)
 			fprintf(stderr, "%s: cannot read %s: %s\n", e->prog, path, strerror(errno));
 		return;
 	}
-	struct rc_state st = {0};
+	struct rc_state st = {.pre = pre};
 	char line[4096];
 	for (int lno = 1; fgets(line, sizeof line, f); lno++)
 		rc_line(e, &st, path, lno, line);
@@ -126,19 +143,29 @@ static void rc_file(struct erp *e, const char *path)
 	}
 }
 
-void erp_rc_load(struct erp *e)
+static void rc_files(struct erp *e, int pre)
 {
 	const char *sys = getenv("PA_SYSTEM_RC");
-	rc_file(e, sys && *sys ? sys : "/etc/er.rc");
+	rc_file(e, sys && *sys ? sys : "/etc/er.rc", pre);
 	char home_rc[4200] = "";
 	const char *home = getenv("HOME");
 	if (home && *home) {
 		snprintf(home_rc, sizeof home_rc, "%s/.er.rc", home);
-		rc_file(e, home_rc);
+		rc_file(e, home_rc, pre);
 	}
 	struct stat a, b;
 	/* ./.er.rc, unless it is the home one just read */
 	if (!(home_rc[0] && stat(home_rc, &a) == 0 && stat(".er.rc", &b) == 0 && a.st_dev == b.st_dev &&
 	      a.st_ino == b.st_ino))
-		rc_file(e, ".er.rc");
+		rc_file(e, ".er.rc", pre);
+}
+
+void erp_rc_preload(struct erp *e)
+{
+	rc_files(e, 1);
+}
+
+void erp_rc_load(struct erp *e)
+{
+	rc_files(e, 0);
 }

@@ -44,6 +44,13 @@ size_t report_columns(struct erp *e, const struct mspec_item *items, size_t n, c
  * after an error message.
  */
 int report_print_list(struct erp *e, const struct report_list *l, int func_texts);
+/*
+ * Attributed columns (callers-callees), one per metric of the list; base[k]
+ * is metric k's 100%.  Returns the count; items (MSPEC_MAX), cols and
+ * titles are filled (report_calls.c).
+ */
+size_t report_attr_columns(struct erp *e, const uint64_t *base, struct mspec_item *items,
+			   struct table_col *cols, char titles[][64]);
 /* "name" or "name N" -> function id; -1 after an error message. */
 int report_resolve_function(struct erp *e, const char *arg, uint32_t *ret);
 

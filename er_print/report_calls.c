@@ -24,11 +24,7 @@ static void attr_sort_title(struct erp *e, const struct mspec_item *items, size_
 	snprintf(buf, room, "Attributed %s", d[metric].username);
 }
 
-/*
- * Attributed columns, one per metric of the list; base[k] is metric k's
- * 100%.  Returns the count; items/cols/titles are filled.
- */
-static size_t attr_columns(struct erp *e, const uint64_t *base, struct mspec_item *items,
+size_t report_attr_columns(struct erp *e, const uint64_t *base, struct mspec_item *items,
 			   struct table_col *cols, char titles[][64])
 {
 	size_t nd;
@@ -81,7 +77,7 @@ static int print_block(struct erp *e, uint32_t f, int fragment)
 	struct mspec_item items[MSPEC_MAX];
 	struct table_col cols[MSPEC_MAX];
 	char titles[MSPEC_MAX][64], name[4096];
-	size_t ni = attr_columns(e, rc.base, items, cols, titles);
+	size_t ni = report_attr_columns(e, rc.base, items, cols, titles);
 	struct table *t = table_new(cols, ni);
 	if (!t) {
 		report_calls_release(&rc);
@@ -124,6 +120,8 @@ int report_callers_callees(struct erp *e, const char *arg)
 	fprintf(e->out, "Functions sorted by metric: %s\n", title);
 	attr_sort_title(e, items, ni, title, sizeof title);
 	fprintf(e->out, "Callers and callees sorted by metric: %s\n\n", title);
+	if (report_compare_active(e))
+		return report_compare_print_calls(e);
 	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
 	if (!l)
 		return -1;
@@ -215,7 +213,7 @@ int report_calltree(struct erp *e, const char *arg)
 	struct mspec_item items[MSPEC_MAX];
 	struct table_col cols[MSPEC_MAX];
 	char titles[MSPEC_MAX][64];
-	size_t ni = attr_columns(e, metrics_total(m), items, cols, titles);
+	size_t ni = report_attr_columns(e, metrics_total(m), items, cols, titles);
 	char title[256];
 	attr_sort_title(e, items, ni, title, sizeof title);
 	fprintf(e->out, "Functions Call Tree. Metric: %s\n\n", title);

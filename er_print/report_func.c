@@ -141,6 +141,8 @@ int report_functions(struct erp *e, const char *arg)
 	char title[256];
 	report_sort_title(e, title, sizeof title);
 	fprintf(e->out, "Functions sorted by metric: %s\n\n", title);
+	if (report_compare_active(e))
+		return report_compare_print_list(e, REPORT_FUNCTIONS);
 	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
 	if (!l)
 		return -1;
@@ -164,14 +166,9 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 			uint64_t v = f == PROFILE_FUNC_TOTAL ? total[k]
 				     : fl == 0               ? metrics_exclusive(m, f)[k]
 							     : metrics_inclusive(m, f)[k];
-			char val[64], pct[64], label[128];
-			table_format_value(d[k].unit, v, val, sizeof val);
-			if (v && total[k])
-				snprintf(pct, sizeof pct, "%5.1f%%", 100.0 * (double)v / (double)total[k]);
-			else
-				snprintf(pct, sizeof pct, "  0. %%");
+			char label[128];
 			snprintf(label, sizeof label, "%s %s", fl ? "Inclusive" : "Exclusive", d[k].username);
-			fprintf(e->out, "\t%24s: %s (%s)\n", label, val, pct);
+			table_summary_line(e->out, label, d[k].unit, v, total[k]);
 		}
 	}
 	const struct pobject *o = pf->obj == PROFILE_NO_OBJECT ? NULL : profile_object(e->prof, pf->obj);

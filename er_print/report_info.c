@@ -270,11 +270,36 @@ static void header_counters(FILE *o, const struct experiment *x)
 			l->hwc_overflows, l->hwc_lost, l->hwc_open_failures);
 }
 
-/* How the data was collected. */
-static void header_parameters(FILE *o, const struct experiment *x)
+/*
+ * Which of the clock-profiling times (Oracle's User CPU, System CPU, Wait
+ * CPU, Sleep) experiment x measured, and how far they are attributed.
+ */
+static void header_cpu_times(FILE *o, const struct experiment *x)
+{
+	size_t waited = 0;
+	for (size_t t = 0; t < x->nthreads; t++)
+		waited += x->threads[t].has_wait;
+	if (x->has_cpu_split)
+		fprintf(o, "  User CPU, System CPU: measured per sample (each thread's user time from "
+			   "getrusage; metrics user, system)\n");
+	else
+		fprintf(o, "  User CPU, System CPU: not measured (no user/system split in this experiment: "
+			   "format before 1.10, or split off); Total CPU only\n");
+	if (waited)
+		fprintf(o,
+			"  Wait CPU, Sleep: measured per thread (%zu of %zu threads, from schedstat at "
+			"their end; -thread_list, -statistics), not per function: Linux does not say where a "
+			"thread waited or slept without scheduler tracing\n",
+			waited, x->nthreads);
+	else
+		fprintf(o, "  Wait CPU, Sleep: not measured (no thread end recorded its run-queue wait: "
+			   "collect -t, no schedstat, or format before 1.9)\n");
+}
+
+/* Clock profiling: its interval, mechanism and which CPU times it measured. */
+static void header_clock(FILE *o, const struct experiment *x)
 {
 	const struct exp_log *l = &x->log;
-	fprintf(o, "Data collection parameters:\n");
 	if (l->clock_mode && strcmp(l->clock_mode, "off") == 0) {
 		fprintf(o, "  Clock-profiling disabled\n");
 	} else if (l->clock_interval_us) {
@@ -292,6 +317,16 @@ static void header_parameters(FILE *o, const struct experiment *x)
 	} else {
 		fprintf(o, "  Clock-profiling, interval not recorded\n");
 	}
+	if (!(l->clock_mode && strcmp(l->clock_mode, "off") == 0))
+		header_cpu_times(o, x);
+}
+
+/* How the data was collected. */
+static void header_parameters(FILE *o, const struct experiment *x)
+{
+	const struct exp_log *l = &x->log;
+	fprintf(o, "Data collection parameters:\n");
+	header_clock(o, x);
 	if (l->sync_on)
 		fprintf(o, "  Synchronization tracing, threshold = %" PRIu64 " microsecs.%s; Native-APIs\n",
 			l->sync_threshold_ns / 1000,
@@ -587,7 +622,7 @@ int report_experiment_list(struct erp *e, const char *arg)
 static void thread_row(FILE *o, const struct report_thread *r)
 {
 	const struct exp_thread *th = r->t;
-	char num[24], start[32], end[32], cpu[40], routine[40];
+	char num[24], start[32], end[32], cpu[40], wait[32] = "-", sleep[32] = "-", routine[40];
 	snprintf(num, sizeof num, "%s%" PRIu32, r->selected ? "" : "-", th->number);
 	if (th->has_start)
 		snprintf(start, sizeof start, "%.3f", sec(r->start_ns));
@@ -598,6 +633,10 @@ static void thread_row(FILE *o, const struct report_thread *r)
 	else
 		snprintf(end, sizeof end, "-");
 	snprintf(cpu, sizeof cpu, "%.3f%s", sec(r->cpu_ns), r->cpu_sampled ? "*" : " ");
+	if (r->has_wait) {
+		snprintf(wait, sizeof wait, "%.3f", sec(r->wait_ns));
+		snprintf(sleep, sizeof sleep, "%.3f", sec(r->sleep_ns));
+	}
 	if (r->routine == REPORT_ROUTINE_UNKNOWN)
 		snprintf(routine, sizeof routine, "(start not recorded)");
 	else if (r->routine == REPORT_ROUTINE_MAIN)
@@ -607,8 +646,8 @@ static void thread_row(FILE *o, const struct report_thread *r)
 			 r->func->show_version ? r->func->version : "");
 	else
 		snprintf(routine, sizeof routine, "0x%" PRIx64, th->start_pc);
-	fprintf(o, "%6s  %-7" PRIu32 "  %12s  %10s  %11s  %7" PRIu64 "  %s\n", num, th->tid, start, end, cpu,
-		th->samples, routine);
+	fprintf(o, "%6s  %-7" PRIu32 "  %12s  %10s  %11s  %11s  %12s  %7" PRIu64 "  %s\n", num, th->tid,
+		start, end, cpu, wait, sleep, th->samples, routine);
 }
 
 static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
@@ -626,14 +665,16 @@ static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 		return;
 	}
 	int sampled = 0;
-	fprintf(o, "%6s  %-7s  %12s  %10s  %11s  %7s  %s\n", "Thread", "TID", "Start (sec.)", "End (sec.)",
-		" CPU (sec.)", "Samples", "Start routine");
+	fprintf(o, "%6s  %-7s  %12s  %10s  %11s  %11s  %12s  %7s  %s\n", "Thread", "TID", "Start (sec.)",
+		"End (sec.)", " CPU (sec.)", "Wait (sec.)", "Sleep (sec.)", "Samples", "Start routine");
 	for (ssize_t i = 0; i < n; i++) {
 		thread_row(o, &v[i]);
 		sampled |= v[i].cpu_sampled;
 	}
 	if (sampled)
 		fprintf(o, "* CPU time of the samples: the thread had not ended when the data ends\n");
+	fprintf(o, "Wait: time runnable waiting for a CPU; Sleep: the rest of its life off CPU (per thread "
+		   "only; - when not recorded)\n");
 	free(v);
 }
 

@@ -262,6 +262,10 @@ static void thread_object(struct jsonw *w, struct erp *e, size_t xi, const struc
 		jsonw_key_uint(w, "end_ns", r->end_ns);
 	jsonw_key_uint(w, "cpu_ns", r->cpu_ns);
 	jsonw_key_bool(w, "cpu_from_samples", r->cpu_sampled);
+	if (r->has_wait) { /* Wait CPU and Sleep, per thread only */
+		jsonw_key_uint(w, "wait_cpu_ns", r->wait_ns);
+		jsonw_key_uint(w, "sleep_ns", r->sleep_ns);
+	}
 	jsonw_key_uint(w, "samples", r->t->samples);
 	jsonw_object_end(w);
 }

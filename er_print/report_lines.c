@@ -57,6 +57,8 @@ static int report_list(struct erp *e, enum report_what what)
 	char title[256];
 	report_sort_title(e, title, sizeof title);
 	fprintf(e->out, "%s sorted by metric: %s\n\n", what_title(what), title);
+	if (report_compare_active(e))
+		return report_compare_print_list(e, what);
 	struct report_list *l = report_list_get(e, what);
 	if (!l)
 		return -1;
@@ -87,16 +89,10 @@ static int report_list_summary(struct erp *e, enum report_what what)
 				uint64_t val = l->ids[i] == 0 ? total[k]
 					       : fl == 0      ? metrics_exclusive(l->m, l->ids[i])[k]
 							      : metrics_inclusive(l->m, l->ids[i])[k];
-				char vb[64], label[128], pct[32];
-				table_format_value(d[k].unit, val, vb, sizeof vb);
-				if (val && total[k])
-					snprintf(pct, sizeof pct, "%5.1f%%",
-						 100.0 * (double)val / (double)total[k]);
-				else
-					snprintf(pct, sizeof pct, "  0. %%");
+				char label[128];
 				snprintf(label, sizeof label, "%s %s", fl ? "Inclusive" : "Exclusive",
 					 d[k].username);
-				fprintf(e->out, "\t%24s: %s (%s)\n", label, vb, pct);
+				table_summary_line(e->out, label, d[k].unit, val, total[k]);
 			}
 		}
 		fputc('\n', e->out);

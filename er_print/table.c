@@ -24,12 +24,51 @@ void table_format_value(enum metric_unit unit, uint64_t v, char *buf, size_t roo
 	}
 }
 
+void table_summary_line(FILE *out, const char *label, enum metric_unit unit, uint64_t v, uint64_t total)
+{
+	char val[64];
+	table_format_value(unit, v, val, sizeof val);
+	if (unit == METRIC_UNIT_RATIO)
+		fprintf(out, "\t%24s: %s\n", label, val); /* a ratio is no share of a total */
+	else if (v && total)
+		fprintf(out, "\t%24s: %s (%5.1f%%)\n", label, val, 100.0 * (double)v / (double)total);
+	else
+		fprintf(out, "\t%24s: %s (  0. %%)\n", label, val);
+}
+
 void table_format_percent(uint64_t v, uint64_t base, char *buf, size_t room)
 {
 	if (v == 0 || base == 0)
 		snprintf(buf, room, "0.  "); /* aligned on the point of "100.00" */
 	else
 		snprintf(buf, room, "%.2f", 100.0 * (double)v / (double)base);
+}
+
+/* A compare cell: v against the baseline's value b, as delta ('d') or ratio ('r', without the "x "). */
+static void format_compare(const struct table_col *col, uint64_t v, uint64_t b, char *buf, size_t room)
+{
+	if (col->compare == 'd') {
+		uint64_t d = v >= b ? v - b : b - v;
+		char sign = v >= b ? '+' : '-';
+		if (d < 500000 && col->unit == METRIC_UNIT_TIME) /* "0.000" either way */
+			snprintf(buf, room, "+0.   ");
+		else if (col->unit == METRIC_UNIT_TIME)
+			snprintf(buf, room, "%c%.3f", sign, (double)d / 1e9);
+		else if (col->unit == METRIC_UNIT_RATIO)
+			snprintf(buf, room, "%c%.3f", sign, (double)d / METRIC_RATIO_SCALE);
+		else
+			snprintf(buf, room, "%c%llu", sign, (unsigned long long)d);
+		return;
+	}
+	double q = b ? (double)v / (double)b : 0;
+	if (v == 0 && b == 0)
+		snprintf(buf, room, "1.000");
+	else if (b == 0 || q > 99.999)
+		snprintf(buf, room, ">99.999");
+	else if (v == 0)
+		snprintf(buf, room, "0.   ");
+	else
+		snprintf(buf, room, "%.3f", q);
 }
 
 struct table *table_new(const struct table_col *cols, size_t ncols)
@@ -134,7 +173,10 @@ int table_add_row(struct table *t, const uint64_t *vals, const char *const *text
 		}
 		r->vals[c] = vals[c];
 		if (col->show_value) {
-			table_format_value(col->unit, vals[c], buf, sizeof buf);
+			if (col->compare && col->compare_base < t->ncols)
+				format_compare(col, vals[c], vals[col->compare_base], buf, sizeof buf);
+			else
+				table_format_value(col->unit, vals[c], buf, sizeof buf);
 			if (!(r->cells[2 * c] = strdup(buf)))
 				goto nomem;
 		}
@@ -161,7 +203,7 @@ static void col_widths(const struct table *t, size_t c, size_t *wv, size_t *wp)
 		*wv = strlen(col->title);
 	} else {
 		if (col->show_value)
-			*wv = col->unit == METRIC_UNIT_TIME ? 5 : 1;
+			*wv = col->compare ? 5 : col->unit == METRIC_UNIT_TIME ? 5 : 1;
 		if (col->show_percent)
 			*wp = 6;
 	}
@@ -169,8 +211,9 @@ static void col_widths(const struct table *t, size_t c, size_t *wv, size_t *wp)
 		const struct row *r = &t->rows[i];
 		if (r->is_line)
 			continue;
-		if (r->cells[2 * c] && strlen(r->cells[2 * c]) > *wv)
-			*wv = strlen(r->cells[2 * c]);
+		size_t x = col->compare == 'r' ? 2 : 0; /* "x " before a ratio */
+		if (r->cells[2 * c] && strlen(r->cells[2 * c]) + x > *wv)
+			*wv = strlen(r->cells[2 * c]) + x;
 		if (r->cells[2 * c + 1] && strlen(r->cells[2 * c + 1]) > *wp)
 			*wp = strlen(r->cells[2 * c + 1]);
 	}
@@ -255,14 +298,20 @@ struct layout {
 	size_t wv[MAX_COLS], wp[MAX_COLS], w[MAX_COLS];
 	char titles[MAX_COLS][4][64];
 	size_t nt[MAX_COLS], hdr_lines;
+	int grouped; /* compare mode: a first header line of experiment names */
 };
 
 static void layout_of(const struct table *t, struct layout *L)
 {
 	L->hdr_lines = 1;
+	L->grouped = 0;
+	for (size_t c = 0; c < t->ncols; c++)
+		L->grouped |= t->cols[c].group != NULL;
 	for (size_t c = 0; c < t->ncols; c++) {
 		col_widths(t, c, &L->wv[c], &L->wp[c]);
 		L->w[c] = col_width(t, c, L->wv[c], L->wp[c]);
+		if (t->cols[c].group && strlen(t->cols[c].group) > L->w[c])
+			L->w[c] = strlen(t->cols[c].group);
 		/* a title of more than three lines at the values' width widens the column */
 		int rest;
 		while ((L->nt[c] = wrap(t->cols[c].title, L->w[c], L->titles[c], 3, &rest)), rest)
@@ -276,19 +325,40 @@ static void layout_of(const struct table *t, struct layout *L)
 		if (lines > L->hdr_lines)
 			L->hdr_lines = lines;
 	}
+	L->hdr_lines += (size_t)L->grouped;
+}
+
+/* The compare mode's first header line: each column's experiment (group) name. */
+static void group_line(const struct table *t, const struct layout *L, FILE *m)
+{
+	if (t->indent)
+		fputs("   ", m);
+	for (size_t c = 0; c < t->ncols; c++) {
+		put_left(m, t->cols[c].group ? t->cols[c].group : "", L->w[c]);
+		fputs(c + 1 < t->ncols ? "  " : "   ", m);
+	}
 }
 
 /* Header line l: title lines top-aligned, units on the last line. */
 static void header_line(const struct table *t, const struct layout *L, size_t l, FILE *m)
 {
+	if (L->grouped && l == 0) {
+		group_line(t, L, m);
+		return;
+	}
+	l -= (size_t)L->grouped;
 	if (t->indent)
 		fputs("   ", m);
 	for (size_t c = 0; c < t->ncols; c++) {
 		const struct table_col *col = &t->cols[c];
 		const char *sep = c + 1 < t->ncols ? "  " : "   ";
-		if (col->kind == TABLE_METRIC && l == L->hdr_lines - 1) {
+		if (col->kind == TABLE_METRIC && l == L->hdr_lines - 1 - (size_t)L->grouped) {
+			const char *unit = col->compare == 'd'             ? "delta"
+					   : col->compare == 'r'           ? "ratio"
+					   : col->unit == METRIC_UNIT_TIME ? " sec."
+									   : "";
 			if (L->wv[c])
-				put_right(m, col->unit == METRIC_UNIT_TIME ? " sec." : "", L->wv[c]);
+				put_right(m, unit, L->wv[c]);
 			if (L->wv[c] && L->wp[c])
 				fputc(' ', m);
 			if (L->wp[c])
@@ -332,8 +402,12 @@ static void print_cell(const struct table *t, const struct layout *L, const stru
 	} else if (col->kind == TABLE_TEXT) {
 		put_right(out, r->cells[2 * c], L->w[c]);
 	} else {
-		if (L->wv[c])
+		if (L->wv[c] && col->compare == 'r' && r->cells[2 * c]) {
+			fputs("x ", out);
+			put_right(out, r->cells[2 * c], L->wv[c] - 2);
+		} else if (L->wv[c]) {
 			put_right(out, r->cells[2 * c], L->wv[c]);
+		}
 		if (L->wv[c] && L->wp[c])
 			fputc(' ', out);
 		if (L->wp[c])

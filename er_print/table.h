@@ -26,6 +26,18 @@ struct table_col {
 	enum metric_unit unit; /* metric columns */
 	int show_value, show_percent;
 	uint64_t percent_base; /* 100% */
+	/*
+	 * Compare mode (er_print `compare`): `group` is the experiment (group)
+	 * the column shows, printed above its title, and side its number from
+	 * 1 (json keys "e.totalcpu#2"); compare 'd' shows the value as the
+	 * signed difference from column compare_base's value in the same row
+	 * ("+0.030"), 'r' as their ratio ("x 1.600"; "x 1.000" for 0 against
+	 * 0, "x >99.999" against 0 or beyond), 0 as the value itself.
+	 */
+	const char *group;
+	int side;
+	char compare;
+	size_t compare_base;
 };
 
 struct table;
@@ -62,6 +74,12 @@ void table_print_json(const struct table *t, FILE *out);
 
 /* Format a value as the tables do ("2.000", "0.", "12"), into buf. */
 void table_format_value(enum metric_unit unit, uint64_t v, char *buf, size_t room);
+/*
+ * One metric line of a summary (fsummary, lsummary, psummary):
+ * "\t<label>: <value> (<percent of total>)", the label right-aligned in 24;
+ * a ratio (IPC) has no percentage.
+ */
+void table_summary_line(FILE *out, const char *label, enum metric_unit unit, uint64_t v, uint64_t total);
 void table_format_percent(uint64_t v, uint64_t base, char *buf, size_t room);
 
 #endif

@@ -75,9 +75,13 @@ static void delim_header_row(const struct table *t, int k, char delim, FILE *out
 		for (int p = 0; p < parts; p++) {
 			char unit[32];
 			int is_pct = col->kind == TABLE_METRIC && (p == 1 || !col->show_value);
-			const char *u = is_pct ? "%%" : col->unit == METRIC_UNIT_TIME ? "(sec.)" : "";
+			const char *u = is_pct                          ? "%%"
+					: col->compare == 'd'           ? "delta"
+					: col->compare == 'r'           ? "ratio"
+					: col->unit == METRIC_UNIT_TIME ? "(sec.)"
+									: "";
 			snprintf(unit, sizeof unit, "%s%s", col->sort ? "V  " : "   ", u);
-			const char *cell = k == 0   ? ""
+			const char *cell = k == 0   ? (col->group ? col->group : "")
 					   : k == 1 ? flavor_of(col)
 					   : k == 2 ? username_of(col)
 						    : unit;
@@ -155,6 +159,13 @@ static void html_header(const struct table *t, FILE *out)
 		const struct table_col *col = &t->cols[c];
 		int span = col->kind == TABLE_METRIC ? !!col->show_value + !!col->show_percent : 1;
 		fprintf(out, "<th colspan=\"%d\">", span ? span : 1);
+		if (col->group) { /* compare mode: the experiment, and how the value is shown */
+			html_text(out, col->group);
+			fputs(col->compare == 'd'   ? " (delta)<br>"
+			      : col->compare == 'r' ? " (ratio)<br>"
+						    : "<br>",
+			      out);
+		}
 		html_text(out, col->title);
 		if (col->sort)
 			fputs(" &nabla;", out);
@@ -213,7 +224,10 @@ static const char *key_of(const struct table_col *c, char *buf, size_t room)
 {
 	if (c->kind != TABLE_METRIC || !c->keyword || !c->flavor)
 		return c->title;
-	snprintf(buf, room, "%c.%s", c->flavor, c->keyword);
+	if (c->side)
+		snprintf(buf, room, "%c.%s#%d", c->flavor, c->keyword, c->side);
+	else
+		snprintf(buf, room, "%c.%s", c->flavor, c->keyword);
 	return buf;
 }
 
@@ -236,6 +250,12 @@ static void json_columns(const struct table *t, struct jsonw *w)
 		}
 		if (col->sort)
 			jsonw_key_bool(w, "sort", 1);
+		if (col->group) {
+			jsonw_key_string(w, "experiment", col->group);
+			jsonw_key_uint(w, "side", (uint64_t)col->side);
+			if (col->compare)
+				jsonw_key_string(w, "compare", col->compare == 'd' ? "delta" : "ratio");
+		}
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);

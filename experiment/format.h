@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define EXP_FORMAT_VERSION_MAJOR 1
-#define EXP_FORMAT_VERSION_MINOR 9
+#define EXP_FORMAT_VERSION_MINOR 10
 
 /* File header (block 0). */
 #define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */
@@ -86,7 +86,8 @@ enum exp_file_kind {
 enum exp_record_kind {
 	EXP_REC_END = 0, /* not a record: no more complete records in this block */
 	/* profile */
-	EXP_REC_CLOCK = 1,        /* varint dt_ns, varint cpu, u64 stack_id, varint weight_ns */
+	EXP_REC_CLOCK = 1,        /* varint dt_ns, varint cpu, u64 stack_id, varint weight_ns,
+				     [varint user_ns (format 1.10)] */
 	EXP_REC_THREAD_START = 2, /* varint tid, varint start_ns, varint creator_tid, varint start_pc */
 	EXP_REC_THREAD_END = 3,   /* varint tid, varint end_ns, varint cpu_ns */
 	/* stacks */

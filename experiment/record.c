@@ -34,13 +34,15 @@ static size_t finish(uint8_t *buf, size_t room, const uint8_t *tmp, size_t n)
 
 size_t record_encode_clock(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_clock *c)
 {
-	uint8_t tmp[4 * VARINT_MAX_BYTES + 8];
+	uint8_t tmp[5 * VARINT_MAX_BYTES + 8];
 	size_t n = 0;
 	n += varint_put(tmp + n, c->ts_ns >= prev_ns ? c->ts_ns - prev_ns : 0);
 	n += varint_put(tmp + n, c->cpu);
 	le64_put(tmp + n, c->stack_id);
 	n += 8;
 	n += varint_put(tmp + n, c->weight_ns);
+	if (c->has_user) /* format 1.10 */
+		n += varint_put(tmp + n, c->user_ns <= c->weight_ns ? c->user_ns : c->weight_ns);
 	return finish(buf, room, tmp, n);
 }
 
@@ -260,19 +262,26 @@ static int get_varints(const struct exp_record *r, uint64_t *v, int count)
 int record_decode_clock(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_clock *ret)
 {
 	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
-	uint64_t dt, cpu, w;
+	uint64_t dt, cpu, w, user = 0;
 	if (r->kind != EXP_REC_CLOCK)
 		return -EBADMSG;
 	if (!(p = varint_get(p, end, &dt)) || !(p = varint_get(p, end, &cpu)) || end - p < 8)
 		return -EBADMSG;
 	ret->stack_id = le64_get(p);
 	p += 8;
-	if (!(p = varint_get(p, end, &w)) || p != end || cpu > UINT32_MAX)
+	if (!(p = varint_get(p, end, &w)) || cpu > UINT32_MAX)
+		return -EBADMSG;
+	int has_user = p != end; /* format 1.10: the user part follows */
+	if (has_user && (!(p = varint_get(p, end, &user)) || user > w))
+		return -EBADMSG;
+	if (p != end)
 		return -EBADMSG;
 	ret->ts_ns = prev_ns + dt;
 	ret->tid = tid;
 	ret->cpu = (uint32_t)cpu;
 	ret->weight_ns = w;
+	ret->user_ns = user;
+	ret->has_user = has_user;
 	return 0;
 }
 

@@ -25,6 +25,12 @@ struct exp_clock {
 	uint32_t cpu;
 	uint64_t stack_id;
 	uint64_t weight_ns; /* thread CPU time this sample stands for */
+	/*
+	 * Of it, the time in user mode (<= weight_ns; the rest is system
+	 * time), from format 1.10, when has_user.
+	 */
+	uint64_t user_ns;
+	int has_user;
 };
 
 struct exp_thread_start {

@@ -95,7 +95,8 @@ for c in functions metrics sort limit fsummary fsingle callers-callees csingle c
 	statistics experiment_list thread_list thread_select filters name outfile script help version quit \
 	lines pcs lsummary psummary source disasm sthresh dthresh setpath addpath pathmap inline \
 	object_list object_show object_hide object_select objects_default leaks allocs heap heapstat \
-	synclocks ioactivity iodetail iocallstack iostat mapfile viewmode procstats cpu_list cpu_select describe; do
+	synclocks ioactivity iodetail iocallstack iostat mapfile viewmode procstats compare \
+	cpu_list cpu_select describe; do
 	grep -q "^  $c" h || fail "help does not list $c"
 	grep -q "^\.B.* $c\|^\\\\fB$c\\\\fR\|^\.B $c\|^\.BR $c" "$PA_TOP/docs/man/er_print.1" ||
 		grep -q "$c" "$PA_TOP/docs/man/er_print.1" || fail "er_print.1 does not document $c"

@@ -6,6 +6,8 @@
 #   slow<-main        cycles 10  insts 0    -> slow exclusive 0 and 0 (no instructions)
 # Inclusive: slow 40 / 60 (IPC 1.500, CPI 0.666), main and <Total>
 # 60 / 70 (IPC 1.166, CPI 0.857): ratios of the sums, truncated to 3 decimals.
+# A source line of two line ids (tests/fixtures/inl_line.c: one line inlined into fa
+# and fb, inline off) shows in -source the ratio of its summed parts.
 . "$(dirname "$0")/common.bash"
 prog=$(fixture_prog)
 cat >"$WORK/s.txt" <<EOS
@@ -59,6 +61,58 @@ rows = {r["name"]: r for r in t["rows"]}
 assert rows["<Total>"]["e.IPC"] == 1166 and rows["<Total>"]["i.CPI"] == 857, rows["<Total>"]
 assert rows["work"]["e.IPC"] == 2000 and rows["fast"]["i.CPI"] == 2000, rows
 EOP
+
+# summaries: a ratio has no share of a total
+printf 'fsummary\n' >s.cmds
+"$ER_PRINT" -script s.cmds r.er >fs 2>&1
+sed -n '/^work$/,/^$/p' fs >fs.work
+grep -qx $'\tExclusive Instructions Per Cycle: 2.000' fs.work &&
+	grep -qx $'\tInclusive Cycles Per Instruction: 0.500' fs.work &&
+	pass "fsummary: work's IPC and CPI, no percentage" || { fail "fsummary ratios"; cat fs.work; }
+grep -q 'Per Cycle.*%\|Per Instruction.*%' fs && { fail "fsummary: a ratio with a percentage"; cat fs; } ||
+	pass "fsummary: no ratio with a percentage"
+printf 'lsummary\n' >l.cmds
+"$ER_PRINT" -script l.cmds r.er >ls 2>&1
+grep -q 'Per Cycle: [0-9.]*$' ls && ! grep -q 'Per Cycle.*%' ls && pass "lsummary: ratios without percentage" ||
+	{ fail "lsummary ratios"; cat ls; }
+
+# -source: a source line of two line ids (sq's body inlined into fa and fb, inline off)
+# shows the ratio of its summed parts: fa 10M cycles 30M insts (IPC 3.000), fb 30M and
+# 10M (0.333): line 7 has 40M and 40M, IPC 1.000 (a sum of ratios would be 3.333).
+cc -O2 -g "$PA_TOP/tests/fixtures/inl_line.c" -o inl || exit 1
+iline=$(grep -n INLINED "$PA_TOP/tests/fixtures/inl_line.c" | cut -d: -f1)
+inl_off() { # the first offset in function $1 that the line table puts on line $iline
+	local a s
+	read -r a s < <(nm -S inl | awk -v f="$1" '$4 == f { print $1, $2 }')
+	for ((o = 0; o < 0x$s; o++)); do printf '%x\n' $((0x$a + o)); done | addr2line -e inl |
+		grep -n ":$iline\b" | head -1 | awk -F: '{ print $1 - 1 }'
+}
+oa=$(inl_off fa) ob=$(inl_off fb)
+if [[ -n $oa && -n $ob ]]; then
+	cat >il.txt <<EOS
+object $WORK/inl
+thread 100
+hwcounter cycles 1000000 events
+hwcounter insts 1000000 events
+hwc 100 0 10 fa+$oa main+20
+hwc 100 1 30 fa+$oa main+20
+hwc 100 0 30 fb+$ob main+25
+hwc 100 1 10 fb+$ob main+25
+end 100 100000000
+EOS
+	"$MKEXP" il.er <il.txt || exit 1
+	printf 'inline off\nmetrics e.cycles:e.insts:e.IPC:e.CPI\nlines\nsource fa\n' >il.cmds
+	"$ER_PRINT" -script il.cmds il.er >fil 2>&1
+	grep -Eq '^ *10000000 +30000000 +3\.000 +0\.333 +fa, line '"$iline"' ' fil &&
+		grep -Eq '^ *30000000 +10000000 +0\.333 +3\.000 +fb, line '"$iline"' ' fil &&
+		pass "lines: line $iline has a line id in fa (IPC 3.000) and one in fb (0.333)" ||
+		{ fail "lines of the inlined line"; cat fil; }
+	grep -Eq '^ *40000000 +40000000 +1\.000 +1\.000 +'"$iline"'\. ' fil &&
+		pass "source: line $iline shows IPC 1.000 of its summed parts, not 3.333" ||
+		{ fail "source: the inlined line's ratio"; cat fil; }
+else
+	fail "inl_line: no instruction of fa ($oa) or fb ($ob) on line $iline"
+fi
 
 for fmt in folded pprof speedscope; do
 	"$ER_PRINT" -export "$fmt:IPC" out.$fmt r.er >ex 2>&1

@@ -21,13 +21,15 @@ No errors
 Target command (64-bit): './prog -n 3'
 Process pid 4242, ppid 4241
 Current working directory: /home/u
-Collector version: `0.1.0'; experiment version 1.9 (64-bit)
+Collector version: `0.1.0'; experiment version 1.10 (64-bit)
 Host `vm', OS `Linux 6.1.0-18-amd64', page size 4096, architecture `x86_64'
   2 CPUs, clock speed 2445 MHz.
   Memory: 6170914 pages @  4096 = 24105 MB.
 Data collection parameters:
   Clock-profiling, interval = 10007 microsecs.
   (effective interval 10000 microsecs.: CPU-time timers are limited by the kernel tick)
+  User CPU, System CPU: not measured (no user/system split in this experiment: format before 1.10, or split off); Total CPU only
+  Wait CPU, Sleep: not measured (no thread end recorded its run-queue wait: collect -t, no schedstat, or format before 1.9)
   Stack depth limit = 4096 frames
 
 Experiment started Sun Nov 22 02:16:15 2026
@@ -37,7 +39,7 @@ Experiment Ended: 2.100000000
 Data Collection Duration: 2.100000000
 WANT
 # er_print may print lines of its own around the report: compare the block.
-if ! grep -A22 -Fx 'Experiment: finished.er' fin.out | diff -u fin.want - ; then
+if ! grep -A24 -Fx 'Experiment: finished.er' fin.out | diff -u fin.want - ; then
 	echo "FAIL: header of finished.er differs"
 	fail=1
 fi

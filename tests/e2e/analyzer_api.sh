@@ -143,7 +143,7 @@ check "threads: er_print's thread list" test "$(py 'print(len(json.load(open("th
 check "experiments: one, exit 0" py 'x = json.load(open("experiments.json"))["experiments"]; assert len(x) == 1 and x[0]["ending"] == "exit 0" and x[0]["path"] == "h.er"'
 check "overview: the metric registry, typed" py '
 o = json.load(open("overview.json")); m = {x["keyword"]: x["unit"] for x in o["metrics"]}
-assert m == {"totalcpu": "ns", "heapalloccnt": "count", "heapallocbytes": "bytes", "heapleakcnt": "count", "heapleakbytes": "bytes"}, m
+assert m == {"totalcpu": "ns", "user": "ns", "system": "ns", "heapalloccnt": "count", "heapallocbytes": "bytes", "heapleakcnt": "count", "heapleakbytes": "bytes"}, m
 assert o["experiments"][0]["heap_tracing"] and o["statistics"]["cpu_recorded_ns"] > 0'
 
 get "api/source?func=$sid" >source.json

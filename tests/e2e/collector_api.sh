@@ -10,6 +10,8 @@
 #  - sample_select of the sample that after_b opens counts phase_c alone, and
 #    statistics over it names after_b and shows about phase_c's CPU;
 #  - after collector_terminate_expt nothing more is recorded and the program goes on;
+#  - with -H on, a block freed while paused is no leak, nor one allocated then;
+#  - a thread running through a pause has no paused CPU in its first sample after it;
 #  - collect -l USR1 -y USR2 on tests/fixtures/api_signals.c (the program sends
 #    itself the signals with kill): two "signal" sample points, the phases sent
 #    while paused absent, the program's own USR1 handler still called;
@@ -34,9 +36,9 @@ check() {
 LIB=$(cd "$PA_BIN/../lib" && pwd)
 export PKG_CONFIG_PATH=$LIB/pkgconfig
 # shellcheck disable=SC2046
-cc -O1 -g -fno-inline $(pkg-config --cflags collectorAPI) "$PA_TOP/tests/fixtures/api_phases.c" -o phases \
-	$(pkg-config --libs collectorAPI) -Wl,-rpath,"$LIB" || exit 1
-cc -O1 -g -fno-inline -I"$LIB/../include" "$PA_TOP/tests/fixtures/api_phases.c" -o phases_static \
+cc -O1 -g -fno-inline -pthread $(pkg-config --cflags collectorAPI) "$PA_TOP/tests/fixtures/api_phases.c" \
+	-o phases $(pkg-config --libs collectorAPI) -Wl,-rpath,"$LIB" || exit 1
+cc -O1 -g -fno-inline -pthread -I"$LIB/../include" "$PA_TOP/tests/fixtures/api_phases.c" -o phases_static \
 	"$LIB/libcollectorAPI.a" -ldl || exit 1
 cc -O1 -g "$PA_TOP/tests/fixtures/api_signals.c" -o signals || exit 1
 
@@ -99,6 +101,40 @@ after=$(incl term.er phase_after) c=$(incl term.er phase_c)
 check "terminate: phase_after absent (${after}s), phase_c there (${c}s)" eval 'test "$after" = 0 && near "$c" 0.2'
 "$PA_BIN/er_print" -sample_list term.er >term.list 2>&1
 check "terminate: the last sample ends at collector_close_experiment" grep -q -- '-> collector_close_experiment$' term.list
+
+# ---- heap tracing and a pause: frees while paused are recorded, allocations not
+"$PA_BIN/collect" -S off -H on -o heap.er ./phases 0.1 heap >heap.out 2>heap.err || { bad "collect -H on"; cat heap.err; }
+"$PA_BIN/er_print" -leaks heap.er >heap.leaks 2>&1
+check "-H on with a pause: 999 bytes leaked after the resume" grep -q 'Bytes Leaked = 999$' heap.leaks
+for b in 12345 4444 64 7777 100000; do
+	check "-H on with a pause: no $b-byte leak (freed, or allocated while paused)" \
+		eval "! grep -q 'Bytes Leaked = $b\$' heap.leaks"
+done
+
+# ---- a thread running through a pause: its first sample after the resume carries no
+# paused CPU, so its weight is at most the time since the resume (-p lo: 100 ms samples)
+"$PA_BIN/collect" -S off -p lo -o wk.er ./phases 0.6 worker >wk.out 2>wk.err || { bad "collect worker"; cat wk.err; }
+"$PA_BUILD/tests/tools/expdump" wk.er >wk.dump 2>&1
+check "worker: the first sample after the resume weighs at most the time since it" python3 - wk.dump <<'EOP'
+import re, sys
+clocks, resume, worker = [], None, None
+for l in open(sys.argv[1]):
+    f = dict(re.findall(r"(\w+)=(\S+)", l))
+    if l.startswith("thread_start") and f["creator"] != "0":
+        worker = f["tid"]
+    elif l.startswith("clock"):
+        clocks.append((int(f["ts"]), f["tid"], int(f["weight"])))
+    elif l.startswith("sample") and f.get("reason") == "5":
+        resume = int(f["ts"])
+assert worker and resume, (worker, resume)
+mine = sorted(c for c in clocks if c[1] == worker)
+before = [c for c in mine if c[0] < resume]
+after = [c for c in mine if c[0] > resume]
+assert before and after, ("worker samples before/after the resume", len(before), len(after))
+ts, _, weight = after[0]
+print("first after the resume: weight %.1f ms, %.1f ms after it" % (weight / 1e6, (ts - resume) / 1e6))
+assert weight <= ts - resume, "paused CPU recorded"
+EOP
 
 # ---- collect -l USR1 -y USR2 (starts paused)
 "$PA_BIN/collect" -o sig.er -l USR1 -y USR2 ./signals 0.3 >sig.out 2>sig.err || { bad "collect -l -y"; cat sig.err; }

@@ -54,10 +54,13 @@ for x in c h; do
 		test "$(grep -c '^ *thread: ' $x.traces)" = "$(grep -c '^ *thread:  1$' $x.traces)"
 	check "$x: samples have thread labels" grep -q '^ *thread:  1$' $x.traces
 done
-check "c: totalcpu is the only sample type, the default" test "$(types c.raw)" = "totalcpu/nanoseconds[dflt]"
-check "h: the five base metrics, totalcpu default ($(types h.raw))" test "$(types h.raw)" = \
-	"totalcpu/nanoseconds[dflt] heapalloccnt/count heapallocbytes/bytes heapleakcnt/count heapleakbytes/bytes"
-read -r _ hcount hbytes hleakcnt hleaked < <(sums h.raw)
+check "c: totalcpu (the default) and its user/system split are the sample types" test "$(types c.raw)" = \
+	"totalcpu/nanoseconds[dflt] user/nanoseconds system/nanoseconds"
+read -r cpu cuser csys < <(sums c.raw)
+check "c: user $cuser + system $csys = totalcpu $cpu ns" test "$((cuser + csys))" = "$cpu"
+check "h: the seven base metrics, totalcpu default ($(types h.raw))" test "$(types h.raw)" = \
+	"totalcpu/nanoseconds[dflt] user/nanoseconds system/nanoseconds heapalloccnt/count heapallocbytes/bytes heapleakcnt/count heapleakbytes/bytes"
+read -r _ _ _ hcount hbytes hleakcnt hleaked < <(sums h.raw)
 read -r tcount tbytes tleakcnt tleaked < <(totals i.heapalloccnt:i.heapallocbytes:i.heapleakcnt:i.heapleakbytes h.er)
 check "h: allocations $hcount = <Total> $tcount" test "$hcount" = "$tcount"
 check "h: bytes $hbytes = <Total> $tbytes" test "$hbytes" = "$tbytes"
@@ -65,7 +68,7 @@ check "h: leaks $hleakcnt = <Total> $tleakcnt" test "$hleakcnt" = "$tleakcnt"
 check "h: leaked bytes $hleaked = <Total> $tleaked" test "$hleaked" = "$tleaked"
 leaf=$(awk '/^Samples:/ { s = 1; getline; next } /^Locations/ { s = 0; l = 1; next } /^Mappings/ { l = 0 }
 	s && /:/ { v = $0; sub(/:.*/, "", v); split(v, x, " ")
-		if (x[2] == 110 && x[3] == 140960 && x[4] == 10 && x[5] == 40960) { sub(/^[^:]*: */, ""); want = $1 } }
+		if (x[4] == 110 && x[5] == 140960 && x[6] == 10 && x[7] == 40960) { sub(/^[^:]*: */, ""); want = $1 } }
 	l && $1 == want ":" { print $4 }' h.raw)
 check "h: one sample has allocs's 110 allocations, 140960 bytes, 10 leaks of 40960 bytes; its leaf '$leaf' is allocs" \
 	test "$leaf" = allocs
@@ -85,7 +88,7 @@ check "two experiments: export exits 0 ($(head -c 200 err))" test $? = 0
 pprof -raw both.pb.gz >both.raw
 pprof -tags both.pb.gz >both.tags
 check "two experiments: threads 1:1 and 2:1" eval 'grep -q " 1:1$" both.tags && grep -q " 2:1$" both.tags'
-read -r cpu bcount _ < <(sums both.raw)
+read -r cpu _ _ bcount _ < <(sums both.raw)
 read -r total tcount < <(totals e.totalcpu:i.heapalloccnt c.er h.er)
 check "two experiments: CPU $cpu ns = <Total> $total s" test "$(secs "${cpu:-0}")" = "$total"
 check "two experiments: allocations $bcount = <Total> $tcount" test "$bcount" = "$tcount"

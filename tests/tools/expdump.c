@@ -7,7 +7,7 @@
  *
  * Lines:
  *   # file=PATH kind=profile pid=N start_ns=N blocks=N
- *   clock tid=N ts=N cpu=N stack=0xID weight=N
+ *   clock tid=N ts=N cpu=N stack=0xID weight=N [user=N (format 1.10)]
  *   stack id=0xID flags=N n=N pcs=0xPC,0xPC,...
  *   thread_start tid=N creator=N start=N pc=0xPC
  *   thread_end tid=N end=N cpu=N
@@ -52,8 +52,11 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 		if ((r = record_decode_clock(rec, d->running_ns, tid, &c)) == 0) {
 			d->running_ns = c.ts_ns;
 			printf("clock tid=%" PRIu32 " ts=%" PRIu64 " cpu=%" PRIu32 " stack=0x%" PRIx64
-			       " weight=%" PRIu64 "\n",
+			       " weight=%" PRIu64,
 			       c.tid, c.ts_ns, c.cpu, c.stack_id, c.weight_ns);
+			if (c.has_user)
+				printf(" user=%" PRIu64, c.user_ns);
+			printf("\n");
 		}
 		break;
 	}

@@ -47,7 +47,8 @@ def top(sums):
 def speedscope(doc, out):
     frames = doc["shared"]["frames"]
     need(all(isinstance(f.get("name"), str) and f["name"] for f in frames), "a frame without a name")
-    kinds = {"Total CPU Time": ("cpu_ns", "nanoseconds"), "Allocations": ("alloc_count", "none"),
+    kinds = {"Total CPU Time": ("cpu_ns", "nanoseconds"), "User CPU Time": ("user_ns", "nanoseconds"),
+             "System CPU Time": ("system_ns", "nanoseconds"), "Allocations": ("alloc_count", "none"),
              "Bytes Allocated": ("alloc_bytes", "bytes"), "Leaks": ("leak_count", "none"),
              "Bytes Leaked": ("leak_bytes", "bytes")}
     need(doc["profiles"], "no profiles")
@@ -72,6 +73,9 @@ def speedscope(doc, out):
             elif key == "alloc_bytes":
                 self_bytes[leaf] += w
         out[key] = out.get(key, 0) + int(sum(p["weights"]))
+    if "user_ns" in out or "system_ns" in out:  # format 1.10's split adds up to the total
+        need(out.get("user_ns", 0) + out.get("system_ns", 0) == out.get("cpu_ns", 0),
+             "User CPU + System CPU differ from Total CPU")
     return self_cpu, self_bytes, per_thread
 
 

@@ -7,8 +7,10 @@
  * Script lines (# comments):
  *   object PATH                 a load object; its functions are looked up by name
  *   thread TID [CREATOR]        a thread start (first one = main thread)
- *   end TID CPU_NS [WAIT_NS]    a thread end with its measured CPU time (and run-queue wait)
+ *   end TID CPU_NS [WAIT_NS]    a thread end with its measured CPU time [and run-queue wait]
  *   sample TID COUNT WEIGHT_NS FRAME...    COUNT samples, leaf first
+ *   usample TID COUNT WEIGHT_NS USER_NS FRAME...  the same with the user part of each
+ *                               sample's weight (format 1.10: the user/system split)
  *   tsample TID COUNT WEIGHT_NS FRAME...   the same, stack flagged truncated
  *   csample TID CPU COUNT WEIGHT_NS FRAME...  samples recorded on CPU (sample and tsample
  *                               alternate CPUs 0 and 1)
@@ -85,7 +87,8 @@ struct obj {
 
 struct sline {
 	uint32_t tid;
-	uint64_t count, weight;
+	uint64_t count, weight, user;
+	int has_user;
 	uint32_t flags;
 	int64_t cpu; /* -1: alternate 0 and 1 */
 	uint64_t pcs[256];
@@ -376,7 +379,7 @@ int main(int argc, char **argv)
 			nobjs++;
 		} else if (strcmp(tok[0], "thread") == 0 && nt >= 2 && nthreads < 256) {
 			thread_tids[nthreads] = (uint32_t)strtoul(tok[1], NULL, 10);
-			thread_end_cpu[nthreads] = UINT64_MAX;
+			thread_end_cpu[nthreads] = thread_end_wait[nthreads] = UINT64_MAX;
 			nthreads++;
 		} else if (strcmp(tok[0], "end") == 0 && (nt == 3 || nt == 4)) {
 			for (int t = 0; t < nthreads; t++)
@@ -385,8 +388,10 @@ int main(int argc, char **argv)
 					thread_end_wait[t] =
 						nt == 4 ? strtoull(tok[3], NULL, 10) : UINT64_MAX;
 				}
-		} else if (((strcmp(tok[0], "sample") == 0 || strcmp(tok[0], "tsample") == 0) && nt >= 4) ||
-			   (strcmp(tok[0], "csample") == 0 && nt >= 5)) {
+		} else if ((strcmp(tok[0], "sample") == 0 || strcmp(tok[0], "tsample") == 0 ||
+			    (strcmp(tok[0], "usample") == 0 && nt >= 5) ||
+			    (strcmp(tok[0], "csample") == 0 && nt >= 5)) &&
+			   nt >= 4) {
 			if (nlines == lcap) {
 				lcap = lcap ? lcap * 2 : 256;
 				lines = realloc(lines, (size_t)lcap * sizeof *lines);
@@ -399,9 +404,11 @@ int main(int argc, char **argv)
 			s->cpu = c ? (int64_t)strtoul(tok[2], NULL, 10) : -1;
 			s->count = strtoull(tok[2 + c], NULL, 10);
 			s->weight = strtoull(tok[3 + c], NULL, 10);
+			s->has_user = tok[0][0] == 'u';
+			s->user = s->has_user ? strtoull(tok[4], NULL, 10) : 0;
 			s->flags = tok[0][0] == 't' ? EXP_STACK_TRUNCATED : 0;
 			s->n = 0;
-			for (int k = 4 + c; k < nt && s->n < 256; k++)
+			for (int k = 4 + c + s->has_user; k < nt && s->n < 256; k++)
 				s->pcs[s->n++] = lookup(tok[k]);
 		} else if ((strcmp(tok[0], "sync") == 0 && nt >= 5) ||
 			   (strcmp(tok[0], "acq") == 0 && nt >= 4) ||
@@ -555,7 +562,9 @@ int main(int argc, char **argv)
 			struct exp_clock c = {.ts_ns = now,
 					      .cpu = s->cpu < 0 ? (uint32_t)(written & 1) : (uint32_t)s->cpu,
 					      .stack_id = record_stack_hash(s->pcs, s->n, s->flags),
-					      .weight_ns = s->weight};
+					      .weight_ns = s->weight,
+					      .user_ns = s->user,
+					      .has_user = s->has_user};
 			uint8_t *at = wfile_room(&prof, s->tid, now);
 			size_t n = record_encode_clock(at, EXP_BLOCK_BYTES - prof.used, prof.prev_ns, &c);
 			if (!n) {
@@ -573,8 +582,7 @@ int main(int argc, char **argv)
 		struct exp_thread_end te = {.tid = thread_tids[t],
 					    .end_ns = now + 1000,
 					    .cpu_ns = thread_end_cpu[t],
-					    .wait_ns =
-						    thread_end_wait[t] == UINT64_MAX ? 0 : thread_end_wait[t],
+					    .wait_ns = thread_end_wait[t],
 					    .has_wait = thread_end_wait[t] != UINT64_MAX};
 		uint8_t *at = wfile_room(&prof, thread_tids[t], now);
 		wfile_commit(&prof, record_encode_thread_end(at, 64, &te), EXP_REC_THREAD_END, at);

@@ -229,6 +229,31 @@ static void test_two(const char *dir)
 	profile_free(p);
 }
 
+/* The user/system split (usample) follows the same predicate: CPUs 0, 1, 0, 1 by sample order. */
+static void test_cpu_split(const char *dir)
+{
+	struct profile *p = NULL;
+	char path[4200], *err = NULL;
+	snprintf(path, sizeof path, "%s/u.er", dir);
+	CHECK(make_exp(dir, "u", "thread 101\nusample 101 4 10000000 6000000 0xa000 0x1\n") == 0);
+	CHECK(profile_new(&p) == 0);
+	CHECK(profile_add_experiment(p, path, &err) == 0);
+	free(err);
+	CHECK(profile_set_filter(p, "1", &err) == 0);
+	CHECK_EQ_U64(total(p, "totalcpu"), 40 * MS);
+	CHECK_EQ_U64(total(p, "user"), 24 * MS);
+	CHECK_EQ_U64(total(p, "system"), 16 * MS);
+	CHECK(profile_set_filter(p, "CPU==1", &err) == 0);
+	CHECK_EQ_U64(total(p, "totalcpu"), 20 * MS);
+	CHECK_EQ_U64(total(p, "user"), 12 * MS);
+	CHECK_EQ_U64(total(p, "system"), 8 * MS);
+	CHECK(profile_set_filter(p, "1", &err) == 0);
+	CHECK_EQ_U64(total(p, "totalcpu"), 40 * MS);
+	CHECK(select_ok(profile_select_cpus, p, "0") == 0);
+	CHECK_EQ_U64(total(p, "user"), 12 * MS);
+	profile_free(p);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/pa-unit-filter.XXXXXX";
@@ -247,6 +272,7 @@ int main(void)
 	test_stats(p);
 	profile_free(p);
 	test_two(dir);
+	test_cpu_split(dir);
 	CHECK(sh("rm -rf '%s'", dir) == 0);
 	return check_done();
 }

@@ -26,11 +26,49 @@ static void test_clock(void)
 	CHECK_EQ_U64(d.tid, 42);
 	CHECK_EQ_U64(d.stack_id, c.stack_id);
 	CHECK_EQ_U64(d.weight_ns, c.weight_ns);
+	CHECK(!d.has_user); /* before format 1.10: no user/system split */
 	/* truncated payload */
 	r.payload_bytes -= 1;
 	CHECK(record_decode_clock(&r, 0, 1, &d) == -EBADMSG);
 	/* no room */
 	CHECK(record_encode_clock(buf, 5, 0, &c) == 0);
+}
+
+/* Format 1.10: the user part round trips; more than the weight, or a sixth figure, is malformed. */
+static void test_clock_split(void)
+{
+	uint8_t buf[64];
+	struct exp_clock c = {.ts_ns = 50,
+			      .cpu = 3,
+			      .stack_id = 7,
+			      .weight_ns = 10000000,
+			      .user_ns = 2500000,
+			      .has_user = 1};
+	size_t n = record_encode_clock(buf, sizeof buf, 0, &c);
+	record_publish(buf, EXP_REC_CLOCK);
+	const uint8_t *pos = buf;
+	struct exp_record r;
+	struct exp_clock d;
+	CHECK(n > 0 && record_next(&pos, buf + n, &r) == 1 && record_decode_clock(&r, 0, 1, &d) == 0);
+	CHECK(d.has_user);
+	CHECK_EQ_U64(d.user_ns, 2500000);
+	CHECK_EQ_U64(d.weight_ns, 10000000);
+	/* the encoder never writes a user part above the weight */
+	c.user_ns = c.weight_ns + 1;
+	n = record_encode_clock(buf, sizeof buf, 0, &c);
+	record_publish(buf, EXP_REC_CLOCK);
+	pos = buf;
+	CHECK(record_next(&pos, buf + n, &r) == 1 && record_decode_clock(&r, 0, 1, &d) == 0);
+	CHECK_EQ_U64(d.user_ns, d.weight_ns);
+	/* a user part above the weight, hand-made: dt 0, cpu 0, id 7, weight 5, user 6 */
+	uint8_t over[] = {0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 5, 6};
+	struct exp_record ro = {.kind = EXP_REC_CLOCK, .payload = over, .payload_bytes = sizeof over};
+	CHECK(record_decode_clock(&ro, 0, 1, &d) == -EBADMSG);
+	over[11] = 5; /* all of it user: fine */
+	CHECK(record_decode_clock(&ro, 0, 1, &d) == 0 && d.user_ns == 5);
+	uint8_t extra[] = {0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 5, 1, 1};
+	struct exp_record rx = {.kind = EXP_REC_CLOCK, .payload = extra, .payload_bytes = sizeof extra};
+	CHECK(record_decode_clock(&rx, 0, 1, &d) == -EBADMSG);
 }
 
 static void test_stack(void)
@@ -427,6 +465,7 @@ int main(void)
 	test_sync_acq();
 	test_stack_slot();
 	test_clock();
+	test_clock_split();
 	test_stack();
 	test_threads_samples();
 	return check_done();
