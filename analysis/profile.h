@@ -323,9 +323,10 @@ int profile_time_selected(const struct profile *p, size_t x, uint64_t ts_ns);
 /*
  * CPU selection (cpu_select) in the Oracle list syntax over CPU numbers as
  * recorded (from 0): "all", "0,2-3", or "EXPS:LIST" for the experiments
- * EXPS only.  Only clock-profiling events carry a CPU: while some CPU is
- * deselected, the events without one (heap, synchronization, I/O, counter
- * data) are not counted, as with a filter naming CPU (filter.h).  CPU
+ * EXPS only.  Only clock-profiling events carry a CPU: while an
+ * experiment's selection is other than "all" (even one naming every CPU
+ * seen), its events without one (heap, synchronization, I/O, counter data)
+ * are not counted, as with a filter naming CPU (filter.h).  CPU
  * numbers from PROFILE_MAX_CPU up are counted only under "all".  0, or
  * -EINVAL with *ret_err (malloc'd) and the selection unchanged.
  */
