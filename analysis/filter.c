@@ -131,7 +131,7 @@ static int accept(struct parser *ps, const char *t)
 	return 1;
 }
 
-/* An integer literal with its optional time suffix into *ret. */
+/* An integer literal (or a decimal one with a time unit: 0.5s) with its optional time suffix into *ret. */
 static int parse_number(struct parser *ps, uint64_t *ret)
 {
 	const char *q = ps->p;
@@ -149,6 +149,14 @@ static int parse_number(struct parser *ps, uint64_t *ret)
 	}
 	if (q == digits)
 		return fail_at(ps, ps->p, "expected hex digits after 0x");
+	uint64_t frac = 0, fden = 1; /* a decimal fraction: frac / fden, to the ns of a second */
+	if (base == 10 && *q == '.' && isdigit((unsigned char)q[1]))
+		for (q++; isdigit((unsigned char)*q); q++)
+			if (fden < 1000000000) {
+				frac = frac * 10 + (uint64_t)(*q - '0');
+				fden *= 10;
+			}
+	int scaled = 0;
 	static const struct {
 		const char *s;
 		uint64_t scale;
@@ -156,13 +164,16 @@ static int parse_number(struct parser *ps, uint64_t *ret)
 	for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
 		size_t n = strlen(sfx[i].s);
 		if (strncmp(q, sfx[i].s, n) == 0 && !isalnum((unsigned char)q[n]) && q[n] != '_') {
-			if (v > UINT64_MAX / sfx[i].scale)
+			if (v > (UINT64_MAX - sfx[i].scale) / sfx[i].scale)
 				return fail_at(ps, ps->p, "number too large");
-			v *= sfx[i].scale;
+			v = v * sfx[i].scale + frac * sfx[i].scale / fden;
 			q += n;
+			scaled = 1;
 			break;
 		}
 	}
+	if (fden > 1 && !scaled)
+		return fail_at(ps, ps->p, "a number with a fraction needs a time unit (ns, us, ms or s)");
 	if (isalnum((unsigned char)*q) || *q == '_')
 		return fail_at(ps, q, "unknown suffix after a number (expected ns, us, ms or s)");
 	ps->p = q;

@@ -5,7 +5,8 @@
  *
  * Grammar (C precedence, lowest first): a || b, a && b, == !=, < <= > >=
  * and `x IN (list)`, then !a, then values: integers (decimal or 0x hex,
- * with an optional time suffix ns, us, ms or s that scales to ns), the
+ * with an optional time suffix ns, us, ms or s that scales to ns; with a
+ * suffix, a decimal fraction to the ns: 0.25s), the
  * properties below (case-insensitive), and parentheses.  A list holds
  * values and ranges lo:hi (inclusive, as Oracle's).  Values are unsigned
  * 64-bit; a comparison or a logical operator gives 1 or 0, and the event

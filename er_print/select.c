@@ -38,7 +38,7 @@ int cmd_describe(struct erp *e, const char *arg)
 			filter_property_help((enum filter_prop)i));
 	fprintf(e->out, "  (CPUID is another name of CPU)\n"
 			"Operators: == != < <= > >=, x IN (a,b,lo:hi), && || ! and parentheses.\n"
-			"Numbers: decimal or 0x hex; ns, us, ms or s after a number scales it to ns.\n");
+			"Numbers: decimal or 0x hex; ns, us, ms or s after a number scales it to ns (0.25s).\n");
 	return 0;
 }
 

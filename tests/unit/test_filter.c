@@ -84,6 +84,9 @@ static void test_operators(void)
 	CHECK_EQ_U64(eval("TSTAMP==1500ms"), 1);
 	CHECK_EQ_U64(eval("TSTAMP==1500000us && TSTAMP==1500000000ns"), 1);
 	CHECK_EQ_U64(eval("TSTAMP>1s && TSTAMP<2s"), 1);
+	/* a decimal fraction with a unit, to the ns */
+	CHECK_EQ_U64(eval("TSTAMP==1.5s && TSTAMP==1500.0ms && TSTAMP==1500000.000us"), 1);
+	CHECK_EQ_U64(eval("TSTAMP>1.4999999999s && TSTAMP<1.50000001s"), 1);
 	CHECK_EQ_U64(eval("18446744073709551615 > 0"), 1);
 }
 
@@ -156,6 +159,7 @@ static void test_errors(void)
 		     "column 12: expected an operator or the end of the expression, found 'hours'");
 	expect_error("TSTAMP < 3h", "column 11: unknown suffix after a number (expected ns, us, ms or s)");
 	expect_error("THRID == 0x", "column 10: expected hex digits after 0x");
+	expect_error("TSTAMP < 1.5", "column 10: a number with a fraction needs a time unit (ns, us, ms or s)");
 	expect_error("1 == 18446744073709551616", "column 6: number too large");
 	expect_error("TSTAMP < 18446744073709551s", "column 10: number too large");
 	expect_error("THRID == -1", "column 10: expected a number, a property, '(' or '!', found '-1'");
