@@ -36,9 +36,10 @@ int cmd_describe(struct erp *e, const char *arg)
 	for (int i = 0; i < FILTER_NPROPS; i++)
 		fprintf(e->out, "  %-7s %s\n", filter_property_name((enum filter_prop)i),
 			filter_property_help((enum filter_prop)i));
-	fprintf(e->out, "  (CPUID is another name of CPU)\n"
-			"Operators: == != < <= > >=, x IN (a,b,lo:hi), && || ! and parentheses.\n"
-			"Numbers: decimal or 0x hex; ns, us, ms or s after a number scales it to ns (0.25s).\n");
+	fprintf(e->out,
+		"  (CPUID is another name of CPU)\n"
+		"Operators: == != < <= > >=, x IN (a,b,lo:hi), && || ! and parentheses.\n"
+		"Numbers: decimal or 0x hex; ns, us, ms or s after a number scales it to ns (0.25s).\n");
 	return 0;
 }
 

@@ -159,7 +159,8 @@ static void test_errors(void)
 		     "column 12: expected an operator or the end of the expression, found 'hours'");
 	expect_error("TSTAMP < 3h", "column 11: unknown suffix after a number (expected ns, us, ms or s)");
 	expect_error("THRID == 0x", "column 10: expected hex digits after 0x");
-	expect_error("TSTAMP < 1.5", "column 10: a number with a fraction needs a time unit (ns, us, ms or s)");
+	expect_error("TSTAMP < 1.5",
+		     "column 10: a number with a fraction needs a time unit (ns, us, ms or s)");
 	expect_error("1 == 18446744073709551616", "column 6: number too large");
 	expect_error("TSTAMP < 18446744073709551s", "column 10: number too large");
 	expect_error("THRID == -1", "column 10: expected a number, a property, '(' or '!', found '-1'");
