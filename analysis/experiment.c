@@ -892,6 +892,13 @@ static int read_data(struct experiment *exp, int stacks_only)
 		r = open_data(exp, rr->file, rr->kind, &df[i], &zbuf[i]);
 		if (r == 0 && !(state[i] = calloc(1, rr->state_bytes)))
 			r = -ENOMEM;
+		const struct datafile_info *fi = r == 0 && df[i] ? datafile_info(df[i]) : NULL;
+		if (fi &&
+		    (fi->version_major > exp->format_major ||
+		     (fi->version_major == exp->format_major && fi->version_minor > exp->format_minor))) {
+			exp->format_major = fi->version_major;
+			exp->format_minor = fi->version_minor;
+		}
 	}
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = exp_readers[i]->read(&rd, state[i], df[i]);

@@ -311,6 +311,8 @@ struct experiment {
 	size_t nsamples;
 	struct exp_process *procs; /* the founder's processes.xml (none in a subexperiment) */
 	size_t nprocs;
+	uint16_t format_major,
+		format_minor;        /* the newest of its data files' format versions (0.0: none read) */
 	int has_heap;                /* a heaptrace file was present (collect -H on) */
 	struct exp_heap_event *heap; /* sorted by seq (the order the calls were made in) */
 	size_t nheap;

@@ -212,8 +212,9 @@ static void header_messages(FILE *o, const struct experiment *x)
 }
 
 /* What ran, as which process, where, with which collector. */
-static void header_target(FILE *o, const struct exp_log *l)
+static void header_target(FILE *o, const struct experiment *x)
 {
+	const struct exp_log *l = &x->log;
 	unsigned bits = l->wordsize ? l->wordsize : 64;
 	fprintf(o, "Target command (%u-bit): ", bits);
 	if (l->argc) {
@@ -231,9 +232,13 @@ static void header_target(FILE *o, const struct exp_log *l)
 	else
 		fprintf(o, "Process pid unknown (the collector did not report its start in the target)\n");
 	fprintf(o, "Current working directory: %s\n", str_or(l->cwd, "(not recorded)"));
-	fprintf(o, "Collector version: `%s'; experiment version %d.%d (%u-bit)\n",
-		str_or(l->collector_version, "unknown"), EXP_FORMAT_VERSION_MAJOR, EXP_FORMAT_VERSION_MINOR,
-		bits);
+	if (x->format_major || x->format_minor)
+		fprintf(o, "Collector version: `%s'; experiment version %u.%u (%u-bit)\n",
+			str_or(l->collector_version, "unknown"), x->format_major, x->format_minor, bits);
+	else
+		fprintf(o,
+			"Collector version: `%s'; experiment version unknown (no data file read) (%u-bit)\n",
+			str_or(l->collector_version, "unknown"), bits);
 }
 
 /* The machine. */
@@ -390,7 +395,7 @@ static void header_one(struct erp *e, const struct experiment *x)
 	FILE *o = e->out;
 	fprintf(o, "Experiment: %s\n", x->path);
 	header_messages(o, x);
-	header_target(o, &x->log);
+	header_target(o, x);
 	header_host(o, &x->log);
 	header_parameters(o, x);
 	header_times(o, x);

@@ -73,5 +73,15 @@ if "$tools/info_driver" header 3 -- finished.er >bad.out 2>&1; then
 fi
 grep -q "no experiment '3'" bad.out || { echo "FAIL: no message for header 3"; fail=1; }
 
+# The experiment's own format version, from its data files' headers (not the reader's).
+# (the u16 at EXP_FH_VERSION_MINOR, offset 10 of experiment/format.h, set to 5)
+cp -r finished.er old.er
+for f in old.er/*; do
+	[[ -f $f && $f != *.xml ]] || continue
+	python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(10); f.write((5).to_bytes(2, "little"))' "$f"
+done
+report header old.er >old.out 2>&1 || { echo "FAIL: header of a 1.5 experiment exited $?"; fail=1; }
+has_line old.out "Collector version: \`0.1.0'; experiment version 1.5 (64-bit)"
+
 ((fail == 0)) || { echo "--- finished.er:"; cat fin.out; }
 exit $fail
