@@ -157,11 +157,13 @@ function colTitle(c) {
 
 async function loadFunctions() {
   const err = document.getElementById('functions-error');
+  let filter;
   err.textContent = '';
   try {
     const q = new URLSearchParams();
     if (state.metrics) q.set('metrics', state.metrics);
     if (state.sort) q.set('sort', state.sort);
+    filter = state.filter;
     state.functions = await api(withRange('functions?' + q));
   } catch (e) {
     err.textContent = e.message;
@@ -171,6 +173,7 @@ async function loadFunctions() {
   if (state.sort !== state.functions.sort) state.calltree = null; // ordered by the sort metric
   state.sort = state.functions.sort;
   document.getElementById('metrics').value = state.metrics;
+  document.getElementById('functions').dataset.filter = filter; // the filter the list is of
   renderFunctions();
   renderChooser();
 }

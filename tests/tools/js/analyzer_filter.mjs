@@ -13,16 +13,17 @@ import { session } from './analyzer_session.mjs';
 
 await session(async ({ page, expect, shots, check, same }) => {
   const total = () => page.$eval('#functions tbody tr[data-id="0"]', (tr) => tr.cells[0].textContent);
-  // wait until the function list is the one loaded after `what` (a fresh table)
-  const reloaded = async (what) => {
+  // do `what`, then wait for the function list of filter f (the page marks the table with its filter)
+  const reloaded = async (what, f) => {
     await what();
-    await page.waitForFunction(() => state.functions !== null && document.querySelector('#functions tbody tr'));
+    await page.waitForFunction((x) => document.getElementById('functions').dataset.filter === x &&
+      document.querySelector('#functions tbody tr'), f);
   };
   await page.waitForSelector('#functions tbody tr');
   check(`<Total> ${await total()} = er_print's ${expect.total}`, (await total()) === expect.total);
 
   await page.fill('#filter', expect.filter);
-  await reloaded(() => page.click('#filter-apply'));
+  await reloaded(() => page.click('#filter-apply'), expect.filter);
   const t1 = await total();
   check(`filter ${expect.filter}: <Total> ${t1} = er_print -filters' ${expect.filtered}`, t1 === expect.filtered && t1 !== expect.total);
   const title = await page.textContent('#view-title');
@@ -37,7 +38,7 @@ await session(async ({ page, expect, shots, check, same }) => {
   check(`a bad filter changes nothing (${await total()})`, (await total()) === expect.filtered);
   await page.screenshot({ path: `${shots}/filter-error.png`, fullPage: true });
 
-  await reloaded(() => page.click('#filter-clear'));
+  await reloaded(() => page.click('#filter-clear'), '');
   check(`Clear: <Total> ${await total()} again`, (await total()) === expect.total);
   check('Clear empties the error', (await page.textContent('#filter-error')) === '');
 
@@ -47,9 +48,9 @@ await session(async ({ page, expect, shots, check, same }) => {
   await page.waitForFunction(() => state.filter !== '');
   const f = await page.inputValue('#filter');
   check(`a click on thread 1 of experiment 1 filters on it (${f})`, f === 'EXPID==1 && THRID==1');
-  await reloaded(() => page.click('#tabs button[data-view="functions"]'));
+  await reloaded(() => page.click('#tabs button[data-view="functions"]'), f);
   check(`its <Total> ${await total()} = er_print's ${expect.thread}`, (await total()) === expect.thread);
-  await reloaded(() => page.click('#filter-clear'));
+  await reloaded(() => page.click('#filter-clear'), '');
 
   await page.click('#tabs button[data-view="compare"]');
   for (const mode of ['on', 'delta', 'ratio']) {
