@@ -17,6 +17,7 @@
 
 #include "analysis/report_calls.h"
 #include "common/u64map.h"
+#include "experiment/expgroup.h"
 
 /* ------------------------------------------------------------ keyed rows */
 
@@ -634,4 +635,55 @@ int report_compare_calls(struct profile *p, const struct report_compare_side *si
 	}
 	*ret = c;
 	return 0;
+}
+
+int report_compare_sides(const char *const *args, size_t nargs, const size_t *first_of,
+			 struct report_compare_side **ret, size_t *ret_n)
+{
+	struct report_compare_side *v = calloc(nargs ? nargs : 1, sizeof *v);
+	if (!v)
+		return -ENOMEM;
+	size_t path = 0, n = 0;
+	char err[256];
+	for (size_t i = 0; i < nargs; i++) {
+		char **paths;
+		size_t np;
+		int r = expgroup_expand(args + i, 1, &paths, &np, err, sizeof err);
+		if (r < 0) {
+			report_compare_sides_free(v, n);
+			return r;
+		}
+		expgroup_free_paths(paths, np);
+		struct report_compare_side *s = &v[n];
+		s->first = first_of[path];
+		s->count = first_of[path + np] - s->first;
+		path += np;
+		if (s->count == 0)
+			continue; /* a group of no experiment */
+		size_t len = strlen(args[i]);
+		while (len > 1 && args[i][len - 1] == '/')
+			len--;
+		const char *base = args[i] + len;
+		while (base > args[i] && base[-1] != '/')
+			base--;
+		if (base == args[i] + len) /* "/" */
+			base = args[i];
+		char *name = strndup(base, (size_t)(args[i] + len - base));
+		if (!name) {
+			report_compare_sides_free(v, n);
+			return -ENOMEM;
+		}
+		s->name = name;
+		n++;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+void report_compare_sides_free(struct report_compare_side *sides, size_t n)
+{
+	for (size_t i = 0; sides && i < n; i++)
+		free((char *)sides[i].name);
+	free(sides);
 }

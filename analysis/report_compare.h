@@ -31,6 +31,21 @@ struct report_compare_side {
 	size_t first, count; /* its experiments: profile indices [first, first + count) */
 };
 
+/*
+ * The sides of experiment arguments args[0..nargs) as a front end's command
+ * line gives them (er_print, analyzer): each argument is one side, named by
+ * its basename (trailing slashes dropped): an experiment with the
+ * descendants loaded with it, or an .erg group's members.  The arguments
+ * were expanded (expgroup_expand, in order) to paths, and first_of[k] is
+ * the profile index of path k's first experiment, first_of[npaths] the
+ * experiment count after the last.  A group of no experiment gives no side.
+ * 0 with *ret (free with report_compare_sides_free) and *ret_n; -ENOMEM, or
+ * the error of expgroup_expand (a group unreadable since).
+ */
+int report_compare_sides(const char *const *args, size_t nargs, const size_t *first_of,
+			 struct report_compare_side **ret, size_t *ret_n);
+void report_compare_sides_free(struct report_compare_side *sides, size_t n);
+
 /* An item matched across the sides. */
 struct report_compare_row {
 	char *name;       /* its display name (of the first side that has it) */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/filter.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_calls.h"
 #include "analysis/report_info.h"
@@ -80,10 +81,47 @@ const char *api_func_name(const struct profile *p, uint32_t f, char *buf, size_t
 	return buf;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* A line and a PC named as er_print names them (compare matches items by these names). */
+static const char *line_name(const struct profile *p, uint32_t id, char *buf, size_t room)
+{
+	const struct pline *l = profile_line(p, id);
+	char fn[4096];
+	api_func_name(p, l->func, fn, sizeof fn);
+	if (l->file)
+		snprintf(buf, room, "%s, line %u in \"%s\"", fn, l->line, base_name(l->file));
+	else
+		snprintf(buf, room, "<Function: %s, instructions without line numbers>", fn);
+	return buf;
+}
+
+static const char *pc_name(const struct profile *p, uint32_t id, char *buf, size_t room)
+{
+	const struct ppc *pc = profile_pc(p, id);
+	const struct pfunc *f = profile_func(p, pc->func);
+	const struct pline *l = profile_line(p, pc->line);
+	char fn[4096];
+	api_func_name(p, pc->func, fn, sizeof fn);
+	uint64_t off = f->kind == PFUNC_SYMBOL || f->kind == PFUNC_SYNTH ? pc->vaddr - f->addr : pc->vaddr;
+	int n = snprintf(buf, room, "%s + 0x%08llx", fn, (unsigned long long)off);
+	if (l && l->file && n > 0 && (size_t)n < room)
+		snprintf(buf + n, room - (size_t)n, ", line %u in \"%s\"", l->line, base_name(l->file));
+	return buf;
+}
+
 const char *api_entity_name(void *arg, enum report_what what, uint32_t id, char *buf, size_t room)
 {
-	(void)what; /* the analyzer lists functions only */
-	return api_func_name(arg, id, buf, room);
+	switch (what) {
+	case REPORT_LINES: return line_name(arg, id, buf, room);
+	case REPORT_PCS: return pc_name(arg, id, buf, room);
+	case REPORT_OBJECTS: snprintf(buf, room, "<%s>", profile_object(arg, id)->name); return buf;
+	default: return api_func_name(arg, id, buf, room);
+	}
 }
 
 void api_key_metrics(struct api_req *r, const char *key, const uint64_t *v)
@@ -212,6 +250,25 @@ static int api_overview(struct api_req *r)
 	jsonw_key_string(w, "default_metrics", mspec_default_metrics(r->p));
 	jsonw_key_string(w, "default_sort", mspec_default_sort(r->p));
 	jsonw_key_uint(w, "functions", profile_func_count(r->p));
+	jsonw_key(w, "filter_properties");
+	jsonw_array_begin(w);
+	for (int k = 0; k < FILTER_NPROPS; k++) {
+		jsonw_object_begin(w);
+		jsonw_key_string(w, "name", filter_property_name((enum filter_prop)k));
+		jsonw_key_string(w, "help", filter_property_help((enum filter_prop)k));
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_key(w, "sides"); /* compare's */
+	jsonw_array_begin(w);
+	for (size_t i = 0; i < r->d->nsides; i++) {
+		jsonw_object_begin(w);
+		jsonw_key_string(w, "name", r->d->sides[i].name);
+		jsonw_key_uint(w, "first", r->d->sides[i].first + 1);
+		jsonw_key_uint(w, "count", r->d->sides[i].count);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
 	return 0;
 }
 
@@ -250,8 +307,7 @@ static const char *static_name(enum mspec_kind k)
 	return k == MSPEC_SIZE ? "size" : k == MSPEC_ADDRESS ? "address" : "name";
 }
 
-/* "columns": what each value of a row is. */
-static void columns(struct api_req *r, const struct mspec_item *cols, size_t n, const uint64_t *base)
+void api_columns(struct api_req *r, const struct mspec_item *cols, size_t n, const uint64_t *base)
 {
 	size_t nd;
 	const struct metric_def *d = profile_metric_defs(r->p, &nd);
@@ -294,7 +350,7 @@ static int api_functions(struct api_req *r)
 	jsonw_key_string(&r->w, "metrics", text);
 	mspec_format(r->p, &sort, text, sizeof text);
 	jsonw_key_string(&r->w, "sort", text);
-	columns(r, l->cols, l->ncols, l->percent_base);
+	api_columns(r, l->cols, l->ncols, l->percent_base);
 	jsonw_key(&r->w, "rows");
 	jsonw_array_begin(&r->w);
 	for (size_t i = 0; i < l->nrows; i++) {
@@ -581,7 +637,7 @@ static int api_source(struct api_req *r)
 	jsonw_key_string(&r->w, "file", file);
 	jsonw_key_uint(&r->w, "entry_line", loc.line);
 	jsonw_key_bool(&r->w, "text_found", text != NULL);
-	columns(r, s->cols, s->ncols, s->percent_base);
+	api_columns(r, s->cols, s->ncols, s->percent_base);
 	source_lines(r, s, text);
 	report_source_free(s);
 	free(text);
@@ -604,7 +660,7 @@ static int api_disasm(struct api_req *r)
 		return api_fail(r, e == -ENOMEM ? 500 : 404, "cannot disassemble function %u: %s", f,
 				strerror(-e));
 	key_str_opt(&r->w, "entry_file", d->entry_file);
-	columns(r, d->cols, d->ncols, d->percent_base);
+	api_columns(r, d->cols, d->ncols, d->percent_base);
 	jsonw_key(&r->w, "rows");
 	jsonw_array_begin(&r->w);
 	for (size_t i = 0; i < d->nrows; i++) {
@@ -695,6 +751,7 @@ static const struct {
 	{"calltree", api_calltree}, {"flame", api_flame},         {"heap", api_heap},
 	{"timeline", api_timeline}, {"threads", api_threads},     {"experiments", api_experiments},
 	{"source", api_source},     {"disasm", api_disasm},       {"io", api_io},
+	{"compare", api_compare},
 };
 
 /* t0 and t1: the time selection of every endpoint (none: every event), on the shared time base. */
@@ -710,9 +767,55 @@ static int time_args(struct api_req *r)
 	return 0;
 }
 
-int api_answer(struct profile *p, const char *name, const struct api_query *q, struct strbuf *out)
+/*
+ * filter, threads and cpus: the filter, thread and CPU selections of this
+ * request (absent: none).  Each is set only when it differs from the
+ * previous request's, since a change makes the next profile_compute redo
+ * the metrics.
+ */
+static int selection_args(struct api_req *r)
 {
-	struct api_req r = {.p = p, .q = q, .status = 200};
+	const char *f = api_arg(r, "filter");
+	if (f && (!*f || strcmp(f, "1") == 0 || strcmp(f, "all") == 0))
+		f = NULL;
+	const char *cur = profile_filter(r->p);
+	char *err = NULL;
+	int e = 0;
+	if ((f == NULL) != (cur == NULL) || (f && strcmp(f, cur) != 0)) {
+		e = profile_set_filter(r->p, f, &err);
+		if (e < 0) {
+			api_fail(r, e == -ENOMEM ? 500 : 400, "filter '%s': %s", f,
+				 err ? err : "out of memory");
+			free(err);
+			return -1;
+		}
+	}
+	static const struct {
+		const char *key;
+		int (*set)(struct profile *, const char *, char **);
+		const char *(*get)(const struct profile *);
+	} sel[] = {{"threads", profile_select_threads, profile_thread_selection},
+		   {"cpus", profile_select_cpus, profile_cpu_selection}};
+	for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++) {
+		const char *v = api_arg(r, sel[i].key);
+		if (!v || !*v)
+			v = "all";
+		if (strcmp(v, sel[i].get(r->p)) == 0)
+			continue;
+		e = sel[i].set(r->p, v, &err);
+		if (e < 0) {
+			api_fail(r, e == -ENOMEM ? 500 : 400, "%s '%s': %s", sel[i].key, v,
+				 err ? err : "out of memory");
+			free(err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int api_answer(const struct api_data *d, const char *name, const struct api_query *q, struct strbuf *out)
+{
+	struct api_req r = {.p = d->p, .d = d, .q = q, .status = 200};
 	size_t i = 0;
 	while (i < sizeof endpoints / sizeof endpoints[0] && strcmp(endpoints[i].name, name) != 0)
 		i++;
@@ -721,7 +824,7 @@ int api_answer(struct profile *p, const char *name, const struct api_query *q, s
 	jsonw_object_begin(&r.w);
 	if (i == sizeof endpoints / sizeof endpoints[0])
 		api_fail(&r, 404, "no endpoint /api/%s", name);
-	else if (time_args(&r) == 0)
+	else if (time_args(&r) == 0 && selection_args(&r) == 0)
 		endpoints[i].fn(&r);
 	jsonw_object_end(&r.w);
 	if (jsonw_finish(&r.w) < 0 && r.status == 200)

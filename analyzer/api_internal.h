@@ -15,6 +15,7 @@
 
 struct api_req {
 	struct profile *p;
+	const struct api_data *d;
 	const struct api_query *q;
 	struct jsonw w;
 	int status;      /* 200 until an error */
@@ -36,7 +37,7 @@ long api_metric_arg(struct api_req *r, const char *key, const char *def);
 /* A function's display name (name + symbol version when needed) into buf. */
 const char *api_func_name(const struct profile *p, uint32_t f, char *buf, size_t room);
 
-/* report_name_fn for the list and calls models (arg: the profile). */
+/* report_name_fn for the list, calls and compare models (arg: the profile): er_print's names. */
 const char *api_entity_name(void *arg, enum report_what what, uint32_t id, char *buf, size_t room);
 
 /* "key": [v0, v1, ...] with one value per registered metric. */
@@ -53,6 +54,12 @@ int api_frames(struct api_req *r, size_t x, uint32_t s);
 
 /* Argument key as a count up to max into *ret (def when absent): 0, or -1 after api_fail. */
 int api_count_arg(struct api_req *r, const char *key, size_t def, size_t max, size_t *ret);
+
+/* "columns": what each value of a row is (size and address too); base[c] column c's 100% (NULL: 0). */
+void api_columns(struct api_req *r, const struct mspec_item *cols, size_t n, const uint64_t *base);
+
+/* The endpoint of api_compare.c. */
+int api_compare(struct api_req *r);
 
 /* The endpoint of api_heap.c. */
 int api_heap(struct api_req *r);

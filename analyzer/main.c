@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/profile.h"
+#include "analysis/report_compare.h"
 #include "analyzer/server.h"
 #include "experiment/expgroup.h"
 
@@ -58,6 +59,49 @@ static int parse_port(const char *s, uint16_t *ret)
 	return 0;
 }
 
+/*
+ * Open the experiments of the nargs arguments args (a group: those it names)
+ * into p, and compare's sides into d (one per argument).  0, or -1 after a
+ * message.
+ */
+static int load(struct profile *p, const char *const *args, size_t nargs, struct api_data *d)
+{
+	char **paths, why[512]; /* the experiments, each group replaced by those it names */
+	size_t npaths;
+	if (expgroup_expand(args, nargs, &paths, &npaths, why, sizeof why) < 0) {
+		fprintf(stderr, "analyzer: %s\n", why);
+		return -1;
+	}
+	size_t *first_of = calloc(npaths + 1, sizeof *first_of);
+	int r = first_of ? 0 : -ENOMEM;
+	for (size_t k = 0; r == 0 && k < npaths; k++) {
+		char *err = NULL;
+		first_of[k] = profile_experiment_count(p);
+		r = profile_add_experiment(p, paths[k], &err);
+		if (r < 0) {
+			fprintf(stderr, "analyzer: cannot open experiment '%s': %s\n", paths[k],
+				err ? err : strerror(-r));
+			free(err);
+			r = -1;
+		}
+	}
+	expgroup_free_paths(paths, npaths);
+	if (r == 0 && npaths == 0) {
+		fprintf(stderr, "analyzer: the groups given name no experiment\n");
+		r = -1;
+	}
+	if (r == 0) {
+		first_of[npaths] = profile_experiment_count(p);
+		struct report_compare_side *sides = NULL;
+		r = report_compare_sides(args, nargs, first_of, &sides, &d->nsides);
+		d->sides = sides;
+	}
+	if (r < -1)
+		fprintf(stderr, "analyzer: %s\n", r == -ENOMEM ? "out of memory" : strerror(-r));
+	free(first_of);
+	return r < 0 ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint16_t port = 0;
@@ -92,29 +136,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "analyzer: out of memory\n");
 		return 1;
 	}
-	char **paths, why[512]; /* the experiments, each group replaced by those it names */
-	size_t npaths;
-	if (expgroup_expand((const char *const *)argv + i, (size_t)(argc - i), &paths, &npaths, why,
-			    sizeof why) < 0) {
-		fprintf(stderr, "analyzer: %s\n", why);
-		profile_free(p);
-		return 1;
-	}
-	for (size_t k = 0; k < npaths; k++) {
-		char *err = NULL;
-		int r = profile_add_experiment(p, paths[k], &err);
-		if (r < 0) {
-			fprintf(stderr, "analyzer: cannot open experiment '%s': %s\n", paths[k],
-				err ? err : strerror(-r));
-			free(err);
-			expgroup_free_paths(paths, npaths);
-			profile_free(p);
-			return 1;
-		}
-	}
-	expgroup_free_paths(paths, npaths);
-	if (npaths == 0) {
-		fprintf(stderr, "analyzer: the groups given name no experiment\n");
+	const char *const *args = (const char *const *)argv + i;
+	size_t nargs = (size_t)(argc - i);
+	struct api_data d = {.p = p};
+	if (load(p, args, nargs, &d) < 0) {
 		profile_free(p);
 		return 1;
 	}
@@ -126,8 +151,9 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	struct server *s;
 	char err[256];
-	if (server_start(p, port, &s, err, sizeof err) < 0) {
+	if (server_start(&d, port, &s, err, sizeof err) < 0) {
 		fprintf(stderr, "analyzer: %s\n", err);
+		report_compare_sides_free((struct report_compare_side *)d.sides, d.nsides);
 		profile_free(p);
 		return 1;
 	}
@@ -140,6 +166,7 @@ int main(int argc, char **argv)
 	while (sigwait(&stop, &sig) != 0)
 		;
 	server_stop(s);
+	report_compare_sides_free((struct report_compare_side *)d.sides, d.nsides);
 	profile_free(p);
 	if (child > 0)
 		waitpid(child, NULL, WNOHANG);

@@ -16,7 +16,7 @@
 #include "analyzer/assets.h"
 
 struct server {
-	struct profile *p;
+	struct api_data data;
 	struct MHD_Daemon *d;
 	uint16_t port;
 	char token[SERVER_TOKEN_LEN + 1];
@@ -74,7 +74,7 @@ static enum MHD_Result answer_api(struct server *s, struct MHD_Connection *c, co
 				  const char *set_cookie)
 {
 	struct api_query q = {query_get, c};
-	int status = api_answer(s->p, name, &q, &s->reply);
+	int status = api_answer(&s->data, name, &q, &s->reply);
 	if (status == 500 && s->reply.failed)
 		return refuse(c, 500, "out of memory\n");
 	return send_reply(c, (unsigned)status, "application/json", s->reply.s ? s->reply.s : "", s->reply.len,
@@ -136,14 +136,14 @@ static int make_token(struct server *s)
 	return 0;
 }
 
-int server_start(struct profile *p, uint16_t port, struct server **ret, char *err, size_t errlen)
+int server_start(const struct api_data *d, uint16_t port, struct server **ret, char *err, size_t errlen)
 {
 	struct server *s = calloc(1, sizeof *s);
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	s->p = p;
+	s->data = *d;
 	strbuf_init(&s->reply, 0);
 	int r = make_token(s);
 	if (r < 0) {

@@ -11,17 +11,17 @@
 
 #include <stdint.h>
 
-#include "analysis/profile.h"
+#include "analyzer/api.h"
 
 #define SERVER_TOKEN_LEN 32 /* hex characters */
 
 struct server;
 
 /*
- * Serve p on 127.0.0.1:port (0: a free port) with a fresh random token.
+ * Serve d (the profile, compare's sides; kept until server_stop) on 127.0.0.1:port (0: a free port) with a fresh random token.
  * Returns 0 with *ret, or a negative errno with a message in err.
  */
-int server_start(struct profile *p, uint16_t port, struct server **ret, char *err, size_t errlen);
+int server_start(const struct api_data *d, uint16_t port, struct server **ret, char *err, size_t errlen);
 uint16_t server_port(const struct server *s);
 const char *server_token(const struct server *s);
 /* Stop serving (waits for the request being answered) and free s. */

@@ -905,44 +905,6 @@ static int load_experiments(struct erp *e, const char *const *exps, size_t nexps
 	return status;
 }
 
-/*
- * The sides of `compare`: each of the nargs experiment arguments (an
- * experiment and its descendants, or a group's members) is one, named by
- * its basename; its paths' experiments are [first_of[i], first_of[i + 1])
- * of path i.  0, or -1 out of memory.
- */
-static int build_sides(struct erp *e, const char *const *args, size_t nargs, const size_t *first_of)
-{
-	e->sides = calloc(nargs ? nargs : 1, sizeof *e->sides);
-	if (!e->sides)
-		return -1;
-	size_t path = 0;
-	char err[256];
-	for (size_t i = 0; i < nargs; i++) {
-		char **paths;
-		size_t n;
-		if (expgroup_expand(args + i, 1, &paths, &n, err, sizeof err) < 0)
-			return -1; /* read a moment ago as part of every argument */
-		expgroup_free_paths(paths, n);
-		char name[4096];
-		snprintf(name, sizeof name, "%s", args[i]);
-		size_t len = strlen(name);
-		while (len > 1 && name[len - 1] == '/')
-			name[--len] = '\0';
-		const char *slash = strrchr(name, '/');
-		struct report_compare_side *s = &e->sides[e->nsides];
-		s->first = first_of[path];
-		s->count = first_of[path + n] - s->first;
-		path += n;
-		if (s->count == 0)
-			continue; /* a group of no experiment */
-		if (!(s->name = strdup(slash && slash[1] ? slash + 1 : name)))
-			return -1;
-		e->nsides++;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct erp e = {.out = stdout, .prog = PROG, .sthresh = 75, .dthresh = 75};
@@ -982,7 +944,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	status = load_experiments(&e, exps, nexps, first_of);
-	if (status == 0 && build_sides(&e, given, nexps_given, first_of) < 0) {
+	if (status == 0 && report_compare_sides(given, nexps_given, first_of, &e.sides, &e.nsides) < 0) {
 		fprintf(stderr, "%s: out of memory\n", PROG);
 		status = 1;
 	}
@@ -1014,9 +976,7 @@ int main(int argc, char **argv)
 		free(e.pathmap_to[i]);
 	}
 	profile_free(e.prof);
-	for (size_t i = 0; i < e.nsides; i++)
-		free((char *)e.sides[i].name);
-	free(e.sides);
+	report_compare_sides_free(e.sides, e.nsides);
 	free_pending(todo, ntodo);
 	expgroup_free_paths(paths, nexps);
 	return status;

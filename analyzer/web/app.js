@@ -13,10 +13,19 @@ const state = {
   flame: null,      // /api/flame and its layout
   timeline: null,   // /api/timeline (the whole run) and its layout
   range: null,      // {t0, t1}: the time range every view shows (ns), or null: the whole run
+  filter: '',       // the filter expression every view shows (er_print's filters), '' for none
+  compare: null,    // /api/compare
 };
 
-// path with the time range's t0 and t1 when one is selected
+// path with the filter when there is one
+function withFilter(path) {
+  if (!state.filter) return path;
+  return path + (path.includes('?') ? '&' : '?') + 'filter=' + encodeURIComponent(state.filter);
+}
+
+// path with the filter and the time range's t0 and t1 when one is selected
 function withRange(path) {
+  path = withFilter(path);
   if (!state.range) return path;
   return path + (path.includes('?') ? '&' : '?') + `t0=${state.range.t0}&t1=${state.range.t1}`;
 }
@@ -148,11 +157,13 @@ function colTitle(c) {
 
 async function loadFunctions() {
   const err = document.getElementById('functions-error');
+  let filter;
   err.textContent = '';
   try {
     const q = new URLSearchParams();
     if (state.metrics) q.set('metrics', state.metrics);
     if (state.sort) q.set('sort', state.sort);
+    filter = state.filter;
     state.functions = await api(withRange('functions?' + q));
   } catch (e) {
     err.textContent = e.message;
@@ -162,6 +173,7 @@ async function loadFunctions() {
   if (state.sort !== state.functions.sort) state.calltree = null; // ordered by the sort metric
   state.sort = state.functions.sort;
   document.getElementById('metrics').value = state.metrics;
+  document.getElementById('functions').dataset.filter = filter; // the filter the list is of
   renderFunctions();
   renderChooser();
 }
@@ -420,14 +432,14 @@ const LANE = 22, PROC = 16, GUTTER = 110;
 function timelineQuery(v) {
   const canvas = document.getElementById('timeline-canvas');
   const px = Math.max(100, (canvas.clientWidth || 800) - GUTTER);
-  return `timeline?metric=totalcpu&width=${px}&per_px=2` + (v ? `&v0=${v.v0}&v1=${v.v1}` : '');
+  return withFilter(`timeline?metric=totalcpu&width=${px}&per_px=2` + (v ? `&v0=${v.v0}&v1=${v.v1}` : ''));
 }
 
 async function loadTimeline() {
   // the whole run (the range is drawn over it)
   const t = await api(timelineQuery(null));
   // with heap tracing, the peak of live heap (heapstat's) is marked in its process's lanes
-  const heap = state.overview.experiments.some((x) => x.heap_tracing) ? (await api('heap?limit=1')).peak : null;
+  const heap = state.overview.experiments.some((x) => x.heap_tracing) ? (await api(withFilter('heap?limit=1'))).peak : null;
   const colors = t.functions.name.map((s) => `hsl(${hash(s) % 360}, 65%, 50%)`);
   state.timeline = { data: t, colors, detail: null, drag: null, pan: null, peak: heap, view: { v0: 0, v1: Math.max(t.duration_ns, 1) } };
   drawTimeline();
@@ -633,8 +645,52 @@ function setRange(r) {
   state.functions = null;
   state.calltree = null;
   state.flame = null;
+  state.compare = null;
   if (state.timeline) drawTimeline();
   if (state.view !== 'timeline') show(state.view);
+  else viewTitle();
+}
+
+// ------------------------------------------------------------ filter
+// Count only the events expr passes everywhere ('' for all).  The server checks it first: a bad
+// expression is shown next to it (naming the column) and changes nothing.
+async function setFilter(expr) {
+  expr = expr.trim();
+  const err = document.getElementById('filter-error');
+  err.textContent = '';
+  document.getElementById('filter').value = expr;
+  if (expr) {
+    try {
+      await api('threads?filter=' + encodeURIComponent(expr));
+    } catch (e) {
+      err.textContent = e.message;
+      return;
+    }
+  }
+  state.filter = expr;
+  state.functions = null;
+  state.calltree = null;
+  state.flame = null;
+  state.timeline = null;
+  state.compare = null;
+  show(state.view);
+}
+
+// The view's title: its name, the filter and the time range it shows.
+function viewTitle() {
+  const b = document.querySelector(`#tabs button[data-view="${state.view}"]`);
+  const parts = [b ? b.textContent : state.view];
+  parts.push(state.filter ? 'filter: ' + state.filter : 'no filter');
+  if (state.range) parts.push(`${fmt(state.range.t0, 'ns')} s to ${fmt(state.range.t1, 'ns')} s`);
+  document.getElementById('view-title').textContent = parts.join(' \u2014 ');
+}
+
+function filterHelp() {
+  const list = document.getElementById('filter-help-list'), props = document.getElementById('filter-props');
+  for (const p of state.overview.filter_properties || []) {
+    list.append(el('dt', {}, p.name), el('dd', {}, p.help));
+    props.append(el('option', { value: p.name }, p.help));
+  }
 }
 
 // ------------------------------------------------------------ heap
@@ -859,9 +915,96 @@ async function showThreads() {
   dataTable(document.getElementById('threads'),
     ['Experiment', 'Thread', 'TID', 'Start (s)', 'End (s)', 'CPU (s)', 'Samples', 'Start routine'],
     t.threads.map((x) => ({
-      attrs: { 'data-experiment': x.experiment, 'data-thread': x.thread },
+      attrs: { 'data-experiment': x.experiment, 'data-thread': x.thread, title: 'filter on this thread (shift: also)' },
       cells: [x.experiment, x.thread, x.tid, opt(x.start_ns), opt(x.end_ns), fmt(x.cpu_ns, 'ns'), x.samples, x.routine || ''],
     })));
+  const several = state.overview.experiments.length > 1;
+  for (const tr of document.querySelectorAll('#threads tbody tr'))
+    tr.addEventListener('click', (ev) => {
+      const term = (several ? `EXPID==${tr.dataset.experiment} && ` : '') + `THRID==${tr.dataset.thread}`;
+      // a click sets the filter to the thread; shift-click adds it to the filter (either thread)
+      setFilter(ev.shiftKey && state.filter ? `(${state.filter}) || (${term})` : term);
+    });
+}
+
+// ------------------------------------------------------------ compare
+// A compared value as er_print prints it (er_print/table.c): the baseline's and mode "on" as values,
+// the others' as a signed difference from the baseline (+0.030) or a ratio to it (x 1.600).
+function cmpValue(v, unit) {
+  return unit === 'ns' && v === 0 ? '0.' : fmt(v, unit);
+}
+function cmpDelta(v, b, unit) {
+  const d = Math.abs(v - b), sign = v >= b ? '+' : '-';
+  if (unit === 'ns') return d < 500000 ? '+0.' : sign + (d / 1e9).toFixed(3);
+  if (unit === 'ratio_x1000') return sign + (d / 1000).toFixed(3);
+  return sign + d;
+}
+function cmpRatio(v, b) {
+  if (v === 0 && b === 0) return 'x 1.000';
+  if (b === 0 || v / b > 99.999) return 'x >99.999';
+  return v === 0 ? 'x 0.' : 'x ' + (v / b).toFixed(3);
+}
+
+async function showCompare() {
+  const err = document.getElementById('compare-error'), table = document.getElementById('compare');
+  err.textContent = '';
+  const sides = state.overview.sides || [];
+  if (sides.length < 2) {
+    table.replaceChildren();
+    document.getElementById('compare-note').textContent =
+      `Compare needs two or more experiments (or groups); ${sides.length} is loaded. ` +
+      'Start the analyzer with more, e.g. analyzer base.er new.er.';
+    document.getElementById('compare-note').classList.add('error');
+    return;
+  }
+  const q = new URLSearchParams();
+  q.set('what', document.getElementById('compare-what').value);
+  q.set('mode', document.getElementById('compare-mode').value);
+  if (state.metrics) q.set('metrics', state.metrics);
+  if (state.sort && state.sort !== 'name') q.set('sort', state.sort);
+  try {
+    state.compare = await api(withRange('compare?' + q));
+  } catch (e) {
+    err.textContent = e.message;
+    table.replaceChildren();
+    return;
+  }
+  renderCompare();
+}
+
+function renderCompare() {
+  const c = state.compare, table = document.getElementById('compare'), ns = c.sides.length;
+  const names = el('tr'), titles = el('tr');
+  c.columns.forEach((col) => {
+    c.sides.forEach((s, k) => {
+      const span = col.value && col.percent ? 2 : 1;
+      names.append(el('th', { colSpan: span, class: 'side' }, s.name));
+      const kind = k === 0 || c.mode === 'on' ? '' : ' ' + c.mode;
+      titles.append(el('th', { colSpan: span }, colTitle(col) + kind));
+    });
+  });
+  names.append(el('th', { class: 'name' }, ''));
+  titles.append(el('th', { class: 'name' }, 'Name'));
+  const body = el('tbody');
+  for (const row of c.rows) {
+    const tr = el('tr', { 'data-name': row.name });
+    c.columns.forEach((col, i) => {
+      for (let k = 0; k < ns; k++) {
+        const v = row.values[k][i], b = row.values[0][i];
+        if (col.value) {
+          const text = k === 0 || c.mode === 'on' ? cmpValue(v, col.unit)
+            : c.mode === 'delta' ? cmpDelta(v, b, col.unit) : cmpRatio(v, b);
+          tr.append(el('td', {}, text));
+        }
+        // a percentage of the side's own total, 0 as er_print prints it
+        if (col.percent) tr.append(el('td', {}, v && c.sides[k].totals[i] ? pct(v, c.sides[k].totals[i]) : '0.'));
+      }
+    });
+    tr.append(el('td', { class: 'name' }, row.name));
+    body.append(tr);
+  }
+  table.replaceChildren(el('thead', {}, names, titles), body);
+  document.getElementById('compare-count').textContent = `${c.rows.length - 1} items, ${ns} sides`;
 }
 
 async function showExperiments() {
@@ -965,6 +1108,8 @@ function show(view) {
   if (view === 'heap') showHeap();
   if (view === 'io') showIO();
   if (view === 'experiments') showExperiments();
+  if (view === 'compare') showCompare();
+  viewTitle();
 }
 
 async function main() {
@@ -1002,6 +1147,14 @@ async function main() {
   window.addEventListener('mouseup', (ev) => state.timeline && timelineUp(ev));
   document.getElementById('range-clear').addEventListener('click', () => setRange(null));
   document.getElementById('io-by').addEventListener('change', () => showIO());
+  document.getElementById('compare-what').addEventListener('change', () => showCompare());
+  document.getElementById('compare-mode').addEventListener('change', () => showCompare());
+  document.getElementById('filter-apply').addEventListener('click', () => setFilter(document.getElementById('filter').value));
+  document.getElementById('filter').addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') setFilter(ev.target.value);
+  });
+  document.getElementById('filter-clear').addEventListener('click', () => setFilter(''));
+  filterHelp();
   showOverview();
   show('functions');
   document.body.dataset.ready = '1';

@@ -459,6 +459,98 @@ check "starts on c.er again" start_analyzer c.er
 err "no I/O data, no I/O view" 400 "api/io" "no I/O tracing data"
 stop_analyzer TERM
 
+# filters and thread/CPU selections per request (issue #16 item 3): tests/fixtures/e2e_threads.c,
+# four workers with 1 to 4 units of work; the function list under a filter is er_print -filters'
+cc -O0 -g -fno-omit-frame-pointer -pthread -o threads "$PA_TOP/tests/fixtures/e2e_threads.c" &&
+	"$collect" -o t.er ./threads 10000000 >/dev/null 2>t.err
+check "t.er: collected, five threads" test "$("$er_print" -thread_list t.er | grep -cE '^ +[0-9]+ +[0-9]+ ')" = 5
+check "starts on t.er" start_analyzer t.er
+rows_er() { # er_print's function list rows as "name seconds", er_print ARGS
+	"$er_print" -metrics e.totalcpu:name -sort e.totalcpu "$@" -functions t.er |
+		awk '$NF == "<Total>" { f = 1 } f && NF >= 2 { n = $2; for (i = 3; i <= NF; i++) n = n " " $i; print n, ($1 == "0." ? "0.000" : $1) }'
+}
+rows_an() { # the analyzer's, /api/functions with query arguments ARGS
+	get "api/functions?metrics=e.totalcpu:name&sort=e.totalcpu$1" |
+		py '
+for r in json.load(sys.stdin)["rows"]: print(r["name"], "%.3f" % (r["values"][0] / 1e9))'
+}
+for f in 'THRID==3' 'THRID==1' 'THRID IN (2,4) || CPU>=0 && TSTAMP<100ms'; do
+	rows_er -filters "$f" >filt.er
+	rows_an "&filter=$(py 'import urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$f")" >filt.an
+	check "filter $f: er_print -filters' list ($(head -2 filt.er | tr '\n' ' '); $(diff filt.er filt.an | head -c 200 | tr '\n' ' '))" \
+		eval '[[ -s filt.er ]] && cmp -s filt.er filt.an'
+done
+rows_er >all.er
+check "the filter is for its request only: the next has none" eval 'rows_an "" >all.an && cmp -s all.er all.an'
+rows_er -filters 'THRID==3' >filt3.er
+check "threads=3 is thread_select 3 = the filter THRID==3" eval 'rows_an "&threads=3" >thr.an && cmp -s thr.an filt3.er && ! cmp -s all.er filt3.er'
+rows_er -cpu_select 0 >cpu0.er
+check "cpus=0 is cpu_select 0" eval 'rows_an "&cpus=0" >cpu0.an && cmp -s cpu0.an cpu0.er'
+get "api/timeline?metric=totalcpu&filter=THRID%3D%3D3" >ftl.json
+read -r ft0 ft1 fsum < <(py '
+e = json.load(open("ftl.json"))["events"]; t = sorted(e["t"]); a, b = t[len(t) // 4], t[3 * len(t) // 4] + 1
+print(a, b, sum(v for x, v in zip(e["t"], e["value"]) if a <= x < b))' )
+check "the timeline under THRID==3: one lane's events, summing to the filtered <Total>" py '
+e = json.load(open("ftl.json"))["events"]; assert len(set(e["lane"])) == 1, set(e["lane"])
+assert "%.3f" % (sum(e["value"]) / 1e9) == sys.argv[1], sum(e["value"])' "$(awk '$1 == "<Total>" { print $2 }' filt3.er)"
+check "a time range composes with the filter: <Total> of THRID==3 in [$ft0, $ft1) = its events there ($fsum)" \
+	test "$(get "api/functions?metrics=e.totalcpu:name&filter=THRID%3D%3D3&t0=$ft0&t1=$ft1" | py 'print(json.load(sys.stdin)["rows"][0]["values"][0])')" = "$fsum"
+for v in callers?func=1 calltree flame?metric=totalcpu threads "source?func=$(get api/functions | py 'print([r["id"] for r in json.load(sys.stdin)["rows"] if r["name"] == "spin"][0])')"; do
+	code=$(curl -s -o fv.json -w '%{http_code}' -b "pa_token_$port=$token" "$base/api/$v&filter=THRID%3D%3D3")
+	[[ $v != *\?* ]] && code=$(curl -s -o fv.json -w '%{http_code}' -b "pa_token_$port=$token" "$base/api/$v?filter=THRID%3D%3D3")
+	check "/api/${v%%\?*} takes the filter: $code" test "$code" = 200
+done
+check "the flame graph's root under THRID==3 = the filtered <Total>" test \
+	"$(get "api/flame?metric=totalcpu&filter=THRID%3D%3D3" | py 'print("%.3f" % (json.load(sys.stdin)["nodes"]["value"][0] / 1e9))')" = \
+	"$(awk '$1 == "<Total>" { print $2 }' filt3.er)"
+err "a bad filter" 400 "api/functions?filter=THRID%3D%3D" "column 8"
+err "a bad filter names the filter" 400 "api/flame?filter=NOSUCH%3E1" "filter 'NOSUCH>1'"
+err "a bad thread list" 400 "api/functions?threads=x" "threads 'x'"
+err "a bad CPU list" 400 "api/functions?cpus=x" "cpus 'x'"
+check "overview: the filter properties, described" py '
+p = json.load(open(sys.argv[1]))["filter_properties"]
+assert [x["name"] for x in p] == ["THRID", "LWPID", "CPU", "SAMPLE", "TSTAMP", "EXPID"] and all(x["help"] for x in p), p' <(get api/overview)
+err "compare with one experiment" 400 "api/compare" "compare needs two or more experiments"
+stop_analyzer TERM
+check "t.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# compare (issue #16 item 4): /api/compare's raw per-side values are er_print -compare's, on
+# two runs of tests/fixtures/compare_work.c (scaled() does twice the work in the second)
+cc -O0 -g -fno-omit-frame-pointer "$PA_TOP/tests/fixtures/compare_work.c" -o cwork &&
+	"$collect" -o one.er ./cwork 1 >/dev/null 2>&1 && "$collect" -o two.er ./cwork 2 >/dev/null 2>&1
+check "one.er and two.er: collected" test -d one.er -a -d two.er
+check "starts on one.er two.er" start_analyzer one.er two.er
+check "overview: two sides" py 'assert [(s["name"], s["first"], s["count"]) for s in json.load(open(sys.argv[1]))["sides"]] == [("one.er", 1, 1), ("two.er", 2, 1)]' <(get api/overview)
+cmp_er() { # er_print's compare rows, MODE WHAT: "v1 v2 v3 v4 name" for metrics e.totalcpu:i.totalcpu
+	"$er_print" -compare "$1" -metrics e.totalcpu:i.totalcpu:name -sort e.totalcpu "-$2" one.er two.er |
+		awk '$5 == "<Total>" { f = 1 } f && NF >= 5 { print }' | sed 's/  */ /g; s/^ //'
+}
+cmp_an() { # the same from /api/compare, formatted as er_print formats (table.c)
+	get "api/compare?what=$2&mode=$1&metrics=e.totalcpu:i.totalcpu&sort=e.totalcpu" | py '
+def val(v): return "0." if v == 0 else "%.3f" % (v / 1e9)
+def delta(v, b):
+    d = abs(v - b)
+    return "+0." if d < 500000 else ("+" if v >= b else "-") + "%.3f" % (d / 1e9)
+j = json.load(sys.stdin); assert j["mode"] == sys.argv[1] and [s["name"] for s in j["sides"]] == ["one.er", "two.er"]
+for r in j["rows"]:
+    a, b = r["values"]
+    c = [val(a[0]), val(b[0]) if sys.argv[1] == "on" else delta(b[0], a[0]),
+         val(a[1]), val(b[1]) if sys.argv[1] == "on" else delta(b[1], a[1])]
+    print(" ".join(c + [r["name"]]))' "$1"
+}
+for m in on delta; do
+	for w in functions lines pcs; do
+		cmp_er $m $w >cmp.er
+		cmp_an $m $w >cmp.an
+		check "compare $m $w: er_print -compare $m's $(wc -l <cmp.er) rows ($(diff cmp.er cmp.an | head -c 300 | tr '\n' ' '))" \
+			eval '[[ $(wc -l <cmp.er) -gt 3 ]] && cmp -s cmp.er cmp.an'
+	done
+done
+err "compare: a bad mode" 400 "api/compare?mode=sideways" "mode 'sideways'"
+err "compare: a bad what" 400 "api/compare?what=objects" "what 'objects'"
+stop_analyzer TERM
+check "one.er two.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
 "$analyzer" --no-browser nosuch.er >/dev/null 2>miss.err && rc=0 || rc=$?
 check "a missing experiment: exit $rc, named ($(head -c 200 miss.err))" eval '((rc == 1)) && grep -q "nosuch.er" miss.err'
 mkdir bad.er && printf 'not xml' >bad.er/log.xml

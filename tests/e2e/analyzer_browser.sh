@@ -22,7 +22,11 @@
 # (tests/fixtures/desc_tree.c tree3): the Experiments view shows er_print's process tree,
 # the Threads view its threads, the Timeline a labelled row per process above its lanes.  On a
 # heap-traced parent and child (tests/fixtures/heap_fork.c): the Heap view's chart has a line and a
-# legend entry per process and heapstat's peak labelled.
+# legend entry per process and heapstat's peak labelled.  On the process tree (one side) the
+# Compare view says compare needs two.  On two runs of tests/fixtures/compare_work.c: a filter typed in the filter bar makes the
+# function list's <Total> er_print -filters' and is named in the view's title, a bad one is an
+# error naming its column, Clear restores the list, a click on a thread filters on it, and the
+# Compare view shows er_print -compare on/delta/ratio's rows cell for cell, a column per side.
 # Screenshots of each step: $PA_BUILD/test-logs/analyzer_browser/*.png.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_browser
 js=$PA_TOP/tests/tools/js
@@ -151,6 +155,40 @@ check "the I/O view passes its checks in chromium (exit $rc)" test "$rc" = 0
 check "screenshot io-files.png" test -s "$shots/io-files.png"
 stop_analyzer TERM
 check "i.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# the filter bar and the Compare view on two runs of tests/fixtures/compare_work.c
+# (tests/tools/js/analyzer_filter.mjs)
+cc -O0 -g -fno-omit-frame-pointer "$PA_TOP/tests/fixtures/compare_work.c" -o cwork &&
+	"$collect" -o one.er ./cwork 1 >/dev/null 2>&1 && "$collect" -o two.er ./cwork 2 >/dev/null 2>&1
+ctotal() { "$er_print" "$@" -functions one.er two.er | awk '$NF == "<Total>" { print $1; exit }'; }
+for m in on delta ratio; do
+	"$er_print" -compare $m -functions one.er two.er |
+		awk '$NF == "<Total>" { f = 1 } f && NF == 0 { exit } f { print }' >cmp.$m
+done
+python3 -c 'import json, sys
+def rows(path):
+    out = []
+    for l in open(path):
+        t, cells = l.split(), []
+        while t:
+            x = t.pop(0)
+            cells.append(x + " " + t.pop(0) if x == "x" else x)
+        out.append(cells)
+    return out
+print(json.dumps({"total": sys.argv[1], "filter": "EXPID==2", "filtered": sys.argv[2], "thread": sys.argv[3],
+  "compare": {m: rows("cmp." + m) for m in ("on", "delta", "ratio")}}))' \
+	"$(ctotal)" "$(ctotal -filters EXPID==2)" "$(ctotal -filters 'EXPID==1 && THRID==1')" >cexpect.json
+check "er_print's compare tables of one.er two.er ($(wc -l <cmp.on) rows)" eval '[[ $(wc -l <cmp.on) -gt 3 ]]'
+check "starts on one.er two.er" start_analyzer one.er two.er
+(cd "$js" && node analyzer_filter.mjs "$url" "$tmp/cexpect.json" "$shots") >filter.log 2>&1
+rc=$?
+cat filter.log
+check "the filter bar and the Compare view pass their checks in chromium (exit $rc)" test "$rc" = 0
+for s in filter-functions filter-error compare-on compare-delta compare-ratio; do
+	check "screenshot $s.png" test -s "$shots/$s.png"
+done
+stop_analyzer TERM
+check "one.er two.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
 echo "$checks checks, $failures failures"
 ((failures == 0))

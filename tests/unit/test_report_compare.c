@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "experiment/expgroup.h"
 #include "tests/unit/check.h"
 #include "tests/unit/report_fixture.h"
 
@@ -136,6 +137,37 @@ static void test_calls(void)
 	CHECK_EQ_STR(profile_experiment_selection(prof), "all");
 }
 
+/* The sides of command-line arguments: an experiment (with a descendant), a group, a group of none. */
+static void test_sides(const char *dir)
+{
+	char g[4200], none[4200];
+	snprintf(g, sizeof g, "%s/g.erg", dir);
+	snprintf(none, sizeof none, "%s/none.erg", dir);
+	const char *members[] = {"m1.er", "m2.er"};
+	CHECK(expgroup_write(g, members, 2) == 0);
+	CHECK(expgroup_write(none, NULL, 0) == 0);
+	const char *args[] = {"x/a.er/", g, "b.er", none, "/"};
+	/* paths: a.er (2 experiments: it and a descendant), m1.er, m2.er, b.er, / */
+	const size_t first_of[] = {0, 2, 3, 4, 5, 6};
+	struct report_compare_side *v;
+	size_t n = 0;
+	CHECK(report_compare_sides(args, 5, first_of, &v, &n) == 0);
+	CHECK(n == 4);
+	if (n == 4) {
+		CHECK(strcmp(v[0].name, "a.er") == 0 && v[0].first == 0 && v[0].count == 2);
+		CHECK(strcmp(v[1].name, "g.erg") == 0 && v[1].first == 2 && v[1].count == 2);
+		CHECK(strcmp(v[2].name, "b.er") == 0 && v[2].first == 4 && v[2].count == 1);
+		CHECK(strcmp(v[3].name, "/") == 0 && v[3].first == 5 && v[3].count == 1);
+		report_compare_sides_free(v, n);
+	}
+	const char *missing[] = {"a.er", "gone.erg"}; /* not a group: a path as any other */
+	const size_t first2[] = {0, 1, 2};
+	CHECK(report_compare_sides(missing, 2, first2, &v, &n) == 0 && n == 2);
+	if (n == 2)
+		CHECK(strcmp(v[1].name, "gone.erg") == 0 && v[1].first == 1 && v[1].count == 1);
+	report_compare_sides_free(v, n);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/pa-unit-report-compare.XXXXXX";
@@ -155,6 +187,7 @@ int main(void)
 		test_list();
 		test_calls();
 	}
+	test_sides(dir);
 	profile_free(prof);
 	CHECK(sh("rm -rf '%s'", dir) == 0);
 	return check_done();

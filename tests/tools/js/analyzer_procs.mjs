@@ -4,7 +4,8 @@
 // EXPECT.json (from er_print): {"tree": [[pid, depth], ...] (the founder first, then its
 // process tree depth first), "tids": [each thread's TID in er_print's thread lists' order]}.
 // Checks that the Experiments view lists the process tree (pids, depths), the Threads view the
-// threads, and the Timeline a label per process above its lanes.  Checks and exit status:
+// threads, the Timeline a label per process above its lanes, and the Compare view that one
+// experiment with its descendants is one side, so that compare needs two.  Checks and exit status:
 // analyzer_session.mjs; screenshots go to SHOTDIR.
 import { session } from './analyzer_session.mjs';
 
@@ -30,4 +31,11 @@ await session(async ({ page, expect, shots, check, same }) => {
   const lanes = await page.evaluate(() => state.timeline.layout.laneY.length);
   check(`one lane per thread (${lanes})`, lanes === expect.tids.length);
   await page.screenshot({ path: `${shots}/timeline-processes.png`, fullPage: true });
+
+  // a founder with its descendants is one side: nothing to compare
+  await page.click('#tabs button[data-view="compare"]');
+  await page.waitForSelector('#compare-note.error');
+  const note = await page.textContent('#compare-note');
+  check(`one side: the Compare view says compare needs two (${note})`, note.startsWith('Compare needs two or more experiments') &&
+    (await page.$$('#compare tr')).length === 0);
 });
