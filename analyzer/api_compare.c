@@ -100,8 +100,8 @@ int api_compare(struct api_req *r)
 		return api_fail(r, 400,
 				"compare needs two or more experiments (or groups); one is loaded: start "
 				"the analyzer with more, e.g. analyzer base.er new.er");
-	enum report_what what;
-	const char *mode;
+	enum report_what what = REPORT_FUNCTIONS;
+	const char *mode = "on";
 	struct mspec spec, sort;
 	if (what_arg(r, &what) < 0 || mode_arg(r, &mode) < 0 || metrics_arg(r, &spec) < 0 ||
 	    api_sort_arg(r, &sort) < 0)

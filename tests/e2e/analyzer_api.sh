@@ -114,9 +114,9 @@ assert f["inverted"] and max(names, key=names.get) == "allocs" and names["allocs
 py 'c = json.load(open("calltree.json")); n = c["nodes"]; f = c["functions"]
 [print(f["name"][n["func"][i]], "%.3f" % (n["values"][0][i] / 1e9)) for i in range(len(n["func"]))]' >calltree.an
 # (CPU within er_print's rounding: it may round a value ending in 5 the other way; a name may
-# have blanks, "@plt (<export_prog>)", when a sample lands in the PLT)
+# have blanks, "@plt (<export_prog>)", when a sample lands in the PLT: each line is NAME VALUE)
 check "calltree: er_print's nodes and CPU, in its order ($(wc -l <calltree.an) nodes; $(diff calltree.er calltree.an | head -c 300 | tr '\n' ' '))" py '
-a = [l.split() for l in open("calltree.an")]; e = [l.split() for l in open("calltree.er")]
+a = [l.rsplit(None, 1) for l in open("calltree.an")]; e = [l.rsplit(None, 1) for l in open("calltree.er")]
 assert a and [x[0] for x in a] == [x[0] for x in e]
 assert all(abs(float(x[1]) - float(y[1])) < 0.0015 for x, y in zip(a, e))'
 check "calltree: root <Total> = its CPU, every node >= the sum of its children" py '
