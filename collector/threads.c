@@ -333,6 +333,14 @@ static int thread_wait_ns(uint32_t tid, uint64_t *ret)
  * sample, the CPU before it is not, and the thread cannot have used more than
  * the time since.  SIGNAL_SAFE.
  */
+/* 1 if what happens at now_ns (col_now_ns) is recorded: inside the -t window and not paused. SIGNAL_SAFE. */
+static int recorded_at(const struct col_config *cfg, uint64_t now_ns)
+{
+	uint64_t rel = now_ns - cfg->start_ns;
+	return rel >= cfg->window_start_ns && (!cfg->window_end_ns || rel < cfg->window_end_ns) &&
+	       !col_paused();
+}
+
 static uint64_t cpu_since_recording(const struct col_thread *t, uint64_t cpu_ns, uint64_t now_ns)
 {
 	uint64_t d = cpu_ns > t->last_cpu_ns ? cpu_ns - t->last_cpu_ns : 0;
@@ -354,10 +362,8 @@ static void thread_write_end(struct col_thread *t, uint32_t writer_tid, uint64_t
 		/* -t, pause: the CPU inside the window, which its samples carry, plus
 		 * the tail since the last one if the thread ends inside the window
 		 * and not paused */
-		uint64_t rel = r.end_ns - cfg->start_ns;
-		int inside = rel >= cfg->window_start_ns &&
-			     (!cfg->window_end_ns || rel < cfg->window_end_ns) && !col_paused();
-		r.cpu_ns = t->window_cpu_ns + (inside ? cpu_since_recording(t, cpu_now_ns, r.end_ns) : 0);
+		r.cpu_ns = t->window_cpu_ns +
+			   (recorded_at(cfg, r.end_ns) ? cpu_since_recording(t, cpu_now_ns, r.end_ns) : 0);
 	} else {
 		/* the whole life's run-queue wait: only without a window, which it would not fit */
 		r.has_wait = thread_wait_ns(t->tid, &r.wait_ns);
@@ -518,44 +524,18 @@ static int stack_intern(struct col_thread *t, const struct exp_stack *s)
 }
 
 /*
- * Record one clock sample of thread t with the stack unwound from uc (a
- * signal context, or a context taken in the collector's own code, whose
- * frames the reader hides).  The caller holds t's guard.  SIGNAL_SAFE.
+ * Write one CLOCK record of thread t at now: weight_ns of CPU, *user_ns of
+ * it user time (NULL: no split), at the stack unwound from uc.  0, -E2BIG
+ * (counted as dropped), or another -errno (the data files have stopped or
+ * could not take it).  The caller holds t's guard.  SIGNAL_SAFE.
  */
-static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags)
+static int record_clock(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags, uint64_t now,
+			uint64_t weight_ns, const uint64_t *user_ns)
 {
 	struct col_counters *n = col_counters();
 	struct col_config *cfg = col_config();
-	uint64_t cpu = col_thread_cpu_ns();
-	uint64_t now = col_now_ns();
-	uint64_t rel = now - cfg->start_ns;
-	uint64_t weight = cpu_since_recording(t, cpu, now);
-	/* clamped: CPU before a resume or the window's start, and its user time, are not recorded */
-	int clamped = weight < (cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0);
-	/*
-	 * The user part: the thread's user time since the previous sample, at
-	 * most the weight (the kernel's figure lags the CPU clock by up to a
-	 * tick; what is left over goes to the next sample).
-	 */
-	uint64_t user_now = 0, user = 0;
-	int split = sampler_splits() && sampler_user_ns(&user_now) == 0;
-	if (split && user_now > t->last_user_ns)
-		user = user_now - t->last_user_ns < weight ? user_now - t->last_user_ns : weight;
-	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns) || col_paused()) {
-		t->last_cpu_ns = cpu; /* outside the collection window, or paused: not attributed */
-		t->last_at_ns = now;
-		t->last_user_ns = split ? user_now : t->last_user_ns;
-		return;
-	}
-	if (atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
-		atomic_fetch_add(&n->lost_samples, 1); /* the data files have stopped */
-		atomic_fetch_add(&n->lost_sample_ns, weight);
-		t->window_cpu_ns += weight;
-		t->last_cpu_ns = cpu;
-		t->last_at_ns = now;
-		t->last_user_ns = clamped && split ? user_now : t->last_user_ns + user;
-		return;
-	}
+	if (atomic_load_explicit(&cfg->health.err, memory_order_relaxed))
+		return -EIO; /* the data files have stopped */
 	uint32_t flags;
 	struct exp_stack s = {.pcs = t->pcs};
 	s.nframes = unwind_from_context(uc, &t->uw, t->pcs, cfg->depth_limit, &flags);
@@ -569,25 +549,60 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 			.tid = t->tid,
 			.cpu = cpu_id < 0 ? 0 : (uint32_t)cpu_id,
 			.stack_id = s.id,
-			.weight_ns = weight,
-			.user_ns = user,
-			.has_user = split,
+			.weight_ns = weight_ns,
+			.user_ns = user_ns ? *user_ns : 0,
+			.has_user = user_ns != NULL,
 		};
 		r = blockw_append(&cfg->profile, &t->prof, t->tid, now, EXP_REC_CLOCK, encode_clock, &c, now);
 	}
-	if (r == 0) {
+	if (r == 0)
 		atomic_fetch_add(&n->samples, 1);
-	} else if (r == -E2BIG) {
+	else if (r == -E2BIG)
 		atomic_fetch_add(&n->dropped_other, 1);
-		return; /* the next sample's CPU delta covers this one */
-	} else {
-		atomic_fetch_add(&n->lost_samples, 1);
-		atomic_fetch_add(&n->lost_sample_ns, weight);
+	return r;
+}
+
+/*
+ * Record one clock sample of thread t with the stack unwound from uc (a
+ * signal context, or a context taken in the collector's own code, whose
+ * frames the reader hides).  The caller holds t's guard.  SIGNAL_SAFE.
+ */
+static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags)
+{
+	struct col_counters *n = col_counters();
+	struct col_config *cfg = col_config();
+	uint64_t cpu = col_thread_cpu_ns();
+	uint64_t now = col_now_ns();
+	uint64_t weight = cpu_since_recording(t, cpu, now);
+	/*
+	 * The user part: the thread's user time since the previous sample, at
+	 * most the weight (the kernel's figure lags the CPU clock by up to a
+	 * tick; what is left over goes to the next sample, unless the CPU before
+	 * a resume or the window's start was cut from this one: then its user
+	 * time goes too).
+	 */
+	uint64_t user_now = 0, user = 0, user_base = t->last_user_ns;
+	int split = sampler_splits() && sampler_user_ns(&user_now) == 0;
+	int recorded = recorded_at(cfg, now);
+	if (split) {
+		if (user_now > t->last_user_ns)
+			user = user_now - t->last_user_ns < weight ? user_now - t->last_user_ns : weight;
+		int cut = !recorded || weight < (cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0);
+		user_base = cut ? user_now : t->last_user_ns + user;
 	}
-	t->window_cpu_ns += weight; /* inside the window: recorded or lost */
+	if (recorded) {
+		int r = record_clock(t, uc, extra_flags, now, weight, split ? &user : NULL);
+		if (r == -E2BIG)
+			return;             /* dropped: the next sample's CPU delta covers this one */
+		t->window_cpu_ns += weight; /* inside the window: recorded or lost */
+		if (r < 0) {
+			atomic_fetch_add(&n->lost_samples, 1);
+			atomic_fetch_add(&n->lost_sample_ns, weight);
+		}
+	} /* else outside the collection window, or paused: not attributed */
 	t->last_cpu_ns = cpu;
 	t->last_at_ns = now;
-	t->last_user_ns = clamped && split ? user_now : t->last_user_ns + user;
+	t->last_user_ns = user_base;
 }
 
 /*
@@ -602,8 +617,8 @@ static void take_hwc(struct col_thread *t, const ucontext_t *uc, uint32_t extra_
 	if (!hwc_drain(&t->hwc, counts))
 		return;
 	struct col_config *cfg = col_config();
-	uint64_t now = col_now_ns(), rel = now - cfg->start_ns;
-	if (rel < cfg->window_start_ns || (cfg->window_end_ns && rel >= cfg->window_end_ns) || col_paused())
+	uint64_t now = col_now_ns();
+	if (!recorded_at(cfg, now))
 		return; /* outside the collection window, or paused: not attributed */
 	uint64_t id = 0;
 	if (!atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
