@@ -19,20 +19,7 @@
 #    (3 on an idle machine), -S off none.
 # The phases run with -S off, so that their sample points are exactly the API's.
 # CPU figures are checked within 0.15 s (a loaded machine); counts exactly.
-set -u
-: "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
-W=$(mktemp -d /tmp/pa-e2e-api.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-cd "$W"
-export PA_ARCHIVE=off
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else bad "$what"; fi
-}
+. "$(dirname "$0")/e2e_lib.sh" api
 LIB=$(cd "$PA_BIN/../lib" && pwd)
 export PKG_CONFIG_PATH=$LIB/pkgconfig
 # shellcheck disable=SC2046
@@ -166,5 +153,4 @@ import math, sys; n, d = $n, $dur
 sys.exit(0 if 3 <= n and math.floor(d) - 1 <= n <= math.floor(d) else 1)"
 n=$(periodic soff.er)
 check "-S off: no periodic sample point (got $n)" test "$n" = 0
-echo "$fails failed"
-((fails == 0))
+e2e_end

@@ -5,15 +5,7 @@
 # than there are CPUs, some wait, so -statistics shows a Wait CPU above 0 and
 # no more than the thread time; Sleep is what is left.  Under collect -t
 # (a window the whole life's wait would not fit) Wait CPU is 0.
-set -u
-: "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
-W=$(mktemp -d /tmp/pa-e2e-wait.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-cd "$W"
-export PA_ARCHIVE=off
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/e2e_lib.sh" wait
 [[ -r /proc/self/schedstat ]] || { echo "skip: no schedstat in this kernel"; exit 77; }
 cat >rq.c <<'EOS'
 #include <pthread.h>
@@ -56,5 +48,4 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); s = json.dumps(d
 "$PA_BIN/collect" -t 0-100 -o t.er ./rq "$k" >/dev/null 2>&1 || bad "collect -t"
 "$PA_BIN/er_print" -statistics t.er | grep -q '^ *Wait CPU: *0\. ' && ok "collect -t: no whole-life wait" ||
 	bad "collect -t: $("$PA_BIN/er_print" -statistics t.er | grep 'Wait CPU')"
-echo "$fails failed"
-((fails == 0))
+e2e_end
