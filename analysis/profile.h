@@ -148,6 +148,7 @@ enum pfunc_kind {
 	PFUNC_UNKNOWN,
 	PFUNC_TRUNCATED,
 	PFUNC_COLLECTOR, /* "<Collector-overhead>": samples taken as the collector's own code returned */
+	PFUNC_STARTUP,   /* "<Process-start>": a new image's CPU time before the collector could sample it */
 	PFUNC_SYMBOL,
 	PFUNC_SYNTH,
 	PFUNC_NOSYM,
@@ -160,6 +161,7 @@ enum pfunc_kind {
 #define PROFILE_FUNC_UNKNOWN 1u
 #define PROFILE_FUNC_TRUNCATED 2u
 #define PROFILE_FUNC_COLLECTOR 3u
+#define PROFILE_FUNC_STARTUP 4u
 #define PROFILE_NO_OBJECT UINT32_MAX
 
 struct pfunc {

@@ -398,6 +398,12 @@ int profile_resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s)
 	if (cs->flags & EXP_STACK_COLLECTOR)
 		sr->funcs[sr->nfuncs++] =
 			PROFILE_FUNC_COLLECTOR; /* the collector's time, under the program's stack */
+	if (cs->flags & EXP_STACK_STARTUP) {
+		/* a new image's loading: no frame of it was sampled */
+		sr->funcs[sr->nfuncs++] = PROFILE_FUNC_STARTUP;
+		sr->done = 1;
+		return 0;
+	}
 	if (plt != UINT32_MAX)
 		sr->funcs[sr->nfuncs++] = plt;
 	for (size_t i = skip; i < n; i++) {

@@ -108,9 +108,21 @@ static int cmp_event(const void *a, const void *b)
 
 /*
  * CPU time after a thread's last sample: charged to that sample's stack.
- * With each thread's first expiry at a uniform phase of the interval I, a
- * thread that ran c < I was sampled with probability c / I: charging such a
- * thread I (not c) makes its expected charge c exactly.
+ *
+ * first_expiry="uniform" (format 1.3 to 1.10): each thread's first expiry at
+ * a uniform phase of the interval I, each sample weighing the CPU time
+ * since the previous one: a thread that ran c < I was sampled with
+ * probability c / I, so charging such a thread I (not c) makes its expected
+ * charge c exactly; a longer thread is charged what came after its last
+ * sample.
+ *
+ * first_expiry="grid" (format 1.11): each sample weighs I per grid point
+ * it passed (collector/sampler.h), so the samples' sum is the thread's CPU
+ * time in expectation, and for a thread of c >= I the difference to c (in
+ * (-I, I)) is charged to its last sample's stack, which keeps every
+ * function's expected charge exact and the thread's sum exact too: more
+ * CPU as a tail event, less by lowering the last sample's weight.  A
+ * thread of c < I keeps what its samples say (I or nothing).
  */
 static int add_tails(struct exp_read *rd, struct profile_state *st)
 {
@@ -123,15 +135,33 @@ static int add_tails(struct exp_read *rd, struct profile_state *st)
 	for (size_t i = 0; i < nev; i++)
 		last[st->events.v[i].thread] = (uint32_t)i;
 	const struct exp_log *log = &rd->exp->log;
-	uint64_t short_ns = log->first_expiry && strcmp(log->first_expiry, "uniform") == 0
-				    ? log->clock_interval_us * 1000u
-				    : 0;
+	const char *fx = log->first_expiry ? log->first_expiry : "";
+	int grid = strcmp(fx, "grid") == 0;
+	uint64_t short_ns = grid || strcmp(fx, "uniform") == 0 ? log->clock_interval_us * 1000u : 0;
 	for (size_t t = 0; t < nt; t++) {
-		const struct exp_thread *th = &rd->threads.v[t];
-		uint64_t charge = th->cpu_ns < short_ns ? short_ns : th->cpu_ns;
-		if (!th->has_end || last[t] == UINT32_MAX || charge <= th->sampled_ns)
+		struct exp_thread *th = &rd->threads.v[t];
+		if (!th->has_end || last[t] == UINT32_MAX || (grid && th->cpu_ns < short_ns))
 			continue;
-		struct exp_event tail = st->events.v[last[t]];
+		uint64_t charge = th->cpu_ns < short_ns ? short_ns : th->cpu_ns;
+		struct exp_event *lastev = &st->events.v[last[t]];
+		if (grid && charge < th->sampled_ns) {
+			/* the grid points charged more than the thread ran: the last sample stood for less */
+			uint64_t over = th->sampled_ns - charge;
+			if (over >= lastev->weight_ns)
+				continue; /* cannot be with a grid: a malformed record */
+			uint64_t w = lastev->weight_ns - over;
+			uint64_t u =
+				(uint64_t)((double)lastev->user_ns * (double)w / (double)lastev->weight_ns +
+					   0.5);
+			th->sampled_user_ns -= lastev->user_ns - u;
+			lastev->user_ns = u;
+			lastev->weight_ns = w;
+			th->sampled_ns -= over;
+			continue;
+		}
+		if (charge <= th->sampled_ns)
+			continue;
+		struct exp_event tail = *lastev;
 		tail.kind = EXP_EV_TAIL;
 		tail.weight_ns = charge - th->sampled_ns;
 		/* no split was measured after the last sample: the thread's sampled share */

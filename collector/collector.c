@@ -245,8 +245,11 @@ static void log_start(void)
 		if (tracer_started[i] && tracers[i]->log_start)
 			tracers[i]->log_start(&w);
 	}
-	/* each thread's first expiry is at a uniform phase of the interval (sampler.h) */
-	xmlw_attr(&w, "first_expiry", "uniform");
+	/* each thread's expiries are on a grid at a uniform phase, each grid point weighing I (sampler.h) */
+	xmlw_attr(&w, "first_expiry", "grid");
+	/* the Go runtime (with cgo) ends the process by the raw exit_group system call: no end is seen */
+	if (dlsym(RTLD_DEFAULT, "_cgo_sys_thread_start"))
+		xmlw_attr(&w, "runtime", "go");
 	xmlw_raw(&w, "/>\n");
 	logxml_append(&w);
 	for (size_t i = 0; i < NTRACERS; i++)
@@ -277,6 +280,12 @@ static void note_exit(int status)
 {
 	exit_status = status;
 	exit_known = 1;
+}
+
+void col_clone_child_exit(int status)
+{
+	note_exit(status);
+	col_finish();
 }
 
 /*
@@ -358,9 +367,9 @@ static void start_recording(const struct lineage_self *me, int in_child)
 	if ((in_child ? loadmap_fork_child(dir) : loadmap_init(dir)) < 0)
 		logxml_note("error", "map", "could not write map.xml");
 	if (in_child)
-		threads_fork_child(1);
+		threads_fork_child(1, me->origin == LINEAGE_RAW);
 	else
-		threads_begin_initial();
+		threads_begin_initial(me->origin == LINEAGE_EXEC ? me->origin_cpu_ns : 0);
 	if (!atexit_ready) {
 		atexit(col_atexit);
 		atexit_ready = 1;
@@ -380,7 +389,7 @@ static void become_child(char letter, unsigned n)
 	}
 	const struct lineage_self *me = lineage_fork_child(letter, n);
 	if (!me->followed) {
-		threads_fork_child(0);
+		threads_fork_child(0, 0);
 		return;
 	}
 	struct col_counters zero = {0};
@@ -417,6 +426,23 @@ void col_clone_child(void)
 	become_child('C', lineage_next_index('C'));
 }
 
+/*
+ * A child of the raw clone or clone3 system call, found at its first call
+ * into the collector: it has its parent's state but not its files (its
+ * page of col_forked_unseen was wiped).  It starts over as _c<n>; the CPU it
+ * ran before is charged as unknown (threads.c), since nothing sampled it.
+ */
+static void col_raw_child(void)
+{
+	static _Atomic int adopting;
+	if (atomic_exchange(&adopting, 1))
+		return;
+	threads_unlock(); /* no other thread exists here to hold them */
+	loadmap_unlock_fork();
+	become_child('c', 0);
+	atomic_store(&adopting, 0);
+}
+
 static void init_collection(void)
 {
 	struct col_config *cfg = col_config();
@@ -444,10 +470,14 @@ static void init_collection(void)
 
 void col_init(void)
 {
-	if (atomic_load_explicit(&col_init_state, memory_order_acquire) == 2)
+	if (atomic_load_explicit(&col_init_state, memory_order_acquire) == 2) {
+		if (col_forked_unseen())
+			col_raw_child();
 		return;
+	}
 	int expect = 0;
 	if (atomic_compare_exchange_strong(&col_init_state, &expect, 1)) {
+		col_config()->init_cpu_ns = col_thread_cpu_ns(); /* before it: the process's loading */
 		atomic_store(&col_init_tid, col_gettid());
 		int g = threads_guard_enter(); /* our own mallocs and mmaps are not the target's */
 		col_resolve_reals();
@@ -511,6 +541,7 @@ static void log_end_counters(struct xmlw *w)
 	struct col_counters *n = col_counters();
 	xmlw_attr_u64(w, "tstamp_ns", col_now_ns());
 	xmlw_attr_u64(w, "samples", atomic_load(&n->samples));
+	xmlw_attr_u64(w, "samples_at_start", atomic_load(&n->startup_samples));
 	xmlw_attr_u64(w, "signals", atomic_load(&n->signals));
 	xmlw_attr_u64(w, "deferred", atomic_load(&n->deferred));
 	xmlw_attr_u64(w, "coalesced", atomic_load(&n->coalesced));
@@ -581,11 +612,31 @@ void col_finish(void)
 	finish(NULL);
 }
 
+/*
+ * A real-time sampling signal still pending for this thread (held by a
+ * mask) would kill the new image, which gives it the default action:
+ * take it off before the exec.  SIGURG's default is to ignore it.
+ */
+static void drain_sampling_signal(void)
+{
+	int sig = sampler_signal();
+	sigset_t pending, one;
+	if (sig == SAMPLER_SIGNAL || syscall(SYS_rt_sigpending, &pending, 8) != 0 ||
+	    sigismember(&pending, sig) != 1)
+		return;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	struct timespec zero = {0, 0};
+	syscall(SYS_rt_sigtimedwait, &one, NULL, &zero, 8);
+}
+
 void col_before_exec(const char *path)
 {
 	/* only an exec that can succeed ends the recording (a shell tries each PATH entry) */
-	if (path && col_collecting() && access(path, X_OK) == 0)
+	if (path && col_collecting() && access(path, X_OK) == 0) {
 		finish(path);
+		drain_sampling_signal();
+	}
 }
 
 __attribute__((constructor(101))) static void col_constructor(void)

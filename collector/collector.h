@@ -39,4 +39,7 @@ void col_before_exec(const char *path);
 /* In the child of clone(2) without CLONE_VM: start over as a descendant (_C<n>). */
 void col_clone_child(void);
 
+/* That child's function returned status (glibc's clone then exits the process). */
+void col_clone_child_exit(int status);
+
 #endif

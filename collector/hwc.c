@@ -47,7 +47,7 @@ int hwc_active(void)
 }
 
 /* Counter k of thread tid: opened, signalling the thread, mapped, enabled; the mapping or NULL. */
-static void *open_counter(unsigned k, uint32_t tid, int *ret_fd)
+static void *open_counter(unsigned k, uint32_t tid, int sig, int *ret_fd)
 {
 	struct perf_event_attr a;
 	hwcdesc_attr(&hwc_defs[k], &a);
@@ -58,7 +58,7 @@ static void *open_counter(unsigned k, uint32_t tid, int *ret_fd)
 	fd = sampler_move_high(fd);
 	struct f_owner_ex owner = {F_OWNER_TID, (pid_t)tid};
 	void *ring = MAP_FAILED;
-	if (fcntl(fd, F_SETSIG, SAMPLER_SIGNAL) == 0 && fcntl(fd, F_SETOWN_EX, &owner) == 0 &&
+	if (fcntl(fd, F_SETSIG, sig) == 0 && fcntl(fd, F_SETOWN_EX, &owner) == 0 &&
 	    fcntl(fd, F_SETFL, O_ASYNC) == 0)
 		ring = mmap(NULL, RING_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (ring == MAP_FAILED || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
@@ -77,11 +77,12 @@ void hwc_thread_start(struct hwc_thread *h, uint32_t tid)
 		atomic_store(&h->ring[k], NULL);
 		h->fd_num[k] = -1;
 	}
+	h->sig = sampler_signal();
 	if (!hwc_active())
 		return;
 	for (unsigned k = 0; k < hwc_count; k++) {
 		int fd = -1;
-		void *ring = open_counter(k, tid, &fd);
+		void *ring = open_counter(k, tid, h->sig, &fd);
 		if (!ring) {
 			if (atomic_fetch_add(&hwc_open_failures, 1) == 0)
 				logxml_note("warning", "hwc_open",
@@ -102,12 +103,13 @@ void hwc_thread_started(struct hwc_thread *h)
 			close(h->fd_num[k]); /* the mapping keeps the event, the signals the number */
 }
 
-int hwc_owns(const struct hwc_thread *h, const siginfo_t *si)
+int hwc_owns(const struct hwc_thread *h, int sig, const siginfo_t *si)
 {
 	if (si->si_code != POLL_IN && si->si_code != POLL_HUP)
 		return 0;
 	for (unsigned k = 0; k < hwc_count; k++)
-		if (h->fd_num[k] >= 0 && si->si_fd == h->fd_num[k])
+		if ((sig == h->sig && h->fd_num[k] >= 0 && si->si_fd == h->fd_num[k]) ||
+		    (sig == h->retired_sig && h->retired_fd[k] > 0 && si->si_fd == h->retired_fd[k]))
 			return 1;
 	return 0;
 }
@@ -196,6 +198,8 @@ void hwc_thread_stop(struct hwc_thread *h)
 		if (left)
 			atomic_fetch_add(&hwc_at_end, left);
 		syscall(SYS_munmap, ring, (size_t)RING_BYTES); /* the last reference: the event goes */
+		h->retired_fd[k] = h->fd_num[k];
+		h->retired_sig = h->sig;
 		h->fd_num[k] = -1;
 	}
 	blockw_cursor_release(&h->cur);

@@ -35,24 +35,29 @@
 struct hwc_thread {
 	void *_Atomic ring[EXP_HWC_MAX_COUNTERS]; /* each counter's mapping, NULL: not open */
 	int fd_num[EXP_HWC_MAX_COUNTERS];         /* the number its signals carry in si_fd, -1: none */
-	struct blockw_cursor cur;                 /* this thread's hwctrace block */
+	int sig;                                  /* the signal they send (sampler_signal() at start) */
+	/* the counters let go by hwc_thread_stop, whose signals may still come */
+	int retired_fd[EXP_HWC_MAX_COUNTERS], retired_sig;
+	struct blockw_cursor cur; /* this thread's hwctrace block */
 };
 
 /* 1 when this process records counters (the tracer is started). SIGNAL_SAFE. */
 int hwc_active(void);
 
 /*
- * Open and enable every counter for thread tid (the calling thread); a
- * counter that fails is counted (hwc_open_failures) and the rest go on.
- * The descriptors stay open until hwc_thread_started, so that the events
- * the thread opens in between (the clock sampler's) get other numbers: the
- * number a signal carries in si_fd is what tells whose it is.
+ * Open and enable every counter for thread tid (the calling thread), their
+ * overflows signalled with sampler_signal(); a counter that fails is
+ * counted (hwc_open_failures) and the rest go on.  The descriptors stay
+ * open until hwc_thread_started, so that the events the thread opens in
+ * between (the clock sampler's) get other numbers: the number a signal
+ * carries in si_fd is what tells whose it is.  SIGNAL_SAFE (the handler
+ * moves a thread's counters to a new sampling signal: stop, then start).
  */
 void hwc_thread_start(struct hwc_thread *h, uint32_t tid);
 void hwc_thread_started(struct hwc_thread *h);
 
-/* 1 if si is the overflow signal of one of h's counters. SIGNAL_SAFE. */
-int hwc_owns(const struct hwc_thread *h, const siginfo_t *si);
+/* 1 if signal sig with si is the overflow signal of one of h's counters, or of one stopped. SIGNAL_SAFE. */
+int hwc_owns(const struct hwc_thread *h, int sig, const siginfo_t *si);
 
 /*
  * Count each counter's overflows since the last drain into counts[] (the
@@ -71,7 +76,7 @@ void hwc_record(struct hwc_thread *h, uint32_t tid, uint64_t now_ns, uint64_t st
 /*
  * Close the thread's counters (from any thread); overflows not yet drained
  * (the thread's last records' own, or a thread stopped by another) are
- * counted in hwc_at_end.
+ * counted in hwc_at_end.  Their numbers stay known as retired.  SIGNAL_SAFE.
  */
 void hwc_thread_stop(struct hwc_thread *h);
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "collector/logxml.h"
+#include "collector/state.h"
 #include "common/io.h"
 #include "experiment/format.h"
 #include "experiment/loghead.h"
@@ -210,6 +211,7 @@ static const char *origin_word(enum lineage_origin o)
 	case LINEAGE_EXEC: return "exec";
 	case LINEAGE_CLONE: return "clone";
 	case LINEAGE_SPAWN: return "spawn";
+	case LINEAGE_RAW: return "raw clone";
 	case LINEAGE_FOUNDER: break;
 	}
 	return "founder";
@@ -254,6 +256,26 @@ static void journal(const char *name, enum lineage_origin origin, uint32_t pid, 
 					     EXP_FILE_NAME_PROCESSES) >= sizeof path)
 		return;
 	append_file(path, buf, w.len);
+}
+
+void lineage_note_reaped(uint32_t pid, int status, uint64_t utime_ns, uint64_t stime_ns)
+{
+	char buf[512], path[PATH_MAX + 32];
+	if (!self.known || (size_t)snprintf(path, sizeof path, "%s/%s", env_experiment,
+					    EXP_FILE_NAME_PROCESSES) >= sizeof path)
+		return;
+	struct xmlw w;
+	xmlw_init(&w, buf, sizeof buf);
+	xmlw_raw(&w, "<reaped");
+	xmlw_attr_u64(&w, "pid", pid);
+	xmlw_attr_u64(&w, "ppid", (uint64_t)syscall(SYS_getpid));
+	xmlw_attr_u64(&w, "status", (uint64_t)(unsigned)status);
+	xmlw_attr_u64(&w, "utime_ns", utime_ns);
+	xmlw_attr_u64(&w, "stime_ns", stime_ns);
+	xmlw_attr_u64(&w, "tstamp_ns", clock_ns(CLOCK_MONOTONIC));
+	xmlw_raw(&w, "/>\n");
+	if (xmlw_ok(&w))
+		append_file(path, buf, w.len);
 }
 
 /* log.xml and map.xml of a new subexperiment dir (created by the caller). */
@@ -388,7 +410,11 @@ const struct lineage_self *lineage_init(const struct lineage_params *p)
 	if (v && *v) {
 		char *colon;
 		ppid = strtoul(v, &colon, 10);
+		uint64_t cpu = 0;
+		if (*colon == '.') /* PID.CPU:NAME: the thread CPU clock of that process's exec */
+			cpu = strtoull(colon + 1, &colon, 10);
 		if (*colon == ':' && valid_name(colon + 1)) {
+			self.origin_cpu_ns = ppid == self.pid ? cpu : 0;
 			snprintf(parent, sizeof parent, "%s", colon + 1);
 			have = 1;
 		}
@@ -436,7 +462,7 @@ const struct lineage_self *lineage_fork_child(char letter, unsigned n)
 	char parent[LINEAGE_NAME_MAX + 1];
 	snprintf(parent, sizeof parent, "%s", self.name);
 	self.pid = (uint32_t)syscall(SYS_getpid);
-	self.origin = letter == 'C' ? LINEAGE_CLONE : LINEAGE_FORK;
+	self.origin = letter == 'C' ? LINEAGE_CLONE : letter == 'c' ? LINEAGE_RAW : LINEAGE_FORK;
 	atomic_store(&fork_count, 0);
 	atomic_store(&clone_count, 0);
 	struct program pg;
@@ -524,8 +550,9 @@ char **lineage_exec_env(char *const *envp, void *buf, size_t bytes)
 	for (char *const *e = envp; e && *e; e++)
 		if (!is_ours(*e))
 			out[k++] = *e;
-	char pid_name[24 + LINEAGE_NAME_MAX + 2];
-	snprintf(pid_name, sizeof pid_name, "%u:%s", (unsigned)self.pid, self.name);
+	char pid_name[48 + LINEAGE_NAME_MAX + 2];
+	snprintf(pid_name, sizeof pid_name, "%u.%llu:%s", (unsigned)self.pid,
+		 (unsigned long long)col_thread_cpu_ns(), self.name);
 	/* the program's own preloads after ours, unless it kept ours */
 	const char *sep = "", *theirs = "";
 	if (their_preload && *their_preload && !strstr(their_preload, env_preload)) {

@@ -13,7 +13,9 @@
  * process, which claims the lowest free number with mkdir(2).
  *
  * How a new image learns who it is: every process keeps PA_LINEAGE=PID:NAME
- * in its environment (its own pid and lineage name).  An image that finds its
+ * in its environment (its own pid and lineage name); the exec interposers
+ * pass PID.CPU:NAME, CPU the exec'ing thread's CPU clock (ns), from which
+ * the new image's recording counts (what came before is the old image's).  An image that finds its
  * own pid there was exec'd by that process (x); a different pid means a
  * descendant of it (c).  The founder starts with PA_LINEAGE empty and its pid
  * equal to PA_TARGET_PID.  The exec interposers (descend.c) put the current
@@ -40,7 +42,19 @@
 
 #define LINEAGE_NAME_MAX 200 /* bytes of a lineage name: a subexperiment is NAME.er */
 
-enum lineage_origin { LINEAGE_FOUNDER, LINEAGE_FORK, LINEAGE_EXEC, LINEAGE_CLONE, LINEAGE_SPAWN };
+/*
+ * LINEAGE_RAW: a child made by the raw clone or clone3 system call (no
+ * interposer saw it), found out at its first call into the collector; named
+ * with 'c' and the lowest free number, as a descendant made inside libc.
+ */
+enum lineage_origin {
+	LINEAGE_FOUNDER,
+	LINEAGE_FORK,
+	LINEAGE_EXEC,
+	LINEAGE_CLONE,
+	LINEAGE_SPAWN,
+	LINEAGE_RAW
+};
 
 enum lineage_follow { LINEAGE_FOLLOW_OFF = 0, LINEAGE_FOLLOW_ON = 1, LINEAGE_FOLLOW_REGEX = 2 };
 
@@ -51,6 +65,7 @@ struct lineage_self {
 	uint32_t pid;
 	enum lineage_origin origin;
 	char name[LINEAGE_NAME_MAX + 1]; /* "" for the founder */
+	uint64_t origin_cpu_ns;          /* LINEAGE_EXEC: the exec'ing thread's CPU clock at the exec */
 	char dir[PATH_MAX - 64];         /* where this process records, when followed */
 	const char *why_not;             /* when not followed: why (static text) */
 };
@@ -76,8 +91,9 @@ unsigned lineage_next_index(char letter);
 
 /*
  * In the child of a fork (letter 'f', number n from lineage_next_index in
- * the parent) or of a clone without CLONE_VM ('C'): become that descendant.
- * Creates the subexperiment when it is followed.
+ * the parent) or of a clone without CLONE_VM ('C'), or of the raw system
+ * call ('c', n 0: the lowest number free): become that descendant.  Creates
+ * the subexperiment when it is followed.
  */
 const struct lineage_self *lineage_fork_child(char letter, unsigned n);
 
@@ -100,5 +116,14 @@ size_t lineage_exec_env_bytes(char *const *envp);
  */
 void lineage_note_unprofilable(const char *path, char *const *argv, uint32_t pid, int is_exec,
 			       const char *reason);
+
+/*
+ * A child this process waited for and reaped (wait, waitpid, wait3, wait4,
+ * waitid): its wait status and CPU time (its own and that of the children
+ * it reaped), as a <reaped> line of the founder's processes.xml.  The
+ * reader names with it a process no collector recorded (the raw clone or
+ * clone3 system call), and the end of one whose collector did not see it.
+ */
+void lineage_note_reaped(uint32_t pid, int status, uint64_t utime_ns, uint64_t stime_ns);
 
 #endif

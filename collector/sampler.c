@@ -1,5 +1,7 @@
 /*
- * sampler.c - per-thread CPU-time sampling signals (see sampler.h).
+ * sampler.c - per-thread CPU-time sampling signals on a per-thread grid (see
+ * sampler.h).  Everything that arms, re-arms or stops a thread's sampler
+ * uses raw system calls only: a thread re-arms itself in the handler.
  */
 #include "collector/sampler.h"
 
@@ -16,17 +18,22 @@
 #include <unistd.h>
 
 #include "collector/fdkeep.h"
+#include "collector/state.h"
 
 #define GOLDEN 0.6180339887498949
 #define PAGE_BYTES 4096u
+/* perf clamps a task-clock period to at least 10 us; a timer takes 1 ns */
+#define MIN_PERIOD_NS 1u
 
 static enum sampler_kind sampler_mode;
-static uint64_t sampler_interval_ns;
+static uint64_t sampler_interval;
 static double sampler_seed;
 static _Atomic uint64_t sampler_count;
 static int sampler_fd_floor;          /* perf fds are moved to numbers >= this, away from the program's */
-static uint64_t sampler_forced_first; /* PA_SAMPLER_FIRST_NS (tests): every thread's first period */
+static uint64_t sampler_forced_first; /* PA_SAMPLER_FIRST_NS (tests): every thread's first phase */
 static int sampler_split;             /* each sample's CPU time is split into user and system */
+static _Atomic int sampler_sig = SAMPLER_SIGNAL;
+static _Atomic uint64_t sampler_sigs_used = 1ull << (SAMPLER_SIGNAL - 1); /* bit sig-1 */
 
 static uint64_t mono_ns(void)
 {
@@ -47,15 +54,19 @@ void sampler_reseed(void)
 	atomic_store(&sampler_count, 0);
 }
 
-/* The next thread's first expiry: a phase in [1, I] ns. */
-static uint64_t first_ns(void)
+uint64_t sampler_interval_ns(void)
+{
+	return sampler_interval;
+}
+
+uint64_t sampler_phase_ns(void)
 {
 	if (sampler_forced_first)
 		return sampler_forced_first;
 	uint64_t k = atomic_fetch_add(&sampler_count, 1);
 	double f = sampler_seed + (double)k * GOLDEN;
 	f -= (double)(uint64_t)f;
-	return 1 + (uint64_t)(f * (double)(sampler_interval_ns - 1));
+	return 1 + (uint64_t)(f * (double)(sampler_interval - 1));
 }
 
 static int perf_open(uint64_t period_ns, uint32_t tid)
@@ -75,7 +86,7 @@ static int perf_open(uint64_t period_ns, uint32_t tid)
 
 void sampler_init(uint32_t interval_us)
 {
-	sampler_interval_ns = (uint64_t)interval_us * 1000u;
+	sampler_interval = (uint64_t)interval_us * 1000u;
 	sampler_reseed();
 	sampler_mode = SAMPLER_NONE;
 	sampler_split = 0;
@@ -87,16 +98,16 @@ void sampler_init(uint32_t interval_us)
 	sampler_split = !(split && strcmp(split, "off") == 0) && sampler_user_ns(&probe) == 0;
 	const char *first = getenv("PA_SAMPLER_FIRST_NS");
 	sampler_forced_first = first ? strtoull(first, NULL, 10) : 0;
-	if (sampler_forced_first > sampler_interval_ns)
-		sampler_forced_first = sampler_interval_ns;
+	if (sampler_forced_first > sampler_interval)
+		sampler_forced_first = sampler_interval;
+	sampler_fd_floor = fdkeep_floor();
 	const char *force = getenv("PA_SAMPLER");
 	if (force && strcmp(force, "timer") == 0)
 		return;
-	int fd = perf_open(sampler_interval_ns, 0);
+	int fd = perf_open(sampler_interval, 0);
 	if (fd < 0)
 		return; /* perf_event_paranoid >= 2 without CAP_PERFMON, seccomp, no perf events */
 	close(fd);
-	sampler_fd_floor = fdkeep_floor();
 	sampler_mode = SAMPLER_PERF;
 }
 
@@ -138,124 +149,79 @@ int sampler_user_ns(uint64_t *ret)
 	return 0;
 }
 
-static int start_timer(struct sampler_thread *s, uint32_t tid, void *cookie)
+/* ------------------------------------------------------------ the signal */
+
+int sampler_signal(void)
 {
-	struct sigevent sev;
-	memset(&sev, 0, sizeof sev);
-	sev.sigev_notify = SIGEV_THREAD_ID;
-	sev.sigev_signo = SAMPLER_SIGNAL;
-	sev.sigev_value.sival_ptr = cookie;
-	sev._sigev_un._tid = (pid_t)tid;
-	timer_t id;
-	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &id) != 0)
-		return -errno;
-	uint64_t first = first_ns(), iv = sampler_interval_ns;
-	struct itimerspec its = {
-		.it_interval = {.tv_sec = (time_t)(iv / 1000000000u), .tv_nsec = (long)(iv % 1000000000u)},
-		.it_value = {.tv_sec = (time_t)(first / 1000000000u), .tv_nsec = (long)(first % 1000000000u)},
-	};
-	if (timer_settime(id, 0, &its, NULL) != 0) {
-		int e = errno;
-		timer_delete(id);
-		return -e;
-	}
-	s->timer = id;
-	s->kind = SAMPLER_TIMER;
-	return 0;
+	return atomic_load_explicit(&sampler_sig, memory_order_acquire);
 }
+
+int sampler_signal_used(int sig)
+{
+	return sig >= 1 && sig <= 64 &&
+	       (atomic_load_explicit(&sampler_sigs_used, memory_order_acquire) >> (sig - 1) & 1);
+}
+
+int sampler_signal_move(int from, int (*taken)(int sig), int (*install)(int sig))
+{
+	int cur = sampler_signal();
+	if (cur != from)
+		return cur;
+	/* the highest real-time signals: programs number theirs up from SIGRTMIN */
+	for (int sig = SIGRTMAX; sig >= SIGRTMAX - 8 && sig > SIGRTMIN; sig--) {
+		struct sigaction old;
+		if (sampler_signal_used(sig) || taken(sig) || col_real()->sigaction(sig, NULL, &old) != 0 ||
+		    old.sa_handler != SIG_DFL || install(sig) != 0)
+			continue;
+		atomic_fetch_or(&sampler_sigs_used, 1ull << (sig - 1));
+		atomic_store_explicit(&sampler_sig, sig, memory_order_release);
+		return sig;
+	}
+	return cur;
+}
+
+/* ------------------------------------------------------------ arming */
 
 int sampler_move_high(int fd)
 {
 	if (!sampler_fd_floor)
 		sampler_fd_floor = fdkeep_floor();
-	int high = fcntl(fd, F_DUPFD_CLOEXEC, sampler_fd_floor);
+	int high = (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, sampler_fd_floor);
 	if (high < 0)
 		return fd; /* none free up there: the low one will do, it is closed at once */
-	close(fd);
+	syscall(SYS_close, fd);
 	return high;
 }
 
-/*
- * Make thread tid's task-clock event with period period_ns, signalling the
- * thread, mapped (the mapping keeps it), enabled for one overflow (refresh 1)
- * or for good (refresh 0).  The descriptor stays open for the caller to
- * close (*ret_fd), so that the next event gets another number.
- */
-static void *perf_event(uint32_t tid, uint64_t period_ns, int refresh, int *ret_fd)
+/* The thread's timer: expiries at first_ns of its CPU time from now, then every I. */
+static int start_timer(struct sampler_thread *s, uint32_t tid, void *cookie, uint64_t first_ns)
 {
-	int fd = perf_open(period_ns, tid);
-	if (fd < 0)
-		return NULL;
-	fd = sampler_move_high(fd);
-	struct f_owner_ex owner = {F_OWNER_TID, (pid_t)tid};
-	void *page = MAP_FAILED;
-	if (fcntl(fd, F_SETSIG, SAMPLER_SIGNAL) == 0 && fcntl(fd, F_SETOWN_EX, &owner) == 0 &&
-	    fcntl(fd, F_SETFL, O_ASYNC) == 0)
-		page = mmap(NULL, PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (page == MAP_FAILED) {
-		close(fd);
-		return NULL;
+	struct sigevent sev;
+	memset(&sev, 0, sizeof sev);
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = s->sig;
+	sev.sigev_value.sival_ptr = cookie;
+	sev._sigev_un._tid = (pid_t)tid;
+	int id;
+	if (syscall(SYS_timer_create, CLOCK_THREAD_CPUTIME_ID, &sev, &id) != 0)
+		return -errno;
+	uint64_t iv = sampler_interval;
+	struct itimerspec its = {
+		.it_interval = {.tv_sec = (time_t)(iv / 1000000000u), .tv_nsec = (long)(iv % 1000000000u)},
+		.it_value = {.tv_sec = (time_t)(first_ns / 1000000000u),
+			     .tv_nsec = (long)(first_ns % 1000000000u)},
+	};
+	if (syscall(SYS_timer_settime, id, 0, &its, NULL) != 0) {
+		int e = errno;
+		syscall(SYS_timer_delete, id);
+		return -e;
 	}
-	if (ioctl(fd, refresh ? PERF_EVENT_IOC_REFRESH : PERF_EVENT_IOC_ENABLE, refresh) != 0) {
-		munmap(page, PAGE_BYTES);
-		close(fd);
-		return NULL;
+	s->timer_id = id;
+	s->kind = SAMPLER_TIMER;
+	if (atomic_load(&s->stopped)) { /* sampler_stop ran meanwhile, from another thread */
+		syscall(SYS_timer_delete, id);
+		s->kind = SAMPLER_NONE;
 	}
-	*ret_fd = fd;
-	return page;
-}
-
-static int start_perf(struct sampler_thread *s, uint32_t tid)
-{
-	/*
-	 * The phase event is armed for one overflow only: the first period can
-	 * be as short as the kernel allows (10 us), and an event that kept
-	 * overflowing at that rate while the thread has the signal blocked (around
-	 * a fork, say) would keep the CPU in interrupts for good.
-	 */
-	int pfd = -1, sfd = -1;
-	void *steady = perf_event(tid, sampler_interval_ns, 0, &sfd);
-	if (!steady)
-		return -EINVAL;
-	/*
-	 * The phase event last: the CPU time it counts is the thread's own
-	 * from here, not the making of the other event (of a 1 ms thread,
-	 * that was 3% of its samples charged to the collector's start-up).
-	 */
-	void *phase = perf_event(tid, first_ns(), 1, &pfd);
-	if (!phase) {
-		munmap(steady, PAGE_BYTES);
-		close(sfd);
-		return -EINVAL;
-	}
-	s->phase_fd_num = pfd;
-	s->steady_fd_num = sfd;
-	atomic_store(&s->phase_page, phase);
-	atomic_store(&s->steady_page, steady);
-	s->kind = SAMPLER_PERF;
-	close(pfd); /* the mappings keep the events; the signals keep the numbers */
-	close(sfd);
-	return 0;
-}
-
-int sampler_start(struct sampler_thread *s, uint32_t tid, void *cookie, int force_timer)
-{
-	memset(s, 0, sizeof *s);
-	s->phase_fd_num = s->steady_fd_num = -1;
-	if (sampler_mode == SAMPLER_NONE)
-		return 0;
-	if (sampler_mode == SAMPLER_PERF && !force_timer && start_perf(s, tid) == 0)
-		return 0;
-	return start_timer(s, tid, cookie);
-}
-
-int sampler_owns(const struct sampler_thread *s, const siginfo_t *si, const void *cookie)
-{
-	if (s->kind == SAMPLER_TIMER)
-		return si->si_code == SI_TIMER && si->si_value.sival_ptr == cookie;
-	if (s->kind == SAMPLER_PERF) /* POLL_HUP: the phase event's overflow that used up its refresh */
-		return (si->si_code == POLL_IN || si->si_code == POLL_HUP) &&
-		       (si->si_fd == s->steady_fd_num || si->si_fd == s->phase_fd_num);
 	return 0;
 }
 
@@ -266,32 +232,149 @@ static void let_go(void *_Atomic *page)
 		syscall(SYS_munmap, p, (size_t)PAGE_BYTES); /* the last reference: the event goes */
 }
 
+/* Publish page as s's event, unless s was stopped meanwhile (then let it go). */
+static void publish(struct sampler_thread *s, void *page)
+{
+	atomic_store(&s->page, page);
+	if (atomic_load(&s->stopped))
+		let_go(&s->page);
+}
+
+/*
+ * Make thread s->tid's task-clock event with period period_ns, signalling
+ * the thread with s->sig, mapped (the mapping keeps it) and its descriptor
+ * closed.  s->fd_num, the number its signals carry, is set before the event
+ * is enabled (a short first period can overflow at once), for one overflow
+ * (refresh 1) or for good (refresh 0).  0, or -1 (s not armed).
+ */
+static int perf_event(struct sampler_thread *s, uint64_t period_ns, int refresh)
+{
+	int fd = perf_open(period_ns, s->tid);
+	if (fd < 0)
+		return -1;
+	fd = sampler_move_high(fd);
+	struct f_owner_ex owner = {F_OWNER_TID, (pid_t)s->tid};
+	void *page = MAP_FAILED;
+	if (syscall(SYS_fcntl, fd, F_SETSIG, s->sig) == 0 &&
+	    syscall(SYS_fcntl, fd, F_SETOWN_EX, &owner) == 0 && syscall(SYS_fcntl, fd, F_SETFL, O_ASYNC) == 0)
+		page = (void *)syscall(SYS_mmap, NULL, (size_t)PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+				       fd, 0L);
+	if (page == MAP_FAILED) {
+		syscall(SYS_close, fd);
+		return -1;
+	}
+	s->fd_num = fd;
+	s->oneshot = refresh;
+	s->kind = SAMPLER_PERF;
+	publish(s, page);
+	if (syscall(SYS_ioctl, fd, refresh ? PERF_EVENT_IOC_REFRESH : PERF_EVENT_IOC_ENABLE, refresh) != 0) {
+		let_go(&s->page);
+		syscall(SYS_close, fd);
+		s->fd_num = -1;
+		s->kind = SAMPLER_NONE;
+		return -1;
+	}
+	syscall(SYS_close, fd); /* the mapping keeps the event; its signals keep the number */
+	return 0;
+}
+
+int sampler_start(struct sampler_thread *s, uint32_t tid, void *cookie, int force_timer, uint64_t first_ns)
+{
+	memset(s, 0, sizeof *s);
+	s->fd_num = -1;
+	s->tid = tid;
+	s->cookie = cookie;
+	s->sig = sampler_signal();
+	if (sampler_mode == SAMPLER_NONE)
+		return 0;
+	if (first_ns < MIN_PERIOD_NS)
+		first_ns = MIN_PERIOD_NS;
+	if (sampler_mode == SAMPLER_PERF && !force_timer && perf_event(s, first_ns, 1) == 0)
+		return 0;
+	return start_timer(s, tid, cookie, first_ns);
+}
+
+static void retire(struct sampler_thread *s, int fd)
+{
+	s->retired_fd[s->nretired % SAMPLER_RETIRED] = fd;
+	s->retired_sig[s->nretired % SAMPLER_RETIRED] = s->sig;
+	s->nretired++;
+}
+
+/* Let the thread's event or timer go (its numbers retired); the thread's own call. */
+static void disarm(struct sampler_thread *s)
+{
+	if (s->kind == SAMPLER_PERF) {
+		retire(s, s->fd_num);
+		let_go(&s->page);
+	} else if (s->kind == SAMPLER_TIMER) {
+		retire(s, -1);
+		syscall(SYS_timer_delete, s->timer_id);
+	}
+	s->kind = SAMPLER_NONE;
+}
+
+int sampler_rearm(struct sampler_thread *s, uint64_t first_ns)
+{
+	if (atomic_load(&s->stopped))
+		return 0;
+	int force_timer = s->kind == SAMPLER_TIMER;
+	disarm(s);
+	s->sig = sampler_signal();
+	if (first_ns < MIN_PERIOD_NS)
+		first_ns = MIN_PERIOD_NS;
+	if (sampler_mode == SAMPLER_PERF && !force_timer && perf_event(s, first_ns, 1) == 0)
+		return 0;
+	return start_timer(s, s->tid, s->cookie, first_ns);
+}
+
+int sampler_stale(const struct sampler_thread *s)
+{
+	return s->kind != SAMPLER_NONE && s->sig != sampler_signal();
+}
+
+int sampler_owns(const struct sampler_thread *s, int sig, const siginfo_t *si, const void *cookie)
+{
+	if (si->si_code == SI_TIMER) { /* a timer's value names its thread, retired ones too */
+		if (si->si_value.sival_ptr != cookie)
+			return 0;
+		return s->kind == SAMPLER_TIMER && sig == s->sig ? 1 : sampler_signal_used(sig) ? 2 : 0;
+	}
+	/* POLL_HUP: the one-shot event's overflow that used up its refresh */
+	if (si->si_code != POLL_IN && si->si_code != POLL_HUP)
+		return 0;
+	if (s->kind == SAMPLER_PERF && sig == s->sig && si->si_fd == s->fd_num)
+		return 1;
+	for (uint32_t i = 0; i < s->nretired && i < SAMPLER_RETIRED; i++)
+		if (s->retired_fd[i] >= 0 && si->si_fd == s->retired_fd[i] && sig == s->retired_sig[i])
+			return 2;
+	return 0;
+}
+
 void sampler_after_sample(struct sampler_thread *s)
 {
-	if (s->kind == SAMPLER_PERF && atomic_load_explicit(&s->phase_page, memory_order_relaxed))
-		let_go(&s->phase_page); /* it has given its one overflow */
+	if (s->kind != SAMPLER_PERF || !s->oneshot || atomic_load(&s->stopped))
+		return;
+	/* the first expiry has given its one overflow: the steady event, period I, from here */
+	disarm(s);
+	if (perf_event(s, sampler_interval, 0) == 0)
+		return;
+	start_timer(s, s->tid, s->cookie, sampler_interval); /* no descriptor free now: a timer needs none */
 }
 
 void sampler_stop(struct sampler_thread *s)
 {
-	if (s->kind == SAMPLER_TIMER) {
-		timer_delete(s->timer);
-	} else if (s->kind == SAMPLER_PERF) {
-		/*
-		 * The phase event first: a short thread's one chance of a
-		 * sample; an overflow while the steady one is torn down
-		 * would come too late to be taken.
-		 */
-		let_go(&s->phase_page);
-		let_go(&s->steady_page);
-	}
+	atomic_store(&s->stopped, 1);
+	if (s->kind == SAMPLER_TIMER)
+		syscall(SYS_timer_delete, s->timer_id);
+	else if (s->kind == SAMPLER_PERF)
+		let_go(&s->page);
 	s->kind = SAMPLER_NONE;
 }
 
 void sampler_forget(struct sampler_thread *s)
 {
 	/* the child has no timers or perf mappings of its parent (VM_DONTCOPY) and no descriptor */
-	atomic_store(&s->phase_page, NULL);
-	atomic_store(&s->steady_page, NULL);
+	atomic_store(&s->page, NULL);
 	s->kind = SAMPLER_NONE;
 }

@@ -1,51 +1,53 @@
 /*
  * sampler.h - what makes a thread take a clock-profiling sample: a signal
- * (SAMPLER_SIGNAL, SIGURG) each time the thread has used another interval of
- * CPU time.
+ * each time the thread's CPU time passes another point of its grid.
  *
- * The signal is SIGURG, not SIGPROF, because its default action is to ignore
- * it.  A signal queued for a thread stays pending through an exec, and the
- * exec resets its action to the default: a SIGPROF queued by an overflow
- * during an exec the collector did not see (the raw execve system call)
- * killed the new image, whereas a SIGURG is discarded.  It also leaves
- * SIGPROF and ITIMER_PROF wholly to the program (gperftools, watchdogs).
- * Programs rarely use SIGURG (out-of-band socket data, Go's preemption);
- * signals.c forwards to their handler what is not ours.
+ * The grid.  Each thread's expiries are at r, r + I, r + 2I, ... of its CPU
+ * time, counted from the thread's origin (its creation; for a process's
+ * first thread, its exec), with r drawn uniformly from (0, I] per thread:
+ * the k-th thread of the process gets 1 + frac(s + k * golden ratio) *
+ * (I - 1) ns, s uniform at process start, so the phases of a pool of
+ * threads are spread evenly.  Each grid point stands for I of CPU time
+ * (threads.c charges a sample the grid points it passed, times I), so a
+ * function that runs c gets c / I grid points in expectation wherever it
+ * runs: the first function of a process or thread is charged as fairly as
+ * any other, and a thread that runs c < I is sampled with probability c / I
+ * and charged I (exact in expectation).  Grid points that pass before the
+ * collector can arm the thread (a process's loading, a thread's start-up)
+ * are charged at arming time to a start-up stack (threads.c).
  *
  * Two mechanisms, chosen once per process (sampler_init):
- *  - perf: a software task-clock perf event per thread, counting the thread's
- *    CPU time in user and kernel mode, whose overflow is an hrtimer that fires
+ *  - perf: a software task-clock perf event, counting the thread's CPU time
+ *    in user and kernel mode, whose overflow is an hrtimer that fires
  *    exactly when the thread has run the period, and sends the signal to the
  *    thread itself (fcntl F_SETSIG, F_SETOWN_EX).  Needs perf_event_paranoid
- *    <= 1 or CAP_PERFMON (counting kernel time is what makes a sample taken
- *    during a system call land on the code that made it);
- *  - timer: a POSIX timer on the thread's CPU clock (timer_create with
- *    SIGEV_THREAD_ID), which the kernel checks only at its tick (HZ=250: every
- *    4 ms of a thread's running), so a thread that ends within a tick of its
- *    next expiry misses it.
+ *    <= 1 or CAP_PERFMON.  The first expiry is a one-shot event (refresh 1)
+ *    whose period is the distance to the thread's first grid point; at its
+ *    sample the handler lets it go and makes the steady event, period I
+ *    (sampler_after_sample): one event per thread at a time, none at all
+ *    for the thread's own code after the first sample's handler;
+ *  - timer: a POSIX timer on the thread's CPU clock (SIGEV_THREAD_ID, its
+ *    first expiry at the first grid point, then every I), which the kernel
+ *    checks only at its tick (HZ=250: every 4 ms of a thread's running), so a
+ *    thread that ends within a tick of its next expiry misses it.
  * PA_SAMPLER=timer|perf in the environment forces one (for tests).
  *
- * The first expiry of each thread is at a random phase of the interval: the
- * k-th thread of the process gets 1 + frac(s + k * golden ratio) * (I - 1) ns,
- * s uniform at process start.  Every thread's phase is uniform, so a thread
- * that runs c < I gets a sample with probability c / I exactly (perf), and the
- * sequence spreads the phases of a pool of threads evenly, so the number of
- * short threads sampled hardly varies from run to run.  The reader charges a
- * sampled thread that ran less than I with I (docs/architecture.md): exact in
- * expectation.  Later expiries follow every I (perf: at I, 2I, ... of the
- * thread's CPU time, below).
+ * Descriptors: an event's descriptor is closed once the event is mapped (a
+ * one-page mapping keeps it alive, and its signals go on naming the number
+ * it had in si_fd), so the collector holds no descriptor of the program's
+ * table while the thread runs.  Timers are made with the raw system calls,
+ * so that a thread can re-arm itself in the handler.
  *
- * With perf each thread has two events, both made when it starts: a phase
- * event, armed for a single overflow at the thread's phase (it stops itself
- * after it), and a steady one with period I from the thread's start.  Their
- * descriptors are closed before sampler_start returns (a one-page mapping of
- * each keeps it alive, and the signals go on naming the numbers they had), so
- * the collector holds no descriptor of the program's table while the thread
- * runs: a program that closes every descriptor, reuses the numbers or has
- * a thousand threads waiting for their first sample changes nothing.  The
- * expiries are the phase r, then I, 2I, ...: a thread that runs c < I is
- * sampled at r with probability c / I as before, and each sample is weighted
- * by the CPU time since the previous one, so nothing is counted twice.
+ * The signal.  SIGURG at start: its default action is to ignore it, so a
+ * sampling signal queued during an exec the collector does not see (the raw
+ * execve system call) is discarded by the new image, where a SIGPROF or a
+ * real-time signal would kill it; and SIGPROF stays the program's.  When the
+ * program wants SIGURG itself (signals.c: it blocks it, waits for it, reads
+ * it through a signalfd, or handles it), sampler_signal_move() picks a
+ * real-time signal nobody uses and every thread moves its events to it:
+ * the calling thread at once (sampler_rearm), the others at their next
+ * sample (sampler_stale).  The numbers of a thread's events let go stay
+ * known (retired), so that a late signal of theirs is still ours.
  */
 #ifndef COLLECTOR_SAMPLER_H
 #define COLLECTOR_SAMPLER_H
@@ -54,18 +56,26 @@
 #include <stdint.h>
 #include <time.h>
 
-/* The sampling signal of both mechanisms; its default action must be to ignore it. */
+/* The first sampling signal; its default action must be to ignore it. */
 #define SAMPLER_SIGNAL SIGURG
 
 enum sampler_kind { SAMPLER_NONE, SAMPLER_PERF, SAMPLER_TIMER };
 
+#define SAMPLER_RETIRED 4
+
 struct sampler_thread {
 	enum sampler_kind kind; /* SAMPLER_NONE: not armed */
-	timer_t timer;          /* SAMPLER_TIMER; any value is valid, NULL included */
-	int phase_fd_num;       /* SAMPLER_PERF: the numbers the events' signals carry in si_fd */
-	int steady_fd_num;
-	void *_Atomic phase_page;  /* SAMPLER_PERF: the mappings that keep the events, or NULL */
-	void *_Atomic steady_page; /* (the phase one is let go after its sample) */
+	int sig;                /* the signal its expiries send */
+	int timer_id;           /* SAMPLER_TIMER: the kernel's timer id */
+	int fd_num;             /* SAMPLER_PERF: the number its event's signals carry in si_fd */
+	int oneshot;         /* SAMPLER_PERF: the event is the first expiry's (the steady one comes after) */
+	void *_Atomic page;  /* SAMPLER_PERF: the mapping that keeps the event, or NULL */
+	_Atomic int stopped; /* sampler_stop ran (from any thread): make nothing new */
+	uint32_t tid;
+	void *cookie;
+	/* events and timers let go, whose signals may still be on their way */
+	int retired_fd[SAMPLER_RETIRED], retired_sig[SAMPLER_RETIRED];
+	uint32_t nretired;
 };
 
 /*
@@ -78,6 +88,12 @@ void sampler_init(uint32_t interval_us);
 void sampler_reseed(void);
 
 enum sampler_kind sampler_kind(void);
+
+/* The interval I in ns (0: clock profiling off). SIGNAL_SAFE. */
+uint64_t sampler_interval_ns(void);
+
+/* The next thread's first grid point: a phase in [1, I] ns from its origin. SIGNAL_SAFE. */
+uint64_t sampler_phase_ns(void);
 
 /* "perf_task_clock", "timer_create" or "none", as log.xml says. */
 const char *sampler_mechanism(void);
@@ -101,30 +117,65 @@ const char *sampler_split_mechanism(void);
 int sampler_user_ns(uint64_t *ret);
 
 /*
- * Arm sampling of the calling thread tid; cookie identifies the thread's
- * timer in the handler (si_value).  force_timer: use a POSIX timer even when
- * perf is the mechanism (threads that share another thread's TLS).  Returns 0
- * or -errno (the thread then takes no samples).
+ * The sampling signal new events use (SAMPLER_SIGNAL until moved), and
+ * whether sig is one the samplers use or used (their late signals).
+ * SIGNAL_SAFE.
  */
-int sampler_start(struct sampler_thread *s, uint32_t tid, void *cookie, int force_timer);
-
-/* 1 if si is this thread's sampling signal. SIGNAL_SAFE. */
-int sampler_owns(const struct sampler_thread *s, const siginfo_t *si, const void *cookie);
+int sampler_signal(void);
+int sampler_signal_used(int sig);
+/*
+ * Move the sampling signal off `from` (the program wants it): to one of the
+ * highest real-time signals whose disposition is the default and that
+ * `taken(sig)` says the program has not shown it wants, once `install(sig)`
+ * (our handler on it) returned 0.  Returns the signal the samplers use from
+ * now on (unchanged when from is not the current one or none is free).
+ * Not signal-safe; serialised by the caller.
+ */
+int sampler_signal_move(int from, int (*taken)(int sig), int (*install)(int sig));
 
 /*
- * After each sampling signal of the thread, taken or dropped: lets the
- * phase event go once it has given its sample.  SIGNAL_SAFE.
+ * Arm sampling of the calling thread tid, its first expiry after first_ns
+ * more of its CPU time (at least 1); cookie identifies its timer in the
+ * handler (si_value).  force_timer: use a POSIX timer even when perf is
+ * the mechanism (threads that share another thread's TLS).  Returns 0 or
+ * -errno (the thread then takes no samples).  SIGNAL_SAFE (raw system calls
+ * only), so that a thread can re-arm itself in the handler.
+ */
+int sampler_start(struct sampler_thread *s, uint32_t tid, void *cookie, int force_timer, uint64_t first_ns);
+
+/*
+ * Move the calling thread's sampler to sampler_signal(), its next expiry
+ * after first_ns of its CPU time: the old event or timer is let go, its
+ * numbers kept as retired.  0 or -errno (then the thread is not armed).
+ * SIGNAL_SAFE.
+ */
+int sampler_rearm(struct sampler_thread *s, uint64_t first_ns);
+
+/* 1 if s uses another signal than sampler_signal() (it is to be re-armed). SIGNAL_SAFE. */
+int sampler_stale(const struct sampler_thread *s);
+
+/*
+ * 1 if signal sig with si is this thread's sampling signal, 2 if it is a
+ * retired event's or timer's (late: it may come after its grid point was
+ * charged), else 0.  SIGNAL_SAFE.
+ */
+int sampler_owns(const struct sampler_thread *s, int sig, const siginfo_t *si, const void *cookie);
+
+/*
+ * After each sampling signal of the calling thread, taken or dropped: the
+ * first expiry's one-shot event is let go and the steady event (period I)
+ * made in its place.  SIGNAL_SAFE.
  */
 void sampler_after_sample(struct sampler_thread *s);
 
 /*
  * Move perf event descriptor fd to a number above half the descriptor
  * limit, out of the program's way (when one is free there): the new number,
- * or fd.  For the counters of hwc.c too.
+ * or fd.  For the counters of hwc.c too.  SIGNAL_SAFE.
  */
 int sampler_move_high(int fd);
 
-/* Stop and release (from any thread of the process). */
+/* Stop and release (from any thread of the process). SIGNAL_SAFE. */
 void sampler_stop(struct sampler_thread *s);
 
 /* In a fork child: forget an inherited thread's sampler (the child has no copy of its events). */

@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,16 +57,47 @@ struct col_counters *col_counters(void)
 	return &col_count;
 }
 
+/*
+ * A page the kernel gives a child made by fork or clone without CLONE_VM
+ * zeroed (MADV_WIPEONFORK, Linux 4.14): its first byte, set when this
+ * process became active, says that it is still that process.  A child made
+ * by the raw system call (no atfork handler ran) finds it 0, so it never
+ * records into its parent's data files.  NULL where the kernel refuses.
+ */
+static volatile uint8_t *self_page;
+
+static void self_mark(void)
+{
+	if (!self_page) {
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return;
+		if (madvise(p, 4096, MADV_WIPEONFORK) != 0) {
+			munmap(p, 4096);
+			return;
+		}
+		self_page = p;
+	}
+	self_page[0] = 1;
+}
+
 int col_collecting(void)
 {
 	return atomic_load_explicit(&col_is_active, memory_order_acquire) &&
-	       !atomic_load_explicit(&col_finished, memory_order_relaxed);
+	       !atomic_load_explicit(&col_finished, memory_order_relaxed) && (!self_page || self_page[0]);
+}
+
+int col_forked_unseen(void)
+{
+	return atomic_load_explicit(&col_is_active, memory_order_acquire) && self_page && !self_page[0];
 }
 
 void col_set_active(int on)
 {
-	if (on)
+	if (on) {
+		self_mark();
 		atomic_store(&col_finished, 0);
+	}
 	atomic_store(&col_is_active, on ? 1 : 0);
 }
 

@@ -38,6 +38,7 @@ struct col_real {
 struct col_config {
 	uint32_t owner_pid;
 	uint64_t start_ns;        /* CLOCK_MONOTONIC at init */
+	uint64_t init_cpu_ns;     /* the initialising thread's CPU clock when col_init began */
 	uint32_t interval_us;     /* 0: clock profiling off */
 	uint32_t depth_limit;     /* frames, [1, 6000] */
 	uint64_t window_start_ns; /* collect only in [start, end) after start_ns */
@@ -56,6 +57,7 @@ struct col_config {
 /* Counters reported in <collector_end> (a tracer counts its own records). */
 struct col_counters {
 	_Atomic uint64_t samples;
+	_Atomic uint64_t startup_samples; /* grid points passed before a thread was armed (sampler.h) */
 	_Atomic uint64_t
 		signals; /* sampling signals of live threads while collecting: samples + coalesced + dropped + lost */
 	_Atomic uint64_t deferred;      /* samples taken when the collector's own code returned */
@@ -86,6 +88,12 @@ int col_collecting(void);
 void col_set_active(int on);
 /* 1 once col_set_active(1) ran and until col_set_active(0), finished or not. */
 int col_active(void);
+/*
+ * 1 in a child of this process made without our interposers (the raw
+ * clone or clone3 system call): it inherited the active state, but not as
+ * the process that recorded it (col_collecting() is 0 there).  SIGNAL_SAFE.
+ */
+int col_forked_unseen(void);
 /* Mark the collection finished; returns 1 if it already was. SIGNAL_SAFE. */
 int col_mark_finished(void);
 

@@ -10,10 +10,12 @@
  */
 #include "collector/threads.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -65,7 +67,8 @@ struct col_thread {
 	volatile sig_atomic_t raw_guard; /* the reentrancy guard of a raw thread (tls_guard is not its own) */
 	int (*raw_fn)(void *);           /* a raw thread's start routine */
 	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
-	uint64_t cpu0_ns;                /* thread CPU clock at THREAD_START */
+	uint64_t origin_ns;              /* thread CPU clock where its recording counts from (sampler.h) */
+	uint64_t next_grid_ns;           /* ... of its next grid point not yet charged */
 	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
 	uint64_t last_at_ns;             /* when last_cpu_ns was read (col_now_ns) */
 	uint64_t last_user_ns;  /* its user-mode CPU time charged to samples so far (sampler_user_ns) */
@@ -174,6 +177,24 @@ static int is_slot(const void *p)
 	return a && q >= a && q < a + sizeof(struct col_thread) * SLOT_COUNT;
 }
 
+/*
+ * The pc, sp, fp and rbx of the frame this is inlined into, taken by one asm
+ * statement so that the unwind rule at that pc holds for those registers.
+ */
+__attribute__((always_inline)) static inline void context_here(ucontext_t *uc)
+{
+	uint64_t pc, sp, fp, bx;
+	__asm__ volatile("leaq 0(%%rip), %0\n\t"
+			 "movq %%rsp, %1\n\t"
+			 "movq %%rbp, %2\n\t"
+			 "movq %%rbx, %3"
+			 : "=&r"(pc), "=&r"(sp), "=&r"(fp), "=&r"(bx));
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+	uc->uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
+	uc->uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
+	uc->uc_mcontext.gregs[REG_RBX] = (greg_t)bx;
+}
+
 /* The kernel's CPU clock id of thread `tid` (MAKE_THREAD_CPUCLOCK, CPUCLOCK_SCHED). */
 static clockid_t tid_cpu_clock(uint32_t tid)
 {
@@ -232,9 +253,33 @@ static void thread_region(struct col_thread *t)
 	}
 }
 
-static void thread_sampler(struct col_thread *t)
+/* What ran on a thread before it was armed. */
+enum startup {
+	STARTUP_THREAD,  /* the collector's start of a thread or a fork child */
+	STARTUP_PROCESS, /* a new image's loading, then the collector's start */
+	STARTUP_UNSEEN,  /* a raw clone child's own code, which nothing sampled */
+};
+
+static void take_startup(struct col_thread *t, uint64_t weight_ns, uint64_t first_ns, enum startup how);
+
+/*
+ * Arm t's sampler at its first grid point not yet passed; the grid points
+ * that passed before (a process's loading, the thread's start-up) are
+ * charged now, to the start-up's stack (take_startup).  Under t's guard.
+ */
+static void thread_sampler(struct col_thread *t, enum startup how)
 {
-	int r = sampler_start(&t->smp, t->tid, t, t->raw);
+	uint64_t iv = sampler_interval_ns(), cpu = col_thread_cpu_ns();
+	uint64_t first = t->origin_ns + (iv ? sampler_phase_ns() : 0), passed = 0;
+	if (iv && cpu >= first) {
+		passed = (cpu - first) / iv + 1;
+		t->next_grid_ns = first + passed * iv;
+	} else {
+		t->next_grid_ns = first;
+	}
+	if (passed)
+		take_startup(t, passed * iv, first, how);
+	int r = sampler_start(&t->smp, t->tid, t, t->raw, t->next_grid_ns > cpu ? t->next_grid_ns - cpu : 1);
 	if (r < 0 && atomic_fetch_add(&col_counters()->timer_failures, 1) == 0) {
 		char msg[96] = "could not arm the thread's sampling: ";
 		const char *e = strerror(-r);
@@ -250,8 +295,14 @@ static void thread_sampler(struct col_thread *t)
 			"shorter than the interval are under-sampled (collector_end timer_fallbacks counts them)");
 }
 
-/* Runs in the new thread (or the initial one at init), outside signal context. */
-static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_pc, uint64_t outer_fp)
+/*
+ * Runs in the new thread (or the initial one at init), outside signal
+ * context.  origin_ns: the thread CPU clock its recording counts from (0
+ * for a thread or a fork child, which the kernel starts at 0; for a new
+ * image, its CPU before the exec).  how: what ran before it was armed.
+ */
+static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_pc, uint64_t outer_fp,
+			 uint64_t origin_ns, enum startup how)
 {
 	volatile sig_atomic_t *g = t->raw ? &t->raw_guard : &tls_guard;
 	sig_atomic_t guard = *g;
@@ -273,7 +324,8 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 		if (thread_key_ok)
 			pthread_setspecific(thread_key, t);
 	}
-	t->cpu0_ns = t->last_cpu_ns = col_thread_cpu_ns();
+	t->last_cpu_ns = col_thread_cpu_ns();
+	t->origin_ns = origin_ns < t->last_cpu_ns ? origin_ns : t->last_cpu_ns;
 	if (!sampler_splits() || sampler_user_ns(&t->last_user_ns) < 0)
 		t->last_user_ns = 0;
 	struct exp_thread_start r = {
@@ -283,9 +335,11 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 	atomic_store(&t->state, SLOT_LIVE);
 	if (!t->raw) /* a raw thread's signals cannot tell it from its creator (shared TLS) */
 		hwc_thread_start(&t->hwc, t->tid);
-	thread_sampler(t);
+	thread_sampler(t, how);
 	if (!t->raw)
 		hwc_thread_started(&t->hwc); /* the sampler's events took other numbers */
+	if (!t->raw && !guard && (t->deferred || t->hwc_deferred))
+		take_deferred(t, 0); /* a first expiry that came as the thread was armed */
 	*g = guard;
 }
 
@@ -356,7 +410,7 @@ static void thread_write_end(struct col_thread *t, uint32_t writer_tid, uint64_t
 	struct exp_thread_end r = {
 		.tid = t->tid,
 		.end_ns = col_now_ns(),
-		.cpu_ns = cpu_now_ns > t->cpu0_ns ? cpu_now_ns - t->cpu0_ns : 0,
+		.cpu_ns = cpu_now_ns > t->origin_ns ? cpu_now_ns - t->origin_ns : 0,
 	};
 	if (cfg->window_start_ns || cfg->window_end_ns || col_pause_seen()) {
 		/* -t, pause: the CPU inside the window, which its samples carry, plus
@@ -411,21 +465,21 @@ static void thread_key_destructor(void *p)
 	tls_guard = 0;
 }
 
-void threads_begin_initial(void)
+void threads_begin_initial(uint64_t origin_ns)
 {
 	struct col_thread *t = slot_claim();
 	if (t)
-		thread_begin(t, 0, 0, 0);
+		thread_begin(t, 0, 0, 0, origin_ns, STARTUP_PROCESS);
 }
 
-void threads_fork_child(int followed)
+void threads_fork_child(int followed, int unseen)
 {
 	struct col_thread *self = tls_thread;
 	blockw_cursor_forget(&ctl_cursor);
 	atomic_flag_clear(&ctl_lock);
 	if (!thread_slots) {
 		if (followed)
-			threads_begin_initial();
+			threads_begin_initial(0);
 		return;
 	}
 	/* the other threads do not exist here: free their slots and private copies */
@@ -450,7 +504,7 @@ void threads_fork_child(int followed)
 	}
 	if (!self) {
 		if (followed)
-			threads_begin_initial();
+			threads_begin_initial(0);
 		return;
 	}
 	sampler_forget(&self->smp);
@@ -459,7 +513,8 @@ void threads_fork_child(int followed)
 	blockw_cursor_forget(&self->prof);
 	blockw_cursor_forget(&self->stk);
 	if (followed) {
-		thread_begin(self, 0, 0, self->uw.outer_fp); /* the child's only thread: its main thread */
+		/* the child's only thread: its main thread */
+		thread_begin(self, 0, 0, self->uw.outer_fp, 0, unseen ? STARTUP_UNSEEN : STARTUP_THREAD);
 	} else {
 		tls_thread = NULL; /* its region stays: it may hold the signal stack in use */
 		atomic_store(&self->state, SLOT_FREE);
@@ -525,30 +580,29 @@ static int stack_intern(struct col_thread *t, const struct exp_stack *s)
 
 /*
  * Write one CLOCK record of thread t at now: weight_ns of CPU, *user_ns of
- * it user time (NULL: no split), at the stack unwound from uc.  0, -E2BIG
- * (counted as dropped), or another -errno (the data files have stopped or
- * could not take it).  The caller holds t's guard.  SIGNAL_SAFE.
+ * it user time (NULL: no split), at the stack s (its pcs filled, flags and
+ * id set here).  0, -E2BIG (counted as dropped), or another -errno (the
+ * data files have stopped or could not take it).  Counted as a sample, or
+ * with EXP_STACK_STARTUP or startup as a start-up sample.  The caller holds
+ * t's guard.  SIGNAL_SAFE.
  */
-static int record_clock(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags, uint64_t now,
-			uint64_t weight_ns, const uint64_t *user_ns)
+static int record_clock_stack(struct col_thread *t, struct exp_stack *s, uint32_t flags, uint64_t now,
+			      uint64_t weight_ns, const uint64_t *user_ns, int startup)
 {
 	struct col_counters *n = col_counters();
 	struct col_config *cfg = col_config();
 	if (atomic_load_explicit(&cfg->health.err, memory_order_relaxed))
 		return -EIO; /* the data files have stopped */
-	uint32_t flags;
-	struct exp_stack s = {.pcs = t->pcs};
-	s.nframes = unwind_from_context(uc, &t->uw, t->pcs, cfg->depth_limit, &flags);
-	s.flags = flags | extra_flags;
-	s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
-	int r = stack_intern(t, &s);
+	s->flags = flags;
+	s->id = record_stack_hash(s->pcs, s->nframes, s->flags);
+	int r = stack_intern(t, s);
 	if (r == 0) {
 		int cpu_id = sched_getcpu();
 		struct exp_clock c = {
 			.ts_ns = now,
 			.tid = t->tid,
 			.cpu = cpu_id < 0 ? 0 : (uint32_t)cpu_id,
-			.stack_id = s.id,
+			.stack_id = s->id,
 			.weight_ns = weight_ns,
 			.user_ns = user_ns ? *user_ns : 0,
 			.has_user = user_ns != NULL,
@@ -556,10 +610,60 @@ static int record_clock(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 		r = blockw_append(&cfg->profile, &t->prof, t->tid, now, EXP_REC_CLOCK, encode_clock, &c, now);
 	}
 	if (r == 0)
-		atomic_fetch_add(&n->samples, 1);
+		atomic_fetch_add(startup ? &n->startup_samples : &n->samples, 1);
 	else if (r == -E2BIG)
 		atomic_fetch_add(&n->dropped_other, 1);
 	return r;
+}
+
+/* As record_clock_stack, with the stack unwound from uc. SIGNAL_SAFE. */
+static int record_clock(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags, uint64_t now,
+			uint64_t weight_ns, const uint64_t *user_ns, int startup)
+{
+	uint32_t flags;
+	struct exp_stack s = {.pcs = t->pcs};
+	s.nframes = unwind_from_context(uc, &t->uw, t->pcs, col_config()->depth_limit, &flags);
+	return record_clock_stack(t, &s, flags | extra_flags, now, weight_ns, user_ns, startup);
+}
+
+/*
+ * The CPU time thread t's sample at cpu_ns (its CPU clock), now_ns stands
+ * for: I for each grid point passed since its previous sample (sampler.h).
+ * An expiry of the thread's own event or timer stands for one at least
+ * (a task-clock event may count a few microseconds more than the thread's
+ * clock: interrupt time); a late signal of one let go (late) for those
+ * passed only, maybe none (0).  When recording began (a resume, the -t
+ * window's start) after the previous sample, only the grid points that can
+ * have passed since count.  Advances the thread's grid.  SIGNAL_SAFE.
+ */
+static uint64_t grid_weight(struct col_thread *t, uint64_t cpu_ns, uint64_t now_ns, int late)
+{
+	uint64_t iv = sampler_interval_ns();
+	if (!iv || (late && cpu_ns < t->next_grid_ns))
+		return 0;
+	uint64_t m = cpu_ns < t->next_grid_ns ? 1 : (cpu_ns - t->next_grid_ns) / iv + 1;
+	t->next_grid_ns += m * iv;
+	uint64_t since = col_recording_since_ns();
+	if (since > t->last_at_ns && now_ns > since && m > (now_ns - since) / iv + 1)
+		m = (now_ns - since) / iv + 1;
+	return m * iv;
+}
+
+/*
+ * The user part of weight_ns for a sample at user_now_ns of user time
+ * (sampler_user_ns): the thread's user time since its previous sample, at
+ * most the weight (the kernel's figure lags the CPU clock by up to a tick;
+ * what is left over goes to the next sample, unless cut: the CPU before a
+ * resume or the window's start was not recorded, so neither is its user
+ * time).  Moves the thread's user base.  SIGNAL_SAFE.
+ */
+static uint64_t user_part(struct col_thread *t, uint64_t user_now_ns, uint64_t weight_ns, int cut)
+{
+	uint64_t user = 0;
+	if (user_now_ns > t->last_user_ns)
+		user = user_now_ns - t->last_user_ns < weight_ns ? user_now_ns - t->last_user_ns : weight_ns;
+	t->last_user_ns = cut ? user_now_ns : t->last_user_ns + user;
+	return user;
 }
 
 /*
@@ -567,33 +671,26 @@ static int record_clock(struct col_thread *t, const ucontext_t *uc, uint32_t ext
  * signal context, or a context taken in the collector's own code, whose
  * frames the reader hides).  The caller holds t's guard.  SIGNAL_SAFE.
  */
-static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags)
+static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags, int late)
 {
 	struct col_counters *n = col_counters();
 	struct col_config *cfg = col_config();
 	uint64_t cpu = col_thread_cpu_ns();
 	uint64_t now = col_now_ns();
-	uint64_t weight = cpu_since_recording(t, cpu, now);
-	/*
-	 * The user part: the thread's user time since the previous sample, at
-	 * most the weight (the kernel's figure lags the CPU clock by up to a
-	 * tick; what is left over goes to the next sample, unless the CPU before
-	 * a resume or the window's start was cut from this one: then its user
-	 * time goes too).
-	 */
-	uint64_t user_now = 0, user = 0, user_base = t->last_user_ns;
+	uint64_t since = col_recording_since_ns();
+	int resumed = since > t->last_at_ns && now > since;
+	uint64_t weight = grid_weight(t, cpu, now, late);
+	if (!weight)
+		return; /* no grid point passed: a late signal of an event let go */
+	uint64_t user_now = 0, user = 0;
 	int split = sampler_splits() && sampler_user_ns(&user_now) == 0;
 	int recorded = recorded_at(cfg, now);
-	if (split) {
-		if (user_now > t->last_user_ns)
-			user = user_now - t->last_user_ns < weight ? user_now - t->last_user_ns : weight;
-		int cut = !recorded || weight < (cpu > t->last_cpu_ns ? cpu - t->last_cpu_ns : 0);
-		user_base = cut ? user_now : t->last_user_ns + user;
-	}
+	if (split)
+		user = user_part(t, user_now, weight, !recorded || resumed);
 	if (recorded) {
-		int r = record_clock(t, uc, extra_flags, now, weight, split ? &user : NULL);
+		int r = record_clock(t, uc, extra_flags, now, weight, split ? &user : NULL, 0);
 		if (r == -E2BIG)
-			return;             /* dropped: the next sample's CPU delta covers this one */
+			return;             /* dropped: the thread's tail covers it */
 		t->window_cpu_ns += weight; /* inside the window: recorded or lost */
 		if (r < 0) {
 			atomic_fetch_add(&n->lost_samples, 1);
@@ -602,7 +699,67 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	} /* else outside the collection window, or paused: not attributed */
 	t->last_cpu_ns = cpu;
 	t->last_at_ns = now;
-	t->last_user_ns = user_base;
+}
+
+/* The entry of the dynamic loader (or of the program, without one): where a process's loading runs. */
+static uint64_t loader_entry(void)
+{
+	uint64_t base = getauxval(AT_BASE);
+	if (!base)
+		return getauxval(AT_ENTRY);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(uintptr_t)base;
+	return memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 ? base + eh->e_entry : getauxval(AT_ENTRY);
+}
+
+/*
+ * Charge the grid points thread t passed before it was armed (weight_ns,
+ * from the one at first_ns of its CPU clock).  STARTUP_PROCESS: those before
+ * the collector started (the kernel's exec, the dynamic loader, the
+ * constructors before ours) as the process's start (EXP_STACK_STARTUP), the
+ * rest (the collector's own start) as its overhead there; STARTUP_THREAD:
+ * the collector's start-up of a thread or a fork child, over the stack from
+ * here; STARTUP_UNSEEN: code nothing sampled, as unknown (no frame).  Under
+ * t's guard, outside signal context.
+ */
+__attribute__((noinline)) static void take_startup(struct col_thread *t, uint64_t weight_ns,
+						   uint64_t first_ns, enum startup how)
+{
+	struct col_config *cfg = col_config();
+	uint64_t iv = sampler_interval_ns(), now = col_now_ns(), cpu = col_thread_cpu_ns();
+	uint64_t user_now = 0, loading = 0;
+	int split = sampler_splits() && sampler_user_ns(&user_now) == 0;
+	if (how == STARTUP_PROCESS && cfg->init_cpu_ns >= first_ns)
+		loading = ((cfg->init_cpu_ns - first_ns) / iv + 1) * iv;
+	if (loading > weight_ns)
+		loading = weight_ns;
+	uint64_t part[2] = {loading, weight_ns - loading};
+	for (int k = 0; k < 2 && recorded_at(cfg, now); k++) {
+		if (!part[k])
+			continue;
+		/* no finer split is known: the thread's whole life's ratio */
+		uint64_t user =
+			split && cpu ? (uint64_t)((double)part[k] * (double)user_now / (double)cpu) : 0;
+		if (user > part[k])
+			user = part[k];
+		int r;
+		if (how == STARTUP_PROCESS) {
+			struct exp_stack s = {.pcs = t->pcs, .nframes = 1};
+			t->pcs[0] = loader_entry();
+			r = record_clock_stack(t, &s, EXP_STACK_STARTUP | (k ? EXP_STACK_COLLECTOR : 0), now,
+					       part[k], split ? &user : NULL, 1);
+		} else if (how == STARTUP_UNSEEN) {
+			struct exp_stack s = {.pcs = t->pcs, .nframes = 0};
+			r = record_clock_stack(t, &s, 0, now, part[k], split ? &user : NULL, 1);
+		} else {
+			ucontext_t uc;
+			context_here(&uc);
+			r = record_clock(t, &uc, EXP_STACK_COLLECTOR, now, part[k], split ? &user : NULL, 1);
+		}
+		if (r != -E2BIG)
+			t->window_cpu_ns += part[k];
+	}
+	t->last_user_ns = user_now;
+	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
 }
 
 /*
@@ -633,18 +790,54 @@ static void take_hwc(struct col_thread *t, const ucontext_t *uc, uint32_t extra_
 	hwc_record(&t->hwc, t->tid, now, id, counts); /* id 0: counted as lost */
 }
 
-int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc)
+/*
+ * Move the calling thread's sampler (and counters) to the sampling signal
+ * now in use, its next expiry at its next grid point.  Under its guard.
+ * SIGNAL_SAFE.
+ */
+static void thread_resignal(struct col_thread *t)
+{
+	int counters = !t->raw && hwc_active();
+	if (counters) {
+		hwc_thread_stop(&t->hwc);
+		hwc_thread_start(&t->hwc, t->tid);
+	}
+	uint64_t cpu = col_thread_cpu_ns();
+	sampler_rearm(&t->smp, t->next_grid_ns > cpu ? t->next_grid_ns - cpu : 1);
+	if (counters)
+		hwc_thread_started(&t->hwc);
+}
+
+void threads_resignal_self(void)
 {
 	struct col_thread *t = tls_thread;
-	int clock = 1, hwc = 0;
+	if (!t || atomic_load(&t->state) != SLOT_LIVE || !sampler_stale(&t->smp))
+		return;
+	sig_atomic_t g = tls_guard;
+	tls_guard = 1;
+	if (t->hwc_deferred || t->deferred)
+		take_deferred(t, 0);
+	if (hwc_active())
+		take_hwc_here(t); /* what the old counters counted, before they go */
+	thread_resignal(t);
+	tls_guard = g;
+}
+
+int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *uc)
+{
+	struct col_thread *t = tls_thread;
+	int clock = 1, hwc = 0, own = 0;
 	if (si->si_code == SI_TIMER && is_slot(si->si_value.sival_ptr)) {
 		struct col_thread *named = si->si_value.sival_ptr;
 		if (named->raw)
 			t = named; /* a thread without TLS of its own: its timer names it */
 		else if (named != t)
 			return 1; /* stale signal of a deleted timer */
-	} else if (!t || !sampler_owns(&t->smp, si, t)) {
-		if (!t || !hwc_owns(&t->hwc, si))
+		own = sampler_owns(&t->smp, sig, si, t);
+		if (!own)
+			return 1; /* a timer of ours, on no signal the samplers use: stale */
+	} else if (!t || !(own = sampler_owns(&t->smp, sig, si, t))) {
+		if (!t || !hwc_owns(&t->hwc, sig, si))
 			return 0; /* not our sampling signal: the application's */
 		clock = 0;
 	}
@@ -677,14 +870,17 @@ int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc)
 			t->deferred++; /* only this thread and its handler touch it */
 		if (hwc)
 			t->hwc_deferred = 1;
-		sampler_after_sample(&t->smp); /* a first overflow disabled the event: enable it */
+		sampler_after_sample(&t->smp); /* the first expiry's event gives way to the steady one */
 		return 1;
 	}
 	*guard = 1;
-	take_sample(t, uc, 0);
+	/* the steady event first: the longer after its grid point it starts, the more its grid shifts */
 	sampler_after_sample(&t->smp);
+	take_sample(t, uc, 0, own == 2);
 	if (hwc)
 		take_hwc(t, uc, 0);
+	if (sampler_stale(&t->smp))
+		thread_resignal(t); /* the program took the sampling signal: move to the new one */
 	*guard = 0;
 	return 1;
 }
@@ -718,24 +914,6 @@ static int stack_ref(struct col_thread *t, const struct exp_stack *s, struct thr
 	ref->id = s->id;
 	ref->kind = slot >= 0 ? EXP_STACKREF_SLOT0 : EXP_STACKREF_ID; /* the STACK record is in the file */
 	return 0;
-}
-
-/*
- * The pc, sp, fp and rbx of the frame this is inlined into, taken by one asm
- * statement so that the unwind rule at that pc holds for those registers.
- */
-__attribute__((always_inline)) static inline void context_here(ucontext_t *uc)
-{
-	uint64_t pc, sp, fp, bx;
-	__asm__ volatile("leaq 0(%%rip), %0\n\t"
-			 "movq %%rsp, %1\n\t"
-			 "movq %%rbp, %2\n\t"
-			 "movq %%rbx, %3"
-			 : "=&r"(pc), "=&r"(sp), "=&r"(fp), "=&r"(bx));
-	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
-	uc->uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
-	uc->uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
-	uc->uc_mcontext.gregs[REG_RBX] = (greg_t)bx;
 }
 
 /* The way of t's memo that names the stack of a walk from uc with leaf leaf_pc, or NULL. */
@@ -824,7 +1002,7 @@ __attribute__((noinline)) static void take_deferred(struct col_thread *t, int en
 		}
 		ucontext_t uc;
 		context_here(&uc);
-		take_sample(t, &uc, EXP_STACK_COLLECTOR);
+		take_sample(t, &uc, EXP_STACK_COLLECTOR, 0);
 		atomic_fetch_add(&n->deferred, 1);
 		if (k > 1) /* one sample weighs the CPU time of all of them */
 			atomic_fetch_add(&n->coalesced, (uint64_t)k - 1);
@@ -927,7 +1105,7 @@ static void *thread_start_wrapper(void *p)
 		return fn(arg);
 	}
 	thread_begin(t, t->creator_tid, (uint64_t)(uintptr_t)fn,
-		     (uint64_t)(uintptr_t)__builtin_frame_address(0));
+		     (uint64_t)(uintptr_t)__builtin_frame_address(0), 0, STARTUP_THREAD);
 	void *r = fn(arg);
 	__asm__ volatile("" : "+r"(r)::"memory");
 	return r;
@@ -969,7 +1147,7 @@ static int raw_start_wrapper(void *p)
 		return fn(arg);
 	}
 	thread_begin(t, t->creator_tid, (uint64_t)(uintptr_t)fn,
-		     (uint64_t)(uintptr_t)__builtin_frame_address(0));
+		     (uint64_t)(uintptr_t)__builtin_frame_address(0), 0, STARTUP_THREAD);
 	int r = fn(arg);
 	int expect = SLOT_LIVE;
 	if (atomic_compare_exchange_strong(&t->state, &expect, SLOT_ENDING)) {

@@ -31,16 +31,23 @@ int threads_init(void (*thread_end)(void));
  */
 int threads_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 
-/* Set up the calling thread as the initial thread (creator 0). */
-void threads_begin_initial(void);
+/*
+ * Set up the calling thread as the initial thread (creator 0) of a new
+ * image; origin_ns: its CPU clock before the exec (what the image that
+ * exec'd recorded), 0 when all of it is this image's.
+ */
+void threads_begin_initial(uint64_t origin_ns);
 
 /*
  * In a fork child (from the atfork child handler): forget every thread of
  * the parent (their slots, timers, perf fds and block cursors; blocks are
  * not mapped in the child) and, when the child is followed, start the
  * calling thread again as the child's main thread in the new data files.
+ * unseen: a child of the raw system call, found later: the CPU time it ran
+ * until now was sampled by nobody (charged as <Unknown>, not as the
+ * collector's start).
  */
-void threads_fork_child(int followed);
+void threads_fork_child(int followed, int unseen);
 
 /*
  * Held across fork (atfork prepare .. parent/child) so that the shared
@@ -59,11 +66,18 @@ void *threads_raw_prepare(int (*fn)(void *), void *arg, void *stack_top, int (**
 void threads_raw_cancel(void *slot);
 
 /*
- * The sampling signal handler's first step: if the signal comes from one of our
- * timers, take (or drop) the sample and return 1; else return 0 and the
- * caller forwards the signal to the application.  SIGNAL_SAFE.
+ * The sampling signal handler's first step: if signal sig comes from one of
+ * our timers or events, take (or drop) the sample and return 1; else return
+ * 0 and the caller forwards the signal to the application.  SIGNAL_SAFE.
  */
-int threads_on_sampling_signal(const siginfo_t *si, const ucontext_t *uc);
+int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *uc);
+
+/*
+ * If the sampling signal has moved (sampler.h) and the calling thread's
+ * sampler still uses the old one, move it now: before the thread blocks or
+ * waits for the old signal as the program asked.  Not signal-safe.
+ */
+void threads_resignal_self(void);
 
 /*
  * End of collection: delete every live thread's timer, then write a

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define EXP_FORMAT_VERSION_MAJOR 1
-#define EXP_FORMAT_VERSION_MINOR 10
+#define EXP_FORMAT_VERSION_MINOR 11
 
 /* File header (block 0). */
 #define EXP_FILE_MAGIC "PAEXPDAT" /* 8 bytes, no NUL */
@@ -142,6 +142,14 @@ enum exp_sample_reason {
  * stack).
  */
 #define EXP_STACK_COLLECTOR 0x4u
+/*
+ * CPU time of a new image before its collector could sample it (the
+ * kernel's exec, the dynamic loader, the constructors before the
+ * collector's; with EXP_STACK_COLLECTOR, the collector's own start):
+ * reported as <Process-start> (format 1.11).  Its one frame is the
+ * dynamic loader's entry.
+ */
+#define EXP_STACK_STARTUP 0x8u
 
 /*
  * Heap events (heaptrace blocks, experiment/heapstream.h).  An event starts

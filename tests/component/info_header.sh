@@ -21,7 +21,7 @@ No errors
 Target command (64-bit): './prog -n 3'
 Process pid 4242, ppid 4241
 Current working directory: /home/u
-Collector version: `0.1.0'; experiment version 1.10 (64-bit)
+Collector version: `0.1.0'; experiment version 1.11 (64-bit)
 Host `vm', OS `Linux 6.1.0-18-amd64', page size 4096, architecture `x86_64'
   2 CPUs, clock speed 2445 MHz.
   Memory: 6170914 pages @  4096 = 24105 MB.

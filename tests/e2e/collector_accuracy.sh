@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Clock-profiling accuracy: for a 2 s CPU-bound run, single-threaded and with
 # 4 threads of known shares, at p=10007 (on), 997 (hi) and 100003 (lo) us:
-#  - every thread has THREAD_START/THREAD_END; sum of its sample weights plus
-#    the remainder equals THREAD_END cpu_ns, and the remainder (CPU after the
-#    last sample) is within 2% of cpu_ns, or within two intervals + one kernel
-#    tick when that is longer (lo, and short threads at on): an expiry that
-#    is still pending when the thread exits is never delivered, which a loaded
-#    machine makes likely; the reader charges the remainder all the same;
+#  - every thread has THREAD_START/THREAD_END; each sample weighs the
+#    interval I per grid point it passed (collector/sampler.h), so the sum of
+#    a thread's weights is its THREAD_END cpu_ns less a remainder in (-I, I],
+#    or more when its last expiries were still pending as it exited: within
+#    2% of cpu_ns, or within two intervals + one kernel tick when that is
+#    longer (lo, and short threads at on); the reader charges the remainder,
+#    either sign, to the thread's last sample.  A thread shorter than I has
+#    weights 0 or I (sampled with probability cpu / I);
 #  - for the 2 s single-threaded runs at on and hi, the sum of the weights
 #    alone is within 2% of the fixture's own CPU time;
 #  - THREAD_END cpu_ns matches the CPU time the fixture measured itself
@@ -46,7 +48,8 @@ for p in 10007 997 100003; do
 				rem = e - w; dev = e - fx; if (dev < 0) dev = -dev
 				eff = p < 4000 ? 4000 : p
 				printf "# %-8s %-7s %8s %7d %12.1f %12.1f %12.1f %7.2f %7.2f\n", mode, p, tid, n, w / 1e6, e / 1e6, fx / 1e6, e ? 100 * rem / e : 0, fx ? 100 * dev / fx : 0
-				if (rem < 0) { print "FAIL: weights exceed the thread CPU time"; bad = 1 }
+				if (e < p * 1000 && w != 0 && w != p * 1000) { printf "FAIL %s p=%s tid %s: weights %.3f ms for a thread shorter than the interval\n", mode, p, tid, w / 1e6; bad = 1 }
+				if (e >= p * 1000 && rem <= -p * 1000) { printf "FAIL %s p=%s tid %s: weights exceed the thread CPU time by an interval or more\n", mode, p, tid; bad = 1 }
 				if (fx < 100e6) next   # an idle main thread: nothing to compare
 				# the remainder is the CPU after the last sample: at most one
 				# interval + one tick, plus one more interval when the last

@@ -45,6 +45,8 @@
  *                               start and end points mkexp always writes; in time order)
  *   start NS                    the experiment's start, CLOCK_MONOTONIC (default 1000000000);
  *                               every time is relative to it
+ *   expiry grid|uniform         <collector_start first_expiry>: how the reader charges a
+ *                               thread's CPU after its samples (default: neither)
  *   comment TEXT
  * FRAME is FUNC, FUNC+OFFSET (in the most recent object defining FUNC),
  * @0xVADDR (an ELF address of the most recent object), or 0xADDR.  Object k (0-based) is placed at base 0x100000000 * (k + 1).
@@ -73,6 +75,8 @@
 #include "experiment/heapstream.h"
 #include "experiment/record.h"
 
+/* <collector_start first_expiry="...">, from an "expiry" line */
+static char expiry_xml[48];
 /* the experiment's start (CLOCK_MONOTONIC); a "start" line changes it */
 static uint64_t start_ns = 1000000000ull;
 /* the "point" lines: periodic sample points, ns after the start */
@@ -505,6 +509,8 @@ int main(int argc, char **argv)
 			points[npoints++] = strtoull(tok[1], NULL, 10);
 		} else if (strcmp(tok[0], "start") == 0 && nt == 2) {
 			start_ns = strtoull(tok[1], NULL, 10);
+		} else if (strcmp(tok[0], "expiry") == 0 && nt == 2) {
+			snprintf(expiry_xml, sizeof expiry_xml, " first_expiry=\"%.16s\"", tok[1]);
 		} else if (strcmp(tok[0], "exit") == 0 && nt == 2) {
 			exit_status = atoi(tok[1]);
 		} else if (strcmp(tok[0], "signal") == 0 && nt == 2) {
@@ -824,10 +830,10 @@ int main(int argc, char **argv)
 		"descriptor=\"p=10007;d=4096\"/>\n%s%s"
 		"  <start tstamp_ns=\"%llu\" realtime_ns=\"1795313775000000000\"/>\n"
 		"  <collector_start pid=\"4242\" ppid=\"4241\" tstamp_ns=\"%llu\" mechanism=\"timer_create\" "
-		"clock_interval_us=\"10007\" effective_interval_us=\"10007\"/>\n"
+		"clock_interval_us=\"10007\" effective_interval_us=\"10007\"%s/>\n"
 		"  <collector_end tstamp_ns=\"%llu\" samples=\"%llu\" dropped=\"0\"/>\n",
 		PA_VERSION, comments, hwc_xml, (unsigned long long)start_ns,
-		(unsigned long long)start_ns + 100, (unsigned long long)now + 1500,
+		(unsigned long long)start_ns + 100, expiry_xml, (unsigned long long)now + 1500,
 		(unsigned long long)written);
 	if (exit_signal)
 		snprintf(tail_xml, sizeof tail_xml,
