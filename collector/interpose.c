@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 
 #include "collector/collector.h"
 #include "collector/heaptrace.h"
@@ -55,6 +56,30 @@ EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	col_init();
 	return signals_pthread_sigmask(how, set, old);
+}
+
+EXPORT int sigwait(const sigset_t *set, int *sig)
+{
+	col_init();
+	return signals_sigwait(set, sig);
+}
+
+EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+	col_init();
+	return signals_sigwaitinfo(set, info);
+}
+
+EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
+{
+	col_init();
+	return signals_sigtimedwait(set, info, timeout);
+}
+
+EXPORT int signalfd(int fd, const sigset_t *mask, int flags)
+{
+	col_init();
+	return signals_signalfd(fd, mask, flags);
 }
 
 EXPORT void *dlopen(const char *file, int mode)

@@ -1,17 +1,23 @@
 /*
- * signals.c - the sampling signal's handler and the signal interposers (see
+ * signals.c - the sampling signals' handler and the signal interposers (see
  * signals.h).
  *
- * The application's disposition is kept in a ring of copies published by an
- * atomic index, so the handler reads it without locks; a reader could only
- * see a torn copy if the application changed its disposition of the signal
- * DISP_RING times during one delivery.
+ * Each signal our handler is on (owned[]) keeps the application's
+ * disposition in a ring of copies published by an atomic index, so the
+ * handler reads it without locks; a reader could only see a torn copy if the
+ * application changed its disposition of the signal DISP_RING times during
+ * one delivery.  wanted has a bit per signal the program showed it wants;
+ * a sampling signal it wants is moved away from (sampler_signal_move), one
+ * it does not want is kept out of its masks, wait sets and signalfds.
  */
 #include "collector/signals.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -22,11 +28,21 @@
 #include "collector/threads.h"
 
 #define DISP_RING 16
+#define OWNED_MAX 12 /* SIGURG and the real-time signals sampler_signal_move may take */
 
-static struct sigaction app_disp[DISP_RING];
-static _Atomic uint32_t app_disp_cur;
+struct owned {
+	_Atomic int sig; /* 0: a free entry */
+	struct sigaction disp[DISP_RING];
+	_Atomic uint32_t cur;
+};
+
+static struct owned owned[OWNED_MAX];
+static _Atomic uint64_t wanted; /* bit sig - 1: the program wants that signal itself */
 static _Atomic int signals_installed;
-static _Atomic int warned_handler, warned_block;
+static _Atomic int warned_handler, warned_block, warned_wait;
+static atomic_flag move_lock = ATOMIC_FLAG_INIT;
+
+static void on_sampling_signal(int sig, siginfo_t *si, void *uc);
 
 /* The kernel's sigset: 64 signals. */
 static void raw_sigmask(int how, const sigset_t *set, sigset_t *old)
@@ -34,27 +50,80 @@ static void raw_sigmask(int how, const sigset_t *set, sigset_t *old)
 	syscall(SYS_rt_sigprocmask, how, set, old, 8);
 }
 
+static struct owned *owned_of(int sig)
+{
+	for (int i = 0; i < OWNED_MAX; i++)
+		if (atomic_load_explicit(&owned[i].sig, memory_order_acquire) == sig)
+			return &owned[i];
+	return NULL;
+}
+
+static int is_wanted(int sig)
+{
+	return sig >= 1 && sig <= 64 &&
+	       (atomic_load_explicit(&wanted, memory_order_relaxed) >> (sig - 1) & 1);
+}
+
+/* A signal the samplers use or used that the program does not want: kept out of its way. SIGNAL_SAFE. */
+static int ours_unwanted(int sig)
+{
+	return sampler_signal_used(sig) && !is_wanted(sig);
+}
+
+/* The application's disposition of an owned signal. SIGNAL_SAFE. */
+static struct sigaction app_disp(const struct owned *o)
+{
+	uint32_t cur = atomic_load_explicit(&o->cur, memory_order_acquire);
+	return o->disp[cur % DISP_RING];
+}
+
+static void set_app_disp(struct owned *o, const struct sigaction *act)
+{
+	uint32_t next = atomic_load(&o->cur) + 1;
+	o->disp[next % DISP_RING] = *act;
+	atomic_store_explicit(&o->cur, next, memory_order_release);
+}
+
+/* Default actions that ignore the signal (signal(7)). */
+static int default_ignores(int sig)
+{
+	return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT;
+}
+
 static void forward_to_app(int sig, siginfo_t *si, void *uc, int saved_errno)
 {
-	uint32_t cur = atomic_load_explicit(&app_disp_cur, memory_order_acquire);
-	struct sigaction a = app_disp[cur % DISP_RING];
-	/*
-	 * SIG_DFL is to ignore SIGURG too: what reaches here unclaimed is a
-	 * program's signal, or a late one of ours (queued just before another
-	 * thread ended the collection and stopped this thread's sampler).
-	 */
-	if (a.sa_handler == SIG_IGN || a.sa_handler == SIG_DFL)
+	struct owned *o = owned_of(sig);
+	if (!o)
 		return;
+	struct sigaction a = app_disp(o);
+	/*
+	 * What reaches here unclaimed is a program's signal, or a late one of
+	 * ours (queued just before another thread ended the collection and
+	 * stopped this thread's sampler).
+	 */
+	if (a.sa_handler == SIG_IGN)
+		return;
+	if (a.sa_handler == SIG_DFL) {
+		if (default_ignores(sig))
+			return;
+		/* the program's signal, with the kernel's default action: let the kernel take it */
+		struct sigaction d;
+		memset(&d, 0, sizeof d);
+		d.sa_handler = SIG_DFL;
+		col_real()->sigaction(sig, &d, NULL);
+		syscall(SYS_rt_tgsigqueueinfo, getpid(), col_gettid(), sig, si); /* pending until we return */
+		return;
+	}
 	if (a.sa_flags & SA_RESETHAND) {
 		struct sigaction d;
 		memset(&d, 0, sizeof d);
 		d.sa_handler = SIG_DFL;
-		uint32_t next = cur + 1;
-		app_disp[next % DISP_RING] = d;
-		atomic_store_explicit(&app_disp_cur, next, memory_order_release);
+		set_app_disp(o, &d);
 	}
 	sigset_t old, mask = a.sa_mask;
-	sigdelset(&mask, SAMPLER_SIGNAL);
+	for (int s = 1; s <= 64; s++)
+		if (ours_unwanted(s))
+			sigdelset(&mask, s);
 	raw_sigmask(SIG_BLOCK, &mask, &old);
 	if (a.sa_flags & SA_NODEFER) {
 		sigset_t s;
@@ -73,7 +142,7 @@ static void forward_to_app(int sig, siginfo_t *si, void *uc, int saved_errno)
 static void on_sampling_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
-	if (!threads_on_sampling_signal(si, uc)) {
+	if (!threads_on_sampling_signal(sig, si, uc)) {
 		forward_to_app(sig, si, uc, saved);
 		return; /* errno as the application's handler left it */
 	}
@@ -81,19 +150,37 @@ static void on_sampling_signal(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
-int signals_init(void)
+/* Put our handler on sig, its disposition until now the application's. 0 or -errno. */
+static int own_signal(int sig)
 {
+	struct owned *o = NULL;
+	for (int i = 0; i < OWNED_MAX && !o; i++)
+		if (atomic_load(&owned[i].sig) == 0)
+			o = &owned[i];
 	struct sigaction sa, old;
+	if (!o || col_real()->sigaction(sig, NULL, &old) != 0)
+		return -ENOSPC;
+	o->disp[0] = old;
+	atomic_store(&o->cur, 0);
+	atomic_store_explicit(&o->sig, sig, memory_order_release); /* before a signal can come */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_sampling_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
-	if (col_real()->sigaction(SAMPLER_SIGNAL, &sa, &old) != 0)
-		return -errno;
-	app_disp[0] = old;
-	atomic_store(&app_disp_cur, 0);
-	atomic_store(&signals_installed, 1);
+	if (col_real()->sigaction(sig, &sa, NULL) != 0) {
+		int e = errno;
+		atomic_store(&o->sig, 0);
+		return -e;
+	}
 	return 0;
+}
+
+int signals_init(void)
+{
+	int r = own_signal(SAMPLER_SIGNAL);
+	if (r == 0)
+		atomic_store(&signals_installed, 1);
+	return r;
 }
 
 int signals_owned(void)
@@ -101,37 +188,110 @@ int signals_owned(void)
 	return atomic_load_explicit(&signals_installed, memory_order_relaxed);
 }
 
-static void set_app_disp(const struct sigaction *act)
+static const char *signal_text(int sig, char *buf, size_t room)
 {
-	uint32_t next = atomic_load(&app_disp_cur) + 1;
-	app_disp[next % DISP_RING] = *act;
-	atomic_store_explicit(&app_disp_cur, next, memory_order_release);
-	if (act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN && col_collecting() &&
-	    !atomic_exchange(&warned_handler, 1))
-		logxml_note("warning", "app_sampling_signal",
-			    "the target installed its own SIGURG handler; the collector keeps its "
-			    "own (SIGURG is its sampling signal) and forwards the target's SIGURG "
-			    "signals to it");
+	if (sig == SIGURG)
+		return "SIGURG";
+	if (sig == SIGRTMAX)
+		snprintf(buf, room, "SIGRTMAX (signal %d)", sig);
+	else
+		snprintf(buf, room, "SIGRTMAX-%d (signal %d)", SIGRTMAX - sig, sig);
+	return buf;
+}
+
+/*
+ * The program wants sig (how: what it did).  If the samplers use it, they
+ * move to another signal; the calling thread's sampler moves now.
+ */
+static void want(int sig, const char *how)
+{
+	if (sig < 1 || sig > 64)
+		return;
+	atomic_fetch_or(&wanted, 1ull << (sig - 1));
+	if (col_collecting() && sig == sampler_signal()) {
+		while (atomic_flag_test_and_set_explicit(&move_lock, memory_order_acquire))
+			sched_yield();
+		int now = sampler_signal_move(sig, is_wanted, own_signal);
+		atomic_flag_clear_explicit(&move_lock, memory_order_release);
+		if (now != sig) {
+			char a[48], b[48], text[320];
+			snprintf(
+				text, sizeof text,
+				"the target %s %s, the collector's sampling signal: the collector samples with %s "
+				"from now on and leaves %s to the target",
+				how, signal_text(sig, a, sizeof a), signal_text(now, b, sizeof b),
+				signal_text(sig, a, sizeof a));
+			logxml_note("warning", "sampling_signal_moved", text);
+		}
+	}
+	threads_resignal_self();
+}
+
+/* A set that holds every real-time signal: "all signals", not a wish for one. */
+static int broad(const sigset_t *set)
+{
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		if (sigismember(set, s) != 1)
+			return 0;
+	return 1;
+}
+
+/*
+ * The set the real call should see: `set` without the sampling signals the
+ * program does not want, once it has said whether it wants the current one
+ * (SIGURG, or a real-time one named without all the others).  *warned:
+ * the once-only warning's flag, text its words.
+ */
+static const sigset_t *app_set(const sigset_t *set, sigset_t *copy, const char *how, _Atomic int *warned,
+			       const char *text)
+{
+	if (!set || !signals_owned() || !col_collecting())
+		return set;
+	int cur = sampler_signal();
+	if (sigismember(set, cur) == 1 && (cur == SAMPLER_SIGNAL || !broad(set)))
+		want(cur, how);
+	else
+		threads_resignal_self();
+	int stripped = 0;
+	*copy = *set;
+	for (int s = 1; s <= 64; s++)
+		if (ours_unwanted(s) && sigismember(copy, s) == 1) {
+			sigdelset(copy, s);
+			stripped = 1;
+		}
+	if (!stripped)
+		return set;
+	if (!atomic_exchange(warned, 1))
+		logxml_note("warning", "sampling_signal_block", text);
+	return copy;
 }
 
 int signals_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	if (samples_owns_signal(sig))
 		return samples_sigaction(sig, act, old);
-	if (sig != SAMPLER_SIGNAL || !signals_owned())
+	struct owned *o = signals_owned() ? owned_of(sig) : NULL;
+	if (!o)
 		return col_real()->sigaction(sig, act, old);
-	if (old) {
-		uint32_t cur = atomic_load_explicit(&app_disp_cur, memory_order_acquire);
-		*old = app_disp[cur % DISP_RING];
+	if (old)
+		*old = app_disp(o);
+	if (!act)
+		return 0;
+	set_app_disp(o, act);
+	if (act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN && col_collecting()) {
+		if (sig == SAMPLER_SIGNAL)
+			want(sig, "installed a handler for"); /* so that no wait of ours defers its signals */
+		else if (!atomic_exchange(&warned_handler, 1))
+			logxml_note("warning", "app_sampling_signal",
+				    "the target installed a handler for the collector's sampling signal; the "
+				    "collector keeps its own and forwards the target's signals to it");
 	}
-	if (act)
-		set_app_disp(act);
 	return 0;
 }
 
 __sighandler_t signals_signal(int sig, __sighandler_t h)
 {
-	if ((sig != SAMPLER_SIGNAL || !signals_owned()) && !samples_owns_signal(sig))
+	if ((!signals_owned() || !owned_of(sig)) && !samples_owns_signal(sig))
 		return col_real()->signal(sig, h);
 	struct sigaction act, old;
 	memset(&act, 0, sizeof act);
@@ -142,28 +302,128 @@ __sighandler_t signals_signal(int sig, __sighandler_t h)
 	return old.sa_handler;
 }
 
-/* The set the real call should see: `set` without the sampling signal when it would block it. */
-static const sigset_t *strip_sampling_signal(int how, const sigset_t *set, sigset_t *copy)
-{
-	if (!set || how == SIG_UNBLOCK || !col_collecting() || sigismember(set, SAMPLER_SIGNAL) != 1)
-		return set;
-	*copy = *set;
-	sigdelset(copy, SAMPLER_SIGNAL);
-	if (!atomic_exchange(&warned_block, 1))
-		logxml_note("warning", "sampling_signal_block",
-			    "the target tried to block SIGURG; the collector keeps it unblocked "
-			    "(SIGURG is its sampling signal)");
-	return copy;
-}
+static const char block_text[] = "the target tried to block the collector's sampling signal with others; the "
+				 "collector keeps it unblocked (and out of the target's sigwait sets and "
+				 "signalfds)";
 
 int signals_sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
 	sigset_t copy;
-	return col_real()->sigprocmask(how, strip_sampling_signal(how, set, &copy), old);
+	if (how != SIG_UNBLOCK)
+		set = app_set(set, &copy, "blocked", &warned_block, block_text);
+	return col_real()->sigprocmask(how, set, old);
 }
 
 int signals_pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	sigset_t copy;
-	return col_real()->pthread_sigmask(how, strip_sampling_signal(how, set, &copy), old);
+	if (how != SIG_UNBLOCK)
+		set = app_set(set, &copy, "blocked", &warned_block, block_text);
+	return col_real()->pthread_sigmask(how, set, old);
+}
+
+/* ------------------------------------------------------------ waiting for signals */
+
+static void *next_fn(void *_Atomic *slot, const char *name)
+{
+	void *p = atomic_load_explicit(slot, memory_order_acquire);
+	if (!p) {
+		p = dlsym(RTLD_NEXT, name);
+		atomic_store_explicit(slot, p, memory_order_release);
+	}
+	return p;
+}
+
+static const char wait_text[] = "the target waits (sigwait, signalfd) for a set of signals that holds the "
+				"collector's sampling signal with others; the collector leaves that one out";
+
+int signals_sigwait(const sigset_t *set, int *sig)
+{
+	static void *_Atomic real;
+	int (*fn)(const sigset_t *, int *) = (int (*)(const sigset_t *, int *))next_fn(&real, "sigwait");
+	sigset_t copy, saved;
+	set = app_set(set, &copy, "waits for", &warned_wait, wait_text);
+	int quiet = signals_owned() && col_collecting();
+	if (quiet)
+		signals_quiet_begin(&saved);
+	int r = fn ? fn(set, sig) : ENOSYS;
+	if (quiet)
+		signals_quiet_end(&saved);
+	return r;
+}
+
+int signals_sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+	static void *_Atomic real;
+	int (*fn)(const sigset_t *, siginfo_t *) =
+		(int (*)(const sigset_t *, siginfo_t *))next_fn(&real, "sigwaitinfo");
+	sigset_t copy, saved;
+	set = app_set(set, &copy, "waits for", &warned_wait, wait_text);
+	int quiet = signals_owned() && col_collecting();
+	if (quiet)
+		signals_quiet_begin(&saved);
+	int r = fn ? fn(set, info) : (errno = ENOSYS, -1);
+	int e = errno;
+	if (quiet)
+		signals_quiet_end(&saved);
+	errno = e;
+	return r;
+}
+
+int signals_sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
+{
+	static void *_Atomic real;
+	int (*fn)(const sigset_t *, siginfo_t *, const struct timespec *) =
+		(int (*)(const sigset_t *, siginfo_t *, const struct timespec *))next_fn(&real,
+											 "sigtimedwait");
+	sigset_t copy, saved;
+	set = app_set(set, &copy, "waits for", &warned_wait, wait_text);
+	int quiet = signals_owned() && col_collecting();
+	if (quiet)
+		signals_quiet_begin(&saved);
+	int r = fn ? fn(set, info, timeout) : (errno = ENOSYS, -1);
+	int e = errno;
+	if (quiet)
+		signals_quiet_end(&saved);
+	errno = e;
+	return r;
+}
+
+int signals_signalfd(int fd, const sigset_t *mask, int flags)
+{
+	static void *_Atomic real;
+	int (*fn)(int, const sigset_t *, int) =
+		(int (*)(int, const sigset_t *, int))next_fn(&real, "signalfd");
+	sigset_t copy;
+	mask = app_set(mask, &copy, "reads through a signalfd", &warned_wait, wait_text);
+	if (!fn) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return fn(fd, mask, flags);
+}
+
+/* ------------------------------------------------------------ quiet waits */
+
+void signals_quiet_add(sigset_t *mask)
+{
+	threads_resignal_self(); /* off a signal the program wants, before it waits for it */
+	for (int i = 0; i < OWNED_MAX; i++) {
+		int s = atomic_load_explicit(&owned[i].sig, memory_order_acquire);
+		if (s && ours_unwanted(s))
+			sigaddset(mask, s);
+	}
+}
+
+void signals_quiet_begin(sigset_t *saved)
+{
+	sigset_t m;
+	sigemptyset(&m);
+	signals_quiet_add(&m);
+	raw_sigmask(SIG_BLOCK, &m, saved);
+}
+
+void signals_quiet_end(const sigset_t *saved)
+{
+	raw_sigmask(SIG_SETMASK, saved, NULL);
 }
