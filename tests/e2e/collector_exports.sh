@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # libcollector.so exports exactly the interposed names (nm -D): threads,
-# signals, dlopen, the process lifetime and every way of making a descendant
-# (collector/descend.c), the collector API's entry points, and the version
+# signals and the waits for them, dlopen, the process lifetime, every way of
+# making a descendant and of reaping one (collector/descend.c), the blocking
+# calls a sampling signal would end with EINTR (collector/waits.c), the
+# collector API's entry points, and the version
 # script lists the same names, and they are unversioned (so they bind every
 # version of the libc symbol).  A dormant collector changes nothing: without
 # PA_EXPERIMENT, or with PA_TARGET_PID naming another process, the target's
 # output and exit status are untouched and no data file is created.
 source "$(dirname "$0")/collector_lib.sh"
 col_setup
-want="_Exit __libc_start_main _exit clone dlclose dlopen execl execle execlp execv execve execveat execvp execvpe exit"
-want+=" fexecve pa_collector_pause pa_collector_resume pa_collector_sample pa_collector_terminate_expt"
-want+=" pa_collector_trace_api posix_spawn posix_spawnp pthread_create pthread_sigmask sigaction signal"
-want+=" sigprocmask vfork"
+want="_Exit __libc_start_main __nanosleep __poll_chk __ppoll_chk __sigsuspend _exit clock_nanosleep clone dlclose"
+want+=" dlopen epoll_pwait epoll_pwait2 epoll_wait execl execle execlp execv execve execveat execvp execvpe exit"
+want+=" fexecve msgrcv msgsnd nanosleep pa_collector_pause pa_collector_resume pa_collector_sample"
+want+=" pa_collector_terminate_expt pa_collector_trace_api pause poll posix_spawn posix_spawnp ppoll pselect"
+want+=" pthread_create pthread_sigmask select semop semtimedop sigaction signal signalfd sigprocmask sigsuspend"
+want+=" sigtimedwait sigwait sigwaitinfo sleep usleep vfork wait wait3 wait4 waitid waitpid"
 got=$(nm -D --defined-only "$COL_SO" | awk '{print $3}' | grep -vx -e _init -e _fini | sort | tr '\n' ' ')
 [[ ${got% } == "$want" ]] || col_fail "exports: '$got', want '$want'"
 map=$(sed -n '/global:/,/local:/p' "$PA_TOP/collector/libcollector.map" | grep -o '^ *[A-Za-z_][A-Za-z_0-9]*;' |
