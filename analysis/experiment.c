@@ -621,6 +621,7 @@ static void map_end(void *ud, const XML_Char *name)
 struct procs_parse {
 	struct experiment *exp;
 	VEC(struct exp_process) v;
+	VEC(struct exp_process) ends; /* <reaped> and <running>: pid, ppid and the end fields */
 	struct strbuf cmd, text;
 	int in_proc, in_arg;
 };
@@ -628,6 +629,22 @@ struct procs_parse {
 static void procs_start(void *ud, const XML_Char *name, const XML_Char **a)
 {
 	struct procs_parse *pp = ud;
+	int reaped = strcmp(name, "reaped") == 0;
+	if ((reaped || strcmp(name, "running") == 0) && pp->ends.n < MAX_LIST) {
+		struct exp_process e = {
+			.pid = (uint32_t)attr_u64(a, "pid"),
+			.ppid = (uint32_t)attr_u64(a, "ppid"),
+			.end = reaped ? EXP_PROC_END_REAPED : EXP_PROC_END_RUNNING,
+			.wait_status = (int)attr_u64(a, "status"),
+			.cpu_ns = attr_u64(a, "cpu_ns") ? attr_u64(a, "cpu_ns")
+							: attr_u64(a, "utime_ns") + attr_u64(a, "stime_ns"),
+			.end_tstamp_ns = attr_u64(a, "tstamp_ns"),
+			.path = attr_dup(a, "path"),
+		};
+		if (VEC_PUSH(&pp->ends, e) < 0)
+			free(e.path);
+		return;
+	}
 	if (strcmp(name, "process") == 0 && pp->v.n < MAX_LIST) {
 		struct exp_process pr = {
 			.pid = (uint32_t)attr_u64(a, "pid"),
@@ -676,9 +693,88 @@ static void procs_text(void *ud, const XML_Char *s, int len)
 }
 
 /*
+ * The process of v that end e is of: the latest with its pid that started
+ * before it; for a process still running, else the first that started
+ * after (a new process can write its line after collect looked), or NULL.
+ */
+static struct exp_process *process_of_end(struct exp_process *v, size_t n, const struct exp_process *e)
+{
+	struct exp_process *best = NULL, *after = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].pid != e->pid)
+			continue;
+		if (v[i].tstamp_ns <= e->end_tstamp_ns) {
+			if (!best || v[i].tstamp_ns >= best->tstamp_ns)
+				best = &v[i];
+		} else if (!after || v[i].tstamp_ns < after->tstamp_ns) {
+			after = &v[i];
+		}
+	}
+	return best ? best : e->end == EXP_PROC_END_RUNNING ? after : NULL;
+}
+
+/*
+ * Give each process its end as others saw it (pp->ends: its parent's wait,
+ * collect's look at what still ran), and list a process that was reaped or
+ * still ran but that no collector recorded (made by the raw clone or clone3
+ * system call) as unrecorded, under the process that reaped it.  The
+ * founder (the target) is not among them: collect waits for it.
+ */
+static void attach_ends(struct experiment *exp, struct procs_parse *pp)
+{
+	size_t nprocs = pp->v.n;
+	for (size_t i = 0; i < pp->ends.n; i++) {
+		struct exp_process *e = &pp->ends.v[i];
+		struct exp_process *pr = process_of_end(pp->v.v, nprocs, e);
+		if (pr) {
+			pr->end = e->end;
+			pr->wait_status = e->wait_status;
+			pr->cpu_ns = e->cpu_ns;
+			pr->end_tstamp_ns = e->end_tstamp_ns;
+			continue;
+		}
+		if (e->pid == exp->log.pid || pp->v.n >= MAX_LIST)
+			continue;
+		/* its parent: a process of the list, or the founder */
+		struct exp_process probe = {.pid = e->ppid, .end_tstamp_ns = e->end_tstamp_ns};
+		const struct exp_process *parent = process_of_end(pp->v.v, nprocs, &probe);
+		struct strbuf name;
+		strbuf_init(&name, 0);
+		strbuf_addf(&name, "%s_c?", parent ? parent->lineage : "");
+		struct exp_process u = *e;
+		u.lineage = strbuf_detach(&name);
+		u.origin = strdup("unrecorded");
+		u.reason = strdup(
+			"made without the collector's interposers (the raw clone or clone3 system call) "
+			"and never entered the collector");
+		u.path = e->path ? e->path
+				 : strdup(parent                 ? parent->path
+					  : exp->log.target_path ? exp->log.target_path
+								 : "");
+		e->path = NULL;
+		u.command = strdup("");
+		u.tstamp_ns = e->end_tstamp_ns;
+		if (!u.lineage || !u.origin || !u.reason || !u.path || !u.command ||
+		    VEC_PUSH(&pp->v, u) < 0) {
+			free(u.lineage);
+			free(u.origin);
+			free(u.reason);
+			free(u.path);
+			free(u.command);
+		}
+	}
+	for (size_t i = 0; i < pp->ends.n; i++)
+		free(pp->ends.v[i].path);
+	free(pp->ends.v);
+	pp->ends.v = NULL;
+	pp->ends.n = 0;
+}
+
+/*
  * processes.xml: <process> lines appended by every process, no root element
  * (it is never closed): parsed inside a made-up one.  A torn last line is
  * what a process still writing, or killed while writing, leaves: ignored.
+ * <reaped> and <running> lines say how processes ended (attach_ends).
  */
 static void read_processes(struct experiment *exp)
 {
@@ -711,6 +807,7 @@ static void read_processes(struct experiment *exp)
 	for (size_t i = 0; i < pp.v.n; i++)
 		if (!pp.v.v[i].command)
 			pp.v.v[i].command = strdup("");
+	attach_ends(exp, &pp);
 	exp->procs = pp.v.v;
 	exp->nprocs = pp.v.n;
 	strbuf_release(&pp.cmd);

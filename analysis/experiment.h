@@ -217,15 +217,26 @@ struct exp_rusage {
 };
 
 /* A line of the founder's processes.xml: one process of the run. */
+/* How a process of processes.xml ended, as others saw it (format 1.11). */
+enum exp_proc_end {
+	EXP_PROC_END_NONE,
+	EXP_PROC_END_REAPED,  /* <reaped>: its parent waited for it (status, CPU time) */
+	EXP_PROC_END_RUNNING, /* <running>: still running when the target ended (CPU time so far) */
+};
+
 struct exp_process {
 	uint32_t pid, ppid;
 	char *lineage; /* "" for the founder, "_f1_x1", ... ("_x?" when not known) */
-	char *origin;  /* fork, exec, clone, spawn */
+	char *origin;  /* fork, exec, clone, spawn, raw clone; "unrecorded" (no collector saw it) */
 	int followed;  /* 1: it has a subexperiment */
 	char *reason;  /* why not, or NULL */
 	char *path;    /* its program */
 	char *command; /* its arguments joined by spaces (cut when long) */
 	uint64_t tstamp_ns;
+	enum exp_proc_end end;
+	int wait_status; /* EXP_PROC_END_REAPED: as wait(2) gave it */
+	uint64_t cpu_ns; /* user + system: at its end (with the children it reaped), or so far */
+	uint64_t end_tstamp_ns;
 };
 
 struct exp_log {
@@ -284,8 +295,9 @@ struct exp_log {
 	struct exp_rusage rusage;
 	char **exec_paths; /* <exec path>: the program this image exec'd into */
 	size_t nexecs;
-	int ended_unseen; /* collect closed it: the process ended without its collector seeing it */
-	int complete;     /* </experiment> was seen */
+	int ended_unseen;   /* collect closed it: the process ended without its collector seeing it */
+	int exit_by_parent; /* has_exit from its parent's wait (the founder's processes.xml), not its own log */
+	int complete;       /* </experiment> was seen */
 };
 
 struct experiment {

@@ -47,7 +47,7 @@ void report_header_warnings(const struct experiment *x, struct report_header_war
 	const struct exp_log *l = &x->log;
 	ret->unprofiled = 0;
 	for (size_t i = 0; i < x->nprocs; i++)
-		ret->unprofiled += !x->procs[i].followed;
+		ret->unprofiled += !x->procs[i].followed || x->procs[i].end == EXP_PROC_END_RUNNING;
 	ret->exec_lost = l->nexecs && (!l->follow || strcmp(l->follow, "off") == 0);
 	ret->none = x->nwarnings == 0 && x->nproblems == 0 && !ret->exec_lost && ret->unprofiled == 0;
 }

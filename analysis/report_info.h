@@ -46,7 +46,7 @@ void report_ending_of(const struct experiment *x, struct report_ending *ret);
 
 /* What x's header warns about beyond its collector's warnings and the reader's problems. */
 struct report_header_warnings {
-	size_t unprofiled; /* processes of its tree that ran without a subexperiment */
+	size_t unprofiled; /* processes of its tree that ran without a subexperiment, or still ran at its end */
 	int exec_lost;     /* it exec'd and what ran after was not followed (-F off, older experiments) */
 	int none; /* no warning at all: no collector warning, problem, lost exec nor unprofiled process */
 };

@@ -137,8 +137,9 @@ static int close_unseen(const char *sub)
 	xmlw_init(&w, buf, sizeof buf);
 	xmlw_raw(&w, "  <warning id=\"ended_unseen\"");
 	xmlw_attr_u64(&w, "tstamp_ns", mono_ns());
-	xmlw_raw(&w, ">the process ended without its collector seeing the end (killed by a signal, or it "
-		     "crashed); its data up to then is complete</warning>\n");
+	xmlw_raw(&w, ">the process ended without its collector seeing the end (killed by a signal, "
+		     "crashed, or ended by a raw exit_group system call as the Go runtime does); its data "
+		     "up to then is complete</warning>\n");
 	loghead_end(&w, mono_ns());
 	int r = append(log, buf);
 	if (!ends_with(map, "</map>"))
@@ -215,9 +216,118 @@ static void close_if_unseen(const char *sub, const char *log, void *ctx)
 		s->closed++;
 }
 
-int finish_descendants(const char *exp, struct finish_summary *ret)
+/* The first `room` bytes of /proc/PID/NAME (NUL-terminated): the count, or -1. */
+static ssize_t proc_read(const char *pid, const char *name, char *buf, size_t room)
+{
+	char path[640];
+	snprintf(path, sizeof path, "/proc/%s/%s", pid, name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = 0;
+	ssize_t k;
+	while (n + 1 < room && (k = read(fd, buf + n, room - 1 - n)) > 0)
+		n += (size_t)k;
+	close(fd);
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
+/* 1 if process pid's environment has PA_EXPERIMENT=exp (it belongs to this run). */
+static int of_this_run(const char *pid, const char *exp)
+{
+	static char env[1 << 18];
+	ssize_t n = proc_read(pid, "environ", env, sizeof env);
+	char want[PATH_MAX + 32];
+	int w = snprintf(want, sizeof want, "PA_EXPERIMENT=%s", exp);
+	for (ssize_t i = 0; n > 0 && w > 0 && i < n; i += (ssize_t)strlen(env + i) + 1)
+		if (strcmp(env + i, want) == 0)
+			return 1;
+	return 0;
+}
+
+/* Process pid's CPU time so far: its threads' run times (schedstat), else its stat's ticks. */
+static uint64_t proc_cpu_ns(const char *pid)
+{
+	char dir[300], buf[512];
+	uint64_t sum = 0;
+	int any = 0;
+	snprintf(dir, sizeof dir, "/proc/%s/task", pid);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		char name[300];
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(name, sizeof name, "task/%s/schedstat", de->d_name);
+		if (proc_read(pid, name, buf, sizeof buf) > 0) {
+			sum += strtoull(buf, NULL, 10);
+			any = 1;
+		}
+	}
+	if (d)
+		closedir(d);
+	if (any || proc_read(pid, "stat", buf, sizeof buf) <= 0)
+		return sum;
+	/* after "(comm)": state ppid ... utime (14th field) stime (15th) */
+	const char *p = strrchr(buf, ')');
+	unsigned long long ut = 0, st = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2 &&
+	    hz > 0)
+		sum = (ut + st) * (1000000000ull / (uint64_t)hz);
+	return sum;
+}
+
+/* A <running> line for each process of the run still running, but the founder and collect. */
+static unsigned note_running(const char *exp, unsigned founder_pid)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	char procs[PATH_MAX + 32];
+	snprintf(procs, sizeof procs, "%s/%s", exp, EXP_FILE_NAME_PROCESSES);
+	int fd = open(procs, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+		      0644); /* none if no descendant wrote one */
+	if (fd >= 0)
+		close(fd);
+	unsigned n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		unsigned long pid = strtoul(de->d_name, NULL, 10);
+		char stat[512], exe[PATH_MAX] = "", line[PATH_MAX * 6 + 256];
+		if (!pid || pid == founder_pid || pid == (unsigned long)getpid() ||
+		    !of_this_run(de->d_name, exp) || proc_read(de->d_name, "stat", stat, sizeof stat) <= 0)
+			continue;
+		const char *p = strrchr(stat, ')');
+		int ppid = 0;
+		char state = '?';
+		if (!p || sscanf(p + 1, " %c %d", &state, &ppid) != 2 || state == 'Z' || state == 'X')
+			continue; /* a zombie has ended: its parent will reap it (or nobody) */
+		char link[300];
+		snprintf(link, sizeof link, "/proc/%s/exe", de->d_name);
+		ssize_t k = readlink(link, exe, sizeof exe - 1);
+		exe[k > 0 ? k : 0] = '\0';
+		struct xmlw w;
+		xmlw_init(&w, line, sizeof line);
+		xmlw_raw(&w, "<running");
+		xmlw_attr_u64(&w, "pid", pid);
+		xmlw_attr_u64(&w, "ppid", (uint64_t)ppid);
+		xmlw_attr_u64(&w, "cpu_ns", proc_cpu_ns(de->d_name));
+		xmlw_attr_u64(&w, "tstamp_ns", mono_ns());
+		xmlw_attr_utf8(&w, "path", exe);
+		xmlw_raw(&w, "/>\n");
+		if (xmlw_ok(&w) && append(procs, line) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int finish_descendants(const char *exp, unsigned founder_pid, struct finish_summary *ret)
 {
 	memset(ret, 0, sizeof *ret);
+	ret->alive = note_running(exp, founder_pid);
 	int r = each_subexp(exp, close_if_unseen, ret);
 	if (r < 0)
 		return r;
@@ -280,14 +390,17 @@ int finish_founder_unended(const char *exp)
 	if (!f)
 		return 0;
 	char *line = malloc(LINE_MAX_BYTES);
-	int started = 0, ended = 0;
+	int started = 0, ended = 0, go = 0;
 	while (line && fgets(line, LINE_MAX_BYTES, f)) {
-		started |= strstr(line, "<collector_start ") != NULL;
+		if (strstr(line, "<collector_start ")) {
+			started = 1;
+			go |= strstr(line, " runtime=\"go\"") != NULL;
+		}
 		ended |= strstr(line, "<collector_end ") != NULL;
 	}
 	free(line);
 	fclose(f);
-	return started && !ended;
+	return started && !ended ? 1 + go : 0;
 }
 
 int finish_losses(const char *exp, struct finish_losses *ret)

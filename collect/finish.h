@@ -23,16 +23,21 @@ struct finish_summary {
 	unsigned unprofilable; /* ... programs the collector cannot enter */
 	unsigned closed;       /* subexperiments collect closed (their process ended unseen) */
 	unsigned running;      /* subexperiments whose process still runs */
+	unsigned alive;        /* processes of the run still running (<running> lines written) */
 	/* the first unprofilable programs: "path (reason)" */
 	char notes[FINISH_NOTES_MAX][512];
 	unsigned nnotes;
 };
 
 /*
- * Close what ended unseen, and fill *ret from EXP/processes.xml.  0 or -errno
- * (an unreadable experiment directory).
+ * Close what ended unseen, note each process of the run still running (one
+ * whose environment names EXP, found in /proc: a daemon that outlived the
+ * target, followed or not, made by our interposers or not) as a <running>
+ * line of processes.xml with its CPU time so far, and fill *ret from
+ * EXP/processes.xml.  founder_pid: the target, which has ended.  0 or
+ * -errno (an unreadable experiment directory).
  */
-int finish_descendants(const char *exp, struct finish_summary *ret);
+int finish_descendants(const char *exp, unsigned founder_pid, struct finish_summary *ret);
 
 /* What the processes of the run could not record once their data files stopped. */
 struct finish_losses {
@@ -49,8 +54,9 @@ int finish_losses(const char *exp, struct finish_losses *ret);
 
 /*
  * 1 if EXP's own log.xml shows the collector started in the founder process
- * but never wrote its <collector_end> (the process left it no descriptor, or
- * replaced itself through a raw execve), else 0.
+ * but never wrote its <collector_end> (the process ended by a raw exit_group
+ * or execve system call, or left it no descriptor), 2 if so and the process
+ * ran the Go runtime (which exits by the raw system call), else 0.
  */
 int finish_founder_unended(const char *exp);
 

@@ -289,10 +289,10 @@ static void report_losses(const char *exp, const char *display, uint64_t start_n
 }
 
 /* One line on the descendants, and one per program the collector could not enter; 1 if some still run. */
-static int report_descendants(const char *exp, const char *display)
+static int report_descendants(const char *exp, unsigned founder_pid, const char *display)
 {
 	struct finish_summary s;
-	if (finish_descendants(exp, &s) < 0 || s.processes == 0)
+	if (finish_descendants(exp, founder_pid, &s) < 0 || (s.processes == 0 && s.alive == 0))
 		return 0;
 	fprintf(stderr, "collect: %u descendant process%s: %u recorded in %s/_*.er", s.processes,
 		s.processes == 1 ? "" : "es", s.followed, display);
@@ -300,8 +300,8 @@ static int report_descendants(const char *exp, const char *display)
 		fprintf(stderr, ", %u not followed (-F)", s.not_followed);
 	if (s.unprofilable)
 		fprintf(stderr, ", %u not profilable", s.unprofilable);
-	if (s.running)
-		fprintf(stderr, ", %u still running", s.running);
+	if (s.running || s.alive)
+		fprintf(stderr, ", %u still running", s.alive > s.running ? s.alive : s.running);
 	fputs("\n", stderr);
 	for (unsigned i = 0; i < s.nnotes; i++)
 		fprintf(stderr, "collect: warning: not profiled: %s\n", s.notes[i]);
@@ -826,23 +826,31 @@ static int start_failed(struct expdir *e, const char *name, int rc)
 
 /* Write the experiment's tail after the target ended with STATUS, then report on it,
  * compress and archive it. */
-static void finish_experiment(struct expdir *e, struct expdir_tail *tail, int status, const char *display,
-			      uint64_t start_ns, const char *archive)
+static void finish_experiment(struct expdir *e, struct expdir_tail *tail, int status, unsigned founder_pid,
+			      const char *display, uint64_t start_ns, const char *archive)
 {
 	tail->wait_status = status;
 	tail->end_ns = now_ns(CLOCK_MONOTONIC);
-	if (WIFEXITED(status) && finish_founder_unended(e->path))
+	int unended = WIFEXITED(status) ? finish_founder_unended(e->path) : 0;
+	if (unended == 2)
 		(void)expdir_write_warning(
 			e, "end_unrecorded",
-			"the collector could not record the end of the process (it left the collector no file "
-			"descriptor, or ran another program through a raw execve system call): data lost "
-			"after its last record, if any, is not counted");
+			"the Go runtime ended the process by the raw exit_group system call, which the collector "
+			"does not see: no thread's end was recorded, so each thread's CPU time after its last "
+			"sample is not known exactly (each sample stands for the interval: the recorded time is "
+			"right in expectation)");
+	else if (unended)
+		(void)expdir_write_warning(
+			e, "end_unrecorded",
+			"the collector could not record the end of the process (it ended by a raw exit_group "
+			"or execve system call, or left the collector no file descriptor): what came after each "
+			"thread's last sample is not known exactly");
 	int rc = expdir_write_tail(e, tail);
 	if (rc < 0) {
 		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e->failed, strerror(-rc));
 		return;
 	}
-	int running = report_descendants(e->path, display);
+	int running = report_descendants(e->path, founder_pid, display);
 	report_losses(e->path, display, start_ns);
 	if (!running)
 		expdir_unreserve(e); /* a descendant still running keeps watching it */
@@ -964,7 +972,7 @@ int main(int argc, char **argv)
 		expdir_release(&e);
 		return 1;
 	}
-	finish_experiment(&e, &tail, status, pl.display, head.start_ns, o.archive);
+	finish_experiment(&e, &tail, status, (unsigned)l.pid, pl.display, head.start_ns, o.archive);
 	if (o.group)
 		group_add(o.group, e.path);
 	expdir_release(&e);

@@ -30,6 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "collector/collector.h"
@@ -362,7 +365,9 @@ static int clone_child_start(void *p)
 {
 	struct clone_child c = *(struct clone_child *)p;
 	col_clone_child();
-	return c.fn(c.arg);
+	int r = c.fn(c.arg);
+	col_clone_child_exit(r); /* glibc's clone exits with it, by the raw system call */
+	return r;
 }
 
 EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
@@ -394,4 +399,88 @@ EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 		return real(clone_child_start, stack, flags, &c, ptid, tls, ctid);
 	}
 	return real(fn, stack, flags, arg, ptid, tls, ctid);
+}
+
+/* ------------------------------------------------------------ wait */
+
+/*
+ * The wait family: each child reaped (exited or killed) is noted in the
+ * founder's processes.xml with its status and CPU time (lineage.h), so that
+ * a child no collector saw (the raw clone system call) is named with its
+ * pid and CPU time, and a child's end its collector missed is known.  Every
+ * call goes to the real wait4 (or the waitid system call) with an rusage of
+ * ours when the program passed none; what the program sees is unchanged.
+ */
+typedef pid_t (*wait4_fn)(pid_t, int *, int, struct rusage *);
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
+}
+
+static void note_reaped(pid_t pid, int status, const struct rusage *ru)
+{
+	if (pid > 0 && (WIFEXITED(status) || WIFSIGNALED(status)) && lineage_self()->known)
+		lineage_note_reaped((uint32_t)pid, status, tv_ns(&ru->ru_utime), tv_ns(&ru->ru_stime));
+}
+
+static pid_t wait4_noted(pid_t pid, int *status, int options, struct rusage *ru)
+{
+	static wait4_fn real;
+	if (!real)
+		real = (wait4_fn)next_fn("wait4");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	col_init();
+	int st = 0;
+	struct rusage mine;
+	pid_t r = real(pid, &st, options, ru ? ru : &mine);
+	if (r > 0) {
+		int e = errno;
+		note_reaped(r, st, ru ? ru : &mine);
+		errno = e;
+		if (status)
+			*status = st;
+	}
+	return r;
+}
+
+EXPORT pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru)
+{
+	return wait4_noted(pid, status, options, ru);
+}
+
+EXPORT pid_t wait3(int *status, int options, struct rusage *ru)
+{
+	return wait4_noted(-1, status, options, ru);
+}
+
+EXPORT pid_t waitpid(pid_t pid, int *status, int options)
+{
+	return wait4_noted(pid, status, options, NULL);
+}
+
+EXPORT pid_t wait(int *status)
+{
+	return wait4_noted(-1, status, 0, NULL);
+}
+
+EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
+{
+	col_init();
+	struct rusage ru;
+	/* the system call takes an rusage (glibc's waitid passes none) */
+	long r = syscall(SYS_waitid, idtype, id, info, options, &ru);
+	if (r == 0 && info && info->si_pid > 0 && !(options & WNOWAIT) &&
+	    (info->si_code == CLD_EXITED || info->si_code == CLD_KILLED || info->si_code == CLD_DUMPED)) {
+		int e = errno;
+		int status = info->si_code == CLD_EXITED
+				     ? (info->si_status & 0xff) << 8
+				     : (info->si_status & 0x7f) | (info->si_code == CLD_DUMPED ? 0x80 : 0);
+		note_reaped(info->si_pid, status, &ru);
+		errno = e;
+	}
+	return (int)r;
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "analysis/experiment.h"
@@ -116,12 +117,30 @@ static void ending_of(const struct experiment *y, char *buf, size_t room)
 		snprintf(buf, room, "killed by signal %d%s%s", end.code, end.name ? " " : "",
 			 end.name ? end.name : "");
 		break;
-	case REPORT_END_EXIT: snprintf(buf, room, "exit %d", end.code); break;
+	case REPORT_END_EXIT:
+		snprintf(buf, room, "exit %d%s", end.code,
+			 y->log.exit_by_parent ? " (seen by its parent)" : "");
+		break;
 	case REPORT_END_EXEC: snprintf(buf, room, "exec %s", end.name); break;
-	case REPORT_END_UNSEEN: snprintf(buf, room, "ended unseen (killed or crashed)"); break;
+	case REPORT_END_UNSEEN: snprintf(buf, room, "ended unseen (killed, crashed or a raw exit)"); break;
 	case REPORT_END_ENDED: snprintf(buf, room, "ended"); break;
 	case REPORT_END_UNFINISHED: snprintf(buf, room, "did not finish"); break;
 	}
+}
+
+/* How process pr ended as its parent or collect saw it, for a warning ("" when not known). */
+static void seen_end(const struct exp_process *pr, char *buf, size_t room)
+{
+	buf[0] = '\0';
+	if (pr->end == EXP_PROC_END_REAPED && WIFSIGNALED(pr->wait_status))
+		snprintf(buf, room, " (%.3f s of CPU; killed by signal %d, as its parent's wait saw it)",
+			 sec(pr->cpu_ns), WTERMSIG(pr->wait_status));
+	else if (pr->end == EXP_PROC_END_REAPED)
+		snprintf(buf, room, " (%.3f s of CPU; exit %d, as its parent's wait saw it)", sec(pr->cpu_ns),
+			 WEXITSTATUS(pr->wait_status));
+	else if (pr->end == EXP_PROC_END_RUNNING)
+		snprintf(buf, room, " (still running when the target ended, %.3f s of CPU by then)",
+			 sec(pr->cpu_ns));
 }
 
 /* One process of the tree, indented by generation. */
@@ -141,7 +160,9 @@ static void tree_line(struct erp *e, const struct report_process *rp)
 	} else if (pr->followed) {
 		fprintf(o, "(its subexperiment was not read)");
 	} else {
-		fprintf(o, "not profiled: %s", pr->reason ? pr->reason : "unknown reason");
+		char seen[160];
+		seen_end(pr, seen, sizeof seen);
+		fprintf(o, "not profiled%s: %s", seen, pr->reason ? pr->reason : "unknown reason");
 	}
 	fprintf(o, "  %s '%s'\n", pr->origin, pr->command[0] ? pr->command : pr->path);
 }
@@ -176,6 +197,22 @@ static void process_tree(struct erp *e, size_t xi, const struct experiment *x)
 	free(v);
 }
 
+/* The warning about a process of the tree that was not recorded, or went on running. */
+static void process_warning(FILE *o, const struct exp_process *pr)
+{
+	char end[160];
+	seen_end(pr, end, sizeof end);
+	if (!pr->followed)
+		fprintf(o, "*** Warning: process %" PRIu32 " (%s) ran unprofiled%s: %s\n", pr->pid, pr->path,
+			end, pr->reason ? pr->reason : "unknown reason");
+	else if (pr->end == EXP_PROC_END_RUNNING)
+		fprintf(o,
+			"*** Warning: process %" PRIu32
+			" (%s) was still running when the target ended, %.3f s of "
+			"CPU by then; %s.er holds what it recorded\n",
+			pr->pid, pr->path, sec(pr->cpu_ns), pr->lineage);
+}
+
 /* Notes, collector errors, and every warning. */
 static void header_messages(FILE *o, const struct experiment *x)
 {
@@ -202,10 +239,7 @@ static void header_messages(FILE *o, const struct experiment *x)
 			"(descendants were not followed)\n",
 			l->exec_paths[i]);
 	for (size_t i = 0; i < x->nprocs; i++)
-		if (!x->procs[i].followed)
-			fprintf(o, "*** Warning: process %" PRIu32 " (%s) ran unprofiled: %s\n",
-				x->procs[i].pid, x->procs[i].path,
-				x->procs[i].reason ? x->procs[i].reason : "unknown reason");
+		process_warning(o, &x->procs[i]);
 	for (size_t i = 0; i < x->nproblems; i++)
 		fprintf(o, "*** Warning: %s\n", x->problems[i]);
 	fprintf(o, "\n");
@@ -377,9 +411,20 @@ static void header_times(FILE *o, const struct experiment *x)
 			fprintf(o, " (%s)", l->exit_signame);
 		fprintf(o, "%s\n", l->core_dumped ? ", core dumped" : "");
 	} else if (l->has_exit) {
-		fprintf(o, "Target exited with status %d\n", l->exit_status);
+		fprintf(o, "Target exited with status %d%s\n", l->exit_status,
+			l->exit_by_parent ? " (as its parent's wait saw it)" : "");
 	} else {
-		fprintf(o, "Experiment did not finish (no exit recorded)\n");
+		struct report_ending end;
+		report_ending_of(x, &end);
+		if (end.kind == REPORT_END_EXEC)
+			fprintf(o, "Process exec'd %s\n", end.name);
+		else if (end.kind == REPORT_END_UNSEEN)
+			fprintf(o,
+				"Process ended without its collector seeing the end (killed, crashed or a raw exit)\n");
+		else if (end.kind == REPORT_END_ENDED)
+			fprintf(o, "Experiment ended (no exit recorded)\n");
+		else
+			fprintf(o, "Experiment did not finish (no exit recorded)\n");
 	}
 	uint64_t end = l->end_ns ? l->end_ns : l->exit_ns;
 	if (end) {
