@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "er_print/erp.h"
+#include "er_print/textout.h"
 
 static const char *const rc_run[] = {"setpath", "addpath",   "pathmap",  "name",   "sthresh", "dthresh",
 				     "limit",   "printmode", "viewmode", "inline", "compare"};
@@ -71,8 +72,8 @@ static void rc_en_desc(struct erp *e, const char *path, int lno, const char *mod
 {
 	char *err = NULL;
 	if (profile_set_descendants(e->prof, mode, &err) < 0)
-		fprintf(stderr, "%s: %s:%d: en_desc: %s; ignored\n", e->prog, path, lno,
-			err ? err : "out of memory");
+		textout_printf(stderr, "%s: %s:%d: en_desc: %s; ignored\n", e->prog, path, lno,
+			       err ? err : "out of memory");
 	free(err);
 }
 
@@ -112,10 +113,10 @@ static void rc_line(struct erp *e, struct rc_state *st, const char *path, int ln
 		if (null)
 			fclose(null);
 		if (r < 0)
-			fprintf(stderr, "%s: %s:%d: '%s' failed; ignored\n", e->prog, path, lno, word);
+			textout_printf(stderr, "%s: %s:%d: '%s' failed; ignored\n", e->prog, path, lno, word);
 	} else if (!in(word, rc_skipped, sizeof rc_skipped / sizeof rc_skipped[0])) {
-		fprintf(stderr, "%s: %s:%d: '%s' is not a defaults-file command; ignored\n", e->prog, path,
-			lno, word);
+		textout_printf(stderr, "%s: %s:%d: '%s' is not a defaults-file command; ignored\n", e->prog,
+			       path, lno, word);
 	}
 }
 
@@ -125,7 +126,7 @@ static void rc_file(struct erp *e, const char *path, int pre)
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		if (errno != ENOENT)
-			fprintf(stderr, "%s: cannot read %s: %s\n", e->prog, path, strerror(errno));
+			textout_printf(stderr, "%s: cannot read %s: %s\n", e->prog, path, strerror(errno));
 		return;
 	}
 	struct rc_state st = {.pre = pre};
