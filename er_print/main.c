@@ -584,8 +584,11 @@ static int cmd_addpath(struct erp *e, const char *arg)
 
 static int cmd_pathmap(struct erp *e, const char *arg)
 {
-	char from[4096], to[4096];
-	if (sscanf(arg, "%4095s %4095s", from, to) != 2) {
+	const char *from = arg + strspn(arg, " \t");
+	size_t nfrom = strcspn(from, " \t");
+	const char *to = from + nfrom + strspn(from + nfrom, " \t");
+	size_t nto = strcspn(to, " \t");
+	if (!nfrom || !nto) {
 		erp_error(e, "pathmap: expected OLD_PREFIX NEW_PREFIX");
 		return -1;
 	}
@@ -593,8 +596,15 @@ static int cmd_pathmap(struct erp *e, const char *arg)
 		erp_error(e, "pathmap: at most 16 mappings");
 		return -1;
 	}
-	e->pathmap_from[e->npathmaps] = strdup(from);
-	e->pathmap_to[e->npathmaps] = strdup(to);
+	char *f = strndup(from, nfrom), *t = strndup(to, nto);
+	if (!f || !t) {
+		free(f);
+		free(t);
+		erp_error(e, "out of memory");
+		return -1;
+	}
+	e->pathmap_from[e->npathmaps] = f;
+	e->pathmap_to[e->npathmaps] = t;
 	e->npathmaps++;
 	return 0;
 }
@@ -612,8 +622,11 @@ static int cmd_object_list(struct erp *e, const char *arg)
 /* Apply shown=on/off to the objects named in a comma list ("all" = every one). */
 static int set_objects(struct erp *e, const char *arg, int shown, const char *what)
 {
-	char names[4096];
-	snprintf(names, sizeof names, "%s", arg);
+	char *names = strdup(arg);
+	if (!names) {
+		erp_error(e, "out of memory");
+		return -1;
+	}
 	int rc = 0;
 	for (char *save = NULL, *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		while (*t == ' ')
@@ -636,6 +649,7 @@ static int set_objects(struct erp *e, const char *arg, int shown, const char *wh
 			rc = -1;
 		}
 	}
+	free(names);
 	return rc;
 }
 
@@ -664,6 +678,60 @@ static int cmd_objects_default(struct erp *e, const char *arg)
 	return 0;
 }
 
+int erp_read_line(FILE *f, struct strbuf *b)
+{
+	strbuf_reset(b);
+	strbuf_add(b, "", 0); /* b->s is a string even for an empty line */
+	int c, nul = 0, any = 0;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		any = 1;
+		if (b->len == ERP_LINE_MAX)
+			return -E2BIG;
+		char ch = (char)c;
+		nul |= ch == '\0';
+		strbuf_add(b, &ch, 1);
+		if (b->failed)
+			return -ENOMEM;
+	}
+	if (c == EOF && !any)
+		return ferror(f) ? -EIO : 0;
+	return nul ? -EILSEQ : 1;
+}
+
+int erp_line_refused(struct erp *e, const char *where, int lno, int err)
+{
+	if (err == -EILSEQ)
+		erp_error(e, "%s:%d: the line has a NUL byte; it is not run", where, lno);
+	else if (err == -E2BIG)
+		erp_error(e, "%s:%d: the line is longer than %u bytes; it is not run, nor what follows it",
+			  where, lno, (unsigned)ERP_LINE_MAX);
+	else
+		erp_error(e, "%s:%d: cannot read the line: %s", where, lno, strerror(-err));
+	return err == -EILSEQ ? 0 : -1;
+}
+
+/*
+ * Run the command lines of f (where: its name for messages) until its end
+ * or `quit`.  0, or -1 when a line failed or was refused.
+ */
+static int run_lines(struct erp *e, FILE *f, const char *where)
+{
+	struct strbuf line;
+	strbuf_init(&line, 0);
+	int r = 0, got;
+	for (int lno = 1; !e->quit && (got = erp_read_line(f, &line)) != 0; lno++) {
+		if (got < 0) {
+			r = -1;
+			if (erp_line_refused(e, where, lno, got) < 0)
+				break;
+		} else if (erp_run_line(e, line.s) < 0) {
+			r = -1;
+		}
+	}
+	strbuf_release(&line);
+	return r;
+}
+
 static int script_depth;
 
 static int cmd_script(struct erp *e, const char *arg)
@@ -679,11 +747,7 @@ static int cmd_script(struct erp *e, const char *arg)
 		return -1;
 	}
 	script_depth++;
-	char line[8192];
-	int r = 0;
-	while (!e->quit && fgets(line, sizeof line, f))
-		if (erp_run_line(e, line) < 0)
-			r = -1;
+	int r = run_lines(e, f, arg);
 	script_depth--;
 	fclose(f);
 	return r;
@@ -744,28 +808,29 @@ static void usage(FILE *f)
 		"Run 'er_print -help' for every command; see er_print(1).\n");
 }
 
-static void interactive(struct erp *e)
+/*
+ * Commands from standard input: typed at the prompt on a terminal, else
+ * read as a script is.  0, or -1 when a command failed (the exit status
+ * says so, as for -script and the command line).
+ */
+static int interactive(struct erp *e)
 {
-	int tty = isatty(0);
-	char *line;
-	char buf[8192];
+	if (!isatty(0))
+		return run_lines(e, stdin, "standard input");
+	int r = 0;
 	while (!e->quit) {
-		if (tty) {
-			line = readline("(" PROG ") ");
-			if (!line)
-				break;
-			if (*line)
-				add_history(line);
-			erp_run_line(e, line);
-			free(line);
-		} else {
-			if (!fgets(buf, sizeof buf, stdin))
-				break;
-			erp_run_line(e, buf);
-		}
+		char *line = readline("(" PROG ") ");
+		if (!line)
+			break;
+		if (*line)
+			add_history(line);
+		if (erp_run_line(e, line) < 0)
+			r = -1;
+		free(line);
 	}
-	if (tty && !e->quit)
+	if (!e->quit)
 		fputc('\n', stdout);
+	return r;
 }
 
 struct pending {
@@ -963,12 +1028,10 @@ int main(int argc, char **argv)
 		status = 2;
 	}
 	if (status == 0) {
-		if (ntodo == 0)
-			interactive(&e);
+		if (ntodo == 0 && interactive(&e) < 0)
+			status = 1;
 		for (size_t i = 0; i < ntodo && !e.quit; i++) {
-			if (todo[i].stdin_cmds)
-				interactive(&e);
-			else if (run(&e, todo[i].cmd, todo[i].arg) < 0)
+			if (todo[i].stdin_cmds ? interactive(&e) < 0 : run(&e, todo[i].cmd, todo[i].arg) < 0)
 				status = 1;
 		}
 	}
