@@ -3,9 +3,8 @@
  * ('{' or '[') with a "something written" bit each, plus whether a key
  * waits for its value; every call first checks that its token may come
  * next (before writing anything), then writes the separator and the token.
- * Strings are validated as UTF-8 byte by byte (RFC 3629: no overlong forms,
- * no surrogates, nothing above U+10FFFF); each maximal invalid subpart
- * becomes one U+FFFD, as the Unicode standard recommends.
+ * Strings are validated as UTF-8 byte by byte (common/utf8.h); each maximal
+ * invalid subpart becomes one U+FFFD, as the Unicode standard recommends.
  */
 #include "common/jsonw.h"
 
@@ -14,6 +13,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/utf8.h"
 
 void jsonw_init(struct jsonw *w, FILE *f, struct strbuf *sb, unsigned flags)
 {
@@ -144,45 +145,6 @@ int jsonw_array_end(struct jsonw *w)
 	return close_level(w, '[');
 }
 
-/*
- * The length of the valid UTF-8 sequence at s[0..n), or 0 if it is not
- * one; *ret_bad is then the length of its maximal invalid subpart (>= 1).
- */
-static size_t utf8_len(const unsigned char *s, size_t n, size_t *ret_bad)
-{
-	unsigned char c = s[0];
-	size_t len;
-	unsigned char lo = 0x80, hi = 0xbf; /* allowed range of the second byte */
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		if (c == 0xe0)
-			lo = 0xa0; /* no overlong forms */
-		else if (c == 0xed)
-			hi = 0x9f; /* no surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f; /* nothing above U+10FFFF */
-	} else {
-		*ret_bad = 1;
-		return 0;
-	}
-	size_t i = 1;
-	for (; i < len && i < n; i++) {
-		unsigned char b = s[i];
-		if (i == 1 ? b < lo || b > hi : (b & 0xc0) != 0x80)
-			break;
-	}
-	if (i == len)
-		return len;
-	*ret_bad = i;
-	return 0;
-}
-
 /* JSON's two-character escape of c, or NULL. */
 static const char *short_escape(unsigned char c)
 {
@@ -213,7 +175,7 @@ static void emit_escaped(struct jsonw *w, const char *str, size_t n)
 			esc = buf;
 		} else if (!esc && c >= 0x80) {
 			size_t bad = 0;
-			step = utf8_len(s + i, n - i, &bad);
+			step = utf8_seq_len(s + i, n - i, &bad);
 			if (!step) {
 				esc = "\xef\xbf\xbd"; /* U+FFFD */
 				step = bad;

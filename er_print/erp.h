@@ -16,6 +16,7 @@
 #include "analysis/profile.h"
 #include "analysis/mspec.h"
 #include "analysis/report_compare.h"
+#include "common/strbuf.h"
 
 enum erp_name_form { ERP_NAME_LONG, ERP_NAME_SHORT, ERP_NAME_MANGLED };
 enum erp_printmode { ERP_PRINT_TEXT, ERP_PRINT_HTML, ERP_PRINT_JSON, ERP_PRINT_DELIM };
@@ -55,6 +56,23 @@ struct erp {
 
 /* Run one command line "name [arg...]"; blank lines and # comments do nothing. 0 or -1. */
 int erp_run_line(struct erp *e, char *line);
+
+/* The longest command line read from a script, standard input or a defaults file. */
+#define ERP_LINE_MAX (1u << 20)
+
+/*
+ * Read the next line of f, of any length up to ERP_LINE_MAX bytes, into b
+ * (without its newline; b->s is then a string).  1 when a line was read, 0
+ * at the end of f; -EILSEQ when the line has a NUL byte (it was read to its
+ * end: refuse it whole, as the part before the NUL is not what was
+ * written), -E2BIG when it is longer (its rest is not read), -ENOMEM, -EIO.
+ */
+int erp_read_line(FILE *f, struct strbuf *b);
+/*
+ * The message for line lno of `where` that erp_read_line refused with err;
+ * 0 when reading may go on with the next line (a NUL byte), -1 when not.
+ */
+int erp_line_refused(struct erp *e, const char *where, int lno, int err);
 
 /*
  * Read the defaults files (er_print/rc.c): $PA_SYSTEM_RC or /etc/er.rc,

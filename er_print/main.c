@@ -24,6 +24,7 @@
 #include "er_print/erp.h"
 #include "er_print/export.h"
 #include "er_print/report.h"
+#include "er_print/textout.h"
 #include "experiment/expgroup.h"
 
 #define PROG "er_print"
@@ -32,9 +33,9 @@ void erp_error(struct erp *e, const char *fmt, ...)
 {
 	va_list ap;
 	fflush(e->out);
-	fprintf(stderr, "%s: ", PROG);
+	textout_printf(stderr, "%s: ", PROG);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	textout_vprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -130,7 +131,7 @@ static int cmd_viewmode(struct erp *e, const char *arg)
 		}
 		e->viewmode = (int)i;
 	}
-	fprintf(e->out, "Viewmode set to %s\n", modes[e->viewmode]);
+	textout_printf(e->out, "Viewmode set to %s\n", modes[e->viewmode]);
 	return 0;
 }
 
@@ -138,8 +139,8 @@ static int cmd_viewmode(struct erp *e, const char *arg)
 static int cmd_ifreq(struct erp *e, const char *arg)
 {
 	(void)arg;
-	fprintf(e->out, "Instruction frequency data was not requested when recording experiments\n"
-			"(count data, the Oracle tools' collect -c, is not available on Linux)\n");
+	textout_printf(e->out, "Instruction frequency data was not requested when recording experiments\n"
+			       "(count data, the Oracle tools' collect -c, is not available on Linux)\n");
 	return 0;
 }
 
@@ -159,7 +160,8 @@ static int cmd_procstats(struct erp *e, const char *arg)
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(e->out,
+	textout_printf(
+		e->out,
 		"Processing statistics: %.3f s elapsed, %.3f s user CPU, %.3f s system CPU, %ld MB peak memory\n",
 		(double)(now.tv_sec - e->start.tv_sec) + (double)(now.tv_nsec - e->start.tv_nsec) / 1e9,
 		(double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
@@ -359,7 +361,7 @@ static int cmd_metrics(struct erp *e, const char *arg)
 		e->metrics = m;
 	}
 	mspec_format(e->prof, &e->metrics, buf, sizeof buf);
-	fprintf(e->out, "Current metrics: %s\n", buf);
+	textout_printf(e->out, "Current metrics: %s\n", buf);
 	return 0;
 }
 
@@ -370,10 +372,10 @@ static int cmd_metric_list(struct erp *e, const char *arg)
 	const struct metric_def *d = profile_metric_defs(e->prof, &n);
 	char buf[1024];
 	mspec_format(e->prof, &e->metrics, buf, sizeof buf);
-	fprintf(e->out, "Current metrics: %s\n", buf);
+	textout_printf(e->out, "Current metrics: %s\n", buf);
 	mspec_format(e->prof, &e->sort, buf, sizeof buf);
-	fprintf(e->out, "Current Sort Metric: %s\n", buf);
-	fprintf(e->out, "Available metrics:\n");
+	textout_printf(e->out, "Current Sort Metric: %s\n", buf);
+	textout_printf(e->out, "Available metrics:\n");
 	for (size_t i = 0; i < n; i++) {
 		char fl[16] = "";
 		for (size_t k = 0; k < 3; k++)
@@ -381,10 +383,10 @@ static int cmd_metric_list(struct erp *e, const char *arg)
 				size_t l = strlen(fl);
 				snprintf(fl + l, sizeof fl - l, "%s%c", l ? ", " : "", "eia"[k]);
 			}
-		fprintf(e->out, "  %s: %s (flavors %s; visibility . + %% !)\n", d[i].keyword, d[i].username,
-			fl);
+		textout_printf(e->out, "  %s: %s (flavors %s; visibility . + %% !)\n", d[i].keyword,
+			       d[i].username, fl);
 	}
-	fprintf(e->out, "  size: Size\n  address: PC Address\n  name: Name\n");
+	textout_printf(e->out, "  size: Size\n  address: PC Address\n  name: Name\n");
 	return 0;
 }
 
@@ -400,7 +402,7 @@ static int cmd_sort(struct erp *e, const char *arg)
 		e->sort = m;
 	}
 	mspec_format(e->prof, &e->sort, buf, sizeof buf);
-	fprintf(e->out, "Current Sort Metric: %s\n", buf);
+	textout_printf(e->out, "Current Sort Metric: %s\n", buf);
 	return 0;
 }
 
@@ -414,7 +416,7 @@ static int cmd_limit(struct erp *e, const char *arg)
 		return -1;
 	}
 	e->limit = n;
-	fprintf(e->out, "Print limit set to %ld\n", n);
+	textout_printf(e->out, "Print limit set to %ld\n", n);
 	return 0;
 }
 
@@ -527,7 +529,7 @@ static int cmd_inline(struct erp *e, const char *arg)
 			return -1;
 		}
 	}
-	fprintf(e->out, "Inlined functions: %s\n", profile_inline(e->prof) ? "on" : "off");
+	textout_printf(e->out, "Inlined functions: %s\n", profile_inline(e->prof) ? "on" : "off");
 	return 0;
 }
 
@@ -582,8 +584,11 @@ static int cmd_addpath(struct erp *e, const char *arg)
 
 static int cmd_pathmap(struct erp *e, const char *arg)
 {
-	char from[4096], to[4096];
-	if (sscanf(arg, "%4095s %4095s", from, to) != 2) {
+	const char *from = arg + strspn(arg, " \t");
+	size_t nfrom = strcspn(from, " \t");
+	const char *to = from + nfrom + strspn(from + nfrom, " \t");
+	size_t nto = strcspn(to, " \t");
+	if (!nfrom || !nto) {
 		erp_error(e, "pathmap: expected OLD_PREFIX NEW_PREFIX");
 		return -1;
 	}
@@ -591,8 +596,15 @@ static int cmd_pathmap(struct erp *e, const char *arg)
 		erp_error(e, "pathmap: at most 16 mappings");
 		return -1;
 	}
-	e->pathmap_from[e->npathmaps] = strdup(from);
-	e->pathmap_to[e->npathmaps] = strdup(to);
+	char *f = strndup(from, nfrom), *t = strndup(to, nto);
+	if (!f || !t) {
+		free(f);
+		free(t);
+		erp_error(e, "out of memory");
+		return -1;
+	}
+	e->pathmap_from[e->npathmaps] = f;
+	e->pathmap_to[e->npathmaps] = t;
 	e->npathmaps++;
 	return 0;
 }
@@ -600,18 +612,21 @@ static int cmd_pathmap(struct erp *e, const char *arg)
 static int cmd_object_list(struct erp *e, const char *arg)
 {
 	(void)arg;
-	fprintf(e->out, "Sel   Load Object\n==== ==================\n");
+	textout_printf(e->out, "Sel   Load Object\n==== ==================\n");
 	for (uint32_t o = 0; o < profile_object_count(e->prof); o++)
-		fprintf(e->out, "%-4s  %s\n", profile_object_shown(e->prof, o) ? "show" : "hide",
-			profile_object(e->prof, o)->path);
+		textout_printf(e->out, "%-4s  %s\n", profile_object_shown(e->prof, o) ? "show" : "hide",
+			       profile_object(e->prof, o)->path);
 	return 0;
 }
 
 /* Apply shown=on/off to the objects named in a comma list ("all" = every one). */
 static int set_objects(struct erp *e, const char *arg, int shown, const char *what)
 {
-	char names[4096];
-	snprintf(names, sizeof names, "%s", arg);
+	char *names = strdup(arg);
+	if (!names) {
+		erp_error(e, "out of memory");
+		return -1;
+	}
 	int rc = 0;
 	for (char *save = NULL, *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		while (*t == ' ')
@@ -634,6 +649,7 @@ static int set_objects(struct erp *e, const char *arg, int shown, const char *wh
 			rc = -1;
 		}
 	}
+	free(names);
 	return rc;
 }
 
@@ -662,6 +678,60 @@ static int cmd_objects_default(struct erp *e, const char *arg)
 	return 0;
 }
 
+int erp_read_line(FILE *f, struct strbuf *b)
+{
+	strbuf_reset(b);
+	strbuf_add(b, "", 0); /* b->s is a string even for an empty line */
+	int c, nul = 0, any = 0;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		any = 1;
+		if (b->len == ERP_LINE_MAX)
+			return -E2BIG;
+		char ch = (char)c;
+		nul |= ch == '\0';
+		strbuf_add(b, &ch, 1);
+		if (b->failed)
+			return -ENOMEM;
+	}
+	if (c == EOF && !any)
+		return ferror(f) ? -EIO : 0;
+	return nul ? -EILSEQ : 1;
+}
+
+int erp_line_refused(struct erp *e, const char *where, int lno, int err)
+{
+	if (err == -EILSEQ)
+		erp_error(e, "%s:%d: the line has a NUL byte; it is not run", where, lno);
+	else if (err == -E2BIG)
+		erp_error(e, "%s:%d: the line is longer than %u bytes; it is not run, nor what follows it",
+			  where, lno, (unsigned)ERP_LINE_MAX);
+	else
+		erp_error(e, "%s:%d: cannot read the line: %s", where, lno, strerror(-err));
+	return err == -EILSEQ ? 0 : -1;
+}
+
+/*
+ * Run the command lines of f (where: its name for messages) until its end
+ * or `quit`.  0, or -1 when a line failed or was refused.
+ */
+static int run_lines(struct erp *e, FILE *f, const char *where)
+{
+	struct strbuf line;
+	strbuf_init(&line, 0);
+	int r = 0, got;
+	for (int lno = 1; !e->quit && (got = erp_read_line(f, &line)) != 0; lno++) {
+		if (got < 0) {
+			r = -1;
+			if (erp_line_refused(e, where, lno, got) < 0)
+				break;
+		} else if (erp_run_line(e, line.s) < 0) {
+			r = -1;
+		}
+	}
+	strbuf_release(&line);
+	return r;
+}
+
 static int script_depth;
 
 static int cmd_script(struct erp *e, const char *arg)
@@ -677,11 +747,7 @@ static int cmd_script(struct erp *e, const char *arg)
 		return -1;
 	}
 	script_depth++;
-	char line[8192];
-	int r = 0;
-	while (!e->quit && fgets(line, sizeof line, f))
-		if (erp_run_line(e, line) < 0)
-			r = -1;
+	int r = run_lines(e, f, arg);
 	script_depth--;
 	fclose(f);
 	return r;
@@ -690,7 +756,8 @@ static int cmd_script(struct erp *e, const char *arg)
 static int cmd_help(struct erp *e, const char *arg)
 {
 	(void)arg;
-	fprintf(e->out,
+	textout_printf(
+		e->out,
 		"Commands (any unambiguous prefix works; on the command line prefix them with '-'):\n");
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		char left[128];
@@ -699,7 +766,7 @@ static int cmd_help(struct erp *e, const char *arg)
 			 commands[i].args_help[0] ? " " : "");
 		size_t l = strlen(left);
 		snprintf(left + l, sizeof left - l, "%s", commands[i].args_help);
-		fprintf(e->out, "  %-44s %s\n", left, commands[i].help);
+		textout_printf(e->out, "  %-44s %s\n", left, commands[i].help);
 	}
 	return 0;
 }
@@ -707,7 +774,7 @@ static int cmd_help(struct erp *e, const char *arg)
 static int cmd_version(struct erp *e, const char *arg)
 {
 	(void)arg;
-	fprintf(e->out, "%s (Performance Analyzer for Linux) %s\n", PROG, PA_VERSION);
+	textout_printf(e->out, "%s (Performance Analyzer for Linux) %s\n", PROG, PA_VERSION);
 	return 0;
 }
 
@@ -722,7 +789,8 @@ static int cmd_quit(struct erp *e, const char *arg)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
+	textout_printf(
+		f,
 		"Usage: er_print [-script FILE | -COMMAND [ARG] | - | -V]... EXPERIMENT...\n"
 		"Print reports from Performance Analyzer experiments (NAME.er directories,\n"
 		"or GROUP.erg experiment groups, which stand for the experiments they name).\n"
@@ -740,28 +808,29 @@ static void usage(FILE *f)
 		"Run 'er_print -help' for every command; see er_print(1).\n");
 }
 
-static void interactive(struct erp *e)
+/*
+ * Commands from standard input: typed at the prompt on a terminal, else
+ * read as a script is.  0, or -1 when a command failed (the exit status
+ * says so, as for -script and the command line).
+ */
+static int interactive(struct erp *e)
 {
-	int tty = isatty(0);
-	char *line;
-	char buf[8192];
+	if (!isatty(0))
+		return run_lines(e, stdin, "standard input");
+	int r = 0;
 	while (!e->quit) {
-		if (tty) {
-			line = readline("(" PROG ") ");
-			if (!line)
-				break;
-			if (*line)
-				add_history(line);
-			erp_run_line(e, line);
-			free(line);
-		} else {
-			if (!fgets(buf, sizeof buf, stdin))
-				break;
-			erp_run_line(e, buf);
-		}
+		char *line = readline("(" PROG ") ");
+		if (!line)
+			break;
+		if (*line)
+			add_history(line);
+		if (erp_run_line(e, line) < 0)
+			r = -1;
+		free(line);
 	}
-	if (tty && !e->quit)
+	if (!e->quit)
 		fputc('\n', stdout);
+	return r;
 }
 
 struct pending {
@@ -810,7 +879,7 @@ static int option_arg(const struct command *c, int argc, char **argv, int *i, co
 			   ? 1
 			   : 0;
 	if (*i + need >= argc) {
-		fprintf(stderr, "%s: -%s: missing argument (%s)\n", PROG, c->name, c->args_help);
+		textout_printf(stderr, "%s: -%s: missing argument (%s)\n", PROG, c->name, c->args_help);
 		return 2;
 	}
 	if (need == 1) {
@@ -818,7 +887,7 @@ static int option_arg(const struct command *c, int argc, char **argv, int *i, co
 	} else if (need == 2) {
 		size_t n = strlen(argv[*i + 1]) + strlen(argv[*i + 2]) + 2;
 		if (!(*owned = malloc(n))) {
-			fprintf(stderr, "%s: out of memory\n", PROG);
+			textout_printf(stderr, "%s: out of memory\n", PROG);
 			return 1;
 		}
 		snprintf(*owned, n, "%s %s", argv[*i + 1], argv[*i + 2]);
@@ -887,8 +956,8 @@ static int load_experiments(struct erp *e, const char *const *exps, size_t nexps
 		first_of[i] = profile_experiment_count(e->prof);
 		int r = profile_add_experiment(e->prof, exps[i], &msg);
 		if (r < 0) {
-			fprintf(stderr, "%s: cannot read experiment %s: %s\n", PROG, exps[i],
-				msg ? msg : strerror(-r));
+			textout_printf(stderr, "%s: cannot read experiment %s: %s\n", PROG, exps[i],
+				       msg ? msg : strerror(-r));
 			free(msg);
 			status = 1;
 		}
@@ -899,7 +968,7 @@ static int load_experiments(struct erp *e, const char *const *exps, size_t nexps
 	if (status == 0 && nexps > 0 &&
 	    (mspec_parse(e->prof, mspec_default_metrics(e->prof), 0, &e->metrics, err, sizeof err) < 0 ||
 	     mspec_parse(e->prof, mspec_default_sort(e->prof), 1, &e->sort, err, sizeof err) < 0)) {
-		fprintf(stderr, "%s: default metrics: %s\n", PROG, err);
+		textout_printf(stderr, "%s: default metrics: %s\n", PROG, err);
 		status = 1;
 	}
 	return status;
@@ -917,7 +986,7 @@ int main(int argc, char **argv)
 	struct pending *todo = calloc((size_t)argc, sizeof *todo);
 	const char **exps = calloc((size_t)argc, sizeof *exps);
 	if (!todo || !exps) {
-		fprintf(stderr, "%s: out of memory\n", PROG);
+		textout_printf(stderr, "%s: out of memory\n", PROG);
 		return 1;
 	}
 	size_t ntodo = 0, nexps = 0;
@@ -931,7 +1000,7 @@ int main(int argc, char **argv)
 	char **paths = NULL; /* exps with each group replaced by its experiments */
 	size_t nexps_given = nexps;
 	if (expgroup_expand(exps, nexps, &paths, &nexps, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: %s\n", PROG, err);
+		textout_printf(stderr, "%s: %s\n", PROG, err);
 		free_pending(todo, ntodo);
 		free(exps);
 		return 1;
@@ -940,12 +1009,12 @@ int main(int argc, char **argv)
 	exps = (const char **)paths;
 	size_t *first_of = calloc(nexps + 1, sizeof *first_of);
 	if (profile_new(&e.prof) < 0 || !first_of) {
-		fprintf(stderr, "%s: out of memory\n", PROG);
+		textout_printf(stderr, "%s: out of memory\n", PROG);
 		return 1;
 	}
 	status = load_experiments(&e, exps, nexps, first_of);
 	if (status == 0 && report_compare_sides(given, nexps_given, first_of, &e.sides, &e.nsides) < 0) {
-		fprintf(stderr, "%s: out of memory\n", PROG);
+		textout_printf(stderr, "%s: out of memory\n", PROG);
 		status = 1;
 	}
 	if (status == 0 && nexps > 0)
@@ -953,18 +1022,16 @@ int main(int argc, char **argv)
 	free(first_of);
 	free(given);
 	if (nexps == 0) {
-		fprintf(stderr, "%s: %s\n", PROG,
-			nexps_given ? "the groups given name no experiment" : "no experiment given");
+		textout_printf(stderr, "%s: %s\n", PROG,
+			       nexps_given ? "the groups given name no experiment" : "no experiment given");
 		usage(stderr);
 		status = 2;
 	}
 	if (status == 0) {
-		if (ntodo == 0)
-			interactive(&e);
+		if (ntodo == 0 && interactive(&e) < 0)
+			status = 1;
 		for (size_t i = 0; i < ntodo && !e.quit; i++) {
-			if (todo[i].stdin_cmds)
-				interactive(&e);
-			else if (run(&e, todo[i].cmd, todo[i].arg) < 0)
+			if (todo[i].stdin_cmds ? interactive(&e) < 0 : run(&e, todo[i].cmd, todo[i].arg) < 0)
 				status = 1;
 		}
 	}

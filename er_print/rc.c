@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "er_print/erp.h"
+#include "er_print/textout.h"
 
 static const char *const rc_run[] = {"setpath", "addpath",   "pathmap",  "name",   "sthresh", "dthresh",
 				     "limit",   "printmode", "viewmode", "inline", "compare"};
@@ -48,9 +49,9 @@ static int in(const char *word, const char *const *list, size_t n)
 /* The items of spec (':'-separated) that the loaded metrics allow, appended to *m. */
 static void add_items(struct erp *e, const char *spec, struct mspec *m)
 {
-	char buf[1024];
-	snprintf(buf, sizeof buf, "%s", spec);
-	for (char *save = NULL, *item = strtok_r(buf, ":", &save); item; item = strtok_r(NULL, ":", &save)) {
+	char *buf = strdup(spec);
+	for (char *save = NULL, *item = buf ? strtok_r(buf, ":", &save) : NULL; item;
+	     item = strtok_r(NULL, ":", &save)) {
 		struct mspec one;
 		char err[256];
 		if (mspec_parse(e->prof, item, 0, &one, err, sizeof err) < 0)
@@ -58,6 +59,7 @@ static void add_items(struct erp *e, const char *spec, struct mspec *m)
 		for (size_t i = 0; i < one.n && m->n < MSPEC_MAX; i++)
 			m->items[m->n++] = one.items[i];
 	}
+	free(buf);
 }
 
 struct rc_state {
@@ -71,8 +73,8 @@ static void rc_en_desc(struct erp *e, const char *path, int lno, const char *mod
 {
 	char *err = NULL;
 	if (profile_set_descendants(e->prof, mode, &err) < 0)
-		fprintf(stderr, "%s: %s:%d: en_desc: %s; ignored\n", e->prog, path, lno,
-			err ? err : "out of memory");
+		textout_printf(stderr, "%s: %s:%d: en_desc: %s; ignored\n", e->prog, path, lno,
+			       err ? err : "out of memory");
 	free(err);
 }
 
@@ -102,20 +104,22 @@ static void rc_line(struct erp *e, struct rc_state *st, const char *path, int ln
 		if (mspec_parse(e->prof, p, 1, &s, err, sizeof err) == 0)
 			e->sort = s;
 	} else if (in(word, rc_run, sizeof rc_run / sizeof rc_run[0])) {
-		char cmd[4200];
-		snprintf(cmd, sizeof cmd, "%s %s", word, p);
+		struct strbuf cmd;
+		strbuf_init(&cmd, 0);
+		strbuf_addf(&cmd, "%s %s", word, p);
 		FILE *out = e->out, *null = fopen("/dev/null", "w");
 		if (null)
 			e->out = null;
-		int r = erp_run_line(e, cmd);
+		int r = cmd.failed ? -1 : erp_run_line(e, cmd.s);
+		strbuf_release(&cmd);
 		e->out = out;
 		if (null)
 			fclose(null);
 		if (r < 0)
-			fprintf(stderr, "%s: %s:%d: '%s' failed; ignored\n", e->prog, path, lno, word);
+			textout_printf(stderr, "%s: %s:%d: '%s' failed; ignored\n", e->prog, path, lno, word);
 	} else if (!in(word, rc_skipped, sizeof rc_skipped / sizeof rc_skipped[0])) {
-		fprintf(stderr, "%s: %s:%d: '%s' is not a defaults-file command; ignored\n", e->prog, path,
-			lno, word);
+		textout_printf(stderr, "%s: %s:%d: '%s' is not a defaults-file command; ignored\n", e->prog,
+			       path, lno, word);
 	}
 }
 
@@ -125,13 +129,20 @@ static void rc_file(struct erp *e, const char *path, int pre)
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		if (errno != ENOENT)
-			fprintf(stderr, "%s: cannot read %s: %s\n", e->prog, path, strerror(errno));
+			textout_printf(stderr, "%s: cannot read %s: %s\n", e->prog, path, strerror(errno));
 		return;
 	}
 	struct rc_state st = {.pre = pre};
-	char line[4096];
-	for (int lno = 1; fgets(line, sizeof line, f); lno++)
-		rc_line(e, &st, path, lno, line);
+	struct strbuf line;
+	strbuf_init(&line, 0);
+	int got;
+	for (int lno = 1; (got = erp_read_line(f, &line)) != 0; lno++) {
+		if (got > 0)
+			rc_line(e, &st, path, lno, line.s);
+		else if (pre ? got != -EILSEQ : erp_line_refused(e, path, lno, got) < 0)
+			break; /* (the pass before loading leaves the messages to the other) */
+	}
+	strbuf_release(&line);
 	fclose(f);
 	if (st.have_dm && st.dm.n) {
 		int named = 0;

@@ -14,6 +14,7 @@
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
+#include "er_print/textout.h"
 
 static void attr_sort_title(struct erp *e, const struct mspec_item *items, size_t n, char *buf, size_t room)
 {
@@ -117,9 +118,9 @@ int report_callers_callees(struct erp *e, const char *arg)
 	struct mspec_item items[MSPEC_MAX];
 	size_t ni = report_attr_items(&e->metrics, items);
 	report_sort_title(e, title, sizeof title);
-	fprintf(e->out, "Functions sorted by metric: %s\n", title);
+	textout_printf(e->out, "Functions sorted by metric: %s\n", title);
 	attr_sort_title(e, items, ni, title, sizeof title);
-	fprintf(e->out, "Callers and callees sorted by metric: %s\n\n", title);
+	textout_printf(e->out, "Callers and callees sorted by metric: %s\n\n", title);
 	if (report_compare_active(e))
 		return report_compare_print_calls(e);
 	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
@@ -144,7 +145,7 @@ int report_csingle(struct erp *e, const char *arg)
 	struct mspec_item items[MSPEC_MAX];
 	size_t ni = report_attr_items(&e->metrics, items);
 	attr_sort_title(e, items, ni, title, sizeof title);
-	fprintf(e->out, "Callers and callees sorted by metric: %s\n\n", title);
+	textout_printf(e->out, "Callers and callees sorted by metric: %s\n\n", title);
 	return print_block(e, f, 1);
 }
 
@@ -216,7 +217,7 @@ int report_calltree(struct erp *e, const char *arg)
 	size_t ni = report_attr_columns(e, metrics_total(m), items, cols, titles);
 	char title[256];
 	attr_sort_title(e, items, ni, title, sizeof title);
-	fprintf(e->out, "Functions Call Tree. Metric: %s\n\n", title);
+	textout_printf(e->out, "Functions Call Tree. Metric: %s\n\n", title);
 	struct tree_ctx *c = calloc(1, sizeof *c);
 	struct table *t = table_new(cols, ni);
 	if (!c || !t) {

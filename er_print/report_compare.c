@@ -16,6 +16,7 @@
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
+#include "er_print/textout.h"
 
 static const char *mode_word(char c)
 {
@@ -43,7 +44,7 @@ int cmd_compare(struct erp *e, const char *arg)
 		}
 		e->compare = modes[i];
 	}
-	fprintf(e->out, "Compare mode set to %s\n", mode_word(e->compare));
+	textout_printf(e->out, "Compare mode set to %s\n", mode_word(e->compare));
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
+#include "er_print/textout.h"
 
 static const char *flavor_word(enum mspec_flavor f)
 {
@@ -129,7 +130,7 @@ static void object_warnings(struct erp *e)
 	for (uint32_t o = 0; o < profile_object_count(e->prof); o++) {
 		const struct pobject *po = profile_object(e->prof, o);
 		if (po->error)
-			fprintf(e->out, "Warning: %s\n", po->error);
+			textout_printf(e->out, "Warning: %s\n", po->error);
 	}
 }
 
@@ -140,7 +141,7 @@ int report_functions(struct erp *e, const char *arg)
 		return -1;
 	char title[256];
 	report_sort_title(e, title, sizeof title);
-	fprintf(e->out, "Functions sorted by metric: %s\n\n", title);
+	textout_printf(e->out, "Functions sorted by metric: %s\n\n", title);
 	if (report_compare_active(e))
 		return report_compare_print_list(e, REPORT_FUNCTIONS);
 	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
@@ -160,7 +161,7 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 	size_t nd;
 	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	const uint64_t *total = metrics_total(m);
-	fprintf(e->out, "%s\n", name);
+	textout_printf(e->out, "%s\n", name);
 	for (size_t k = 0; k < nd; k++) {
 		for (int fl = 0; fl < 2; fl++) {
 			uint64_t v = f == PROFILE_FUNC_TOTAL ? total[k]
@@ -172,19 +173,19 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 		}
 	}
 	const struct pobject *o = pf->obj == PROFILE_NO_OBJECT ? NULL : profile_object(e->prof, pf->obj);
-	fprintf(e->out, "\t%24s: %5llu\n", "Size", (unsigned long long)pf->size);
-	fprintf(e->out, "\t%24s: %u:0x%08llx\n", "PC Address", o ? pf->obj + 2 : 1u,
-		(unsigned long long)pf->addr);
+	textout_printf(e->out, "\t%24s: %5llu\n", "Size", (unsigned long long)pf->size);
+	textout_printf(e->out, "\t%24s: %u:0x%08llx\n", "PC Address", o ? pf->obj + 2 : 1u,
+		       (unsigned long long)pf->addr);
 	struct line_loc loc;
-	fprintf(e->out, "\t%24s: %s\n", "Source File",
-		report_func_position(e->prof, pf, &loc) && loc.file ? loc.file : "(unknown)");
-	fprintf(e->out, "\t%24s: %s\n", "Object File",
-		o ? (o->symbol_file ? o->symbol_file : o->path) : "(unknown)");
-	fprintf(e->out, "\t%24s: %s\n", "Load Object", o ? o->path : "<Total>");
+	textout_printf(e->out, "\t%24s: %s\n", "Source File",
+		       report_func_position(e->prof, pf, &loc) && loc.file ? loc.file : "(unknown)");
+	textout_printf(e->out, "\t%24s: %s\n", "Object File",
+		       o ? (o->symbol_file ? o->symbol_file : o->path) : "(unknown)");
+	textout_printf(e->out, "\t%24s: %s\n", "Load Object", o ? o->path : "<Total>");
 	/* like gprofng: a mangled name only when it differs from the name */
 	const char *mangled = strcmp(pf->mangled, pf->name) == 0 ? "" : pf->mangled;
-	fprintf(e->out, "\t%24s:%s%s\n", "Mangled Name", mangled[0] ? " " : "", mangled);
-	fprintf(e->out, "\t%24s:\n", "Aliases");
+	textout_printf(e->out, "\t%24s:%s%s\n", "Mangled Name", mangled[0] ? " " : "", mangled);
+	textout_printf(e->out, "\t%24s:\n", "Aliases");
 	fputc('\n', e->out);
 }
 
@@ -195,7 +196,7 @@ int report_fsummary(struct erp *e, const char *arg)
 		return -1;
 	char title[256];
 	report_sort_title(e, title, sizeof title);
-	fprintf(e->out, "Functions sorted by metric: %s\n\n", title);
+	textout_printf(e->out, "Functions sorted by metric: %s\n\n", title);
 	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
 	if (!l)
 		return -1;
@@ -233,8 +234,8 @@ int report_resolve_function(struct erp *e, const char *arg, uint32_t *ret)
 			const struct pfunc *f = profile_func(e->prof, ids[i]);
 			const struct pobject *o =
 				f->obj == PROFILE_NO_OBJECT ? NULL : profile_object(e->prof, f->obj);
-			fprintf(stderr, "  %zu) %s%s in %s\n", i + 1, f->name, f->version,
-				o ? o->name : "<none>");
+			textout_printf(stderr, "  %zu) %s%s in %s\n", i + 1, f->name, f->version,
+				       o ? o->name : "<none>");
 		}
 		return -1;
 	}
@@ -265,7 +266,7 @@ int report_objects(struct erp *e, const char *arg)
 		return -1;
 	char title[256];
 	report_sort_title(e, title, sizeof title);
-	fprintf(e->out, "Load Objects sorted by metric: %s\n\n", title);
+	textout_printf(e->out, "Load Objects sorted by metric: %s\n\n", title);
 	struct report_list *l = report_list_get(e, REPORT_OBJECTS);
 	if (!l)
 		return -1;

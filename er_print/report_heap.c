@@ -14,13 +14,14 @@
 #include "analysis/report_heap.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"
+#include "er_print/textout.h"
 
 void erp_print_frames(struct erp *e, size_t x, uint32_t s)
 {
 	const uint32_t *pcs;
 	int n = profile_stack_pcs(e->prof, x, s, &pcs);
 	if (n <= 0) {
-		fprintf(e->out, "  <Unknown>\n");
+		textout_printf(e->out, "  <Unknown>\n");
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -29,11 +30,11 @@ void erp_print_frames(struct erp *e, size_t x, uint32_t s)
 		char name[4096];
 		erp_func_name(e, f, name, sizeof name);
 		uint64_t off = f->obj == pc->obj && pc->vaddr >= f->addr ? pc->vaddr - f->addr : pc->vaddr;
-		fprintf(e->out, "  %s + 0x%08" PRIX64, name, off);
+		textout_printf(e->out, "  %s + 0x%08" PRIX64, name, off);
 		const struct pline *l = profile_line(e->prof, pc->line);
 		if (l && l->file && l->line) {
 			const char *base = strrchr(l->file, '/');
-			fprintf(e->out, ", line %u in \"%s\"", l->line, base ? base + 1 : l->file);
+			textout_printf(e->out, ", line %u in \"%s\"", l->line, base ? base + 1 : l->file);
 		}
 		fputc('\n', e->out);
 	}
@@ -76,19 +77,19 @@ static int report_stack_blocks(struct erp *e, enum report_heap_key key)
 	const struct heap_summary *h = profile_heap_summary(e->prof);
 	int leaks = key == REPORT_HEAP_LEAK;
 	if (n == 0) {
-		fprintf(e->out, leaks ? "No leak information\n\n" : "No allocation information\n\n");
+		textout_printf(e->out, leaks ? "No leak information\n\n" : "No allocation information\n\n");
 		free(v);
 		return 0;
 	}
-	fprintf(e->out,
-		"Summary Results: Distinct %s = %zu, Total Instances = %" PRIu64 ", Total Bytes %s = %" PRIu64
-		"\n\n",
-		leaks ? "Leaks" : "Allocations", n, leaks ? h->leak_count : h->alloc_count,
-		leaks ? "Leaked" : "Allocated", leaks ? h->leak_bytes : h->alloc_bytes);
+	textout_printf(e->out,
+		       "Summary Results: Distinct %s = %zu, Total Instances = %" PRIu64
+		       ", Total Bytes %s = %" PRIu64 "\n\n",
+		       leaks ? "Leaks" : "Allocations", n, leaks ? h->leak_count : h->alloc_count,
+		       leaks ? "Leaked" : "Allocated", leaks ? h->leak_bytes : h->alloc_bytes);
 	for (size_t i = 0; i < shown(e, n); i++) {
-		fprintf(e->out, "%s #%zu, Instances = %" PRIu64 ", Bytes %s = %" PRIu64 "\n",
-			leaks ? "Leak" : "Allocation", i + 1, v[i].count, leaks ? "Leaked" : "Allocated",
-			v[i].bytes);
+		textout_printf(e->out, "%s #%zu, Instances = %" PRIu64 ", Bytes %s = %" PRIu64 "\n",
+			       leaks ? "Leak" : "Allocation", i + 1, v[i].count,
+			       leaks ? "Leaked" : "Allocated", v[i].bytes);
 		erp_print_frames(e, v[i].exp, v[i].stack);
 		fputc('\n', e->out);
 	}
@@ -111,9 +112,9 @@ int report_allocs(struct erp *e, const char *arg)
 static void print_counts(struct erp *e, uint64_t ac, uint64_t ab, uint64_t lc, uint64_t lb)
 {
 	if (ac)
-		fprintf(e->out, "Instances = %" PRIu64 "  Bytes Allocated = %" PRIu64 "\n", ac, ab);
+		textout_printf(e->out, "Instances = %" PRIu64 "  Bytes Allocated = %" PRIu64 "\n", ac, ab);
 	if (lc)
-		fprintf(e->out, "Instances = %" PRIu64 "  Bytes Leaked = %" PRIu64 "\n", lc, lb);
+		textout_printf(e->out, "Instances = %" PRIu64 "  Bytes Leaked = %" PRIu64 "\n", lc, lb);
 }
 
 /* heap: <Total>, then every stack that allocated (by bytes allocated), gprofng's layout. */
@@ -130,11 +131,11 @@ int report_heap(struct erp *e, const char *arg)
 	}
 	size_t n = (size_t)got;
 	const struct heap_summary *h = profile_heap_summary(e->prof);
-	fprintf(e->out, "<Total>\n");
+	textout_printf(e->out, "<Total>\n");
 	print_counts(e, h->alloc_count, h->alloc_bytes, h->leak_count, h->leak_bytes);
 	for (size_t i = 0; i < shown(e, n); i++) {
 		const struct experiment *exp = profile_experiment(e->prof, v[i].exp);
-		fprintf(e->out, "\nStack 0x%016" PRIx64 "\n", exp->stacks[v[i].stack].id);
+		textout_printf(e->out, "\nStack 0x%016" PRIx64 "\n", exp->stacks[v[i].stack].id);
 		print_counts(e, v[i].st->alloc_count, v[i].st->alloc_bytes, v[i].st->leak_count,
 			     v[i].st->leak_bytes);
 		erp_print_frames(e, v[i].exp, v[i].stack);
@@ -150,7 +151,7 @@ static void print_classes(struct erp *e, const uint64_t *classes)
 		if (classes[c]) {
 			char label[64];
 			snprintf(label, sizeof label, "  %s", heap_size_class_label(c));
-			fprintf(e->out, "%-34s%" PRIu64 "\n", label, classes[c]);
+			textout_printf(e->out, "%-34s%" PRIu64 "\n", label, classes[c]);
 		}
 }
 
@@ -164,8 +165,8 @@ static int print_top(struct erp *e, enum report_heap_key key, const char *what, 
 	size_t n = (size_t)got;
 	size_t top = e->limit > 0 ? shown(e, n) : (n < 10 ? n : 10);
 	for (size_t i = 0; i < top; i++) {
-		fprintf(e->out, "\n%s #%zu, %s = %" PRIu64 ", Bytes = %" PRIu64 "\n", what, i + 1, count_word,
-			v[i].count, v[i].bytes);
+		textout_printf(e->out, "\n%s #%zu, %s = %" PRIu64 ", Bytes = %" PRIu64 "\n", what, i + 1,
+			       count_word, v[i].count, v[i].bytes);
 		erp_print_frames(e, v[i].exp, v[i].stack);
 	}
 	free(v);
@@ -180,53 +181,54 @@ int report_heapstat(struct erp *e, const char *arg)
 	const struct heap_summary *h = profile_heap_summary(e->prof);
 	FILE *o = e->out;
 	if (h->peak_bytes > 0) {
-		fprintf(o, "\nProcess With Highest Peak Memory Usage\n");
-		fprintf(o, "-------------------------------------------------------\n");
-		fprintf(o, "Heap size bytes                   %" PRIu64 "\n", h->peak_bytes);
-		fprintf(o, "Experiment Id                     %zu\n", h->peak_exp + 1);
-		fprintf(o, "Process Id                        %u\n", h->peak_pid);
-		fprintf(o, "Time of peak                      %.3f (secs.)\n", (double)h->peak_ns / 1e9);
+		textout_printf(o, "\nProcess With Highest Peak Memory Usage\n");
+		textout_printf(o, "-------------------------------------------------------\n");
+		textout_printf(o, "Heap size bytes                   %" PRIu64 "\n", h->peak_bytes);
+		textout_printf(o, "Experiment Id                     %zu\n", h->peak_exp + 1);
+		textout_printf(o, "Process Id                        %u\n", h->peak_pid);
+		textout_printf(o, "Time of peak                      %.3f (secs.)\n",
+			       (double)h->peak_ns / 1e9);
 	}
 	if (h->alloc_count > 0) {
-		fprintf(o, "\nMemory Allocations Statistics\n");
-		fprintf(o, "Allocation Size Range             Allocations          \n");
-		fprintf(o, "-------------------------------------------------------\n");
+		textout_printf(o, "\nMemory Allocations Statistics\n");
+		textout_printf(o, "Allocation Size Range             Allocations          \n");
+		textout_printf(o, "-------------------------------------------------------\n");
 		print_classes(e, h->alloc_classes);
-		fprintf(o, "\nSmallest allocation bytes         %" PRIu64 "\n", h->alloc_min_bytes);
-		fprintf(o, "Largest allocation bytes          %" PRIu64 "\n", h->alloc_max_bytes);
-		fprintf(o, "Total allocations                 %" PRIu64 "\n", h->alloc_count);
-		fprintf(o, "Total bytes                       %" PRIu64 "\n", h->alloc_bytes);
+		textout_printf(o, "\nSmallest allocation bytes         %" PRIu64 "\n", h->alloc_min_bytes);
+		textout_printf(o, "Largest allocation bytes          %" PRIu64 "\n", h->alloc_max_bytes);
+		textout_printf(o, "Total allocations                 %" PRIu64 "\n", h->alloc_count);
+		textout_printf(o, "Total bytes                       %" PRIu64 "\n", h->alloc_bytes);
 	}
 	if (h->leak_count > 0) {
-		fprintf(o, "\nMemory Leaks Statistics\n");
-		fprintf(o, "Leak Size Range                   Leaks              \n");
-		fprintf(o, "-------------------------------------------------------\n");
+		textout_printf(o, "\nMemory Leaks Statistics\n");
+		textout_printf(o, "Leak Size Range                   Leaks              \n");
+		textout_printf(o, "-------------------------------------------------------\n");
 		print_classes(e, h->leak_classes);
-		fprintf(o, "\nSmallest leaked bytes             %" PRIu64 "\n", h->leak_min_bytes);
-		fprintf(o, "Largest leaked bytes              %" PRIu64 "\n", h->leak_max_bytes);
-		fprintf(o, "Total leaked                      %" PRIu64 " \n", h->leak_count);
-		fprintf(o, "Total bytes                       %" PRIu64 "\n", h->leak_bytes);
+		textout_printf(o, "\nSmallest leaked bytes             %" PRIu64 "\n", h->leak_min_bytes);
+		textout_printf(o, "Largest leaked bytes              %" PRIu64 "\n", h->leak_max_bytes);
+		textout_printf(o, "Total leaked                      %" PRIu64 " \n", h->leak_count);
+		textout_printf(o, "Total bytes                       %" PRIu64 "\n", h->leak_bytes);
 	}
 	/* beyond gprofng: heaptrack's temporary allocations, frees, the peak's holders */
 	if (h->alloc_count > 0) {
-		fprintf(o, "\nTemporary Allocations (freed before the thread's next allocation)\n");
-		fprintf(o, "-------------------------------------------------------\n");
-		fprintf(o, "Temporary allocations             %" PRIu64 "\n", h->temp_count);
-		fprintf(o, "Temporary bytes                   %" PRIu64 "\n", h->temp_bytes);
-		fprintf(o, "Share of allocations              %.2f%%\n",
-			100.0 * (double)h->temp_count / (double)h->alloc_count);
+		textout_printf(o, "\nTemporary Allocations (freed before the thread's next allocation)\n");
+		textout_printf(o, "-------------------------------------------------------\n");
+		textout_printf(o, "Temporary allocations             %" PRIu64 "\n", h->temp_count);
+		textout_printf(o, "Temporary bytes                   %" PRIu64 "\n", h->temp_bytes);
+		textout_printf(o, "Share of allocations              %.2f%%\n",
+			       100.0 * (double)h->temp_count / (double)h->alloc_count);
 		if (print_top(e, REPORT_HEAP_TEMP, "Temporary", "Instances") < 0)
 			goto nomem;
 	}
-	fprintf(o, "\nOther Heap Calls\n");
-	fprintf(o, "-------------------------------------------------------\n");
-	fprintf(o, "Frees of live blocks              %" PRIu64 "\n", h->free_count);
-	fprintf(o, "Frees of unknown addresses        %" PRIu64 "\n", h->unknown_free_count);
-	fprintf(o, "Allocations over a live block     %" PRIu64 "\n", h->reused_count);
-	fprintf(o, "Failed allocations                %" PRIu64 "\n", h->failed_count);
+	textout_printf(o, "\nOther Heap Calls\n");
+	textout_printf(o, "-------------------------------------------------------\n");
+	textout_printf(o, "Frees of live blocks              %" PRIu64 "\n", h->free_count);
+	textout_printf(o, "Frees of unknown addresses        %" PRIu64 "\n", h->unknown_free_count);
+	textout_printf(o, "Allocations over a live block     %" PRIu64 "\n", h->reused_count);
+	textout_printf(o, "Failed allocations                %" PRIu64 "\n", h->failed_count);
 	if (h->peak_bytes > 0) {
-		fprintf(o, "\nMemory Held At The Peak (by stack)\n");
-		fprintf(o, "-------------------------------------------------------");
+		textout_printf(o, "\nMemory Held At The Peak (by stack)\n");
+		textout_printf(o, "-------------------------------------------------------");
 		if (print_top(e, REPORT_HEAP_PEAK, "Peak", "Blocks") < 0)
 			goto nomem;
 		fputc('\n', o);

@@ -11,6 +11,7 @@
  * analysis/report_info.h and report_stats.h; this file lays it out.
  */
 #include "er_print/erp.h"
+#include "er_print/textout.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -94,13 +95,14 @@ static void put_rule(FILE *o, int n)
 	fputc(' ', o);
 }
 
-/* Print text line by line, each ending in a newline. */
+/* Print free text (notes) line by line, each ending in a newline; tabs are its layout. */
 static void print_lines(FILE *o, const char *text)
 {
 	while (*text) {
 		const char *nl = strchr(text, '\n');
 		size_t n = nl ? (size_t)(nl - text) : strlen(text);
-		fprintf(o, "%.*s\n", (int)n, text);
+		textout_write(o, text, n, TEXTOUT_KEEP_TAB);
+		fputc('\n', o);
 		text += n + (nl != NULL);
 	}
 }
@@ -151,20 +153,20 @@ static void tree_line(struct erp *e, const struct report_process *rp)
 	char name[300], end[PATH_MAX + 64];
 	int d = (int)rp->depth;
 	snprintf(name, sizeof name, "%s%s", pr->lineage, rp->exp >= 0 ? ".er" : "");
-	fprintf(o, "%*s%-*s pid %-7" PRIu32 " ", 2 + 2 * d, "", 24 - 2 * d > 1 ? 24 - 2 * d : 1, name,
-		pr->pid);
+	textout_printf(o, "%*s%-*s pid %-7" PRIu32 " ", 2 + 2 * d, "", 24 - 2 * d > 1 ? 24 - 2 * d : 1, name,
+		       pr->pid);
 	if (rp->exp >= 0) {
 		const struct experiment *y = profile_experiment(e->prof, (size_t)rp->exp);
 		ending_of(y, end, sizeof end);
-		fprintf(o, "%.3f s  %s", sec(report_recorded_ns(y)), end);
+		textout_printf(o, "%.3f s  %s", sec(report_recorded_ns(y)), end);
 	} else if (pr->followed) {
-		fprintf(o, "(its subexperiment was not read)");
+		textout_printf(o, "(its subexperiment was not read)");
 	} else {
 		char seen[160];
 		seen_end(pr, seen, sizeof seen);
-		fprintf(o, "not profiled%s: %s", seen, pr->reason ? pr->reason : "unknown reason");
+		textout_printf(o, "not profiled%s: %s", seen, pr->reason ? pr->reason : "unknown reason");
 	}
-	fprintf(o, "  %s '%s'\n", pr->origin, pr->command[0] ? pr->command : pr->path);
+	textout_printf(o, "  %s '%s'\n", pr->origin, pr->command[0] ? pr->command : pr->path);
 }
 
 /*
@@ -183,15 +185,16 @@ static void process_tree(struct erp *e, size_t xi, const struct experiment *x)
 	size_t followed = 0;
 	for (size_t i = 0; i < x->nprocs; i++)
 		followed += x->procs[i].followed != 0;
-	fprintf(o, "Process tree: the founder and %zu descendant process%s, %zu recorded in subexperiments\n",
+	textout_printf(
+		o, "Process tree: the founder and %zu descendant process%s, %zu recorded in subexperiments\n",
 		x->nprocs, x->nprocs == 1 ? "" : "es", followed);
 	char end[PATH_MAX + 64];
 	ending_of(x, end, sizeof end);
-	fprintf(o, "  %-24s pid %-7" PRIu32 " %.3f s  %s  founder '", x->name, x->log.pid,
-		sec(report_recorded_ns(x)), end);
+	textout_printf(o, "  %-24s pid %-7" PRIu32 " %.3f s  %s  founder '", x->name, x->log.pid,
+		       sec(report_recorded_ns(x)), end);
 	for (size_t i = 0; i < x->log.argc; i++)
-		fprintf(o, "%s%s", i ? " " : "", x->log.argv[i]);
-	fprintf(o, "'\n");
+		textout_printf(o, "%s%s", i ? " " : "", x->log.argv[i]);
+	textout_printf(o, "'\n");
 	for (ssize_t i = 0; i < n; i++)
 		tree_line(e, &v[i]);
 	free(v);
@@ -203,14 +206,14 @@ static void process_warning(FILE *o, const struct exp_process *pr)
 	char end[160];
 	seen_end(pr, end, sizeof end);
 	if (!pr->followed)
-		fprintf(o, "*** Warning: process %" PRIu32 " (%s) ran unprofiled%s: %s\n", pr->pid, pr->path,
-			end, pr->reason ? pr->reason : "unknown reason");
+		textout_printf(o, "*** Warning: process %" PRIu32 " (%s) ran unprofiled%s: %s\n", pr->pid,
+			       pr->path, end, pr->reason ? pr->reason : "unknown reason");
 	else if (pr->end == EXP_PROC_END_RUNNING)
-		fprintf(o,
-			"*** Warning: process %" PRIu32
-			" (%s) was still running when the target ended, %.3f s of "
-			"CPU by then; %s.er holds what it recorded\n",
-			pr->pid, pr->path, sec(pr->cpu_ns), pr->lineage);
+		textout_printf(o,
+			       "*** Warning: process %" PRIu32
+			       " (%s) was still running when the target ended, %.3f s of "
+			       "CPU by then; %s.er holds what it recorded\n",
+			       pr->pid, pr->path, sec(pr->cpu_ns), pr->lineage);
 }
 
 /* Notes, collector errors, and every warning. */
@@ -224,25 +227,25 @@ static void header_messages(FILE *o, const struct experiment *x)
 		for (size_t i = 0; i < l->ncomments; i++)
 			print_lines(o, str_or(l->comments[i], ""));
 	if (x->nerrors == 0)
-		fprintf(o, "No errors\n");
+		textout_printf(o, "No errors\n");
 	for (size_t i = 0; i < x->nerrors; i++)
-		fprintf(o, "*** Collector Error: %s\n", x->errors[i]);
+		textout_printf(o, "*** Collector Error: %s\n", x->errors[i]);
 	struct report_header_warnings w;
 	report_header_warnings(x, &w);
 	if (w.none)
-		fprintf(o, "No warnings\n");
+		textout_printf(o, "No warnings\n");
 	for (size_t i = 0; i < x->nwarnings; i++)
-		fprintf(o, "*** Collector Warning: %s\n", x->warnings[i]);
+		textout_printf(o, "*** Collector Warning: %s\n", x->warnings[i]);
 	for (size_t i = 0; w.exec_lost && i < l->nexecs; i++)
-		fprintf(o,
-			"*** Warning: the target exec'd %s; what ran after the exec was not profiled "
-			"(descendants were not followed)\n",
-			l->exec_paths[i]);
+		textout_printf(o,
+			       "*** Warning: the target exec'd %s; what ran after the exec was not profiled "
+			       "(descendants were not followed)\n",
+			       l->exec_paths[i]);
 	for (size_t i = 0; i < x->nprocs; i++)
 		process_warning(o, &x->procs[i]);
 	for (size_t i = 0; i < x->nproblems; i++)
-		fprintf(o, "*** Warning: %s\n", x->problems[i]);
-	fprintf(o, "\n");
+		textout_printf(o, "*** Warning: %s\n", x->problems[i]);
+	textout_printf(o, "\n");
 }
 
 /* What ran, as which process, where, with which collector. */
@@ -250,27 +253,30 @@ static void header_target(FILE *o, const struct experiment *x)
 {
 	const struct exp_log *l = &x->log;
 	unsigned bits = l->wordsize ? l->wordsize : 64;
-	fprintf(o, "Target command (%u-bit): ", bits);
+	textout_printf(o, "Target command (%u-bit): ", bits);
 	if (l->argc) {
-		fprintf(o, "'");
+		textout_printf(o, "'");
 		for (size_t i = 0; i < l->argc; i++)
-			fprintf(o, "%s%s", i ? " " : "", l->argv[i]);
-		fprintf(o, "'\n");
+			textout_printf(o, "%s%s", i ? " " : "", l->argv[i]);
+		textout_printf(o, "'\n");
 	} else if (l->target_path && *l->target_path) {
-		fprintf(o, "'%s'\n", l->target_path);
+		textout_printf(o, "'%s'\n", l->target_path);
 	} else {
-		fprintf(o, "(not recorded)\n");
+		textout_printf(o, "(not recorded)\n");
 	}
 	if (l->pid)
-		fprintf(o, "Process pid %" PRIu32 ", ppid %" PRIu32 "\n", l->pid, l->ppid);
+		textout_printf(o, "Process pid %" PRIu32 ", ppid %" PRIu32 "\n", l->pid, l->ppid);
 	else
-		fprintf(o, "Process pid unknown (the collector did not report its start in the target)\n");
-	fprintf(o, "Current working directory: %s\n", str_or(l->cwd, "(not recorded)"));
+		textout_printf(
+			o, "Process pid unknown (the collector did not report its start in the target)\n");
+	textout_printf(o, "Current working directory: %s\n", str_or(l->cwd, "(not recorded)"));
 	if (x->format_major || x->format_minor)
-		fprintf(o, "Collector version: `%s'; experiment version %u.%u (%u-bit)\n",
-			str_or(l->collector_version, "unknown"), x->format_major, x->format_minor, bits);
+		textout_printf(o, "Collector version: `%s'; experiment version %u.%u (%u-bit)\n",
+			       str_or(l->collector_version, "unknown"), x->format_major, x->format_minor,
+			       bits);
 	else
-		fprintf(o,
+		textout_printf(
+			o,
 			"Collector version: `%s'; experiment version unknown (no data file read) (%u-bit)\n",
 			str_or(l->collector_version, "unknown"), bits);
 }
@@ -279,16 +285,18 @@ static void header_target(FILE *o, const struct experiment *x)
 static void header_host(FILE *o, const struct exp_log *l)
 {
 	if (!l->host && !l->os) {
-		fprintf(o, "Host: not recorded\n");
+		textout_printf(o, "Host: not recorded\n");
 		return;
 	}
-	fprintf(o, "Host `%s', OS `%s%s%s', page size %" PRIu64 ", architecture `%s'\n",
-		str_or(l->host, "unknown"), str_or(l->os, "unknown"), l->release && *l->release ? " " : "",
-		str_or(l->release, ""), l->pagesize, str_or(l->arch, "unknown"));
-	fprintf(o, "  %" PRIu32 " CPUs, clock speed %" PRIu32 " MHz.\n", l->cpus, l->clock_mhz);
+	textout_printf(o, "Host `%s', OS `%s%s%s', page size %" PRIu64 ", architecture `%s'\n",
+		       str_or(l->host, "unknown"), str_or(l->os, "unknown"),
+		       l->release && *l->release ? " " : "", str_or(l->release, ""), l->pagesize,
+		       str_or(l->arch, "unknown"));
+	textout_printf(o, "  %" PRIu32 " CPUs, clock speed %" PRIu32 " MHz.\n", l->cpus, l->clock_mhz);
 	if (l->pages && l->pagesize)
-		fprintf(o, "  Memory: %" PRIu64 " pages @ %5" PRIu64 " = %" PRIu64 " MB.\n", l->pages,
-			l->pagesize, (uint64_t)((double)l->pages * (double)l->pagesize / (1024.0 * 1024.0)));
+		textout_printf(o, "  Memory: %" PRIu64 " pages @ %5" PRIu64 " = %" PRIu64 " MB.\n", l->pages,
+			       l->pagesize,
+			       (uint64_t)((double)l->pages * (double)l->pagesize / (1024.0 * 1024.0)));
 }
 
 /* The counters of collect -h: each with its interval; what was lost. */
@@ -297,16 +305,16 @@ static void header_counters(FILE *o, const struct experiment *x)
 	const struct exp_log *l = &x->log;
 	if (!x->has_hwc)
 		return;
-	fprintf(o, "  Counter overflow profiling (perf_event_open):");
+	textout_printf(o, "  Counter overflow profiling (perf_event_open):");
 	for (size_t k = 0; k < l->nhwc; k++)
-		fprintf(o, "%s %s, interval = %" PRIu64 " %s", k ? ";" : "", l->hwc[k].name,
-			l->hwc[k].interval, l->hwc[k].time_ns ? "ns" : "events");
-	fprintf(o, "\n");
+		textout_printf(o, "%s %s, interval = %" PRIu64 " %s", k ? ";" : "", l->hwc[k].name,
+			       l->hwc[k].interval, l->hwc[k].time_ns ? "ns" : "events");
+	textout_printf(o, "\n");
 	if (l->hwc_lost || l->hwc_open_failures)
-		fprintf(o,
-			"  (%" PRIu64 " counter overflow(s) recorded, %" PRIu64 " not recorded; %" PRIu64
-			" thread counter(s) could not be opened)\n",
-			l->hwc_overflows, l->hwc_lost, l->hwc_open_failures);
+		textout_printf(o,
+			       "  (%" PRIu64 " counter overflow(s) recorded, %" PRIu64
+			       " not recorded; %" PRIu64 " thread counter(s) could not be opened)\n",
+			       l->hwc_overflows, l->hwc_lost, l->hwc_open_failures);
 }
 
 /*
@@ -319,20 +327,23 @@ static void header_cpu_times(FILE *o, const struct experiment *x)
 	for (size_t t = 0; t < x->nthreads; t++)
 		waited += x->threads[t].has_wait;
 	if (x->has_cpu_split)
-		fprintf(o, "  User CPU, System CPU: measured per sample (each thread's user time from "
-			   "getrusage; metrics user, system)\n");
+		textout_printf(o, "  User CPU, System CPU: measured per sample (each thread's user time from "
+				  "getrusage; metrics user, system)\n");
 	else
-		fprintf(o, "  User CPU, System CPU: not measured (no user/system split in this experiment: "
+		textout_printf(
+			o, "  User CPU, System CPU: not measured (no user/system split in this experiment: "
 			   "format before 1.10, or split off); Total CPU only\n");
 	if (waited)
-		fprintf(o,
+		textout_printf(
+			o,
 			"  Wait CPU, Sleep: measured per thread (%zu of %zu threads, from schedstat at "
 			"their end; -thread_list, -statistics), not per function: Linux does not say where a "
 			"thread waited or slept without scheduler tracing\n",
 			waited, x->nthreads);
 	else
-		fprintf(o, "  Wait CPU, Sleep: not measured (no thread end recorded its run-queue wait: "
-			   "collect -t, no schedstat, or format before 1.9)\n");
+		textout_printf(o,
+			       "  Wait CPU, Sleep: not measured (no thread end recorded its run-queue wait: "
+			       "collect -t, no schedstat, or format before 1.9)\n");
 }
 
 /* Clock profiling: its interval, mechanism and which CPU times it measured. */
@@ -340,21 +351,23 @@ static void header_clock(FILE *o, const struct experiment *x)
 {
 	const struct exp_log *l = &x->log;
 	if (l->clock_mode && strcmp(l->clock_mode, "off") == 0) {
-		fprintf(o, "  Clock-profiling disabled\n");
+		textout_printf(o, "  Clock-profiling disabled\n");
 	} else if (l->clock_interval_us) {
-		fprintf(o, "  Clock-profiling, interval = %" PRIu64 " microsecs.\n", l->clock_interval_us);
+		textout_printf(o, "  Clock-profiling, interval = %" PRIu64 " microsecs.\n",
+			       l->clock_interval_us);
 		int ticked = l->effective_interval_us && l->effective_interval_us != l->clock_interval_us;
 		if (ticked)
-			fprintf(o,
-				"  (effective interval %" PRIu64
-				" microsecs.: CPU-time timers are limited by the kernel tick)\n",
-				l->effective_interval_us);
+			textout_printf(o,
+				       "  (effective interval %" PRIu64
+				       " microsecs.: CPU-time timers are limited by the kernel tick)\n",
+				       l->effective_interval_us);
 		if (l->mechanism && strcmp(l->mechanism, "perf_task_clock") == 0)
-			fprintf(o, "  (each thread's perf_event task-clock: the interval as asked)\n");
+			textout_printf(o, "  (each thread's perf_event task-clock: the interval as asked)\n");
 		else if (!ticked && l->mechanism && strcmp(l->mechanism, "timer_create") == 0)
-			fprintf(o, "  (each thread's POSIX CPU-time timer: perf_event was not available)\n");
+			textout_printf(
+				o, "  (each thread's POSIX CPU-time timer: perf_event was not available)\n");
 	} else {
-		fprintf(o, "  Clock-profiling, interval not recorded\n");
+		textout_printf(o, "  Clock-profiling, interval not recorded\n");
 	}
 	if (!(l->clock_mode && strcmp(l->clock_mode, "off") == 0))
 		header_cpu_times(o, x);
@@ -364,10 +377,11 @@ static void header_clock(FILE *o, const struct experiment *x)
 static void header_parameters(FILE *o, const struct experiment *x)
 {
 	const struct exp_log *l = &x->log;
-	fprintf(o, "Data collection parameters:\n");
+	textout_printf(o, "Data collection parameters:\n");
 	header_clock(o, x);
 	if (l->sync_on)
-		fprintf(o, "  Synchronization tracing, threshold = %" PRIu64 " microsecs.%s; Native-APIs\n",
+		textout_printf(
+			o, "  Synchronization tracing, threshold = %" PRIu64 " microsecs.%s; Native-APIs\n",
 			l->sync_threshold_ns / 1000,
 			l->sync_mode && strcmp(l->sync_mode, "calibrated") == 0 ? " (calibrated)"
 			: l->sync_mode && strcmp(l->sync_mode, "all") == 0      ? " (all)"
@@ -376,20 +390,20 @@ static void header_parameters(FILE *o, const struct experiment *x)
 	if (l->duration && sscanf(l->duration, "%lu:%lu", &w0, &w1) == 2 && (w0 || w1)) {
 		/* collect -t: only what happened in the window was recorded */
 		if (!w1)
-			fprintf(o, "  Data-collection window, from %lu secs. to the end\n", w0);
+			textout_printf(o, "  Data-collection window, from %lu secs. to the end\n", w0);
 		else if (!w0)
-			fprintf(o, "  Data-collection window, the first %lu secs.\n", w1);
+			textout_printf(o, "  Data-collection window, the first %lu secs.\n", w1);
 		else
-			fprintf(o, "  Data-collection window, %lu-%lu secs.\n", w0, w1);
+			textout_printf(o, "  Data-collection window, %lu-%lu secs.\n", w0, w1);
 	}
 	if (x->has_heap)
-		fprintf(o, "  Heap tracing\n");
+		textout_printf(o, "  Heap tracing\n");
 	if (x->has_io)
-		fprintf(o, "  IO tracing\n");
+		textout_printf(o, "  IO tracing\n");
 	header_counters(o, x);
 	if (l->depth_limit)
-		fprintf(o, "  Stack depth limit = %" PRIu32 " frames\n", l->depth_limit);
-	fprintf(o, "\n");
+		textout_printf(o, "  Stack depth limit = %" PRIu32 " frames\n", l->depth_limit);
+	textout_printf(o, "\n");
 }
 
 /* When it started, how it ended, how long it took. */
@@ -400,45 +414,48 @@ static void header_times(FILE *o, const struct experiment *x)
 	time_t t = (time_t)(l->realtime_ns / 1000000000u);
 	if (l->realtime_ns && ctime_r(&t, when)) {
 		when[strcspn(when, "\n")] = '\0';
-		fprintf(o, "Experiment started %s\n", when);
+		textout_printf(o, "Experiment started %s\n", when);
 	} else {
-		fprintf(o, "Experiment started (time not recorded)\n");
+		textout_printf(o, "Experiment started (time not recorded)\n");
 	}
-	fprintf(o, "\n");
+	textout_printf(o, "\n");
 	if (l->has_exit && l->exit_signal) {
-		fprintf(o, "Target terminated by signal %d", l->exit_signal);
+		textout_printf(o, "Target terminated by signal %d", l->exit_signal);
 		if (l->exit_signame && *l->exit_signame)
-			fprintf(o, " (%s)", l->exit_signame);
-		fprintf(o, "%s\n", l->core_dumped ? ", core dumped" : "");
+			textout_printf(o, " (%s)", l->exit_signame);
+		textout_printf(o, "%s\n", l->core_dumped ? ", core dumped" : "");
 	} else if (l->has_exit) {
-		fprintf(o, "Target exited with status %d%s\n", l->exit_status,
-			l->exit_by_parent ? " (as its parent's wait saw it)" : "");
+		textout_printf(o, "Target exited with status %d%s\n", l->exit_status,
+			       l->exit_by_parent ? " (as its parent's wait saw it)" : "");
 	} else {
 		struct report_ending end;
 		report_ending_of(x, &end);
 		if (end.kind == REPORT_END_EXEC)
-			fprintf(o, "Process exec'd %s\n", end.name);
+			textout_printf(o, "Process exec'd %s\n", end.name);
 		else if (end.kind == REPORT_END_UNSEEN)
-			fprintf(o,
+			textout_printf(
+				o,
 				"Process ended without its collector seeing the end (killed, crashed or a raw exit)\n");
 		else if (end.kind == REPORT_END_ENDED)
-			fprintf(o, "Experiment ended (no exit recorded)\n");
+			textout_printf(o, "Experiment ended (no exit recorded)\n");
 		else
-			fprintf(o, "Experiment did not finish (no exit recorded)\n");
+			textout_printf(o, "Experiment did not finish (no exit recorded)\n");
 	}
 	uint64_t end = l->end_ns ? l->end_ns : l->exit_ns;
 	if (end) {
 		uint64_t d = report_rel_ns(x, end);
-		fprintf(o, "Experiment Ended: %" PRIu64 ".%09" PRIu64 "\n", d / 1000000000u, d % 1000000000u);
+		textout_printf(o, "Experiment Ended: %" PRIu64 ".%09" PRIu64 "\n", d / 1000000000u,
+			       d % 1000000000u);
 	}
 	uint64_t d = x->duration_ns;
-	fprintf(o, "Data Collection Duration: %" PRIu64 ".%09" PRIu64 "\n", d / 1000000000u, d % 1000000000u);
+	textout_printf(o, "Data Collection Duration: %" PRIu64 ".%09" PRIu64 "\n", d / 1000000000u,
+		       d % 1000000000u);
 }
 
 static void header_one(struct erp *e, const struct experiment *x)
 {
 	FILE *o = e->out;
-	fprintf(o, "Experiment: %s\n", x->path);
+	textout_printf(o, "Experiment: %s\n", x->path);
 	header_messages(o, x);
 	header_target(o, x);
 	header_host(o, &x->log);
@@ -453,11 +470,12 @@ int report_header(struct erp *e, const char *arg)
 		return -1;
 	for (size_t i = lo; i < hi; i++) {
 		if (i != lo)
-			fprintf(e->out, "----------------------------------------------------------------\n");
+			textout_printf(e->out,
+				       "----------------------------------------------------------------\n");
 		const struct experiment *x = profile_experiment(e->prof, i);
 		header_one(e, x);
 		if (x->nprocs) {
-			fprintf(e->out, "\n");
+			textout_printf(e->out, "\n");
 			process_tree(e, i, x);
 		}
 	}
@@ -486,33 +504,33 @@ static void stats_widen(const struct report_stats *s, int *width)
 static void print_time_share(FILE *o, const char *label, uint64_t v, uint64_t total, int w)
 {
 	if (v == 0 || total == 0)
-		fprintf(o, "%*s: %*s (  0. %%)\n", LABEL_WIDTH, label, w, "0.   ");
+		textout_printf(o, "%*s: %*s (  0. %%)\n", LABEL_WIDTH, label, w, "0.   ");
 	else
-		fprintf(o, "%*s: %*.3f (%5.1f%%)\n", LABEL_WIDTH, label, w, sec(v),
-			100.0 * (double)v / (double)total);
+		textout_printf(o, "%*s: %*.3f (%5.1f%%)\n", LABEL_WIDTH, label, w, sec(v),
+			       100.0 * (double)v / (double)total);
 }
 
 static void stats_print(struct erp *e, const char *title, const struct report_stats *s, int w,
 			int per_experiment)
 {
 	FILE *o = e->out;
-	fprintf(o, "%s\n", title);
-	fprintf(o, "%*s\n\n", LABEL_WIDTH, "Aggregated statistics for selected samples");
-	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Start Label", s->start_label);
-	fprintf(o, "%*s: %s\n", LABEL_WIDTH, "End Label", s->end_label);
-	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Start Time (sec.)", w, sec(s->start_ns));
-	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "End Time (sec.)", w, sec(s->end_ns));
-	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Duration (sec.)", w, sec(s->duration_ns));
-	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Total Thread Time (sec.)", w, sec(s->thread_ns));
+	textout_printf(o, "%s\n", title);
+	textout_printf(o, "%*s\n\n", LABEL_WIDTH, "Aggregated statistics for selected samples");
+	textout_printf(o, "%*s: %s\n", LABEL_WIDTH, "Start Label", s->start_label);
+	textout_printf(o, "%*s: %s\n", LABEL_WIDTH, "End Label", s->end_label);
+	textout_printf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Start Time (sec.)", w, sec(s->start_ns));
+	textout_printf(o, "%*s: %*.3f\n", LABEL_WIDTH, "End Time (sec.)", w, sec(s->end_ns));
+	textout_printf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Duration (sec.)", w, sec(s->duration_ns));
+	textout_printf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Total Thread Time (sec.)", w, sec(s->thread_ns));
 	if (s->duration_ns)
-		fprintf(o, "%*s: %*.3f\n\n", LABEL_WIDTH, "Average number of Threads", w,
-			(double)s->thread_ns / (double)s->duration_ns);
+		textout_printf(o, "%*s: %*.3f\n\n", LABEL_WIDTH, "Average number of Threads", w,
+			       (double)s->thread_ns / (double)s->duration_ns);
 	else
-		fprintf(o, "%*s: N/A\n\n", LABEL_WIDTH, "Average number of Threads");
+		textout_printf(o, "%*s: N/A\n\n", LABEL_WIDTH, "Average number of Threads");
 
 	/* Linux has no Solaris microstates: CPU is user + system, the rest sleep. */
 	uint64_t sl = report_stats_sleep_ns(s), total = s->user_ns + s->sys_ns + s->lock_ns + s->wait_ns + sl;
-	fprintf(o, "%*s:\n", LABEL_WIDTH, "Process Times (sec.)");
+	textout_printf(o, "%*s:\n", LABEL_WIDTH, "Process Times (sec.)");
 	print_time_share(o, "User CPU", s->user_ns, total, w);
 	print_time_share(o, "System CPU", s->sys_ns, total, w);
 	print_time_share(o, "Trap CPU", 0, total, w);
@@ -523,32 +541,32 @@ static void stats_print(struct erp *e, const char *title, const struct report_st
 		print_time_share(o, zeros[i], 0, total, w);
 	print_time_share(o, "Wait CPU", s->wait_ns, total, w); /* the run queue (schedstat) */
 	print_time_share(o, "Sleep", sl, total, w);
-	fprintf(o, "\n");
+	textout_printf(o, "\n");
 
 	const char *labels[REPORT_STATS_COUNTS];
 	uint64_t vals[REPORT_STATS_COUNTS];
 	size_t n = report_stats_counts(s, labels, vals);
 	for (size_t i = 0; i < n; i++)
-		fprintf(o, "%*s: %*" PRIu64 "\n", LABEL_WIDTH, labels[i], w, vals[i]);
-	fprintf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Total CPU time recorded by clock profiling (sec.)", w,
-		sec(s->cpu_recorded_ns));
-	fprintf(o, "%*s: %*" PRIu64 "%s\n", LABEL_WIDTH, "Samples recorded", w, s->samples_recorded,
-		!s->samples_counted ? ""
-		: per_experiment    ? " (counted in the data: the collector did not report)"
-				    : " (partly counted in the data: a collector did not report)");
-	fprintf(o, "%*s: %*" PRIu64 "\n", LABEL_WIDTH, "Samples dropped", w, s->samples_dropped);
+		textout_printf(o, "%*s: %*" PRIu64 "\n", LABEL_WIDTH, labels[i], w, vals[i]);
+	textout_printf(o, "%*s: %*.3f\n", LABEL_WIDTH, "Total CPU time recorded by clock profiling (sec.)", w,
+		       sec(s->cpu_recorded_ns));
+	textout_printf(o, "%*s: %*" PRIu64 "%s\n", LABEL_WIDTH, "Samples recorded", w, s->samples_recorded,
+		       !s->samples_counted ? ""
+		       : per_experiment    ? " (counted in the data: the collector did not report)"
+					   : " (partly counted in the data: a collector did not report)");
+	textout_printf(o, "%*s: %*" PRIu64 "\n", LABEL_WIDTH, "Samples dropped", w, s->samples_dropped);
 	if (per_experiment && s->note[0])
-		fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Note", s->note);
+		textout_printf(o, "%*s: %s\n", LABEL_WIDTH, "Note", s->note);
 	if (per_experiment)
-		fprintf(o, "%*s: %s\n", LABEL_WIDTH, "Process times and counters from",
-			s->usage == REPORT_USAGE_RUSAGE ? "resource usage at exit"
-			: s->usage == REPORT_USAGE_OWN
-				? "this process's own overview samples (its descendants are separate)"
-			: s->usage == REPORT_USAGE_SAMPLE
-				? "the last overview sample (no resource usage at exit)"
-			: s->finished ? "nothing (no resource usage or overview sample recorded)"
-				      : "nothing (not recorded: the target did not finish)");
-	fprintf(o, "\n");
+		textout_printf(o, "%*s: %s\n", LABEL_WIDTH, "Process times and counters from",
+			       s->usage == REPORT_USAGE_RUSAGE ? "resource usage at exit"
+			       : s->usage == REPORT_USAGE_OWN
+				       ? "this process's own overview samples (its descendants are separate)"
+			       : s->usage == REPORT_USAGE_SAMPLE
+				       ? "the last overview sample (no resource usage at exit)"
+			       : s->finished ? "nothing (no resource usage or overview sample recorded)"
+					     : "nothing (not recorded: the target did not finish)");
+	textout_printf(o, "\n");
 }
 
 int report_stats_range(struct erp *e, const char *arg, struct report_stats **ret, size_t *lo, size_t *n,
@@ -595,7 +613,7 @@ int report_statistics(struct erp *e, const char *arg)
 	if (n > 1) {
 		stats_widen(&sum, &w);
 		stats_print(e, "<Sum across selected experiments>", &sum, w, 0);
-		fprintf(e->out, "\n");
+		textout_printf(e->out, "\n");
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf title;
@@ -632,7 +650,7 @@ int report_experiment_list(struct erp *e, const char *arg)
 			wlin = (int)strlen(x->log.lineage);
 	}
 	if (!tree) {
-		fprintf(o, "%*s Sel %*s %-*s \n", wid, "ID", wpid, "PID", wname, "Experiment");
+		textout_printf(o, "%*s Sel %*s %-*s \n", wid, "ID", wpid, "PID", wname, "Experiment");
 		put_rule(o, wid);
 		put_rule(o, 3);
 		put_rule(o, wpid);
@@ -640,14 +658,14 @@ int report_experiment_list(struct erp *e, const char *arg)
 		fputc('\n', o);
 		for (size_t i = 0; i < n; i++) {
 			const struct experiment *x = profile_experiment(e->prof, i);
-			fprintf(o, "%*zu %-3s %*" PRIu32 " %s \n", wid, i + 1,
-				profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid, x->log.pid,
-				x->path);
+			textout_printf(o, "%*zu %-3s %*" PRIu32 " %s \n", wid, i + 1,
+				       profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid,
+				       x->log.pid, x->path);
 		}
 		return 0;
 	}
-	fprintf(o, "%*s Sel %*s %*s %-*s %-*s Command\n", wid, "ID", wpid, "PID", wpid, "PPID", wlin,
-		"Lineage", wname, "Experiment");
+	textout_printf(o, "%*s Sel %*s %*s %-*s %-*s Command\n", wid, "ID", wpid, "PID", wpid, "PPID", wlin,
+		       "Lineage", wname, "Experiment");
 	put_rule(o, wid);
 	put_rule(o, 3);
 	put_rule(o, wpid);
@@ -659,11 +677,11 @@ int report_experiment_list(struct erp *e, const char *arg)
 	for (size_t i = 0; i < n; i++) {
 		const struct experiment *x = profile_experiment(e->prof, i);
 		const char *lin = x->log.lineage ? x->log.lineage : "founder";
-		fprintf(o, "%*zu %-3s %*" PRIu32 " %*" PRIu32 " %-*s %-*s ", wid, i + 1,
-			profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid, x->log.pid, wpid,
-			x->log.ppid, wlin, lin, wname, x->path);
+		textout_printf(o, "%*zu %-3s %*" PRIu32 " %*" PRIu32 " %-*s %-*s ", wid, i + 1,
+			       profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid, x->log.pid, wpid,
+			       x->log.ppid, wlin, lin, wname, x->path);
 		for (size_t a = 0; a < x->log.argc; a++)
-			fprintf(o, "%s%s", a ? " " : "", x->log.argv[a]);
+			textout_printf(o, "%s%s", a ? " " : "", x->log.argv[a]);
 		fputc('\n', o);
 	}
 	return 0;
@@ -696,16 +714,16 @@ static void thread_row(FILE *o, const struct report_thread *r)
 			 r->func->show_version ? r->func->version : "");
 	else
 		snprintf(routine, sizeof routine, "0x%" PRIx64, th->start_pc);
-	fprintf(o, "%6s  %-7" PRIu32 "  %12s  %10s  %11s  %11s  %12s  %7" PRIu64 "  %s\n", num, th->tid,
-		start, end, cpu, wait, sleep, th->samples, routine);
+	textout_printf(o, "%6s  %-7" PRIu32 "  %12s  %10s  %11s  %11s  %12s  %7" PRIu64 "  %s\n", num,
+		       th->tid, start, end, cpu, wait, sleep, th->samples, routine);
 }
 
 static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 {
 	FILE *o = e->out;
-	fprintf(o, "\nExperiment %zu: %s\n", xi + 1, x->path);
+	textout_printf(o, "\nExperiment %zu: %s\n", xi + 1, x->path);
 	if (x->nthreads == 0) {
-		fprintf(o, "(no threads recorded)\n");
+		textout_printf(o, "(no threads recorded)\n");
 		return;
 	}
 	struct report_thread *v;
@@ -715,15 +733,17 @@ static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 		return;
 	}
 	int sampled = 0;
-	fprintf(o, "%6s  %-7s  %12s  %10s  %11s  %11s  %12s  %7s  %s\n", "Thread", "TID", "Start (sec.)",
-		"End (sec.)", " CPU (sec.)", "Wait (sec.)", "Sleep (sec.)", "Samples", "Start routine");
+	textout_printf(o, "%6s  %-7s  %12s  %10s  %11s  %11s  %12s  %7s  %s\n", "Thread", "TID",
+		       "Start (sec.)", "End (sec.)", " CPU (sec.)", "Wait (sec.)", "Sleep (sec.)", "Samples",
+		       "Start routine");
 	for (ssize_t i = 0; i < n; i++) {
 		thread_row(o, &v[i]);
 		sampled |= v[i].cpu_sampled;
 	}
 	if (sampled)
-		fprintf(o, "* CPU time of the samples: the thread had not ended when the data ends\n");
-	fprintf(o, "Wait: time runnable waiting for a CPU; Sleep: the rest of its life off CPU (per thread "
+		textout_printf(o, "* CPU time of the samples: the thread had not ended when the data ends\n");
+	textout_printf(
+		o, "Wait: time runnable waiting for a CPU; Sleep: the rest of its life off CPU (per thread "
 		   "only; - when not recorded)\n");
 	free(v);
 }
@@ -739,13 +759,14 @@ void report_selection_table(FILE *o, size_t n, const char *const *sel, const siz
 	}
 	if (count_digits(n) > wexp)
 		wexp = count_digits(n);
-	fprintf(o, "%*s %-*s %*s \n", wexp, "Exp", wsel, "Sel", wtot, "Total");
+	textout_printf(o, "%*s %-*s %*s \n", wexp, "Exp", wsel, "Sel", wtot, "Total");
 	put_rule(o, wexp);
 	put_rule(o, wsel);
 	put_rule(o, wtot);
 	fputc('\n', o);
 	for (size_t i = 0; i < n; i++)
-		fprintf(o, "%*zu %-*s %*zu \n", wexp, i + 1, wsel, sel[i] ? sel[i] : "?", wtot, totals[i]);
+		textout_printf(o, "%*zu %-*s %*zu \n", wexp, i + 1, wsel, sel[i] ? sel[i] : "?", wtot,
+			       totals[i]);
 }
 
 int report_thread_list(struct erp *e, const char *arg)

@@ -16,6 +16,7 @@
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
+#include "er_print/textout.h"
 
 /* The I/O metrics' keywords, in enum profile_io_fig's order. */
 static const char *const fig_keyword[PROFILE_IO_FIGS] = {
@@ -187,19 +188,20 @@ static void print_figures(struct erp *e, const uint64_t *v)
 {
 	FILE *o = e->out;
 	if (v[PROFILE_IO_WRITE_CNT])
-		fprintf(o, "Write Time=%.6f (secs.)  Write Bytes=%" PRIu64 "  Write Count=%" PRIu64 "\n",
-			(double)v[PROFILE_IO_WRITE_TIME] / 1e9, v[PROFILE_IO_WRITE_BYTES],
-			v[PROFILE_IO_WRITE_CNT]);
+		textout_printf(o,
+			       "Write Time=%.6f (secs.)  Write Bytes=%" PRIu64 "  Write Count=%" PRIu64 "\n",
+			       (double)v[PROFILE_IO_WRITE_TIME] / 1e9, v[PROFILE_IO_WRITE_BYTES],
+			       v[PROFILE_IO_WRITE_CNT]);
 	if (v[PROFILE_IO_READ_CNT])
-		fprintf(o, "Read Time=%.6f (secs.)  Read Bytes=%" PRIu64 "  Read Count=%" PRIu64 "\n",
-			(double)v[PROFILE_IO_READ_TIME] / 1e9, v[PROFILE_IO_READ_BYTES],
-			v[PROFILE_IO_READ_CNT]);
+		textout_printf(o, "Read Time=%.6f (secs.)  Read Bytes=%" PRIu64 "  Read Count=%" PRIu64 "\n",
+			       (double)v[PROFILE_IO_READ_TIME] / 1e9, v[PROFILE_IO_READ_BYTES],
+			       v[PROFILE_IO_READ_CNT]);
 	if (v[PROFILE_IO_OTHER_CNT])
-		fprintf(o, "Other I/O Time=%.6f (secs.)  Other I/O Count=%" PRIu64 "\n",
-			(double)v[PROFILE_IO_OTHER_TIME] / 1e9, v[PROFILE_IO_OTHER_CNT]);
+		textout_printf(o, "Other I/O Time=%.6f (secs.)  Other I/O Count=%" PRIu64 "\n",
+			       (double)v[PROFILE_IO_OTHER_TIME] / 1e9, v[PROFILE_IO_OTHER_CNT]);
 	if (v[PROFILE_IO_ERROR_CNT])
-		fprintf(o, "I/O Error Time=%.6f (secs.)  I/O Error Count=%" PRIu64 "\n",
-			(double)v[PROFILE_IO_ERROR_TIME] / 1e9, v[PROFILE_IO_ERROR_CNT]);
+		textout_printf(o, "I/O Error Time=%.6f (secs.)  I/O Error Count=%" PRIu64 "\n",
+			       (double)v[PROFILE_IO_ERROR_TIME] / 1e9, v[PROFILE_IO_ERROR_CNT]);
 }
 
 ssize_t report_io_stacks(struct erp *e, struct report_io_row **ret)
@@ -223,11 +225,11 @@ int report_iocallstack(struct erp *e, const char *arg)
 	size_t rows = report_rows(e, (size_t)got);
 	for (size_t i = 0; i < rows; i++) {
 		if (i == 0) {
-			fprintf(e->out, "<Total>\n");
+			textout_printf(e->out, "<Total>\n");
 		} else {
 			const struct experiment *exp = profile_experiment(e->prof, v[i].exp);
 			uint64_t id = v[i].stack < exp->nstacks ? exp->stacks[v[i].stack].id : 0;
-			fprintf(e->out, "\nStack 0x%016" PRIx64 "\n", id);
+			textout_printf(e->out, "\nStack 0x%016" PRIx64 "\n", id);
 		}
 		print_figures(e, v[i].v);
 		if (i > 0)
@@ -243,28 +245,29 @@ static void print_sizes(struct erp *e, const struct report_io_sizes *s, int writ
 {
 	FILE *o = e->out;
 	if (write) {
-		fprintf(o, "\nWrite Statistics\n");
-		fprintf(o, "I/O Size Range                    Write Calls          \n");
-		fprintf(o, "-------------------------------------------------------\n");
+		textout_printf(o, "\nWrite Statistics\n");
+		textout_printf(o, "I/O Size Range                    Write Calls          \n");
+		textout_printf(o, "-------------------------------------------------------\n");
 	} else {
-		fprintf(o, "\nRead Statistics\n");
-		fprintf(o, "I/O Size Range                    Read Calls         \n");
-		fprintf(o, "------------------------------------------------------\n");
+		textout_printf(o, "\nRead Statistics\n");
+		textout_printf(o, "I/O Size Range                    Read Calls         \n");
+		textout_printf(o, "------------------------------------------------------\n");
 	}
 	for (size_t c = 0; c < HEAP_SIZE_CLASSES; c++)
 		if (s->classes[c]) {
 			char label[64];
 			snprintf(label, sizeof label, "  %s", heap_size_class_label(c));
-			fprintf(o, "%-34s%" PRIu64 "\n", label, s->classes[c]);
+			textout_printf(o, "%-34s%" PRIu64 "\n", label, s->classes[c]);
 		}
-	fprintf(o, "\n%-34s%.6f (secs.)\n", write ? "Longest write" : "Longest time",
-		(double)s->longest_ns / 1e9);
-	fprintf(o, "%-34s%" PRIu64 "\n", write ? "Smallest write bytes" : "Smallest read bytes",
-		s->min_bytes);
-	fprintf(o, "%-34s%" PRIu64 "\n", write ? "Largest write bytes" : "Largest read bytes", s->max_bytes);
-	fprintf(o, "Total time                        %.6f (secs.)\n", (double)s->time_ns / 1e9);
-	fprintf(o, "Total calls                       %" PRIu64 "\n", s->calls);
-	fprintf(o, "Total bytes                       %" PRIu64 "\n", s->bytes);
+	textout_printf(o, "\n%-34s%.6f (secs.)\n", write ? "Longest write" : "Longest time",
+		       (double)s->longest_ns / 1e9);
+	textout_printf(o, "%-34s%" PRIu64 "\n", write ? "Smallest write bytes" : "Smallest read bytes",
+		       s->min_bytes);
+	textout_printf(o, "%-34s%" PRIu64 "\n", write ? "Largest write bytes" : "Largest read bytes",
+		       s->max_bytes);
+	textout_printf(o, "Total time                        %.6f (secs.)\n", (double)s->time_ns / 1e9);
+	textout_printf(o, "Total calls                       %" PRIu64 "\n", s->calls);
+	textout_printf(o, "Total bytes                       %" PRIu64 "\n", s->bytes);
 }
 
 int report_iostat(struct erp *e, const char *arg)
@@ -280,16 +283,18 @@ int report_iostat(struct erp *e, const char *arg)
 	if (s.read.calls)
 		print_sizes(e, &s.read, 0);
 	if (s.other_calls) {
-		fprintf(o, "\nOther I/O Statistics\n");
-		fprintf(o, "-----------------------------------------------------\n");
-		fprintf(o, "Total time                        %.6f (secs.)\n", (double)s.other_ns / 1e9);
-		fprintf(o, "Total calls                       %" PRIu64 " \n", s.other_calls);
+		textout_printf(o, "\nOther I/O Statistics\n");
+		textout_printf(o, "-----------------------------------------------------\n");
+		textout_printf(o, "Total time                        %.6f (secs.)\n",
+			       (double)s.other_ns / 1e9);
+		textout_printf(o, "Total calls                       %" PRIu64 " \n", s.other_calls);
 	}
 	if (s.error_calls) {
-		fprintf(o, "\nI/O Error Statistics\n");
-		fprintf(o, "-----------------------------------------------------\n");
-		fprintf(o, "Total time                        %.6f (secs.)\n", (double)s.error_ns / 1e9);
-		fprintf(o, "Total calls                       %" PRIu64 " \n", s.error_calls);
+		textout_printf(o, "\nI/O Error Statistics\n");
+		textout_printf(o, "-----------------------------------------------------\n");
+		textout_printf(o, "Total time                        %.6f (secs.)\n",
+			       (double)s.error_ns / 1e9);
+		textout_printf(o, "Total calls                       %" PRIu64 " \n", s.error_calls);
 	}
 	fputc('\n', o);
 	return 0;

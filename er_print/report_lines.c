@@ -12,6 +12,7 @@
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
+#include "er_print/textout.h"
 
 static const char *base_name(const char *path)
 {
@@ -56,7 +57,7 @@ static int report_list(struct erp *e, enum report_what what)
 		return -1;
 	char title[256];
 	report_sort_title(e, title, sizeof title);
-	fprintf(e->out, "%s sorted by metric: %s\n\n", what_title(what), title);
+	textout_printf(e->out, "%s sorted by metric: %s\n\n", what_title(what), title);
 	if (report_compare_active(e))
 		return report_compare_print_list(e, what);
 	struct report_list *l = report_list_get(e, what);
@@ -76,14 +77,14 @@ static int report_list_summary(struct erp *e, enum report_what what)
 	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	char title[256];
 	report_sort_title(e, title, sizeof title);
-	fprintf(e->out, "%s sorted by metric: %s\n\n", what_title(what), title);
+	textout_printf(e->out, "%s sorted by metric: %s\n\n", what_title(what), title);
 	struct report_list *l = report_list_get(e, what);
 	if (!l)
 		return -1;
 	const uint64_t *total = metrics_total(l->m);
 	size_t show = report_rows(e, l->nrows);
 	for (size_t i = 0; i < show; i++) {
-		fprintf(e->out, "%s\n", l->names[i]);
+		textout_printf(e->out, "%s\n", l->names[i]);
 		for (size_t k = 0; k < nd; k++) {
 			for (int fl = 0; fl < 2; fl++) {
 				uint64_t val = l->ids[i] == 0 ? total[k]

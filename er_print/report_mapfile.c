@@ -14,6 +14,7 @@
 
 #include "er_print/erp.h"
 #include "er_print/report.h"
+#include "er_print/textout.h"
 
 /* The load object named obj (its name, "<name>" or its path), or -1 after a message. */
 static long find_object(struct erp *e, const char *obj)
@@ -57,7 +58,7 @@ int report_mapfile(struct erp *e, const char *arg)
 		if (pf->obj != (uint32_t)o || (pf->kind != PFUNC_SYMBOL && pf->kind != PFUNC_SYNTH) ||
 		    !*pf->mangled)
 			continue;
-		fprintf(f, "%s\n", pf->mangled);
+		textout_printf(f, "%s\n", pf->mangled);
 		written++;
 	}
 	int bad = f != e->out && fclose(f) != 0;
@@ -67,6 +68,6 @@ int report_mapfile(struct erp *e, const char *arg)
 		return -1;
 	}
 	if (f != e->out)
-		fprintf(e->out, "Wrote %zu functions of %s to %s\n", written, obj, path);
+		textout_printf(e->out, "Wrote %zu functions of %s to %s\n", written, obj, path);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "common/jsonw.h"
 #include "common/strbuf.h"
 #include "er_print/erp.h"
+#include "er_print/textout.h"
 
 static double sec(uint64_t ns)
 {
@@ -62,23 +63,23 @@ static void sample_table(struct erp *e, size_t xi)
 	FILE *o = e->out;
 	const struct experiment *x = profile_experiment(e->prof, xi);
 	size_t n = profile_sample_count(e->prof, xi);
-	fprintf(o, "\nExperiment %zu: %s\n", xi + 1, x->path);
+	textout_printf(o, "\nExperiment %zu: %s\n", xi + 1, x->path);
 	if (n == 0) {
-		fprintf(o, "(no sample points recorded)\n");
+		textout_printf(o, "(no sample points recorded)\n");
 		return;
 	}
-	fprintf(o, "%6s %3s %12s %10s %13s %13s  %s\n", "Sample", "Sel", "Start (sec.)", "End (sec.)",
-		"User CPU (s)", "Sys. CPU (s)", "From -> To");
+	textout_printf(o, "%6s %3s %12s %10s %13s %13s  %s\n", "Sample", "Sel", "Start (sec.)", "End (sec.)",
+		       "User CPU (s)", "Sys. CPU (s)", "From -> To");
 	for (size_t k = 1; k <= n; k++) {
 		struct profile_sample s;
 		if (profile_sample_get(e->prof, xi, k, &s) < 0)
 			continue;
 		int known = s.end != NULL;
-		fprintf(o, "%6zu %3s %12.3f %10.3f %13.3f %13.3f  %s -> %s%s\n", k,
-			profile_sample_selected(e->prof, xi, k) ? "*" : "", sec(s.t0_ns), sec(s.t1_ns),
-			known ? sec(s.end->utime_ns - s.start->utime_ns) : 0.0,
-			known ? sec(s.end->stime_ns - s.start->stime_ns) : 0.0, label_of(s.start),
-			label_of(s.end), s.paused ? " (paused)" : "");
+		textout_printf(o, "%6zu %3s %12.3f %10.3f %13.3f %13.3f  %s -> %s%s\n", k,
+			       profile_sample_selected(e->prof, xi, k) ? "*" : "", sec(s.t0_ns), sec(s.t1_ns),
+			       known ? sec(s.end->utime_ns - s.start->utime_ns) : 0.0,
+			       known ? sec(s.end->stime_ns - s.start->stime_ns) : 0.0, label_of(s.start),
+			       label_of(s.end), s.paused ? " (paused)" : "");
 	}
 }
 
@@ -120,18 +121,18 @@ static void overview_row(FILE *o, const struct profile_sample *s, int selected)
 	const struct exp_sample_point *a = s->start, *b = s->end;
 	uint64_t dur = s->t1_ns - s->t0_ns;
 	if (!b) {
-		fprintf(o, "%6zu%c %8.3f %8.3f %s\n", s->number, selected ? '*' : ' ', sec(s->t0_ns),
-			sec(dur), "(no point closes it: no resource usage)");
+		textout_printf(o, "%6zu%c %8.3f %8.3f %s\n", s->number, selected ? '*' : ' ', sec(s->t0_ns),
+			       sec(dur), "(no point closes it: no resource usage)");
 		return;
 	}
 	uint64_t user = b->utime_ns - a->utime_ns, sys = b->stime_ns - a->stime_ns;
-	fprintf(o,
-		"%6zu%c %8.3f %8.3f %8.3f %8.3f %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-		" %8" PRIu64 "  %s%s\n",
-		s->number, selected ? '*' : ' ', sec(s->t0_ns), sec(dur), sec(user), sec(sys),
-		b->minflt - a->minflt, b->majflt - a->majflt, b->inblock - a->inblock,
-		b->oublock - a->oublock, b->nvcsw - a->nvcsw, b->nivcsw - a->nivcsw, label_of(b),
-		s->paused ? " (paused)" : "");
+	textout_printf(o,
+		       "%6zu%c %8.3f %8.3f %8.3f %8.3f %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+		       " %8" PRIu64 " %8" PRIu64 "  %s%s\n",
+		       s->number, selected ? '*' : ' ', sec(s->t0_ns), sec(dur), sec(user), sec(sys),
+		       b->minflt - a->minflt, b->majflt - a->majflt, b->inblock - a->inblock,
+		       b->oublock - a->oublock, b->nvcsw - a->nvcsw, b->nivcsw - a->nivcsw, label_of(b),
+		       s->paused ? " (paused)" : "");
 }
 
 int report_overview(struct erp *e, const char *arg)
@@ -143,17 +144,19 @@ int report_overview(struct erp *e, const char *arg)
 	for (size_t xi = lo; xi < hi; xi++) {
 		const struct experiment *x = profile_experiment(e->prof, xi);
 		size_t n = profile_sample_count(e->prof, xi);
-		fprintf(o, "Experiment %zu: %s\n", xi + 1, x->path);
-		fprintf(o, "  Per-sample data (%zu sample%s; * = selected by sample_select)\n\n", n,
-			n == 1 ? "" : "s");
+		textout_printf(o, "Experiment %zu: %s\n", xi + 1, x->path);
+		textout_printf(o, "  Per-sample data (%zu sample%s; * = selected by sample_select)\n\n", n,
+			       n == 1 ? "" : "s");
 		if (n == 0) {
-			fprintf(o, "  (no sample points recorded)\n\n");
+			textout_printf(o, "  (no sample points recorded)\n\n");
 			continue;
 		}
-		fprintf(o, "%7s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s  %s\n", "Sample", "Start", "Duration",
-			"User", "System", "Minor", "Major", "Input", "Output", "Vol.", "Invol.", "End label");
-		fprintf(o, "%7s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "", "(sec.)", "(sec.)", "CPU (s)",
-			"CPU (s)", "faults", "faults", "blocks", "blocks", "ctx sw.", "ctx sw.");
+		textout_printf(o, "%7s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s  %s\n", "Sample", "Start",
+			       "Duration", "User", "System", "Minor", "Major", "Input", "Output", "Vol.",
+			       "Invol.", "End label");
+		textout_printf(o, "%7s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "", "(sec.)", "(sec.)",
+			       "CPU (s)", "CPU (s)", "faults", "faults", "blocks", "blocks", "ctx sw.",
+			       "ctx sw.");
 		for (size_t k = 1; k <= n; k++) {
 			struct profile_sample s;
 			if (profile_sample_get(e->prof, xi, k, &s) == 0)

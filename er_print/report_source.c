@@ -17,6 +17,7 @@
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
+#include "er_print/textout.h"
 
 static const char *base_name(const char *path)
 {
@@ -206,14 +207,15 @@ int report_source(struct erp *e, const char *arg)
 	}
 	const struct pobject *o =
 		focus && focus->obj != PROFILE_NO_OBJECT ? profile_object(e->prof, focus->obj) : NULL;
-	fprintf(e->out, "Source file: %s\n", tx.found || tx.n ? tx.path : file);
+	textout_printf(e->out, "Source file: %s\n", tx.found || tx.n ? tx.path : file);
 	if (o) {
-		fprintf(e->out, "Object file: %s\n", o->symbol_file ? o->symbol_file : o->path);
-		fprintf(e->out, "Load Object: %s\n", o->path);
+		textout_printf(e->out, "Object file: %s\n", o->symbol_file ? o->symbol_file : o->path);
+		textout_printf(e->out, "Load Object: %s\n", o->path);
 	}
 	fputc('\n', e->out);
 	if (!tx.n)
-		fprintf(e->out, "(source file %s not found; use setpath, addpath or pathmap)\n\n", file);
+		textout_printf(e->out, "(source file %s not found; use setpath, addpath or pathmap)\n\n",
+			       file);
 	char titles[MSPEC_MAX][64];
 	struct table *t = model_table(e, s->cols, s->ncols, s->percent_base, titles);
 	if (t) {
@@ -286,11 +288,12 @@ static int disasm_one(struct erp *e, const struct pfunc *f)
 		return -1;
 	}
 	const struct pobject *o = profile_object(e->prof, f->obj);
-	fprintf(e->out, "Source file: %s\n", d->entry_file ? d->entry_file : "(unknown)");
-	fprintf(e->out, "Object file: %s\n", o->symbol_file ? o->symbol_file : o->path);
-	fprintf(e->out, "Load Object: %s\n\n", o->path);
+	textout_printf(e->out, "Source file: %s\n", d->entry_file ? d->entry_file : "(unknown)");
+	textout_printf(e->out, "Object file: %s\n", o->symbol_file ? o->symbol_file : o->path);
+	textout_printf(e->out, "Load Object: %s\n\n", o->path);
 	if (has_counters(e))
-		fprintf(e->out,
+		textout_printf(
+			e->out,
 			"Counter overflows are charged to the instruction where the thread was interrupted:\n"
 			"for a hardware counter that may be an instruction or more after the one that caused\n"
 			"the event (skid); precise events (COUNTER:p, :pp) narrow it where the processor has them.\n\n");

@@ -12,6 +12,7 @@
 #include "analysis/report_sync.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"
+#include "er_print/textout.h"
 #include "experiment/record.h"
 
 static int has_sync(const struct profile *p)
@@ -41,20 +42,22 @@ ssize_t report_sync_list(struct erp *e, struct report_sync_object **ret)
 static void print_acquirers(struct erp *e, const struct report_sync_object *o)
 {
 	if (o->sample_every)
-		fprintf(e->out,
-			" Acquired %" PRIu64 " time%s since its first wait; most often at"
-			" (1 in %" PRIu64 " of each thread's acquisitions sampled: %" PRIu64 " sample%s):\n",
-			o->acquisitions, o->acquisitions == 1 ? "" : "s", o->sample_every, o->acq_samples,
-			o->acq_samples == 1 ? "" : "s");
+		textout_printf(e->out,
+			       " Acquired %" PRIu64 " time%s since its first wait; most often at"
+			       " (1 in %" PRIu64 " of each thread's acquisitions sampled: %" PRIu64
+			       " sample%s):\n",
+			       o->acquisitions, o->acquisitions == 1 ? "" : "s", o->sample_every,
+			       o->acq_samples, o->acq_samples == 1 ? "" : "s");
 	else if (o->nacquirers)
-		fprintf(e->out,
-			" Acquisitions not counted (the process did not end normally); most often at"
-			" (%" PRIu64 " sample%s):\n",
-			o->acq_samples, o->acq_samples == 1 ? "" : "s");
+		textout_printf(e->out,
+			       " Acquisitions not counted (the process did not end normally); most often at"
+			       " (%" PRIu64 " sample%s):\n",
+			       o->acq_samples, o->acq_samples == 1 ? "" : "s");
 	for (size_t k = 0; k < o->nacquirers && k < REPORT_SYNC_TOP_ACQUIRERS; k++) {
 		const struct report_sync_acquirer *a = &o->acquirers[k];
-		fprintf(e->out, " Took it in %" PRIu64 " sample%s (%.1f%%) at:\n", a->samples,
-			a->samples == 1 ? "" : "s", 100.0 * (double)a->samples / (double)o->acq_samples);
+		textout_printf(e->out, " Took it in %" PRIu64 " sample%s (%.1f%%) at:\n", a->samples,
+			       a->samples == 1 ? "" : "s",
+			       100.0 * (double)a->samples / (double)o->acq_samples);
 		erp_print_frames(e, o->exp, a->stack);
 	}
 }
@@ -70,19 +73,21 @@ int report_synclocks(struct erp *e, const char *arg)
 	uint64_t total = 0, waits = 0;
 	for (size_t i = 0; i < n; i++)
 		total += v[i].wait_ns, waits += v[i].waits;
-	fprintf(e->out, "Synchronization objects sorted by wait time: %zu, %.3f s in %" PRIu64 " waits\n\n",
-		n, (double)total / 1e9, waits);
+	textout_printf(e->out,
+		       "Synchronization objects sorted by wait time: %zu, %.3f s in %" PRIu64 " waits\n\n", n,
+		       (double)total / 1e9, waits);
 	for (size_t i = 0; i < shown; i++) {
 		const struct report_sync_object *o = &v[i];
-		fprintf(e->out, "Object %zu: 0x%016" PRIX64 " (%s) in %s: %.3f s, %" PRIu64 " wait%s\n",
-			i + 1, o->object, record_sync_func_name(o->func),
-			profile_experiment(e->prof, o->exp)->name, (double)o->wait_ns / 1e9, o->waits,
-			o->waits == 1 ? "" : "s");
+		textout_printf(e->out,
+			       "Object %zu: 0x%016" PRIX64 " (%s) in %s: %.3f s, %" PRIu64 " wait%s\n", i + 1,
+			       o->object, record_sync_func_name(o->func),
+			       profile_experiment(e->prof, o->exp)->name, (double)o->wait_ns / 1e9, o->waits,
+			       o->waits == 1 ? "" : "s");
 		for (size_t k = 0; k < o->nstacks; k++) {
 			const struct report_sync_waiter *w = &o->stacks[k];
-			fprintf(e->out, " Waited %.3f s, %" PRIu64 " wait%s (%.1f%%) at:\n",
-				(double)w->wait_ns / 1e9, w->waits, w->waits == 1 ? "" : "s",
-				o->wait_ns ? 100.0 * (double)w->wait_ns / (double)o->wait_ns : 0.0);
+			textout_printf(e->out, " Waited %.3f s, %" PRIu64 " wait%s (%.1f%%) at:\n",
+				       (double)w->wait_ns / 1e9, w->waits, w->waits == 1 ? "" : "s",
+				       o->wait_ns ? 100.0 * (double)w->wait_ns / (double)o->wait_ns : 0.0);
 			erp_print_frames(e, o->exp, w->stack);
 		}
 		print_acquirers(e, o);

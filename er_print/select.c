@@ -12,6 +12,7 @@
 #include "analysis/profile.h"
 #include "common/strbuf.h"
 #include "er_print/erp.h"
+#include "er_print/textout.h"
 
 int cmd_filters(struct erp *e, const char *arg)
 {
@@ -25,18 +26,19 @@ int cmd_filters(struct erp *e, const char *arg)
 		}
 	}
 	const char *f = profile_filter(e->prof);
-	fprintf(e->out, "current filter setting: \"%s\"\n", f ? f : "1");
+	textout_printf(e->out, "current filter setting: \"%s\"\n", f ? f : "1");
 	return 0;
 }
 
 int cmd_describe(struct erp *e, const char *arg)
 {
 	(void)arg;
-	fprintf(e->out, "Properties usable in filters (filters EXPR):\n");
+	textout_printf(e->out, "Properties usable in filters (filters EXPR):\n");
 	for (int i = 0; i < FILTER_NPROPS; i++)
-		fprintf(e->out, "  %-7s %s\n", filter_property_name((enum filter_prop)i),
-			filter_property_help((enum filter_prop)i));
-	fprintf(e->out,
+		textout_printf(e->out, "  %-7s %s\n", filter_property_name((enum filter_prop)i),
+			       filter_property_help((enum filter_prop)i));
+	textout_printf(
+		e->out,
 		"  (CPUID is another name of CPU)\n"
 		"Operators: == != < <= > >=, x IN (a,b,lo:hi), && || ! and parentheses.\n"
 		"Numbers: decimal or 0x hex; ns, us, ms or s after a number scales it to ns (0.25s).\n");
@@ -91,15 +93,15 @@ struct cpu_rows {
 static void cpu_table(struct erp *e, size_t xi, const struct cpu_rows *c)
 {
 	FILE *o = e->out;
-	fprintf(o, "\nExperiment %zu: %s\n", xi + 1, profile_experiment(e->prof, xi)->path);
+	textout_printf(o, "\nExperiment %zu: %s\n", xi + 1, profile_experiment(e->prof, xi)->path);
 	if (c->n <= 0) {
-		fprintf(o, "(no CPU recorded: CPUs come with clock profiling)\n");
+		textout_printf(o, "(no CPU recorded: CPUs come with clock profiling)\n");
 		return;
 	}
-	fprintf(o, "%6s %3s %8s\n", "CPU", "Sel", "Samples");
+	textout_printf(o, "%6s %3s %8s\n", "CPU", "Sel", "Samples");
 	for (ssize_t i = 0; i < c->n; i++)
-		fprintf(o, "%6" PRIu32 " %3s %8" PRIu64 "\n", c->cpus[i],
-			profile_cpu_selected(e->prof, xi, c->cpus[i]) ? "*" : "", c->counts[i]);
+		textout_printf(o, "%6" PRIu32 " %3s %8" PRIu64 "\n", c->cpus[i],
+			       profile_cpu_selected(e->prof, xi, c->cpus[i]) ? "*" : "", c->counts[i]);
 }
 
 int report_cpu_list(struct erp *e, const char *arg)

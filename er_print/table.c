@@ -1,6 +1,8 @@
 /*
  * table.c - gprofng-compatible text tables (the other printmodes:
- * table_modes.c, which shares table_internal.h).
+ * table_modes.c, which shares table_internal.h).  Rows keep names as
+ * given; every renderer but json's writes them escaped (textout.h), and so
+ * do its lines and the experiment names of compare mode.
  */
 #include "er_print/table.h"
 
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "er_print/table_internal.h"
+#include "er_print/textout.h"
 
 void table_format_value(enum metric_unit unit, uint64_t v, char *buf, size_t room)
 {
@@ -29,11 +32,11 @@ void table_summary_line(FILE *out, const char *label, enum metric_unit unit, uin
 	char val[64];
 	table_format_value(unit, v, val, sizeof val);
 	if (unit == METRIC_UNIT_RATIO)
-		fprintf(out, "\t%24s: %s\n", label, val); /* a ratio is no share of a total */
+		textout_printf(out, "\t%24s: %s\n", label, val); /* a ratio is no share of a total */
 	else if (v && total)
-		fprintf(out, "\t%24s: %s (%5.1f%%)\n", label, val, 100.0 * (double)v / (double)total);
+		textout_printf(out, "\t%24s: %s (%5.1f%%)\n", label, val, 100.0 * (double)v / (double)total);
 	else
-		fprintf(out, "\t%24s: %s (  0. %%)\n", label, val);
+		textout_printf(out, "\t%24s: %s (  0. %%)\n", label, val);
 }
 
 void table_format_percent(uint64_t v, uint64_t base, char *buf, size_t room)
@@ -274,12 +277,10 @@ static void put_right(FILE *out, const char *s, size_t w)
 		fputs(s, out);
 }
 
+/* s escaped, then blanks to width w. */
 static void put_left(FILE *out, const char *s, size_t w)
 {
-	size_t n = strlen(s);
-	fputs(s, out);
-	for (size_t i = n; i < w; i++)
-		fputc(' ', out);
+	textout_printf(out, "%-*s", (int)w, s);
 }
 
 /* Emit `line` without trailing blanks. */
@@ -310,8 +311,8 @@ static void layout_of(const struct table *t, struct layout *L)
 	for (size_t c = 0; c < t->ncols; c++) {
 		col_widths(t, c, &L->wv[c], &L->wp[c]);
 		L->w[c] = col_width(t, c, L->wv[c], L->wp[c]);
-		if (t->cols[c].group && strlen(t->cols[c].group) > L->w[c])
-			L->w[c] = strlen(t->cols[c].group);
+		if (t->cols[c].group && textout_len(t->cols[c].group, 0) > L->w[c])
+			L->w[c] = textout_len(t->cols[c].group, 0);
 		/* a title of more than three lines at the values' width widens the column */
 		int rest;
 		while ((L->nt[c] = wrap(t->cols[c].title, L->w[c], L->titles[c], 3, &rest)), rest)
@@ -418,7 +419,8 @@ static void print_cell(const struct table *t, const struct layout *L, const stru
 static void print_row(const struct table *t, const struct layout *L, const struct row *r, FILE *out)
 {
 	if (r->is_line) {
-		fprintf(out, "%s\n", r->name);
+		textout_puts(out, r->name, 0);
+		fputc('\n', out);
 		return;
 	}
 	if (t->indent)
@@ -431,7 +433,7 @@ static void print_row(const struct table *t, const struct layout *L, const struc
 	fputs(r->marker ? "  " : "   ", out);
 	if (r->marker)
 		fputc(r->marker, out);
-	fputs(r->name, out);
+	textout_puts(out, r->name, table_name_flags(t));
 	fputc('\n', out);
 }
 

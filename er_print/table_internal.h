@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "er_print/table.h"
+#include "er_print/textout.h"
 
 #define MAX_COLS 40
 
@@ -29,5 +30,15 @@ struct table {
 	size_t nrows, cap;
 	int indent;
 };
+
+/*
+ * How the renderers escape a row's name (textout.h): the rows of an
+ * annotated listing are lines of a source file or a disassembly, whose tabs
+ * are layout; elsewhere a tab is escaped like every control character.
+ */
+static inline unsigned table_name_flags(const struct table *t)
+{
+	return t->indent ? TEXTOUT_KEEP_TAB : 0;
+}
 
 #endif

@@ -12,8 +12,11 @@
 
 /* ------------------------------------------------------------ delimiter */
 
-/* One quoted cell, '"' doubled; trim: leading and trailing blanks dropped. */
-static void put_cell_trim(FILE *out, const char *s, int first, char delim, int trim)
+/*
+ * One quoted cell, escaped (textout.h) so that it stays on its line, '"'
+ * doubled; trim: leading and trailing blanks dropped.
+ */
+static void put_cell_flags(FILE *out, const char *s, int first, char delim, int trim, unsigned flags)
 {
 	if (!first)
 		fputc(delim, out);
@@ -24,13 +27,26 @@ static void put_cell_trim(FILE *out, const char *s, int first, char delim, int t
 		size_t n = strlen(s);
 		while (trim && n && s[n - 1] == ' ')
 			n--;
+		struct strbuf b;
+		strbuf_init(&b, 0);
+		if (!textout_is_clean(s, n, flags)) {
+			textout_escape(&b, s, n, flags);
+			s = strbuf_str(&b);
+			n = b.len;
+		}
 		for (size_t i = 0; i < n; i++) {
 			if (s[i] == '"')
 				fputc('"', out);
 			fputc(s[i], out);
 		}
+		strbuf_release(&b);
 	}
 	fputc('"', out);
+}
+
+static void put_cell_trim(FILE *out, const char *s, int first, char delim, int trim)
+{
+	put_cell_flags(out, s, first, delim, trim, 0);
 }
 
 static void put_cell(FILE *out, const char *s, int first, char delim)
@@ -102,7 +118,7 @@ void table_print_delim(const struct table *t, char delim, FILE *out)
 		const struct row *r = &t->rows[i];
 		if (r->is_line) {
 			if (*r->name)
-				fprintf(out, "%s\n", r->name);
+				textout_printf(out, "%s\n", r->name);
 			continue;
 		}
 		int first = 1;
@@ -117,15 +133,22 @@ void table_print_delim(const struct table *t, char delim, FILE *out)
 				first = 0;
 			}
 		}
-		put_cell(out, r->name, first, delim);
+		put_cell_flags(out, r->name, first, delim, 1, table_name_flags(t));
 		fputc('\n', out);
 	}
 }
 
 /* ------------------------------------------------------------ html */
 
-static void html_text(FILE *out, const char *s)
+/* s escaped (textout.h), then as HTML text. */
+static void html_text_flags(FILE *out, const char *s, unsigned flags)
 {
+	struct strbuf b;
+	strbuf_init(&b, 0);
+	if (s && !textout_is_clean(s, strlen(s), flags)) {
+		textout_escape(&b, s, strlen(s), flags);
+		s = strbuf_str(&b);
+	}
 	for (; s && *s; s++) {
 		switch (*s) {
 		case '<': fputs("&lt;", out); break;
@@ -135,6 +158,12 @@ static void html_text(FILE *out, const char *s)
 		default: fputc(*s, out);
 		}
 	}
+	strbuf_release(&b);
+}
+
+static void html_text(FILE *out, const char *s)
+{
+	html_text_flags(out, s, 0);
 }
 
 /* Text of a cell without the text layout's padding. */
@@ -204,7 +233,7 @@ void table_print_html(const struct table *t, FILE *out)
 		fputs("<td><pre style=\"margin:0\">", out);
 		if (r->marker && r->marker != ' ')
 			fputc(r->marker, out);
-		html_text(out, r->name);
+		html_text_flags(out, r->name, table_name_flags(t));
 		fputs("</pre></td></tr>\n", out);
 	}
 	fputs("</table>\n", out);

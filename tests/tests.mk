@@ -59,7 +59,8 @@ test:
 .PHONY: test test-bins libfuzzer-bins fuzz-bins fuzz-campaign
 
 # info_driver links er_print's information-report renderer with the library
-$(BUILD)/tests/tools/info_driver: tests/tools/info_driver.c $(BUILD)/obj/er_print/report_info.o $(LIBANALYSIS) \
+$(BUILD)/tests/tools/info_driver: tests/tools/info_driver.c $(BUILD)/obj/er_print/report_info.o \
+		$(BUILD)/obj/er_print/textout.o $(LIBANALYSIS) \
 		$(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.o %.a,$^) $(ANALYSIS_LIBS) -lm
@@ -67,3 +68,7 @@ $(BUILD)/tests/tools/info_driver: tests/tools/info_driver.c $(BUILD)/obj/er_prin
 $(UNIT_BIN) $(FUZZ_BIN) $(LIBFUZZER_BIN) $(TOOLS_BIN): $(wildcard common/*.h experiment/*.h analysis/*.h) tests/unit/check.h
 # unit tests and fuzz targets of collector modules include their sources
 $(BUILD)/tests/unit/test_cfi $(BUILD)/tests/fuzz/fuzz_cfi $(BUILD)/libfuzzer/fuzz_cfi: collector/cfi.c collector/cfi.h
+# test_textout links er_print's escaped text output
+$(BUILD)/tests/unit/test_textout: tests/unit/test_textout.c $(BUILD)/obj/er_print/textout.o $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.o %.a,$^) -lm

@@ -6,7 +6,8 @@
  *
  * Script lines (# comments):
  *   object PATH                 a load object; its functions are looked up by name
- *   thread TID [CREATOR]        a thread start (first one = main thread)
+ *   thread TID [CREATOR [FRAME]]  a thread start (first one = main thread); the others'
+ *                               start routine is FRAME (default 0x401000)
  *   end TID CPU_NS [WAIT_NS]    a thread end with its measured CPU time [and run-queue wait]
  *   sample TID COUNT WEIGHT_NS FRAME...    COUNT samples, leaf first
  *   usample TID COUNT WEIGHT_NS USER_NS FRAME...  the same with the user part of each
@@ -362,7 +363,7 @@ int main(int argc, char **argv)
 	char line[65536];
 	char threads_xml[1 << 16] = "", tail_xml[4096] = "", comments[4096] = "";
 	uint32_t thread_tids[256];
-	uint64_t thread_end_cpu[256], thread_end_wait[256];
+	uint64_t thread_end_cpu[256], thread_end_wait[256], thread_start_pc[256];
 	int nthreads = 0;
 	int exit_status = 0, exit_signal = 0;
 	(void)threads_xml;
@@ -383,6 +384,7 @@ int main(int argc, char **argv)
 			nobjs++;
 		} else if (strcmp(tok[0], "thread") == 0 && nt >= 2 && nthreads < 256) {
 			thread_tids[nthreads] = (uint32_t)strtoul(tok[1], NULL, 10);
+			thread_start_pc[nthreads] = nt >= 4 ? lookup(tok[3]) : 0x401000;
 			thread_end_cpu[nthreads] = thread_end_wait[nthreads] = UINT64_MAX;
 			nthreads++;
 		} else if (strcmp(tok[0], "end") == 0 && (nt == 3 || nt == 4)) {
@@ -539,7 +541,7 @@ int main(int argc, char **argv)
 		struct exp_thread_start ts = {.tid = thread_tids[t],
 					      .creator_tid = t ? thread_tids[0] : 0,
 					      .start_ns = now,
-					      .start_pc = t ? 0x401000 : 0};
+					      .start_pc = t ? thread_start_pc[t] : 0};
 		uint8_t *at = wfile_room(&prof, thread_tids[t], now);
 		wfile_commit(&prof, record_encode_thread_start(at, 64, &ts), EXP_REC_THREAD_START, at);
 	}
