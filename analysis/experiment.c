@@ -248,6 +248,7 @@ static void log_note(struct log_parse *lp, struct exp_log *l, const XML_Char *na
 		l->lost.stopped = 1;
 		l->lost.since_ns = attr_u64(a, "tstamp_ns");
 		set_dup(&l->lost.errno_name, a, "errno");
+		l->lost.fsize_limit_bytes = attr_u64(a, "fsize_limit_bytes");
 	}
 }
 
@@ -275,6 +276,8 @@ static void log_collector_end(struct log_parse *lp, struct exp_log *l, const XML
 		x->since_ns = attr_u64(a, "lost_since_ns");
 		if (!x->errno_name)
 			set_dup(&x->errno_name, a, "lost_errno");
+		if (!x->fsize_limit_bytes)
+			x->fsize_limit_bytes = attr_u64(a, "lost_fsize_limit_bytes");
 		x->samples = attr_u64(a, "lost_samples");
 		x->sample_ns = attr_u64(a, "lost_sample_ns");
 		x->heap = attr_u64(a, "lost_heap");
@@ -419,6 +422,16 @@ static const char *errno_text(const char *name)
 	return "a write failed";
 }
 
+/* " at the file size limit (ulimit -f 64 KiB, EFBIG)": the limit as `ulimit -f` counts it, where it can. */
+static void fsize_why(uint64_t limit, char *buf, size_t room)
+{
+	if (limit % 1024 == 0)
+		snprintf(buf, room, " at the file size limit (ulimit -f %" PRIu64 " KiB, EFBIG)",
+			 limit / 1024);
+	else
+		snprintf(buf, room, " at the file size limit (%" PRIu64 " bytes, EFBIG)", limit);
+}
+
 /* What was not recorded: "N clock samples (S s of CPU), N heap calls[, N sync waits]". */
 static void loss_counts(const struct experiment *exp, char *buf, size_t room)
 {
@@ -438,6 +451,11 @@ int experiment_loss_line(const struct experiment *exp, char *buf, size_t room)
 	const char *name = x->errno_name ? x->errno_name : "error";
 	char counts[160];
 	loss_counts(exp, counts, sizeof counts);
+	char why[96];
+	if (x->fsize_limit_bytes && strcmp(name, "EFBIG") == 0)
+		fsize_why(x->fsize_limit_bytes, why, sizeof why);
+	else
+		snprintf(why, sizeof why, " (%s, %s)", errno_text(name), name);
 	int n;
 	if (x->counted && (strcmp(name, "EMFILE") == 0 || strcmp(name, "ENFILE") == 0))
 		/* recording went on wherever a descriptor could be had */
@@ -448,15 +466,14 @@ int experiment_loss_line(const struct experiment *exp, char *buf, size_t room)
 			at, errno_text(name), name, counts);
 	else if (!x->counted)
 		n = snprintf(buf, room,
-			     "data lost: recording stopped at %.3f s (%s, %s); the data before is complete, "
+			     "data lost: recording stopped at %.3f s%s; the data before is complete, "
 			     "what came after was not counted (the process ended unseen)",
-			     at, errno_text(name), name);
+			     at, why);
 	else
-		n = snprintf(
-			buf, room,
-			"data lost: recording stopped at %.3f s (%s, %s); not recorded: %s; the data before "
-			"is complete",
-			at, errno_text(name), name, counts);
+		n = snprintf(buf, room,
+			     "data lost: recording stopped at %.3f s%s; not recorded: %s; the data before "
+			     "is complete",
+			     at, why, counts);
 	return n < 0 ? 0 : 1;
 }
 

@@ -285,6 +285,9 @@ struct exp_log {
 		uint64_t heap;      /* heap calls not recorded */
 		uint64_t sync;      /* synchronization waits not recorded */
 		uint64_t records;   /* thread and sample-point records not recorded */
+
+		/* errno_name EFBIG at the file size limit (RLIMIT_FSIZE): that limit; else 0 */
+		uint64_t fsize_limit_bytes;
 	} lost;
 	int has_exit;
 	int exit_status; /* valid if has_exit and exit_signal == 0 */

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collect/fsize.h"
 #include "common/io.h"
 #include "experiment/format.h"
 #include "experiment/loghead.h"
@@ -40,7 +41,8 @@ static int set_failed(struct expdir *e, const char *file, int err)
 
 /*
  * Append n bytes with one write, all or nothing: a part that a full disk
- * took is cut off again, so the file keeps whole elements.
+ * (or the file size limit: EFBIG) took is cut off again, so the file keeps
+ * whole elements.
  */
 static int append_whole(int fd, const char *p, size_t n)
 {
@@ -51,7 +53,7 @@ static int append_whole(int fd, const char *p, size_t n)
 	while (w < 0 && errno == EINTR);
 	if (w == (ssize_t)n)
 		return 0;
-	int err = w < 0 ? errno : ENOSPC;
+	int err = w < 0 ? errno : fsize_short_write_errno((uint64_t)(start >= 0 ? start : 0) + (uint64_t)w);
 	if (w > 0 && start >= 0)
 		(void)!ftruncate(fd, start);
 	return -err;

@@ -17,23 +17,18 @@
 #include <unistd.h>
 
 #include "collect/compress.h"
+#include "collect/fsize.h"
 #include "experiment/format.h"
 #include "experiment/loghead.h"
 #include "experiment/xmlw.h"
 
 #define LINE_MAX_BYTES 65536
 
-/* The value of attribute name="..." in line, unescaped, into dst; 0 if absent. */
-static int attr_of(const char *line, const char *name, char *dst, size_t room)
+/* The XML text from p up to stop (a character, or the end), unescaped, into dst (room > 0). */
+static void unescape(const char *p, char stop, char *dst, size_t room)
 {
-	char key[64];
-	snprintf(key, sizeof key, " %s=\"", name);
-	const char *p = strstr(line, key);
-	if (!p || !room)
-		return 0;
-	p += strlen(key);
 	size_t n = 0;
-	while (*p && *p != '"' && n + 1 < room) {
+	while (*p && *p != stop && n + 1 < room) {
 		static const struct {
 			const char *ent;
 			char c;
@@ -50,6 +45,17 @@ static int attr_of(const char *line, const char *name, char *dst, size_t room)
 		}
 	}
 	dst[n] = '\0';
+}
+
+/* The value of attribute name="..." in line, unescaped, into dst; 0 if absent. */
+static int attr_of(const char *line, const char *name, char *dst, size_t room)
+{
+	char key[64];
+	snprintf(key, sizeof key, " %s=\"", name);
+	const char *p = strstr(line, key);
+	if (!p || !room)
+		return 0;
+	unescape(p + strlen(key), '"', dst, room);
 	return 1;
 }
 
@@ -68,7 +74,9 @@ static int append(const char *path, const char *text)
 	size_t n = strlen(text);
 	off_t start = lseek(fd, 0, SEEK_END);
 	ssize_t w = write(fd, text, n);
-	int r = w == (ssize_t)n ? 0 : w < 0 ? -errno : -ENOSPC;
+	int r = w == (ssize_t)n ? 0
+		: w < 0         ? -errno
+				: -fsize_short_write_errno((uint64_t)(start >= 0 ? start : 0) + (uint64_t)w);
 	if (w > 0 && r < 0 && start >= 0)
 		(void)!ftruncate(fd, start); /* whole elements only */
 	if (close(fd) < 0 && r == 0)
@@ -335,6 +343,30 @@ int finish_descendants(const char *exp, unsigned founder_pid, struct finish_summ
 	return 0;
 }
 
+/* Why one process stopped recording, from its log.xml. */
+struct stop {
+	int stopped, counted;
+	uint64_t since_ns;
+	char errno_name[16];
+	uint64_t fsize_limit_bytes;
+};
+
+/* The stop's time, errno and file size limit from a data_lost warning or collector_end (prefix lost_). */
+static void stop_read(struct stop *st, const char *line, const char *prefix)
+{
+	char key[48], v[64];
+	st->stopped = 1;
+	snprintf(key, sizeof key, "%s", *prefix ? "lost_since_ns" : "tstamp_ns");
+	if (attr_of(line, key, v, sizeof v))
+		st->since_ns = strtoull(v, NULL, 10);
+	snprintf(key, sizeof key, "%serrno", prefix);
+	if (attr_of(line, key, v, sizeof v) && !st->errno_name[0])
+		snprintf(st->errno_name, sizeof st->errno_name, "%.15s", v);
+	snprintf(key, sizeof key, "%sfsize_limit_bytes", prefix);
+	if (attr_of(line, key, v, sizeof v) && !st->fsize_limit_bytes)
+		st->fsize_limit_bytes = strtoull(v, NULL, 10);
+}
+
 /* Add what log says was lost (data_lost warning, collector_end lost_*) to ctx. */
 static void add_losses(const char *sub, const char *log, void *ctx)
 {
@@ -344,22 +376,15 @@ static void add_losses(const char *sub, const char *log, void *ctx)
 	if (!f)
 		return;
 	char *line = malloc(LINE_MAX_BYTES), v[64];
-	int stopped = 0, counted = 0;
-	uint64_t since = 0;
+	struct stop st = {0};
 	while (line && fgets(line, LINE_MAX_BYTES, f)) {
 		if (strstr(line, "<collector_start ") && strstr(line, " sync=\"on\""))
 			x->sync_on = 1;
-		if (strstr(line, "<warning id=\"data_lost\"") && !stopped) {
-			stopped = 1;
-			if (attr_of(line, "tstamp_ns", v, sizeof v))
-				since = strtoull(v, NULL, 10);
-			if (attr_of(line, "errno", v, sizeof v) && !x->errno_name[0])
-				snprintf(x->errno_name, sizeof x->errno_name, "%.15s", v);
+		if (strstr(line, "<warning id=\"data_lost\"") && !st.stopped) {
+			stop_read(&st, line, "");
 		} else if (strstr(line, "<collector_end ") && attr_of(line, "lost_since_ns", v, sizeof v)) {
-			stopped = counted = 1;
-			since = strtoull(v, NULL, 10);
-			if (attr_of(line, "lost_errno", v, sizeof v) && !x->errno_name[0])
-				snprintf(x->errno_name, sizeof x->errno_name, "%.15s", v);
+			stop_read(&st, line, "lost_");
+			st.counted = 1;
 			if (attr_of(line, "lost_samples", v, sizeof v))
 				x->samples += strtoull(v, NULL, 10);
 			if (attr_of(line, "lost_sample_ns", v, sizeof v))
@@ -374,12 +399,52 @@ static void add_losses(const char *sub, const char *log, void *ctx)
 	}
 	free(line);
 	fclose(f);
-	if (!stopped)
+	if (!st.stopped)
 		return;
 	x->processes++;
-	x->uncounted += !counted;
-	if (!x->first_ns || since < x->first_ns)
-		x->first_ns = since;
+	x->uncounted += !st.counted;
+	if (x->processes == 1 || st.since_ns < x->first_ns) {
+		/* why: the earliest stop's */
+		x->first_ns = st.since_ns;
+		memcpy(x->errno_name, st.errno_name, sizeof x->errno_name);
+		x->fsize_limit_bytes = st.fsize_limit_bytes;
+	}
+}
+
+/*
+ * A process whose collection was off from the start, or whose XML files met
+ * the file size limit: count it, keep the first one's words.
+ */
+static void add_off(const char *sub, const char *log, void *ctx)
+{
+	(void)sub;
+	struct finish_off *x = ctx;
+	FILE *f = fopen(log, "re");
+	if (!f)
+		return;
+	char *line = malloc(LINE_MAX_BYTES);
+	int off = 0, limited = 0;
+	while (line && fgets(line, LINE_MAX_BYTES, f)) {
+		const char *p = strstr(line, "<error id=\"data_files\"");
+		const char *text = p ? strchr(p, '>') : NULL;
+		if (text && !off++ && x->processes++ == 0)
+			unescape(text + 1, '<', x->why, sizeof x->why);
+		p = strstr(line, "<warning id=\"file_size_limit\"");
+		text = p ? strchr(p, '>') : NULL;
+		if (text && !limited++ && x->xml_processes++ == 0)
+			unescape(text + 1, '<', x->xml_why, sizeof x->xml_why);
+	}
+	free(line);
+	fclose(f);
+}
+
+int finish_collection_off(const char *exp, struct finish_off *ret)
+{
+	memset(ret, 0, sizeof *ret);
+	char log[PATH_MAX + 16];
+	snprintf(log, sizeof log, "%s/%s", exp, EXP_FILE_NAME_LOG);
+	add_off(exp, log, ret);
+	return each_subexp(exp, add_off, ret);
 }
 
 int finish_founder_unended(const char *exp)

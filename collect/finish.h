@@ -41,16 +41,36 @@ int finish_descendants(const char *exp, unsigned founder_pid, struct finish_summ
 
 /* What the processes of the run could not record once their data files stopped. */
 struct finish_losses {
-	unsigned processes;  /* processes whose recording stopped (disk full, quota, ...) */
-	unsigned uncounted;  /* ... of which ended unseen: what they lost is not known */
-	uint64_t first_ns;   /* the earliest stop, CLOCK_MONOTONIC */
-	char errno_name[16]; /* why: "ENOSPC", "EDQUOT", ... */
+	unsigned processes;         /* processes whose recording stopped (disk full, quota, ...) */
+	unsigned uncounted;         /* ... of which ended unseen: what they lost is not known */
+	uint64_t first_ns;          /* the earliest stop, CLOCK_MONOTONIC */
+	char errno_name[16];        /* why (the earliest stop's): "ENOSPC", "EDQUOT", "EFBIG", ... */
+	uint64_t fsize_limit_bytes; /* EFBIG at the file size limit: that limit; else 0 */
 	uint64_t samples, sample_ns, heap, sync, records;
 	int sync_on; /* some process traced synchronization waits (collect -s) */
 };
 
 /* Sum the losses in EXP's log.xml and its subexperiments'.  0 or -errno. */
 int finish_losses(const char *exp, struct finish_losses *ret);
+
+/*
+ * The processes of the run whose collection was off from their start, and
+ * those whose XML files reached the file size limit.
+ */
+struct finish_off {
+	unsigned processes;     /* collection off: their count */
+	char why[512];          /* the first one's reason, the collector's words (no data files: ...) */
+	unsigned xml_processes; /* an XML file at the file size limit: their count */
+	char xml_why[512];      /* the first one's words (which file, what it misses) */
+};
+
+/*
+ * Fill *ret from the <error id="data_files"> of EXP's log.xml and its
+ * subexperiments' (the collector could not make its data files: a full disk,
+ * a file size limit below what one needs) and their <warning
+ * id="file_size_limit">.  0 or -errno.
+ */
+int finish_collection_off(const char *exp, struct finish_off *ret);
 
 /*
  * 1 if EXP's own log.xml shows the collector started in the founder process

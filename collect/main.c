@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "collect/finish.h"
+#include "collect/fsize.h"
 #include "collect/hwc.h"
 #include "experiment/format.h"
 #include "collect/expdir.h"
@@ -246,6 +248,15 @@ static int find_tracer_lib(const char *lib, const char *name, char *ret, size_t 
 
 static void warn_compress(const char *path, int err)
 {
+	if (err == -EFBIG) {
+		char limit[64];
+		fsize_words(limit, sizeof limit, fsize_limit_bytes());
+		fprintf(stderr,
+			"collect: warning: could not compress %s: the compressed file would pass collect's file "
+			"size limit (%s); the data stays uncompressed, complete\n",
+			path, limit);
+		return;
+	}
 	fprintf(stderr, "collect: warning: could not compress %s (%s); it stays uncompressed\n", path,
 		strerror(-err));
 }
@@ -277,15 +288,42 @@ static void report_losses(const char *exp, const char *display, uint64_t start_n
 			display, at, name, x.processes, x.processes == 1 ? "" : "es", counts);
 		return;
 	}
-	const char *why = strcmp(name, "ENOSPC") == 0   ? "no space left on device"
+	char limit[64] = "";
+	if (x.fsize_limit_bytes)
+		fsize_words(limit, sizeof limit, x.fsize_limit_bytes);
+	const char *why = limit[0]                      ? limit
+			  : strcmp(name, "ENOSPC") == 0 ? "no space left on device"
 			  : strcmp(name, "EDQUOT") == 0 ? "disk quota exceeded"
+			  : strcmp(name, "EFBIG") == 0  ? "file too large for its filesystem"
 			  : strcmp(name, "ENOMEM") == 0 ? "out of memory"
 							: "a write failed";
 	fprintf(stderr,
-		"collect: warning: %s: recording stopped at %.3f s (%s, %s) in %u process%s; not recorded: "
+		"collect: warning: %s: recording stopped at %.3f s%s (%s, %s) in %u process%s; not recorded: "
 		"%s%s; the data before is complete\n",
-		display, at, why, name, x.processes, x.processes == 1 ? "" : "es", counts,
+		display, at, limit[0] ? " at the file size limit" : "", why, name, x.processes,
+		x.processes == 1 ? "" : "es", counts,
 		x.uncounted ? " and what processes that ended unseen lost" : "");
+}
+
+/*
+ * One line when collection was off from the start (no data files: a full
+ * disk, a file size limit), one when an XML file reached the file size limit.
+ */
+static void report_collection_off(const char *exp, const char *display)
+{
+	struct finish_off x;
+	if (finish_collection_off(exp, &x) < 0)
+		return;
+	if (x.processes == 1)
+		fprintf(stderr, "collect: warning: %s: %s\n", display, x.why);
+	else if (x.processes)
+		fprintf(stderr, "collect: warning: %s: in %u processes: %s (the first)\n", display,
+			x.processes, x.why);
+	if (x.xml_processes == 1)
+		fprintf(stderr, "collect: warning: %s: %s\n", display, x.xml_why);
+	else if (x.xml_processes)
+		fprintf(stderr, "collect: warning: %s: in %u processes: %s (the first)\n", display,
+			x.xml_processes, x.xml_why);
 }
 
 /* One line on the descendants, and one per program the collector could not enter; 1 if some still run. */
@@ -338,7 +376,14 @@ static void archive_experiment(const char *exp, const char *mode)
 	}
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ) {
+		char limit[64];
+		fsize_words(limit, sizeof limit, fsize_limit_bytes());
+		fprintf(stderr,
+			"collect: warning: %s passed the file size limit (%s) on %s; load objects were not "
+			"archived\n",
+			tool, limit, exp);
+	} else if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		fprintf(stderr, "collect: warning: %s failed on %s; load objects were not archived\n", tool,
 			exp);
 }
@@ -623,8 +668,11 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 
 static void fail_experiment(struct expdir *e, int err)
 {
-	fprintf(stderr, "collect: cannot write experiment %s: %s\n", e->failed[0] ? e->failed : e->path,
-		strerror(err));
+	char limit[64] = "";
+	if (err == EFBIG && fsize_limit_bytes() != UINT64_MAX)
+		fsize_words(limit, sizeof limit, fsize_limit_bytes());
+	fprintf(stderr, "collect: cannot write experiment %s: %s%s%s\n", e->failed[0] ? e->failed : e->path,
+		limit[0] ? "the file size limit (" : strerror(err), limit, limit[0] ? ") is too small" : "");
 	expdir_remove(e);
 	expdir_release(e);
 	exit(1);
@@ -843,14 +891,24 @@ static void finish_experiment(struct expdir *e, struct expdir_tail *tail, int st
 		(void)expdir_write_warning(
 			e, "end_unrecorded",
 			"the collector could not record the end of the process (it ended by a raw exit_group "
-			"or execve system call, or left the collector no file descriptor): what came after each "
-			"thread's last sample is not known exactly");
+			"or execve system call, left the collector no file descriptor, or lowered its file size "
+			"limit below the size of log.xml): what came after each thread's last sample is not "
+			"known exactly");
 	int rc = expdir_write_tail(e, tail);
-	if (rc < 0) {
+	if (rc == -EFBIG) {
+		/* the rest does not write to log.xml: it goes on */
+		char limit[64];
+		fsize_words(limit, sizeof limit, fsize_limit_bytes());
+		fprintf(stderr,
+			"collect: warning: %s reached collect's file size limit (%s): the experiment's end (exit "
+			"status, resource usage) is not recorded\n",
+			e->failed, limit);
+	} else if (rc < 0) {
 		fprintf(stderr, "collect: cannot finish experiment %s: %s\n", e->failed, strerror(-rc));
 		return;
 	}
 	int running = report_descendants(e->path, founder_pid, display);
+	report_collection_off(e->path, display);
 	report_losses(e->path, display, start_ns);
 	if (!running)
 		expdir_unreserve(e); /* a descendant still running keeps watching it */
@@ -887,6 +945,7 @@ int main(int argc, char **argv)
 	size_t env_own_from = 0;
 	int rc, status;
 
+	fsize_guard(); /* collect's writes past `ulimit -f` fail, they do not kill it */
 	if (collect_options_parse(&o, argc, argv, err, sizeof err) < 0)
 		die_usage(err);
 	read_depth_limit();

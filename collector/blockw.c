@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collector/fdkeep.h"
+#include "collector/fsize.h"
 #include "common/varint.h"
 #include "experiment/heapstream.h"
 #include "experiment/record.h"
@@ -36,6 +37,7 @@ void blockw_health_init(struct blockw_health *h, int64_t fault_blocks, const cha
 {
 	atomic_store(&h->err, 0);
 	atomic_store(&h->since_ns, 0);
+	atomic_store(&h->fsize_limit_bytes, 0);
 	atomic_store(&h->fault_left, fault_blocks);
 	atomic_store(&h->transient_err, 0);
 	atomic_store(&h->transient_since_ns, 0);
@@ -54,6 +56,8 @@ int blockw_file_create(struct blockw_file *f, struct blockw_health *hl, const ch
 	f->health = hl;
 	atomic_store(&f->next_block, 1);
 	atomic_store(&f->failure_count, 0);
+	if (!fsize_allows(EXP_BLOCK_BYTES))
+		return -EFBIG; /* block 0 alone would pass the file size limit */
 	int fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
@@ -70,7 +74,9 @@ int blockw_file_create(struct blockw_file *f, struct blockw_health *hl, const ch
 	if (pwrite(fd, h, sizeof h, 0) != (ssize_t)sizeof h || pwrite(fd, "", 1, EXP_BLOCK_BYTES - 1) != 1)
 		r = errno ? -errno : -EIO;
 	close(fd);
-	if (r == 0)
+	if (r < 0)
+		unlink(f->path); /* no half header for a reader (or collect's compression) to meet */
+	else
 		(void)fdkeep_add(f->path, O_RDWR); /* for claims when the program leaves none free */
 	return r;
 }
@@ -163,6 +169,15 @@ static int claim(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, u
 	}
 	uint32_t b = atomic_fetch_add(&f->next_block, 1);
 	off_t off = (off_t)b * EXP_BLOCK_BYTES;
+	uint64_t limit = fsize_limit_bytes();
+	if ((uint64_t)off + EXP_BLOCK_BYTES > limit) {
+		/* the kernel would send the target SIGXFSZ: a full disk, for us */
+		fdkeep_done(fd, kept);
+		uint64_t zero = 0;
+		atomic_compare_exchange_strong(&h->fsize_limit_bytes, &zero, limit);
+		e = EFBIG;
+		goto fail;
+	}
 	int r = reserve(fd, off);
 	if (r < 0) {
 		fdkeep_done(fd, kept);

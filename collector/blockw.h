@@ -17,8 +17,10 @@
  * A claim reopens the file by path (collector/fdkeep.h: or uses a descriptor
  * kept for when the program leaves none free).  A claim that finds no
  * descriptor at all loses its block and is counted; the next one tries again.
- * The first claim that fails otherwise (no space, quota, I/O error, no address space)
- * stops every file of the process that share one struct blockw_health: the
+ * The first claim that fails otherwise (no space, quota, I/O error, no address space,
+ * or a block that would end past the file size limit, collector/fsize.h: that
+ * claim never reaches the kernel, which would send the target SIGXFSZ) stops
+ * every file of the process that share one struct blockw_health: the
  * stacks and the records naming them stop together, and later appends fail
  * at once, without a system call, even into a block that still has room (a
  * thread's end record after lost samples would charge their time to the
@@ -43,6 +45,11 @@ struct blockw_health {
 	_Atomic int err;            /* 0, or the errno of the first failed claim */
 	_Atomic uint64_t since_ns;  /* its time (the now_ns of that claim) */
 	_Atomic int64_t fault_left; /* fault injection: claims that may succeed; < 0 no limit */
+	/*
+	 * When err is EFBIG because the block would pass the soft RLIMIT_FSIZE
+	 * (rather than the filesystem's largest file): that limit, in bytes.
+	 */
+	_Atomic uint64_t fsize_limit_bytes;
 	/*
 	 * The first claim that failed for want of a descriptor (EMFILE,
 	 * ENFILE; collector/fdkeep.h had none that still worked) and its time:
@@ -94,7 +101,9 @@ struct blockw_heap_cursor {
 /*
  * Create `dir`/`name` with O_CREAT|O_EXCL|O_CLOEXEC and write its file header
  * (block 0); its blocks are claimed under health h.  Returns 0, -EEXIST if it
- * exists, or another -errno.
+ * exists, -EFBIG if the file size limit is below one block (nothing is
+ * created), or another -errno (a file that could not be written whole is
+ * removed again).
  */
 int blockw_file_create(struct blockw_file *f, struct blockw_health *h, const char *dir, const char *name,
 		       enum exp_file_kind kind, uint32_t pid, uint64_t start_ns);

@@ -30,6 +30,7 @@
 
 #include "collector/encode.h"
 #include "collector/fdkeep.h"
+#include "collector/fsize.h"
 #include "collector/heaptrace.h"
 #include "collector/hwc.h"
 #include "collector/synctrace.h"
@@ -178,15 +179,36 @@ static const char *errno_name(int e)
 	}
 }
 
+/* Why a data file could not be made or grow, in words. SIGNAL_SAFE. */
+static const char *errno_text(int e)
+{
+	switch (e) {
+	case ENOSPC: return "no space left on the experiment's filesystem";
+	case EDQUOT: return "disk quota exceeded";
+	case EFBIG: return "a data file reached the largest file its filesystem allows";
+	case ENOMEM: return "no memory to map a data block";
+	case EMFILE: return "no file descriptor free";
+	case ENFILE: return "the system's file table is full";
+	case EACCES: return "permission denied";
+	case EROFS: return "read-only filesystem";
+	default: return "a data block could not be written";
+	}
+}
+
 /*
  * The first block of this process that could not be claimed: every data
  * file has stopped.  Free the tree's reserve, so that this line and the
- * logs' last lines have room, and say when and why.  SIGNAL_SAFE.
+ * logs' last lines have room, and say when and why.  A block that would have
+ * passed the file size limit frees nothing: the limit is this process's
+ * (the others of the tree have their own), and the disk has room.
+ * SIGNAL_SAFE.
  */
 static void data_stopped(int err, uint64_t now_ns)
 {
 	struct col_config *cfg = col_config();
-	if (cfg->health.stop_path[0])
+	uint64_t limit = atomic_load(&cfg->health.fsize_limit_bytes);
+	int at_limit = err == EFBIG && limit;
+	if (cfg->health.stop_path[0] && !at_limit)
 		syscall(SYS_unlinkat, AT_FDCWD, cfg->health.stop_path, 0);
 	char buf[512];
 	struct xmlw w;
@@ -194,11 +216,11 @@ static void data_stopped(int err, uint64_t now_ns)
 	xmlw_raw(&w, "  <warning id=\"data_lost\"");
 	xmlw_attr_u64(&w, "tstamp_ns", now_ns);
 	xmlw_attr(&w, "errno", errno_name(err));
+	if (at_limit)
+		xmlw_attr_u64(&w, "fsize_limit_bytes", limit);
 	xmlw_raw(&w, ">");
-	xmlw_text(&w, err == ENOSPC   ? "no space left on the experiment's filesystem"
-		      : err == EDQUOT ? "disk quota exceeded"
-		      : err == ENOMEM ? "no memory to map a data block"
-				      : "a data block could not be written");
+	xmlw_text(&w, at_limit ? "the next data block would pass the file size limit (RLIMIT_FSIZE)"
+			       : errno_text(err));
 	xmlw_text(&w, ": recording stopped; the data up to then is complete");
 	xmlw_raw(&w, "</warning>\n");
 	logxml_append(&w);
@@ -314,6 +336,75 @@ static void create_tracer_files(const char *dir)
 	}
 }
 
+/*
+ * The data files every recording has, or -errno with none left behind:
+ * -EFBIG when the file size limit leaves no room for a data block after the
+ * header block (nothing could ever be recorded).
+ */
+static int create_data_files(const char *dir)
+{
+	struct col_config *cfg = col_config();
+	const struct {
+		struct blockw_file *f;
+		const char *name;
+		enum exp_file_kind kind;
+	} files[] = {{&cfg->profile, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE},
+		     {&cfg->stacks, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS},
+		     {&cfg->overview, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW}};
+	if (!fsize_allows(2 * (uint64_t)EXP_BLOCK_BYTES))
+		return -EFBIG;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		int r = blockw_file_create(files[i].f, &cfg->health, dir, files[i].name, files[i].kind,
+					   cfg->owner_pid, cfg->start_ns);
+		if (r < 0) {
+			while (i--)
+				unlink(files[i].f->path);
+			return r;
+		}
+	}
+	return 0;
+}
+
+/* "ulimit -f 64 KiB", or "65000 bytes" for a limit `ulimit -f` cannot set. */
+static void fsize_words(char *dst, size_t room, uint64_t n)
+{
+	if (n % 1024 == 0)
+		snprintf(dst, room, "ulimit -f %llu KiB", (unsigned long long)(n / 1024));
+	else
+		snprintf(dst, room, "%llu bytes", (unsigned long long)n);
+}
+
+/* The data files could not be made (errno e): collection is off, and log.xml says why. */
+static void data_files_failed(int e)
+{
+	char text[400], limit[64];
+	uint64_t n = fsize_limit_bytes();
+	struct xmlw w;
+	char buf[640];
+	int at_limit = e == EFBIG && n != UINT64_MAX;
+	if (at_limit) {
+		fsize_words(limit, sizeof limit, n);
+		snprintf(
+			text, sizeof text,
+			"the file size limit (%s) is below the %u KiB each data file needs (a %u KiB "
+			"header block and one %u KiB data block): nothing can be recorded; collection is off",
+			limit, 2 * EXP_BLOCK_BYTES / 1024, EXP_BLOCK_BYTES / 1024, EXP_BLOCK_BYTES / 1024);
+	} else {
+		snprintf(text, sizeof text, "could not create the data files (%s); collection is off",
+			 errno_text(e));
+	}
+	xmlw_init(&w, buf, sizeof buf);
+	xmlw_raw(&w, "  <error id=\"data_files\"");
+	xmlw_attr_u64(&w, "tstamp_ns", col_now_ns());
+	xmlw_attr(&w, "errno", errno_name(e));
+	if (at_limit)
+		xmlw_attr_u64(&w, "fsize_limit_bytes", n);
+	xmlw_raw(&w, ">");
+	xmlw_text(&w, text);
+	xmlw_raw(&w, "</error>\n");
+	logxml_append(&w);
+}
+
 static void start_recording(const struct lineage_self *me, int in_child)
 {
 	struct col_config *cfg = col_config();
@@ -328,13 +419,9 @@ static void start_recording(const struct lineage_self *me, int in_child)
 	reserve_path(me, stop, sizeof stop);
 	struct blockw_health *h = &cfg->health;
 	blockw_health_init(h, cfg->fault_blocks, stop, data_stopped);
-	if (blockw_file_create(&cfg->profile, h, dir, EXP_FILE_NAME_PROFILE, EXP_FILE_PROFILE, cfg->owner_pid,
-			       cfg->start_ns) < 0 ||
-	    blockw_file_create(&cfg->stacks, h, dir, EXP_FILE_NAME_STACKS, EXP_FILE_STACKS, cfg->owner_pid,
-			       cfg->start_ns) < 0 ||
-	    blockw_file_create(&cfg->overview, h, dir, EXP_FILE_NAME_OVERVIEW, EXP_FILE_OVERVIEW,
-			       cfg->owner_pid, cfg->start_ns) < 0) {
-		logxml_note("error", "data_files", "could not create the data files; collection is off");
+	int r = create_data_files(dir);
+	if (r < 0) {
+		data_files_failed(-r);
 		return;
 	}
 	create_tracer_files(dir);
@@ -387,13 +474,13 @@ static void become_child(char letter, unsigned n)
 		if (tracers[i]->fork_child)
 			tracers[i]->fork_child();
 	}
+	struct col_counters zero = {0};
+	*col_counters() = zero; /* before lineage's appends, which may count (fsize_dropped) */
 	const struct lineage_self *me = lineage_fork_child(letter, n);
 	if (!me->followed) {
 		threads_fork_child(0, 0);
 		return;
 	}
-	struct col_counters zero = {0};
-	*col_counters() = zero;
 	int g = threads_guard_enter(); /* the experiment's files are not the program's I/O */
 	start_recording(me, 1);
 	threads_guard_leave(g);
@@ -522,6 +609,9 @@ static void log_end_losses(struct xmlw *w)
 	xmlw_attr_u64(w, "lost_samples", atomic_load(&n->lost_samples));
 	xmlw_attr_u64(w, "lost_sample_ns", atomic_load(&n->lost_sample_ns));
 	xmlw_attr_u64(w, "lost_records", atomic_load(&n->lost_records));
+	uint64_t limit = atomic_load(&cfg->health.fsize_limit_bytes);
+	if (err == EFBIG && limit)
+		xmlw_attr_u64(w, "lost_fsize_limit_bytes", limit);
 	for (size_t i = 0; i < NTRACERS; i++) {
 		if (!tracer_started[i] || !tracers[i]->lost)
 			continue;
@@ -553,6 +643,8 @@ static void log_end_counters(struct xmlw *w)
 	xmlw_attr_u64(w, "timer_failures", atomic_load(&n->timer_failures));
 	xmlw_attr_u64(w, "timer_fallbacks", atomic_load(&n->timer_fallbacks));
 	xmlw_attr_u64(w, "thread_slot_failures", atomic_load(&n->slot_failures));
+	if (atomic_load(&n->fsize_dropped))
+		xmlw_attr_u64(w, "fsize_dropped", atomic_load(&n->fsize_dropped));
 	uint64_t failures = atomic_load(&cfg->profile.failure_count) +
 			    atomic_load(&cfg->stacks.failure_count) +
 			    atomic_load(&cfg->overview.failure_count);

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collector/fsize.h"
 #include "collector/logxml.h"
 #include "collector/state.h"
 #include "common/io.h"
@@ -316,7 +317,9 @@ static int write_head(const struct program *pg)
 	xmlw_init(&w, m, room);
 	loghead_format(&w, &h);
 	int r = -ENOBUFS;
-	if (xmlw_ok(&w)) {
+	if (xmlw_ok(&w) && (!fsize_allows(w.len) || !fsize_allows(strlen(loghead_map_head)))) {
+		r = -EFBIG; /* a write past the file size limit: SIGXFSZ for the program */
+	} else if (xmlw_ok(&w)) {
 		r = -EIO;
 		snprintf(path, sizeof path, "%s/%s", self.dir, EXP_FILE_NAME_LOG);
 		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
@@ -372,9 +375,13 @@ static void become(const char *parent, char letter, unsigned n, const struct pro
 		}
 		if (mkdir(self.dir, 0755) == 0) {
 			strcpy(self.name, name);
-			if (write_head(pg) < 0) {
+			int r = write_head(pg);
+			if (r < 0) {
 				self.followed = 0;
-				self.why_not = "not followed (its subexperiment could not be written)";
+				self.why_not =
+					r == -EFBIG
+						? "not followed (the file size limit is below its log.xml)"
+						: "not followed (its subexperiment could not be written)";
 			}
 			return;
 		}

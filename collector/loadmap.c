@@ -21,6 +21,7 @@
 
 #include "collector/buildid.h"
 #include "collector/fdkeep.h"
+#include "collector/fsize.h"
 #include "collector/logxml.h"
 #include "collector/state.h"
 #include "collector/threads.h"
@@ -92,6 +93,12 @@ static void dump_vdso(const struct dl_phdr_info *info)
 		size_t sh_end = e->e_shoff + (size_t)e->e_shnum * e->e_shentsize;
 		if (ph->p_offset == 0 && sh_end > left && sh_end <= pages)
 			left = sh_end;
+		if (!fsize_allows((uint64_t)ph->p_offset + left)) {
+			/* past the file size limit: SIGXFSZ for the program */
+			logxml_note("error", "vdso_dump",
+				    "could not write vdso.so: the file size limit is below it");
+			break;
+		}
 		if (pwrite(fd, p, left, (off_t)ph->p_offset) != (ssize_t)left)
 			logxml_note("error", "vdso_dump", "could not write vdso.so");
 	}

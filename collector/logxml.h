@@ -13,7 +13,7 @@
 
 #include "experiment/xmlw.h"
 
-/* Remember dir/log.xml.  Returns 0 or -ENAMETOOLONG. */
+/* Remember dir/log.xml (a new recording: the file_size_limit warning may come again).  0 or -ENAMETOOLONG. */
 int logxml_init(const char *dir);
 
 /* Append a complete element built by the caller (ignored if it overflowed). */
@@ -28,7 +28,11 @@ void logxml_append_to(const char *path, const char *text, size_t bytes);
 /*
  * Append whole lines to path (O_CREAT when create) with one write(2): when
  * the disk takes only part of them, the part is cut off again, so a reader
- * never meets half an element.  0 or -errno.  SIGNAL_SAFE.
+ * never meets half an element.  Lines that would take the file to the file
+ * size limit (collector/fsize.h) are not written: -EFBIG, counted in
+ * col_counters()->fsize_dropped, and said once per recording in log.xml
+ * (<warning id="file_size_limit">, unless log.xml is that file).  0 or
+ * -errno.  SIGNAL_SAFE.
  */
 int logxml_append_whole(const char *path, const char *text, size_t bytes, int create);
 

@@ -70,6 +70,7 @@ struct col_counters {
 	_Atomic uint64_t timer_failures;  /* threads left without a timer */
 	_Atomic uint64_t timer_fallbacks; /* threads on a POSIX timer though perf is the mechanism */
 	_Atomic uint64_t slot_failures;   /* threads not followed: slot table full */
+	_Atomic uint64_t fsize_dropped;   /* XML appends left out: the file size limit (logxml.h) */
 };
 
 /* The next definition of name after ours (RTLD_NEXT), of that version if it exists. */

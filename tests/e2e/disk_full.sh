@@ -6,14 +6,16 @@
 # back so that the logs' last lines fit, and collect and er_print's header
 # say in one line when recording stopped, why, and what was not recorded.
 # Checked on small tmpfs mounts (1 MiB: heap tracing fills it; 64 KiB: not
-# even one data block fits; a fork tree) and with the block writer's fault
+# even one data block fits; a fork tree; 64 KiB filled but for 12 KiB: the data
+# files cannot be made, and collect says that collection is off and why,
+# not that it could not compress them) and with the block writer's fault
 # switch PA_FAULT_BLOCKS (also with -s all: the sync waits are named).  Each time: the target's output and exit status
 # (3) are its own, and the time it spent before the disk filled is there.
 set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
 W=$(mktemp -d /tmp/pa-e2e-diskfull.XXXXXX)
 cleanup() {
-	for m in "$W"/m1 "$W"/m64 "$W"/mf; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
+	for m in "$W"/m1 "$W"/m64 "$W"/mf "$W"/m0; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
 	rm -rf "$W"
 }
 trap cleanup EXIT
@@ -63,9 +65,9 @@ before() {
 ./disk_fill 0.3 1000000 fork >plain.out || [[ $? == 3 ]] || exit 1
 
 mounted=1
-mkdir -p m1 m64 mf
+mkdir -p m1 m64 mf m0
 if ! mount -t tmpfs -o size=1m tmpfs m1 2>/dev/null || ! mount -t tmpfs -o size=64k tmpfs m64 ||
-	! mount -t tmpfs -o size=1m tmpfs mf; then
+	! mount -t tmpfs -o size=1m tmpfs mf || ! mount -t tmpfs -o size=64k tmpfs m0; then
 	echo "note: cannot mount tmpfs here (not root?): only the fault switch is checked"
 	mounted=0
 fi
@@ -92,6 +94,24 @@ if ((mounted)); then
 	grep -q 'recording stopped at' t.err && ok "fork tree: $(grep -m1 'recording stopped' t.err | cut -c1-100)..." ||
 		bad "fork tree: collect did not report the loss"
 	"$PA_BIN/er_print" -functions mf/t.er >t.fn 2>&1 && ok "fork tree: the experiment reads" || bad "fork tree: er_print failed: $(head -3 t.fn)"
+
+	# full from the start: room for log.xml and map.xml, not for a data file's first pages
+	dd if=/dev/zero of=m0/fill bs=4k count=13 2>/dev/null
+	./disk_fill 0.3 1000000 >plain.out
+	"$PA_BIN/collect" -o m0/z.er ./disk_fill 0.3 1000000 >z.out 2>z.err
+	rc=$?
+	[[ $rc == 3 ]] && ok "full at start: exit status 3" || bad "full at start: collect exited $rc"
+	cmp -s <(grep -v '^before_cpu' plain.out) <(grep -v '^before_cpu' z.out) &&
+		ok "full at start: output as without collect" || bad "full at start: output differs"
+	grep -q 'warning: m0/z.er: could not create the data files (no space left on .*); collection is off$' z.err &&
+		ok "full at start: $(grep -m1 'collection is off' z.err)" || {
+		bad "full at start: collect does not say that collection is off and why"
+		cat z.err
+	}
+	grep -q 'compress' z.err && bad "full at start: $(grep -m1 compress z.err)"
+	"$PA_BIN/er_print" -header m0/z.er >z.hdr 2>&1 && grep -q '^\*\*\* Collector Error: could not create the data files (no space left .*); collection is off$' z.hdr &&
+		ok "full at start: the header says so" || bad "full at start: header: $(head -3 z.hdr)"
+	ls m0/z.er | grep -qv 'log.xml\|map.xml' && bad "full at start: left in the experiment: $(ls m0/z.er)"
 fi
 
 # the fault switch: the block writer fails after 8 blocks (any filesystem)
