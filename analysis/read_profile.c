@@ -123,23 +123,60 @@ static int cmp_event(const void *a, const void *b)
  * function's expected charge exact and the thread's sum exact too: more
  * CPU as a tail event, less by lowering the last sample's weight.  A
  * thread of c < I keeps what its samples say (I or nothing).
+ *
+ * A thread whose samples are all of its start (EXP_STACK_STARTUP, or the
+ * collector's own start-up, EXP_STACK_COLLECTOR) gets its tail as
+ * <Unknown>: it ran with the sampling signal blocked, say, and what it
+ * did after its start is neither its start nor the collector's; so does a
+ * thread of c >= I without any sample (grid: it cannot have been sampled),
+ * unless the data files stopped (what they lost is counted apart), and the
+ * header says how many such threads there were.
  */
 static int add_tails(struct exp_read *rd, struct profile_state *st)
 {
 	size_t nt = rd->threads.n, nev = st->events.n;
 	uint32_t *last = malloc((nt ? nt : 1) * sizeof *last);
-	if (!last)
+	uint8_t *program = calloc(nt ? nt : 1, 1); /* a sample of the program's own code */
+	if (!last || !program) {
+		free(last);
+		free(program);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < nt; i++)
 		last[i] = UINT32_MAX;
-	for (size_t i = 0; i < nev; i++)
-		last[st->events.v[i].thread] = (uint32_t)i;
+	for (size_t i = 0; i < nev; i++) {
+		const struct exp_event *e = &st->events.v[i];
+		last[e->thread] = (uint32_t)i;
+		/* the stacks reader, finished first, moved the stacks into the experiment */
+		if (e->stack < rd->exp->nstacks &&
+		    !(rd->exp->stacks[e->stack].flags & (EXP_STACK_COLLECTOR | EXP_STACK_STARTUP)))
+			program[e->thread] = 1;
+	}
 	const struct exp_log *log = &rd->exp->log;
 	const char *fx = log->first_expiry ? log->first_expiry : "";
 	int grid = strcmp(fx, "grid") == 0;
 	uint64_t short_ns = grid || strcmp(fx, "uniform") == 0 ? log->clock_interval_us * 1000u : 0;
+	uint64_t unsampled_ns = 0, unsampled = 0;
 	for (size_t t = 0; t < nt; t++) {
 		struct exp_thread *th = &rd->threads.v[t];
+		if (grid && th->has_end && last[t] == UINT32_MAX && th->cpu_ns >= short_ns &&
+		    !log->lost.stopped) {
+			/* ran an interval or more with no sample: its CPU time, not where it went */
+			struct exp_event u = {.ts_ns = th->end_ns,
+					      .weight_ns = th->cpu_ns,
+					      .thread = (uint32_t)t,
+					      .stack = (uint32_t)rd->nknown,
+					      .kind = EXP_EV_TAIL};
+			if (VEC_PUSH(&st->events, u) < 0) {
+				free(last);
+				free(program);
+				return -ENOMEM;
+			}
+			th->sampled_ns = th->cpu_ns;
+			unsampled++;
+			unsampled_ns += th->cpu_ns;
+			continue;
+		}
 		if (!th->has_end || last[t] == UINT32_MAX || (grid && th->cpu_ns < short_ns))
 			continue;
 		uint64_t charge = th->cpu_ns < short_ns ? short_ns : th->cpu_ns;
@@ -164,6 +201,13 @@ static int add_tails(struct exp_read *rd, struct profile_state *st)
 		struct exp_event tail = *lastev;
 		tail.kind = EXP_EV_TAIL;
 		tail.weight_ns = charge - th->sampled_ns;
+		/*
+		 * A thread whose only samples are its start's (it ran with the
+		 * sampling signal blocked, say): what came after them was not its
+		 * start, nor the collector's: unknown.
+		 */
+		if (!program[t])
+			tail.stack = (uint32_t)rd->nknown;
 		/* no split was measured after the last sample: the thread's sampled share */
 		tail.user_ns = th->sampled_ns
 				       ? (uint64_t)((double)tail.weight_ns * (double)th->sampled_user_ns /
@@ -175,10 +219,18 @@ static int add_tails(struct exp_read *rd, struct profile_state *st)
 		tail.ts_ns = th->end_ns > tail.ts_ns ? th->end_ns : tail.ts_ns;
 		if (VEC_PUSH(&st->events, tail) < 0) {
 			free(last);
+			free(program);
 			return -ENOMEM;
 		}
 	}
 	free(last);
+	free(program);
+	if (unsampled)
+		exp_read_warnf(rd,
+			       "%" PRIu64
+			       " thread(s) ran %.3f s of CPU time without a sample (the sampling signal "
+			       "blocked by the raw system call?): shown as <Unknown>",
+			       unsampled, (double)unsampled_ns / 1e9);
 	if (st->events.n != nev)
 		qsort(st->events.v, st->events.n, sizeof *st->events.v, cmp_event);
 	return 0;

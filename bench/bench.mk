@@ -142,3 +142,10 @@ bench-filter: all $(BUILD)/tests/tools/mkexp
 	bash bench/filter/run.sh $(BUILD) $(or $(BENCH_FILTER_N),1000000)
 
 .PHONY: bench-filter
+
+# bench-eintr: the EINTR each profiler's sampling causes in a loop of 1 ms waits
+# (ours at -p hi, gprofng at -p hi, perf at 1 kHz; bench/eintr/run.sh BUILD RUNS).
+bench-eintr: all
+	bash bench/eintr/run.sh $(BUILD) $(or $(EINTR_RUNS),10)
+
+.PHONY: bench-eintr

@@ -295,10 +295,6 @@ static unsigned note_running(const char *exp, unsigned founder_pid)
 		return 0;
 	char procs[PATH_MAX + 32];
 	snprintf(procs, sizeof procs, "%s/%s", exp, EXP_FILE_NAME_PROCESSES);
-	int fd = open(procs, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-		      0644); /* none if no descendant wrote one */
-	if (fd >= 0)
-		close(fd);
 	unsigned n = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
@@ -325,6 +321,10 @@ static unsigned note_running(const char *exp, unsigned founder_pid)
 		xmlw_attr_u64(&w, "tstamp_ns", mono_ns());
 		xmlw_attr_utf8(&w, "path", exe);
 		xmlw_raw(&w, "/>\n");
+		int fd =
+			n ? -1 : open(procs, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644); /* none yet? */
+		if (fd >= 0)
+			close(fd);
 		if (xmlw_ok(&w) && append(procs, line) == 0)
 			n++;
 	}

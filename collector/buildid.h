@@ -11,6 +11,9 @@
 #include <link.h>
 #include <stddef.h>
 
+/* 1 if the object carries Go's build id (a note "Go", type 4): the Go runtime built it. */
+int buildid_is_go(const struct dl_phdr_info *info);
+
 /* Lower-case hex build-id into out (room bytes), "" if the object has none. */
 void buildid_of_object(const struct dl_phdr_info *info, char *out, size_t room);
 

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collector/buildid.h"
 #include "collector/encode.h"
 #include "collector/fdkeep.h"
 #include "collector/fsize.h"
@@ -245,6 +246,13 @@ static void reserve_path(const struct lineage_self *me, char *dst, size_t room)
 		dst[0] = 0; /* collect could not set space aside: nothing to watch */
 }
 
+/* dl_iterate_phdr's first object is the program: 1 if the Go runtime built it. */
+static int main_is_go(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	(void)size, (void)ctx;
+	return buildid_is_go(info) ? 1 : 2; /* either way: stop at the first */
+}
+
 static void log_start(void)
 {
 	const struct col_config *cfg = col_config();
@@ -269,8 +277,8 @@ static void log_start(void)
 	}
 	/* each thread's expiries are on a grid at a uniform phase, each grid point weighing I (sampler.h) */
 	xmlw_attr(&w, "first_expiry", "grid");
-	/* the Go runtime (with cgo) ends the process by the raw exit_group system call: no end is seen */
-	if (dlsym(RTLD_DEFAULT, "_cgo_sys_thread_start"))
+	/* the Go runtime ends the process by the raw exit_group system call: no end is seen */
+	if (dl_iterate_phdr(main_is_go, NULL) == 1)
 		xmlw_attr(&w, "runtime", "go");
 	xmlw_raw(&w, "/>\n");
 	logxml_append(&w);

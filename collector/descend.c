@@ -48,7 +48,9 @@ extern char **environ;
 
 static void *next_fn(const char *name)
 {
+	int g = threads_guard_enter(); /* dlsym's own allocations are not the program's */
 	void *p = dlsym(RTLD_NEXT, name);
+	threads_guard_leave(g);
 	return p;
 }
 

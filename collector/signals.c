@@ -328,7 +328,9 @@ static void *next_fn(void *_Atomic *slot, const char *name)
 {
 	void *p = atomic_load_explicit(slot, memory_order_acquire);
 	if (!p) {
+		int g = threads_guard_enter(); /* dlsym's own allocations are not the program's */
 		p = dlsym(RTLD_NEXT, name);
+		threads_guard_leave(g);
 		atomic_store_explicit(slot, p, memory_order_release);
 	}
 	return p;

@@ -20,30 +20,39 @@ static uint32_t get32(const uint8_t *p, bool big)
 	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
 /* x rounded up to a multiple of a (a power of two), or SIZE_MAX on overflow. */
 static size_t pad(size_t x, size_t a)
 {
 	return x > SIZE_MAX - (a - 1) ? SIZE_MAX : (x + a - 1) & ~(a - 1);
 }
 
-int elfnote_find_build_id(const void *notes, size_t n_bytes, size_t align, bool big, const uint8_t **ret_desc,
-			  size_t *ret_bytes)
+int elfnote_find(const void *notes, size_t n_bytes, size_t align, bool big, const char *name, uint32_t type,
+		 const uint8_t **ret_desc, size_t *ret_bytes)
 {
 	const uint8_t *area = notes;
+	size_t want = strlen(name) + 1;
 	align = align == 8 ? 8 : 4;
 	size_t p = 0;
 	while (n_bytes - p >= NOTE_HEADER_BYTES) {
 		size_t namesz = get32(area + p, big), descsz = get32(area + p + 4, big);
-		uint32_t type = get32(area + p + 8, big);
+		uint32_t note_type = get32(area + p + 8, big);
 		size_t name_off = p + NOTE_HEADER_BYTES;
 		if (namesz > n_bytes - name_off)
 			return -EBADMSG;
 		size_t desc_off = pad(name_off + namesz, align);
 		if (desc_off > n_bytes || descsz > n_bytes - desc_off)
 			return -EBADMSG;
-		if (type == NT_GNU_BUILD_ID_TYPE && namesz == 4 && memcmp(area + name_off, "GNU", 4) == 0) {
-			if (descsz == 0 || descsz > ELFNOTE_BUILD_ID_MAX)
-				return -EBADMSG;
+		/* Go's linker pads its owner "Go" to 4 bytes in namesz: NULs after the name are its */
+		if (note_type == type && namesz >= want && memcmp(area + name_off, name, want) == 0 &&
+		    all_zero(area + name_off + want, namesz - want)) {
 			*ret_desc = area + desc_off;
 			*ret_bytes = descsz;
 			return 1;
@@ -53,6 +62,21 @@ int elfnote_find_build_id(const void *notes, size_t n_bytes, size_t align, bool 
 			return 0; /* the last note's padding runs past the end */
 	}
 	return n_bytes - p == 0 ? 0 : -EBADMSG;
+}
+
+int elfnote_find_build_id(const void *notes, size_t n_bytes, size_t align, bool big, const uint8_t **ret_desc,
+			  size_t *ret_bytes)
+{
+	const uint8_t *d;
+	size_t n;
+	int r = elfnote_find(notes, n_bytes, align, big, "GNU", NT_GNU_BUILD_ID_TYPE, &d, &n);
+	if (r != 1)
+		return r;
+	if (n == 0 || n > ELFNOTE_BUILD_ID_MAX)
+		return -EBADMSG;
+	*ret_desc = d;
+	*ret_bytes = n;
+	return 1;
 }
 
 int elfnote_hex(const uint8_t *d, size_t n, char *ret, size_t room)

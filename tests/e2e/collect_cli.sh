@@ -255,7 +255,7 @@ check "log.xml exit" grep -Eq '<exit tstamp_ns="[0-9]+" status="0"/>' $log
 check "log.xml rusage" grep -Eq '<rusage utime_ns="[0-9]+" stime_ns="[0-9]+" maxrss_kb="[0-9]+" minflt="[0-9]+" majflt="[0-9]+" inblock="[0-9]+" oublock="[0-9]+" nvcsw="[0-9]+" nivcsw="[0-9]+"/>' $log
 check "log.xml end" grep -Eq '<end tstamp_ns="[0-9]+"/>' $log
 check "log.xml ends with </experiment>" test "$(tail -n1 $log)" = '</experiment>'
-check "map.xml head and tail" test "$(cat args.er/map.xml)" = $'<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.10">\n</map>'
+check "map.xml head and tail" test "$(cat args.er/map.xml)" = $'<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.11">\n</map>'
 
 # ---- exit status and signals
 expect_rc 3 "exit 3 propagates" "$collect" -o exit3.er sh -c 'exit 3'

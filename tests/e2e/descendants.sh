@@ -147,7 +147,7 @@ if ((static_ok)); then
 	grep -q "collect: warning: not profiled: ./desc_static (statically linked)" static.err &&
 		ok "exec of a static program: collect warns" || { bad "static: collect"; cat static.err; }
 	"$PA_BIN/er_print" -header static.er >h 2>&1
-	grep -q "\*\*\* Warning: process [0-9]* (./desc_static) ran unprofiled: statically linked" h &&
+	grep -Eq "\*\*\* Warning: process [0-9]+ \(./desc_static\) ran unprofiled \([0-9.]+ s of CPU; exit 0, as its parent's wait saw it\): statically linked" h &&
 		ok "exec of a static program: the founder's header warns" || { bad "static: header"; cat h; }
 	"$PA_BIN/collect" -o sfounder.er ./desc_static fork >/dev/null 2>sf.err
 	grep -q "collect: warning: .*desc_static is statically linked: the collector cannot enter it" sf.err &&
