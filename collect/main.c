@@ -158,15 +158,23 @@ static uint64_t now_ns(clockid_t clk)
 
 /* ---------------------------------------------------------------- informational modes */
 
+/* The sampler clock profiling will use here, and what limits it. */
 static void print_hz(const struct probe_result *pr, const char *indent)
 {
+	int perf = strstr(pr->software, "task-clock") != NULL;
+	if (perf)
+		printf("%sclock sampler: a perf task-clock event per thread (any interval; -p hi gives about\n"
+		       "%s  1000 samples/s of a thread's CPU time)\n",
+		       indent, indent);
 	if (pr->hz <= 0) {
-		printf("%sper-thread CPU-timer limit: unknown (CONFIG_HZ not found)\n", indent);
+		printf("%s%s CPU-timer limit: unknown (CONFIG_HZ not found)\n", indent,
+		       perf ? "fallback (POSIX timers)" : "per-thread");
 		return;
 	}
-	printf("%sper-thread CPU-timer limit: %ld samples/s (kernel HZ=%ld, from %s);\n"
-	       "%s  clock-profiling intervals under %.3f ms give fewer samples\n",
-	       indent, pr->hz, pr->hz, pr->hz_source, indent, 1000.0 / (double)pr->hz);
+	printf("%s%s CPU-timer limit: %ld samples/s (kernel HZ=%ld, from %s);\n"
+	       "%s  with it, clock-profiling intervals under %.3f ms give fewer samples\n",
+	       indent, perf ? "fallback (POSIX timers)" : "per-thread", pr->hz, pr->hz, pr->hz_source, indent,
+	       1000.0 / (double)pr->hz);
 }
 
 static int run_summary(void)
@@ -602,6 +610,7 @@ static void dry_run(const struct collect_options *o, char **targv, const char *t
 	struct probe_result pr;
 
 	sysinfo_host_read(&host);
+	probe_perf(&pr); /* which clock sampler the target will get */
 	probe_hz(&pr, host.release);
 	printf("Collection parameters:\n");
 	printf("    experiment enabled\n");
