@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 
 #include "analyzer/api.h"
@@ -22,6 +23,7 @@ struct server {
 	char token[SERVER_TOKEN_LEN + 1];
 	char cookie[32];     /* the cookie's name: per port, so two analyzers do not clash */
 	char hosts[2][64];   /* the Host headers accepted */
+	char origins[2][64]; /* the Origin headers accepted */
 	struct strbuf reply; /* the API's answer being built */
 };
 
@@ -81,11 +83,48 @@ static enum MHD_Result answer_api(struct server *s, struct MHD_Connection *c, co
 			  MHD_RESPMEM_MUST_COPY, set_cookie);
 }
 
-/* 1 if the request names this server in its Host header. */
-static int host_ok(const struct server *s, struct MHD_Connection *c)
+/* What a request's headers say of who it is for and from. */
+struct header_scan {
+	const struct server *s;
+	unsigned hosts, origins; /* how many Host and Origin headers */
+	int host_ok, origin_ok;  /* the last one of each names this server */
+};
+
+static int one_of(const char (*names)[64], const char *v, size_t len)
 {
-	const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-	return h && (strcmp(h, s->hosts[0]) == 0 || strcmp(h, s->hosts[1]) == 0);
+	return (strlen(names[0]) == len && memcmp(v, names[0], len) == 0) ||
+	       (strlen(names[1]) == len && memcmp(v, names[1], len) == 0);
+}
+
+static enum MHD_Result header_seen(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+				   const char *value, size_t value_size)
+{
+	struct header_scan *h = cls;
+	(void)kind;
+	if (key_size == 4 && strncasecmp(key, MHD_HTTP_HEADER_HOST, 4) == 0) {
+		h->hosts++;
+		h->host_ok = value && one_of(h->s->hosts, value, value_size);
+	} else if (key_size == 6 && strncasecmp(key, MHD_HTTP_HEADER_ORIGIN, 6) == 0) {
+		h->origins++;
+		h->origin_ok = value && one_of(h->s->origins, value, value_size);
+	}
+	return MHD_YES;
+}
+
+/* NULL if the request has one Host header naming this server and at most one Origin header, naming it. */
+static const char *foreign_headers(const struct server *s, struct MHD_Connection *c, unsigned *ret_status)
+{
+	struct header_scan h = {.s = s};
+	MHD_get_connection_values_n(c, MHD_HEADER_KIND, header_seen, &h);
+	*ret_status = MHD_HTTP_BAD_REQUEST;
+	if (h.hosts > 1 || h.origins > 1)
+		return "more than one Host or Origin header\n";
+	*ret_status = MHD_HTTP_FORBIDDEN;
+	if (!h.host_ok)
+		return "foreign Host header\n";
+	if (h.origins && !h.origin_ok)
+		return "foreign Origin header\n";
+	return NULL;
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -98,10 +137,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	(void)con_cls;
 	if (*upload_size) /* a body: not ours to take */
 		return MHD_NO;
+	unsigned status;
+	const char *why = foreign_headers(s, c, &status);
+	if (why)
+		return refuse(c, status, why);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return refuse(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
-	if (!host_ok(s, c))
-		return refuse(c, MHD_HTTP_FORBIDDEN, "foreign Host header\n");
 	char set_cookie[128];
 	const char *cookie = NULL;
 	if (token_equal(MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token"), s->token)) {
@@ -167,6 +208,8 @@ int server_start(const struct api_data *d, uint16_t port, struct server **ret, c
 	snprintf(s->cookie, sizeof s->cookie, "pa_token_%u", s->port);
 	snprintf(s->hosts[0], sizeof s->hosts[0], "127.0.0.1:%u", s->port);
 	snprintf(s->hosts[1], sizeof s->hosts[1], "localhost:%u", s->port);
+	snprintf(s->origins[0], sizeof s->origins[0], "http://127.0.0.1:%u", s->port);
+	snprintf(s->origins[1], sizeof s->origins[1], "http://localhost:%u", s->port);
 	*ret = s;
 	return 0;
 }

@@ -1,10 +1,13 @@
 /*
  * server.h - the analyzer's HTTP server (libmicrohttpd) on 127.0.0.1 only:
- * every request must carry the run's token (?token= once, then the cookie
- * it sets), name this server in its Host header (127.0.0.1:PORT or
- * localhost:PORT: no DNS rebinding), be a GET or HEAD, and ask for the page
- * (its compiled-in assets) or /api/...; anything else is refused.  One
- * thread answers every request, so the profile is never used concurrently.
+ * every request must name this server in its Host header (127.0.0.1:PORT or
+ * localhost:PORT: no DNS rebinding) and, when it has one, in its Origin
+ * header (http://127.0.0.1:PORT or http://localhost:PORT: no other page's
+ * script), be a GET or HEAD, carry the run's token (?token= once, then the
+ * cookie it sets), and ask for the page (its compiled-in assets) or /api/...;
+ * anything else is refused with a short text (400, 403, 404 or 405) and
+ * nothing of the experiments.  One thread answers every request, so the
+ * profile is never used concurrently.
  */
 #ifndef ANALYZER_SERVER_H
 #define ANALYZER_SERVER_H
