@@ -1,5 +1,12 @@
 #!/usr/bin/env bash
 # The analyzer against another local user (analyzer_lib.sh; issue 24).  Asserted:
+#  - opening the browser puts no token on any command line: a fake xdg-open first on PATH
+#    records its arguments and what ps shows; it gets one argument, the file:// URL of a
+#    page that redirects to the URL the analyzer printed, created mode 0600 in a new 0700
+#    directory under $XDG_RUNTIME_DIR when that is private, else under $TMPDIR
+#    (percent-encoded when its name has a blank); no command line has the token; the page
+#    and its directory are gone when the analyzer has stopped; with --no-browser nothing
+#    is opened;
 #  - started with a soft limit of 1024 open files, it raises its own to what 4096
 #    connections need (within the hard limit); with 2,000 connections held open that
 #    never finish a request (half with nothing sent, half with a request's first lines)
@@ -11,6 +18,62 @@
 #  - analyzer.1 states server.h's connection limit, descriptor reserve, request deadline
 #    and idle timeout.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_security
+
+# the fake xdg-open: its arguments, what ps shows while it runs, and the page it was given
+mkdir -p fakebin rec
+cat >fakebin/xdg-open <<'EOF'
+#!/usr/bin/env bash
+out=$FAKE_XDG_OUT
+printf '%s\n' "$@" >"$out/argv.tmp"
+ps -eww -o args >"$out/ps"
+path=$(python3 -c 'import sys, urllib.parse as u; p = u.urlparse(sys.argv[1]); print(u.unquote(p.path) if p.scheme == "file" else "")' "${1:-}")
+printf '%s\n' "$path" >"$out/path"
+stat -c '%a %u %F' -- "$path" >"$out/page_mode" 2>&1
+stat -c '%a %u' -- "${path%/*}" >"$out/dir_mode" 2>&1
+cp -- "$path" "$out/page" 2>/dev/null
+mv "$out/argv.tmp" "$out/argv"
+EOF
+chmod +x fakebin/xdg-open
+export PATH=$tmp/fakebin:$PATH FAKE_XDG_OUT=$tmp/rec
+
+# Start the analyzer with the browser, $XDG_RUNTIME_DIR $1 and $TMPDIR $2; wait for the fake's record.
+browser_run() {
+	rm -f rec/*
+	XDG_RUNTIME_DIR=$1 TMPDIR=$2 start_analyzer --browser c.er || return 1
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ -f rec/argv ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# The checks of one run whose page must be in a new directory under $1.
+browser_checks() {
+	local under=$1 what=$2 path
+	path=$(cat rec/path)
+	check "$what: xdg-open got one argument ($(tr '\n' ' ' <rec/argv))" test "$(wc -l <rec/argv)" = 1
+	check "$what: it is a file:// URL" grep -q '^file:///' rec/argv
+	check "$what: no token in xdg-open's arguments" eval '! grep -qF "$token" rec/argv'
+	check "$what: no command line has the token ($(grep -cF "$token" rec/ps) do)" eval '! grep -qF "$token" rec/ps'
+	check "$what: the page ($path) is in a new directory under $under" \
+		eval '[[ $path == "$under"/pa-analyzer-??????/open.html ]]'
+	check "$what: the page is a regular file of mode 0600, ours ($(cat rec/page_mode))" \
+		test "$(cat rec/page_mode)" = "600 $(id -u) regular file"
+	check "$what: its directory is mode 0700, ours ($(cat rec/dir_mode))" test "$(cat rec/dir_mode)" = "700 $(id -u)"
+	check "$what: the page redirects to the URL printed ($url)" grep -qF "content=\"0;url=$url\"" rec/page
+	stop_analyzer TERM
+	check "$what: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+	check "$what: the page and its directory are removed" test ! -e "${path%/*}"
+}
+
+mkdir -m 700 run && mkdir -m 755 shared && mkdir -m 700 "t d"
+check "with the browser: starts, xdg-open runs" browser_run "$tmp/run" "$tmp/t d"
+browser_checks "$tmp/run" "private XDG_RUNTIME_DIR"
+check "XDG_RUNTIME_DIR not private: starts, xdg-open runs" browser_run "$tmp/shared" "$tmp/t d"
+browser_checks "$tmp/t d" "shared XDG_RUNTIME_DIR"
+check "the URL of a page under a name with a blank is percent-encoded ($(cat rec/argv))" grep -q '/t%20d/' rec/argv
+check "nothing left in run/ and shared/" test -z "$(find run shared -mindepth 1)"
+rm -f rec/*
 
 # the limits of server.h, as analyzer.1 states them
 sdef() { awk -v n="$1" '$1 == "#define" && $2 == n { print $3 }' "$PA_TOP/analyzer/server.h"; }
@@ -47,6 +110,7 @@ else
 		eval '[[ $(fv trickle_closed 2) == 10 ]] && awk -v t="$(fv trickle_closed 3)" -v b=$bound "BEGIN { exit !(t <= b) }"'
 	check "then a normal request: 200 ($(fv served_after 2)) within 1 s ($(fv served_after 3) s)" \
 		eval '[[ $(fv served_after 2) == 200 ]] && awk -v t="$(fv served_after 3)" "BEGIN { exit !(t < 1) }"'
+	check "with --no-browser, no xdg-open" test ! -e rec/argv
 	stop_analyzer TERM
 	check "SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 fi
