@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,17 +108,28 @@ static int file_url(const char *path, char *buf, size_t room)
 	return 0;
 }
 
+/* xdg-open arg, its input and output /dev/null, no signal blocked (the analyzer blocks SIGINT and SIGTERM). */
 static pid_t spawn_xdg_open(const char *arg)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
 	if (posix_spawn_file_actions_init(&fa) != 0)
 		return -1;
+	if (posix_spawnattr_init(&at) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -1;
+	}
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	sigset_t none;
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
 	char *argv[] = {"xdg-open", (char *)arg, NULL};
 	pid_t pid;
-	int r = posix_spawnp(&pid, "xdg-open", &fa, NULL, argv, environ);
+	int r = posix_spawnp(&pid, "xdg-open", &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	return r == 0 ? pid : -1;
 }

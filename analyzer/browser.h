@@ -17,7 +17,7 @@ struct browser;
  * directory of this user's that no one else may read or enter, else under $TMPDIR (when
  * absolute) or /tmp; write in it open.html, created with O_EXCL|O_NOFOLLOW and mode 0600,
  * a page that redirects to url; and start `xdg-open file://.../open.html` with its input and
- * output /dev/null.  No xdg-open is not an error (nothing is opened).  url is put in the page
+ * output /dev/null and no signal blocked.  No xdg-open is not an error (nothing is opened).  url is put in the page
  * as it is: it must have none of the characters HTML escapes (&<>"').
  * Returns 0 with *ret (for browser_close), or a negative errno with a message naming the
  * file or directory in err, nothing left behind.

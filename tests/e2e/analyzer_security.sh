@@ -5,8 +5,9 @@
 #    page that redirects to the URL the analyzer printed, created mode 0600 in a new 0700
 #    directory under $XDG_RUNTIME_DIR when that is private, else under $TMPDIR
 #    (percent-encoded when its name has a blank); no command line has the token; the page
-#    and its directory are gone when the analyzer has stopped; with --no-browser nothing
-#    is opened;
+#    and its directory are gone when the analyzer has stopped; xdg-open runs with no
+#    signal blocked (the analyzer blocks SIGINT and SIGTERM for sigwait); with
+#    --no-browser nothing is opened;
 #  - started with a soft limit of 1024 open files, it raises its own to what 4096
 #    connections need (within the hard limit); with 2,000 connections held open that
 #    never finish a request (half with nothing sent, half with a request's first lines)
@@ -25,6 +26,7 @@ cat >fakebin/xdg-open <<'EOF'
 #!/usr/bin/env bash
 out=$FAKE_XDG_OUT
 printf '%s\n' "$@" >"$out/argv.tmp"
+awk '$1 == "SigBlk:" { print $2 }' /proc/self/status >"$out/sigblk"
 ps -eww -o args >"$out/ps"
 path=$(python3 -c 'import sys, urllib.parse as u; p = u.urlparse(sys.argv[1]); print(u.unquote(p.path) if p.scheme == "file" else "")' "${1:-}")
 printf '%s\n' "$path" >"$out/path"
@@ -61,6 +63,7 @@ browser_checks() {
 		test "$(cat rec/page_mode)" = "600 $(id -u) regular file"
 	check "$what: its directory is mode 0700, ours ($(cat rec/dir_mode))" test "$(cat rec/dir_mode)" = "700 $(id -u)"
 	check "$what: the page redirects to the URL printed ($url)" grep -qF "content=\"0;url=$url\"" rec/page
+	check "$what: xdg-open has no signal blocked (SigBlk $(cat rec/sigblk))" test "$(cat rec/sigblk)" = 0000000000000000
 	stop_analyzer TERM
 	check "$what: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 	check "$what: the page and its directory are removed" test ! -e "${path%/*}"
