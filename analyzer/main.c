@@ -2,25 +2,22 @@
  * main.c - analyzer [--port N] [--no-browser] EXP...: load the experiments
  * (and their descendants) read-only, serve the page and its JSON API on
  * 127.0.0.1 (server.h), print its URL with the run's token, open the
- * user's browser (xdg-open) unless --no-browser, and on SIGINT or SIGTERM
- * stop serving, free everything and exit 0.
+ * user's browser (xdg-open, through a private page: browser.h) unless
+ * --no-browser, and on SIGINT or SIGTERM stop serving, remove the page, free
+ * everything and exit 0.
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "analysis/profile.h"
 #include "analysis/report_compare.h"
+#include "analyzer/browser.h"
 #include "analyzer/server.h"
 #include "experiment/expgroup.h"
-
-extern char **environ;
 
 static void usage(FILE *f)
 {
@@ -30,22 +27,6 @@ static void usage(FILE *f)
 		   "  --port N      listen on port N (default 0: a free port)\n"
 		   "  --no-browser  only print the URL\n"
 		   "  --version     print the version\n");
-}
-
-/* Open url with xdg-open, its output discarded; no error when there is none. */
-static pid_t open_browser(const char *url)
-{
-	posix_spawn_file_actions_t fa;
-	if (posix_spawn_file_actions_init(&fa) != 0)
-		return -1;
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	char *argv[] = {"xdg-open", (char *)url, NULL};
-	pid_t pid;
-	int r = posix_spawnp(&pid, "xdg-open", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	return r == 0 ? pid : -1;
 }
 
 static int parse_port(const char *s, uint16_t *ret)
@@ -161,14 +142,15 @@ int main(int argc, char **argv)
 	snprintf(url, sizeof url, "http://127.0.0.1:%u/?token=%s", server_port(s), server_token(s));
 	printf("Analyzer: %s\n", url);
 	fflush(stdout);
-	pid_t child = browser ? open_browser(url) : -1;
+	struct browser *b = NULL;
+	if (browser && browser_open(url, &b, err, sizeof err) < 0)
+		fprintf(stderr, "analyzer: cannot open the browser: %s\n", err);
 	int sig;
 	while (sigwait(&stop, &sig) != 0)
 		;
 	server_stop(s);
+	browser_close(b);
 	report_compare_sides_free((struct report_compare_side *)d.sides, d.nsides);
 	profile_free(p);
-	if (child > 0)
-		waitpid(child, NULL, WNOHANG);
 	return 0;
 }

@@ -3,9 +3,12 @@
 # (analyzer_lib.sh).  Asserted (what the program guarantees, no timings):
 #  - it prints exactly one line, "Analyzer: http://127.0.0.1:PORT/?token=<32 hex>", and
 #    listens on 127.0.0.1 only;
-#  - refusals: no token or a wrong one 403, a foreign Host header 403, POST 405, a path
-#    outside its assets 404; the token sets an HttpOnly SameSite=Strict cookie that is
-#    then enough; Host localhost:PORT is accepted;
+#  - refusals: no token or a wrong one 403, a foreign Host header or none 403, two Host or
+#    two Origin headers 400, an Origin header other than http://127.0.0.1:PORT or
+#    http://localhost:PORT 403 with a short text even with the cookie or the token (an
+#    empty one, null, https, another port, a trailing slash), POST 405, a path outside its
+#    assets 404; the token sets an HttpOnly SameSite=Strict cookie that is then enough;
+#    Host localhost:PORT and either Origin are accepted;
 #  - every endpoint answers one JSON object, and the figures are er_print's: <Total> and
 #    the top function of the function list, the callers of spin_until (names and
 #    attributed CPU), the call tree (er_print calltree's nodes, order and CPU), the flame
@@ -47,6 +50,30 @@ check "a wrong cookie: 403" test "$(code -b "pa_token_$port=0123456789abcdef0123
 check "a foreign Host: 403" test "$(code -H "Host: attacker.example:$port" "$base/?token=$token")" = 403
 check "a Host on another port: 403" test "$(code -H "Host: 127.0.0.1:1" "$base/?token=$token")" = 403
 check "Host localhost:PORT: 200" test "$(code -H "Host: localhost:$port" "$base/?token=$token")" = 200
+check "no Host header: 403" test "$(code -0 -H "Host:" "$base/?token=$token")" = 403
+# a request as it is sent, two headers of a name at once (curl sends one): the status line
+raw() { # HEADER_LINES...: GET /?token= with these header lines
+	local h
+	exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
+	{ printf 'GET /?token=%s HTTP/1.1\r\n' "$token"; for h; do printf '%s\r\n' "$h"; done; printf 'Connection: close\r\n\r\n'; } >&3
+	head -n 1 <&3 | tr -d '\r'
+	exec 3<&-
+}
+check "two Host headers: 400" test "$(raw "Host: 127.0.0.1:$port" "Host: 127.0.0.1:$port")" = "HTTP/1.1 400 Bad Request"
+check "two Origin headers: 400" test "$(raw "Host: 127.0.0.1:$port" "Origin: http://127.0.0.1:$port" \
+	"Origin: http://127.0.0.1:$port")" = "HTTP/1.1 400 Bad Request"
+check "Origin http://127.0.0.1:PORT: 200" test "$(code -H "Origin: http://127.0.0.1:$port" "$base/?token=$token")" = 200
+check "Origin http://localhost:PORT: 200" test "$(code -H "Origin: http://localhost:$port" "$base/?token=$token")" = 200
+for o in http://attacker.example "http://127.0.0.1:$port.attacker.example" "http://127.0.0.1:1" \
+	"https://127.0.0.1:$port" "http://127.0.0.1:$port/" null; do
+	curl -s -o body -w '%{http_code}' -H "Origin: $o" -b "pa_token_$port=$token" "$base/api/overview" >status
+	check "a foreign Origin '$o' with the cookie: 403 ($(cat status)), a short text ($(head -c 80 body))" \
+		eval '[[ $(cat status) == 403 ]] && (($(wc -c <body) < 100)) && ! grep -q "{" body'
+done
+check "an empty Origin header: 403" test "$(raw "Host: 127.0.0.1:$port" "Origin:")" = "HTTP/1.1 403 Forbidden"
+check "a foreign Origin with the token on the page: 403" \
+	test "$(code -H "Origin: http://attacker.example" "$base/?token=$token")" = 403
+check "a foreign Origin on a POST: 403" test "$(code -X POST -H "Origin: http://attacker.example" "$base/?token=$token")" = 403
 check "POST: 405" test "$(code -X POST "$base/?token=$token")" = 405
 check "HEAD: 200" test "$(code -I "$base/?token=$token")" = 200
 check "a path outside the assets: 404" test "$(code "$base/etc/passwd?token=$token")" = 404

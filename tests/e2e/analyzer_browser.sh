@@ -27,6 +27,8 @@
 # function list's <Total> er_print -filters' and is named in the view's title, a bad one is an
 # error naming its column, Clear restores the list, a click on a thread filters on it, and the
 # Compare view shows er_print -compare on/delta/ratio's rows cell for cell, a column per side.
+# With the browser (a fake xdg-open recording what it is given): the file:// URL it gets
+# opens the analyzer's page in chromium, the token's cookie set.
 # Screenshots of each step: $PA_BUILD/test-logs/analyzer_browser/*.png.
 . "$(dirname "$0")/analyzer_lib.sh" analyzer_browser
 js=$PA_TOP/tests/tools/js
@@ -189,6 +191,30 @@ for s in filter-functions filter-error compare-on compare-delta compare-ratio; d
 done
 stop_analyzer TERM
 check "one.er two.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
+
+# opened as xdg-open opens it: the file:// URL of the private page (a fake xdg-open first on
+# PATH records it), in chromium (tests/tools/js/analyzer_open.mjs)
+mkdir -p fakebin && mkdir -m 700 run
+cat >fakebin/xdg-open <<EOF
+#!/bin/sh
+printf '%s\\n' "\$1" >"$tmp/xdg.arg.tmp" && mv "$tmp/xdg.arg.tmp" "$tmp/xdg.arg"
+EOF
+chmod +x fakebin/xdg-open
+PATH=$tmp/fakebin:$PATH XDG_RUNTIME_DIR=$tmp/run start_analyzer --browser c.er
+check "starts with the browser" test -n "$url"
+for ((i = 0; i < 100; i++)); do
+	[[ -f xdg.arg ]] && break
+	sleep 0.1
+done
+check "xdg-open is given a file:// URL ($(cat xdg.arg 2>&1))" grep -q '^file:///' xdg.arg
+printf '{"base": "%s", "cookie": "pa_token_%s"}\n' "$base" "$port" >oexpect.json
+(cd "$js" && node analyzer_open.mjs "$(cat "$tmp/xdg.arg")" "$tmp/oexpect.json" "$shots") >open.log 2>&1
+rc=$?
+cat open.log
+check "the page given to xdg-open opens the analyzer in chromium (exit $rc)" test "$rc" = 0
+check "screenshot opened.png" test -s "$shots/opened.png"
+stop_analyzer TERM
+check "c.er with the browser: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
 echo "$checks checks, $failures failures"
 ((failures == 0))

@@ -2,7 +2,8 @@
 # `. analyzer_lib.sh NAME`.  export_lib.sh's scratch directory, check and er_print
 # helpers (total_row, top_function, secs), with its real experiments c.er (clock
 # profiling) and h.er (clock and collect -H on) of tests/fixtures/export_prog.c.  Defines:
-#   start_analyzer ARGS...   start the analyzer (--no-browser --port 0 ARGS) in the
+#   start_analyzer [--browser] ARGS...  start the analyzer (--no-browser --port 0 ARGS;
+#                            with --browser, --port 0 ARGS: it opens the browser) in the
 #                            background: $an_pid, $base (http://127.0.0.1:PORT), $port,
 #                            $token, $url (the line it printed); returns 1 if no URL came
 #   stop_analyzer SIG        send SIG and wait: $an_rc is its exit status (124: still running
@@ -24,7 +25,9 @@ start_analyzer() {
 	# below, which would then find the previous analyzer's URL
 	: >an.out
 	url=
-	"$analyzer" --no-browser --port 0 "$@" >an.out 2>an.err &
+	local opt=--no-browser
+	[[ ${1:-} == --browser ]] && { opt=; shift; }
+	"$analyzer" ${opt:+"$opt"} --port 0 "$@" >an.out 2>an.err &
 	an_pid=$!
 	local i
 	for ((i = 0; i < 200; i++)); do
