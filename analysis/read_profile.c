@@ -116,9 +116,9 @@ static int cmp_event(const void *a, const void *b)
  * charge c exactly; a longer thread is charged what came after its last
  * sample.
  *
- * first_expiry="grid" (format 1.11): each sample weighs I per grid point
- * it passed (collector/sampler.h), so the samples' sum is the thread's CPU
- * time in expectation, and for a thread of c >= I the difference to c (in
+ * first_expiry="grid" (format 1.11): each thread's first sample weighs I,
+ * the later ones the CPU time since the one before (collector/sampler.h),
+ * so the samples' sum is the thread's CPU time in expectation, and for a thread of c >= I the difference to c (in
  * (-I, I)) is charged to its last sample's stack, which keeps every
  * function's expected charge exact and the thread's sum exact too: more
  * CPU as a tail event, less by lowering the last sample's weight.  A
@@ -132,6 +132,77 @@ static int cmp_event(const void *a, const void *b)
  * unless the data files stopped (what they lost is counted apart), and the
  * header says how many such threads there were.
  */
+struct tails {
+	struct exp_read *rd;
+	struct profile_state *st;
+	int grid;                         /* first_expiry="grid" */
+	uint64_t short_ns;                /* the interval, when short threads are charged it; else 0 */
+	uint64_t unsampled, unsampled_ns; /* threads charged as <Unknown> without a sample */
+};
+
+/* Thread th's last sample stood for `over` more than the thread ran (a grid): it weighs that less. */
+static void shorten_last(struct exp_thread *th, struct exp_event *lastev, uint64_t over)
+{
+	if (over >= lastev->weight_ns)
+		return; /* cannot be with a grid: a malformed record */
+	uint64_t w = lastev->weight_ns - over;
+	uint64_t u = (uint64_t)((double)lastev->user_ns * (double)w / (double)lastev->weight_ns + 0.5);
+	th->sampled_user_ns -= lastev->user_ns - u;
+	lastev->user_ns = u;
+	lastev->weight_ns = w;
+	th->sampled_ns -= over;
+}
+
+/*
+ * Thread t's charge beyond its samples (last: its last event's index, or
+ * UINT32_MAX; program: it has a sample of the program's own code).  0 or
+ * -ENOMEM.
+ */
+static int tail_of_thread(struct tails *c, size_t t, uint32_t last, int program)
+{
+	struct exp_thread *th = &c->rd->threads.v[t];
+	const struct exp_log *log = &c->rd->exp->log;
+	struct exp_event tail = {.ts_ns = th->end_ns, .thread = (uint32_t)t, .kind = EXP_EV_TAIL};
+	if (c->grid && th->has_end && last == UINT32_MAX && th->cpu_ns >= c->short_ns && !log->lost.stopped) {
+		/* ran an interval or more with no sample: its CPU time, not where it went */
+		tail.weight_ns = th->sampled_ns = th->cpu_ns;
+		tail.stack = (uint32_t)c->rd->nknown;
+		c->unsampled++;
+		c->unsampled_ns += th->cpu_ns;
+		return VEC_PUSH(&c->st->events, tail) < 0 ? -ENOMEM : 0;
+	}
+	if (!th->has_end || last == UINT32_MAX || (c->grid && th->cpu_ns < c->short_ns))
+		return 0;
+	uint64_t charge = th->cpu_ns < c->short_ns ? c->short_ns : th->cpu_ns;
+	struct exp_event *lastev = &c->st->events.v[last];
+	if (c->grid && charge < th->sampled_ns) {
+		/* the grid points charged more than the thread ran: the last sample stood for less */
+		shorten_last(th, lastev, th->sampled_ns - charge);
+		return 0;
+	}
+	if (charge <= th->sampled_ns)
+		return 0;
+	tail = *lastev;
+	tail.kind = EXP_EV_TAIL;
+	tail.weight_ns = charge - th->sampled_ns;
+	/*
+	 * A thread whose only samples are its start's (it ran with the
+	 * sampling signal blocked, say): what came after them was not its
+	 * start, nor the collector's: unknown.
+	 */
+	if (!program)
+		tail.stack = (uint32_t)c->rd->nknown;
+	/* no split was measured after the last sample: the thread's sampled share */
+	tail.user_ns = th->sampled_ns ? (uint64_t)((double)tail.weight_ns * (double)th->sampled_user_ns /
+							   (double)th->sampled_ns +
+						   0.5)
+				      : 0;
+	if (tail.user_ns > tail.weight_ns)
+		tail.user_ns = tail.weight_ns;
+	tail.ts_ns = th->end_ns > tail.ts_ns ? th->end_ns : tail.ts_ns;
+	return VEC_PUSH(&c->st->events, tail) < 0 ? -ENOMEM : 0;
+}
+
 static int add_tails(struct exp_read *rd, struct profile_state *st)
 {
 	size_t nt = rd->threads.n, nev = st->events.n;
@@ -154,83 +225,21 @@ static int add_tails(struct exp_read *rd, struct profile_state *st)
 	}
 	const struct exp_log *log = &rd->exp->log;
 	const char *fx = log->first_expiry ? log->first_expiry : "";
-	int grid = strcmp(fx, "grid") == 0;
-	uint64_t short_ns = grid || strcmp(fx, "uniform") == 0 ? log->clock_interval_us * 1000u : 0;
-	uint64_t unsampled_ns = 0, unsampled = 0;
-	for (size_t t = 0; t < nt; t++) {
-		struct exp_thread *th = &rd->threads.v[t];
-		if (grid && th->has_end && last[t] == UINT32_MAX && th->cpu_ns >= short_ns &&
-		    !log->lost.stopped) {
-			/* ran an interval or more with no sample: its CPU time, not where it went */
-			struct exp_event u = {.ts_ns = th->end_ns,
-					      .weight_ns = th->cpu_ns,
-					      .thread = (uint32_t)t,
-					      .stack = (uint32_t)rd->nknown,
-					      .kind = EXP_EV_TAIL};
-			if (VEC_PUSH(&st->events, u) < 0) {
-				free(last);
-				free(program);
-				return -ENOMEM;
-			}
-			th->sampled_ns = th->cpu_ns;
-			unsampled++;
-			unsampled_ns += th->cpu_ns;
-			continue;
-		}
-		if (!th->has_end || last[t] == UINT32_MAX || (grid && th->cpu_ns < short_ns))
-			continue;
-		uint64_t charge = th->cpu_ns < short_ns ? short_ns : th->cpu_ns;
-		struct exp_event *lastev = &st->events.v[last[t]];
-		if (grid && charge < th->sampled_ns) {
-			/* the grid points charged more than the thread ran: the last sample stood for less */
-			uint64_t over = th->sampled_ns - charge;
-			if (over >= lastev->weight_ns)
-				continue; /* cannot be with a grid: a malformed record */
-			uint64_t w = lastev->weight_ns - over;
-			uint64_t u =
-				(uint64_t)((double)lastev->user_ns * (double)w / (double)lastev->weight_ns +
-					   0.5);
-			th->sampled_user_ns -= lastev->user_ns - u;
-			lastev->user_ns = u;
-			lastev->weight_ns = w;
-			th->sampled_ns -= over;
-			continue;
-		}
-		if (charge <= th->sampled_ns)
-			continue;
-		struct exp_event tail = *lastev;
-		tail.kind = EXP_EV_TAIL;
-		tail.weight_ns = charge - th->sampled_ns;
-		/*
-		 * A thread whose only samples are its start's (it ran with the
-		 * sampling signal blocked, say): what came after them was not its
-		 * start, nor the collector's: unknown.
-		 */
-		if (!program[t])
-			tail.stack = (uint32_t)rd->nknown;
-		/* no split was measured after the last sample: the thread's sampled share */
-		tail.user_ns = th->sampled_ns
-				       ? (uint64_t)((double)tail.weight_ns * (double)th->sampled_user_ns /
-							    (double)th->sampled_ns +
-						    0.5)
-				       : 0;
-		if (tail.user_ns > tail.weight_ns)
-			tail.user_ns = tail.weight_ns;
-		tail.ts_ns = th->end_ns > tail.ts_ns ? th->end_ns : tail.ts_ns;
-		if (VEC_PUSH(&st->events, tail) < 0) {
-			free(last);
-			free(program);
-			return -ENOMEM;
-		}
-	}
+	struct tails c = {.rd = rd, .st = st, .grid = strcmp(fx, "grid") == 0};
+	c.short_ns = c.grid || strcmp(fx, "uniform") == 0 ? log->clock_interval_us * 1000u : 0;
+	int r = 0;
+	for (size_t t = 0; t < nt && r == 0; t++)
+		r = tail_of_thread(&c, t, last[t], program[t]);
 	free(last);
 	free(program);
-	if (unsampled)
+	if (r < 0)
+		return r;
+	if (c.unsampled)
 		exp_read_warnf(rd,
 			       "%" PRIu64
 			       " thread(s) ran %.3f s of CPU time without a sample (the sampling signal "
 			       "blocked by the raw system call?): shown as <Unknown>",
-			       unsampled, (double)unsampled_ns / 1e9);
+			       c.unsampled, (double)c.unsampled_ns / 1e9);
 	if (st->events.n != nev)
 		qsort(st->events.v, st->events.n, sizeof *st->events.v, cmp_event);
 	return 0;

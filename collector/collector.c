@@ -275,7 +275,7 @@ static void log_start(void)
 		if (tracer_started[i] && tracers[i]->log_start)
 			tracers[i]->log_start(&w);
 	}
-	/* each thread's expiries are on a grid at a uniform phase, each grid point weighing I (sampler.h) */
+	/* each thread's expiries are on a grid at a uniform phase, its first sample weighing I (sampler.h) */
 	xmlw_attr(&w, "first_expiry", "grid");
 	/* the Go runtime ends the process by the raw exit_group system call: no end is seen */
 	if (dl_iterate_phdr(main_is_go, NULL) == 1)

@@ -225,6 +225,48 @@ static int start_timer(struct sampler_thread *s, uint32_t tid, void *cookie, uin
 	return 0;
 }
 
+void sampler_avoid(struct sampler_thread *s, const int *fds, unsigned n)
+{
+	s->navoid = 0;
+	for (unsigned i = 0; i < n && s->navoid < SAMPLER_AVOID; i++)
+		if (fds[i] >= 0)
+			s->avoid[s->navoid++] = fds[i];
+}
+
+/* 1 if a new event of s must not carry number fd (a counter's, or one let go). */
+static int taken_number(const struct sampler_thread *s, int fd)
+{
+	for (uint32_t i = 0; i < s->navoid; i++)
+		if (s->avoid[i] == fd)
+			return 1;
+	for (uint32_t i = 0; i < s->nretired && i < SAMPLER_RETIRED; i++)
+		if (s->retired_fd[i] == fd)
+			return 1;
+	return 0;
+}
+
+/*
+ * fd moved high (sampler_move_high) to a number s has not used: the numbers
+ * passed over stay open until one is found, so that the next try gets
+ * another.
+ */
+static int move_high_for(const struct sampler_thread *s, int fd)
+{
+	int skipped[SAMPLER_AVOID + SAMPLER_RETIRED], n = 0;
+	fd = sampler_move_high(fd);
+	while (taken_number(s, fd) && n < (int)(sizeof skipped / sizeof skipped[0])) {
+		skipped[n++] = fd;
+		int again = (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, fd);
+		if (again < 0)
+			break;
+		fd = again;
+	}
+	for (int i = 0; i < n; i++)
+		if (skipped[i] != fd)
+			syscall(SYS_close, skipped[i]);
+	return fd;
+}
+
 static void let_go(void *_Atomic *page)
 {
 	void *p = atomic_exchange(page, NULL); /* sampler_stop may race from the thread ending the process */
@@ -252,7 +294,7 @@ static int perf_event(struct sampler_thread *s, uint64_t period_ns, int refresh)
 	int fd = perf_open(period_ns, s->tid);
 	if (fd < 0)
 		return -1;
-	fd = sampler_move_high(fd);
+	fd = move_high_for(s, fd);
 	struct f_owner_ex owner = {F_OWNER_TID, (pid_t)s->tid};
 	void *page = MAP_FAILED;
 	if (syscall(SYS_fcntl, fd, F_SETSIG, s->sig) == 0 &&
@@ -326,6 +368,11 @@ int sampler_rearm(struct sampler_thread *s, uint64_t first_ns)
 	if (sampler_mode == SAMPLER_PERF && !force_timer && perf_event(s, first_ns, 1) == 0)
 		return 0;
 	return start_timer(s, s->tid, s->cookie, first_ns);
+}
+
+int sampler_first_pending(const struct sampler_thread *s)
+{
+	return s->kind == SAMPLER_PERF && s->oneshot;
 }
 
 int sampler_stale(const struct sampler_thread *s)

@@ -7,11 +7,11 @@
  * first thread, its exec), with r drawn uniformly from (0, I] per thread:
  * the k-th thread of the process gets 1 + frac(s + k * golden ratio) *
  * (I - 1) ns, s uniform at process start, so the phases of a pool of
- * threads are spread evenly.  Each grid point stands for I of CPU time
- * (threads.c charges a sample the grid points it passed, times I), so a
- * function that runs c gets c / I grid points in expectation wherever it
- * runs: the first function of a process or thread is charged as fairly as
- * any other, and a thread that runs c < I is sampled with probability c / I
+ * threads are spread evenly.  A thread's first grid point stands for I of
+ * CPU time, each later sample for the thread's CPU time since the one
+ * before (threads.c), so a function that runs c is charged c in
+ * expectation wherever it runs: the first function of a process or thread
+ * is charged as fairly as any other, and a thread that runs c < I is sampled with probability c / I
  * and charged I (exact in expectation).  Grid points that pass before the
  * collector can arm the thread (a process's loading, a thread's start-up)
  * are charged at arming time to a start-up stack (threads.c).
@@ -62,6 +62,7 @@
 enum sampler_kind { SAMPLER_NONE, SAMPLER_PERF, SAMPLER_TIMER };
 
 #define SAMPLER_RETIRED 4
+#define SAMPLER_AVOID 8
 
 struct sampler_thread {
 	enum sampler_kind kind; /* SAMPLER_NONE: not armed */
@@ -76,6 +77,9 @@ struct sampler_thread {
 	/* events and timers let go, whose signals may still be on their way */
 	int retired_fd[SAMPLER_RETIRED], retired_sig[SAMPLER_RETIRED];
 	uint32_t nretired;
+	/* numbers a new event must not take: the thread's counters' (their signals carry them) */
+	int avoid[SAMPLER_AVOID];
+	uint32_t navoid;
 };
 
 /*
@@ -150,6 +154,17 @@ int sampler_start(struct sampler_thread *s, uint32_t tid, void *cookie, int forc
  * SIGNAL_SAFE.
  */
 int sampler_rearm(struct sampler_thread *s, uint64_t first_ns);
+
+/*
+ * The numbers (fds[i] >= 0, at most SAMPLER_AVOID) the events s makes from
+ * now on must not carry: another event's of the same thread, whose
+ * descriptor is closed but whose signals carry its number (hwc.c's
+ * counters).  After sampler_start.  SIGNAL_SAFE.
+ */
+void sampler_avoid(struct sampler_thread *s, const int *fds, unsigned n);
+
+/* 1 if s's event is still the first expiry's one-shot (perf). SIGNAL_SAFE. */
+int sampler_first_pending(const struct sampler_thread *s);
 
 /* 1 if s uses another signal than sampler_signal() (it is to be re-armed). SIGNAL_SAFE. */
 int sampler_stale(const struct sampler_thread *s);

@@ -12,7 +12,6 @@
  */
 #include "collector/signals.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -324,25 +323,14 @@ int signals_pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 
 /* ------------------------------------------------------------ waiting for signals */
 
-static void *next_fn(void *_Atomic *slot, const char *name)
-{
-	void *p = atomic_load_explicit(slot, memory_order_acquire);
-	if (!p) {
-		int g = threads_guard_enter(); /* dlsym's own allocations are not the program's */
-		p = dlsym(RTLD_NEXT, name);
-		threads_guard_leave(g);
-		atomic_store_explicit(slot, p, memory_order_release);
-	}
-	return p;
-}
-
 static const char wait_text[] = "the target waits (sigwait, signalfd) for a set of signals that holds the "
 				"collector's sampling signal with others; the collector leaves that one out";
 
 int signals_sigwait(const sigset_t *set, int *sig)
 {
 	static void *_Atomic real;
-	int (*fn)(const sigset_t *, int *) = (int (*)(const sigset_t *, int *))next_fn(&real, "sigwait");
+	int (*fn)(const sigset_t *, int *) =
+		(int (*)(const sigset_t *, int *))threads_next_fn(&real, "sigwait");
 	sigset_t copy, saved;
 	set = app_set(set, &copy, "waits for", &warned_wait, wait_text);
 	int quiet = signals_owned() && col_collecting();
@@ -350,7 +338,7 @@ int signals_sigwait(const sigset_t *set, int *sig)
 		signals_quiet_begin(&saved);
 	int r = fn ? fn(set, sig) : ENOSYS;
 	if (quiet)
-		signals_quiet_end(&saved);
+		signals_quiet_end(&saved, (void *)fn);
 	return r;
 }
 
@@ -358,7 +346,7 @@ int signals_sigwaitinfo(const sigset_t *set, siginfo_t *info)
 {
 	static void *_Atomic real;
 	int (*fn)(const sigset_t *, siginfo_t *) =
-		(int (*)(const sigset_t *, siginfo_t *))next_fn(&real, "sigwaitinfo");
+		(int (*)(const sigset_t *, siginfo_t *))threads_next_fn(&real, "sigwaitinfo");
 	sigset_t copy, saved;
 	set = app_set(set, &copy, "waits for", &warned_wait, wait_text);
 	int quiet = signals_owned() && col_collecting();
@@ -367,7 +355,7 @@ int signals_sigwaitinfo(const sigset_t *set, siginfo_t *info)
 	int r = fn ? fn(set, info) : (errno = ENOSYS, -1);
 	int e = errno;
 	if (quiet)
-		signals_quiet_end(&saved);
+		signals_quiet_end(&saved, (void *)fn);
 	errno = e;
 	return r;
 }
@@ -376,8 +364,8 @@ int signals_sigtimedwait(const sigset_t *set, siginfo_t *info, const struct time
 {
 	static void *_Atomic real;
 	int (*fn)(const sigset_t *, siginfo_t *, const struct timespec *) =
-		(int (*)(const sigset_t *, siginfo_t *, const struct timespec *))next_fn(&real,
-											 "sigtimedwait");
+		(int (*)(const sigset_t *, siginfo_t *, const struct timespec *))threads_next_fn(
+			&real, "sigtimedwait");
 	sigset_t copy, saved;
 	set = app_set(set, &copy, "waits for", &warned_wait, wait_text);
 	int quiet = signals_owned() && col_collecting();
@@ -386,7 +374,7 @@ int signals_sigtimedwait(const sigset_t *set, siginfo_t *info, const struct time
 	int r = fn ? fn(set, info, timeout) : (errno = ENOSYS, -1);
 	int e = errno;
 	if (quiet)
-		signals_quiet_end(&saved);
+		signals_quiet_end(&saved, (void *)fn);
 	errno = e;
 	return r;
 }
@@ -395,7 +383,7 @@ int signals_signalfd(int fd, const sigset_t *mask, int flags)
 {
 	static void *_Atomic real;
 	int (*fn)(int, const sigset_t *, int) =
-		(int (*)(int, const sigset_t *, int))next_fn(&real, "signalfd");
+		(int (*)(int, const sigset_t *, int))threads_next_fn(&real, "signalfd");
 	sigset_t copy;
 	mask = app_set(mask, &copy, "reads through a signalfd", &warned_wait, wait_text);
 	if (!fn) {
@@ -425,7 +413,9 @@ void signals_quiet_begin(sigset_t *saved)
 	raw_sigmask(SIG_BLOCK, &m, saved);
 }
 
-void signals_quiet_end(const sigset_t *saved)
+void signals_quiet_end(const sigset_t *saved, const void *fn)
 {
+	threads_wait_leaf((uint64_t)(uintptr_t)fn);
 	raw_sigmask(SIG_SETMASK, saved, NULL);
+	threads_wait_leaf(0);
 }

@@ -56,10 +56,12 @@ int signals_signalfd(int fd, const sigset_t *mask, int flags);
  * signals the program does not want, saving the thread's mask in *saved
  * (quiet_end restores it; a sample due meanwhile is taken then).  quiet_add
  * adds those signals to a mask the call installs itself (ppoll, pselect,
- * epoll_pwait, sigsuspend).  SIGNAL_SAFE but for the move.
+ * epoll_pwait, sigsuspend).  quiet_end's fn: the library function called,
+ * the leaf of a sample that comes as the signals are released
+ * (threads_wait_leaf).  SIGNAL_SAFE but for the move.
  */
 void signals_quiet_begin(sigset_t *saved);
-void signals_quiet_end(const sigset_t *saved);
+void signals_quiet_end(const sigset_t *saved, const void *fn);
 void signals_quiet_add(sigset_t *mask);
 
 #endif

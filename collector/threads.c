@@ -10,6 +10,7 @@
  */
 #include "collector/threads.h"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -68,7 +69,8 @@ struct col_thread {
 	int (*raw_fn)(void *);           /* a raw thread's start routine */
 	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
 	uint64_t origin_ns;              /* thread CPU clock where its recording counts from (sampler.h) */
-	uint64_t next_grid_ns;           /* ... of its next grid point not yet charged */
+	uint64_t next_grid_ns;           /* ... of its next grid point not yet passed */
+	int charged;                     /* its first grid point was charged (then: CPU since the last) */
 	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
 	uint64_t last_at_ns;             /* when last_cpu_ns was read (col_now_ns) */
 	uint64_t last_user_ns;  /* its user-mode CPU time charged to samples so far (sampler_user_ns) */
@@ -94,7 +96,8 @@ static int thread_key_ok;
 
 static __thread struct col_thread *tls_thread;
 static __thread volatile sig_atomic_t tls_guard;
-static void (*on_thread_end)(void); /* the tracers' per-thread end */
+static __thread volatile uint64_t tls_wait_leaf; /* threads_wait_leaf */
+static void (*on_thread_end)(void);              /* the tracers' per-thread end */
 
 /*
  * Thread starts and ends of every thread go through one shared cursor (never
@@ -277,9 +280,14 @@ static void thread_sampler(struct col_thread *t, enum startup how)
 	} else {
 		t->next_grid_ns = first;
 	}
-	if (passed)
+	if (passed) {
 		take_startup(t, passed * iv, first, how);
+		t->charged = 1;
+		t->last_cpu_ns = t->next_grid_ns - iv; /* the next sample: the CPU since the last point passed */
+	}
 	int r = sampler_start(&t->smp, t->tid, t, t->raw, t->next_grid_ns > cpu ? t->next_grid_ns - cpu : 1);
+	if (!t->raw) /* its counters' numbers: the events made later (in the handler) must not take them */
+		sampler_avoid(&t->smp, t->hwc.fd_num, EXP_HWC_MAX_COUNTERS);
 	if (r < 0 && atomic_fetch_add(&col_counters()->timer_failures, 1) == 0) {
 		char msg[96] = "could not arm the thread's sampling: ";
 		const char *e = strerror(-r);
@@ -326,6 +334,7 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 	}
 	t->last_cpu_ns = col_thread_cpu_ns();
 	t->origin_ns = origin_ns < t->last_cpu_ns ? origin_ns : t->last_cpu_ns;
+	t->charged = 0; /* a fork child's main thread is its parent's slot again */
 	if (!sampler_splits() || sampler_user_ns(&t->last_user_ns) < 0)
 		t->last_user_ns = 0;
 	struct exp_thread_start r = {
@@ -616,37 +625,60 @@ static int record_clock_stack(struct col_thread *t, struct exp_stack *s, uint32_
 	return r;
 }
 
+/*
+ * A sample's stack into t->pcs, unwound from uc, at most max frames; with
+ * the library function the thread is leaving (tls_wait_leaf: a blocking
+ * call run with the sampling signals held, whose sample comes as it
+ * returns) as its leaf, over the collector's frames the reader hides.
+ * SIGNAL_SAFE.
+ */
+static uint32_t unwind_sample(struct col_thread *t, const ucontext_t *uc, uint32_t max, uint32_t *ret_flags)
+{
+	uint64_t leaf = t->raw ? 0 : tls_wait_leaf;
+	if (!leaf || max < 2)
+		return unwind_from_context(uc, &t->uw, t->pcs, max, ret_flags);
+	t->pcs[0] = leaf;
+	return 1 + unwind_from_context(uc, &t->uw, t->pcs + 1, max - 1, ret_flags);
+}
+
 /* As record_clock_stack, with the stack unwound from uc. SIGNAL_SAFE. */
 static int record_clock(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags, uint64_t now,
 			uint64_t weight_ns, const uint64_t *user_ns, int startup)
 {
 	uint32_t flags;
 	struct exp_stack s = {.pcs = t->pcs};
-	s.nframes = unwind_from_context(uc, &t->uw, t->pcs, col_config()->depth_limit, &flags);
+	s.nframes = unwind_sample(t, uc, col_config()->depth_limit, &flags);
 	return record_clock_stack(t, &s, flags | extra_flags, now, weight_ns, user_ns, startup);
 }
 
 /*
  * The CPU time thread t's sample at cpu_ns (its CPU clock), now_ns stands
- * for: I for each grid point passed since its previous sample (sampler.h).
- * An expiry of the thread's own event or timer stands for one at least
- * (a task-clock event may count a few microseconds more than the thread's
- * clock: interrupt time); a late signal of one let go (late) for those
- * passed only, maybe none (0).  When recording began (a resume, the -t
- * window's start) after the previous sample, only the grid points that can
- * have passed since count.  Advances the thread's grid.  SIGNAL_SAFE.
+ * for: its first grid point stands for the interval I (sampler.h), every
+ * later sample for the thread's CPU time since the previous one, by its
+ * own clock (a task-clock event's clock counts the time a hypervisor took
+ * the CPU away, which the thread's does not: the event says only when), so
+ * coalesced or dropped samples lose nothing.  When recording began (a
+ * resume, the -t window's start) after the previous sample, at most the
+ * time since.  0: nothing to charge.  Keeps the thread's next grid point.
+ * SIGNAL_SAFE.
  */
-static uint64_t grid_weight(struct col_thread *t, uint64_t cpu_ns, uint64_t now_ns, int late)
+static uint64_t sample_weight(struct col_thread *t, uint64_t cpu_ns, uint64_t now_ns)
 {
-	uint64_t iv = sampler_interval_ns();
-	if (!iv || (late && cpu_ns < t->next_grid_ns))
+	uint64_t iv = sampler_interval_ns(), w;
+	if (!iv)
 		return 0;
-	uint64_t m = cpu_ns < t->next_grid_ns ? 1 : (cpu_ns - t->next_grid_ns) / iv + 1;
-	t->next_grid_ns += m * iv;
+	if (cpu_ns >= t->next_grid_ns)
+		t->next_grid_ns += ((cpu_ns - t->next_grid_ns) / iv + 1) * iv;
+	if (!t->charged) {
+		t->charged = 1;
+		w = iv;
+	} else {
+		w = cpu_ns > t->last_cpu_ns ? cpu_ns - t->last_cpu_ns : 0;
+	}
 	uint64_t since = col_recording_since_ns();
-	if (since > t->last_at_ns && now_ns > since && m > (now_ns - since) / iv + 1)
-		m = (now_ns - since) / iv + 1;
-	return m * iv;
+	if (since > t->last_at_ns && now_ns > since && w > now_ns - since)
+		w = now_ns - since;
+	return w;
 }
 
 /*
@@ -669,9 +701,11 @@ static uint64_t user_part(struct col_thread *t, uint64_t user_now_ns, uint64_t w
 /*
  * Record one clock sample of thread t with the stack unwound from uc (a
  * signal context, or a context taken in the collector's own code, whose
- * frames the reader hides).  The caller holds t's guard.  SIGNAL_SAFE.
+ * frames the reader hides).  0 if no grid point has passed since the
+ * previous sample (nothing to record: the signal is folded into the next
+ * sample), else 1.  The caller holds t's guard.  SIGNAL_SAFE.
  */
-static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags, int late)
+static int take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags)
 {
 	struct col_counters *n = col_counters();
 	struct col_config *cfg = col_config();
@@ -679,9 +713,9 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	uint64_t now = col_now_ns();
 	uint64_t since = col_recording_since_ns();
 	int resumed = since > t->last_at_ns && now > since;
-	uint64_t weight = grid_weight(t, cpu, now, late);
+	uint64_t weight = sample_weight(t, cpu, now);
 	if (!weight)
-		return; /* no grid point passed: a late signal of an event let go */
+		return 0;
 	uint64_t user_now = 0, user = 0;
 	int split = sampler_splits() && sampler_user_ns(&user_now) == 0;
 	int recorded = recorded_at(cfg, now);
@@ -690,7 +724,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	if (recorded) {
 		int r = record_clock(t, uc, extra_flags, now, weight, split ? &user : NULL, 0);
 		if (r == -E2BIG)
-			return;             /* dropped: the thread's tail covers it */
+			return 1;           /* dropped: the thread's tail covers it */
 		t->window_cpu_ns += weight; /* inside the window: recorded or lost */
 		if (r < 0) {
 			atomic_fetch_add(&n->lost_samples, 1);
@@ -699,6 +733,7 @@ static void take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	} /* else outside the collection window, or paused: not attributed */
 	t->last_cpu_ns = cpu;
 	t->last_at_ns = now;
+	return 1;
 }
 
 /* The entry of the dynamic loader (or of the program, without one): where a process's loading runs. */
@@ -781,7 +816,7 @@ static void take_hwc(struct col_thread *t, const ucontext_t *uc, uint32_t extra_
 	if (!atomic_load_explicit(&cfg->health.err, memory_order_relaxed)) {
 		uint32_t flags;
 		struct exp_stack s = {.pcs = t->pcs};
-		s.nframes = unwind_from_context(uc, &t->uw, t->pcs, cfg->depth_limit, &flags);
+		s.nframes = unwind_sample(t, uc, cfg->depth_limit, &flags);
 		s.flags = flags | extra_flags;
 		s.id = record_stack_hash(s.pcs, s.nframes, s.flags);
 		if (stack_intern(t, &s) == 0)
@@ -804,8 +839,10 @@ static void thread_resignal(struct col_thread *t)
 	}
 	uint64_t cpu = col_thread_cpu_ns();
 	sampler_rearm(&t->smp, t->next_grid_ns > cpu ? t->next_grid_ns - cpu : 1);
-	if (counters)
+	if (counters) {
+		sampler_avoid(&t->smp, t->hwc.fd_num, EXP_HWC_MAX_COUNTERS);
 		hwc_thread_started(&t->hwc);
+	}
 }
 
 void threads_resignal_self(void)
@@ -823,30 +860,64 @@ void threads_resignal_self(void)
 	tls_guard = g;
 }
 
-int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *uc)
+/*
+ * After an expiry of t's sampler: the first expiry's one-shot event gives
+ * way to the steady one (sampler_after_sample), unless it came before its
+ * grid point by the thread's own clock (a task-clock event counts the time
+ * the hypervisor took the CPU away, which the thread's clock does not):
+ * then a one-shot again, for what is left.  0 in that case (no grid point
+ * passed), else 1.  SIGNAL_SAFE.
+ */
+static int next_expiry(struct col_thread *t)
+{
+	if (sampler_first_pending(&t->smp)) {
+		uint64_t cpu = col_thread_cpu_ns();
+		if (cpu < t->next_grid_ns) {
+			sampler_rearm(&t->smp, t->next_grid_ns - cpu);
+			return 0;
+		}
+	}
+	sampler_after_sample(&t->smp);
+	return 1;
+}
+
+enum sig_owner { SIG_APP, SIG_STALE, SIG_CLOCK, SIG_HWC };
+
+/*
+ * Whose signal sig with si is: the program's, a stale one of ours (a
+ * deleted timer), the clock sampler's or the counters' of thread *ret_t (a
+ * raw thread is named by its timer's value).  SIGNAL_SAFE.
+ */
+static enum sig_owner signal_owner(int sig, const siginfo_t *si, struct col_thread **ret_t)
 {
 	struct col_thread *t = tls_thread;
-	int clock = 1, hwc = 0, own = 0;
+	*ret_t = t;
 	if (si->si_code == SI_TIMER && is_slot(si->si_value.sival_ptr)) {
 		struct col_thread *named = si->si_value.sival_ptr;
 		if (named->raw)
-			t = named; /* a thread without TLS of its own: its timer names it */
+			*ret_t = t = named; /* a thread without TLS of its own: its timer names it */
 		else if (named != t)
-			return 1; /* stale signal of a deleted timer */
-		own = sampler_owns(&t->smp, sig, si, t);
-		if (!own)
-			return 1; /* a timer of ours, on no signal the samplers use: stale */
-	} else if (!t || !(own = sampler_owns(&t->smp, sig, si, t))) {
-		if (!t || !hwc_owns(&t->hwc, sig, si))
-			return 0; /* not our sampling signal: the application's */
-		clock = 0;
+			return SIG_STALE; /* a deleted timer's */
+		/* a timer of ours on no signal the samplers use is stale */
+		return sampler_owns(&t->smp, sig, si, t) ? SIG_CLOCK : SIG_STALE;
 	}
-	hwc = t && !t->raw && hwc_active();
-	struct col_counters *n = col_counters();
-	if (!t || !t->pcs || atomic_load_explicit(&t->state, memory_order_relaxed) != SLOT_LIVE ||
-	    !col_collecting())
+	if (t && sampler_owns(&t->smp, sig, si, t))
+		return SIG_CLOCK;
+	return t && hwc_owns(&t->hwc, sig, si) ? SIG_HWC : SIG_APP;
+}
+
+int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *uc)
+{
+	struct col_thread *t;
+	enum sig_owner owner = signal_owner(sig, si, &t);
+	if (owner == SIG_APP)
+		return 0; /* not our sampling signal: the application's */
+	if (owner == SIG_STALE || !t->pcs ||
+	    atomic_load_explicit(&t->state, memory_order_relaxed) != SLOT_LIVE || !col_collecting())
 		return 1; /* a thread ending, or collection over */
-	if (!clock) {
+	int hwc = !t->raw && hwc_active();
+	struct col_counters *n = col_counters();
+	if (owner == SIG_HWC) {
 		if (tls_guard) {
 			t->hwc_deferred = 1; /* the collector's own code runs: take them when it returns */
 			return 1;
@@ -870,13 +941,13 @@ int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *u
 			t->deferred++; /* only this thread and its handler touch it */
 		if (hwc)
 			t->hwc_deferred = 1;
-		sampler_after_sample(&t->smp); /* the first expiry's event gives way to the steady one */
+		next_expiry(t); /* the first expiry's event gives way to the steady one */
 		return 1;
 	}
 	*guard = 1;
 	/* the steady event first: the longer after its grid point it starts, the more its grid shifts */
-	sampler_after_sample(&t->smp);
-	take_sample(t, uc, 0, own == 2);
+	if (!next_expiry(t) || !take_sample(t, uc, 0))
+		atomic_fetch_add(&n->coalesced, 1); /* its grid point comes with a later sample */
 	if (hwc)
 		take_hwc(t, uc, 0);
 	if (sampler_stale(&t->smp))
@@ -1002,7 +1073,11 @@ __attribute__((noinline)) static void take_deferred(struct col_thread *t, int en
 		}
 		ucontext_t uc;
 		context_here(&uc);
-		take_sample(t, &uc, EXP_STACK_COLLECTOR, 0);
+		if (!take_sample(t, &uc, EXP_STACK_COLLECTOR)) {
+			atomic_fetch_add(&n->coalesced,
+					 (uint64_t)k); /* no grid point yet: the next sample's */
+			continue;
+		}
 		atomic_fetch_add(&n->deferred, 1);
 		if (k > 1) /* one sample weighs the CPU time of all of them */
 			atomic_fetch_add(&n->coalesced, (uint64_t)k - 1);
@@ -1046,6 +1121,23 @@ uint64_t threads_count_sum(enum threads_counter which)
 			sum += atomic_load_explicit(&t->counts[which], memory_order_relaxed);
 	}
 	return sum;
+}
+
+void threads_wait_leaf(uint64_t pc)
+{
+	tls_wait_leaf = pc;
+}
+
+void *threads_next_fn(void *_Atomic *slot, const char *name)
+{
+	void *p = atomic_load_explicit(slot, memory_order_acquire);
+	if (!p) {
+		int g = threads_guard_enter(); /* dlsym's own allocations are not the program's */
+		p = dlsym(RTLD_NEXT, name);
+		threads_guard_leave(g);
+		atomic_store_explicit(slot, p, memory_order_release);
+	}
+	return p;
 }
 
 uint32_t threads_trace_tid(void)

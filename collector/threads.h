@@ -111,6 +111,22 @@ enum threads_counter { THREADS_COUNT_IO_CALLS, THREADS_COUNTERS };
 void threads_count(enum threads_counter which);
 uint64_t threads_count_sum(enum threads_counter which);
 
+/*
+ * The calling thread returns from the blocking library function at pc (0:
+ * done) with its sampling signals still held (waits.h): a sample delivered
+ * as they are released is the call's, and has pc as its leaf (the reader
+ * hides the collector's frames under it).  SIGNAL_SAFE.
+ */
+void threads_wait_leaf(uint64_t pc);
+
+/*
+ * The next definition of name after ours (dlsym RTLD_NEXT), found once and
+ * kept in *slot: under the calling thread's guard, so that dlsym's own
+ * allocations are not traced as the program's.  NULL if none.  Not
+ * signal-safe.
+ */
+void *threads_next_fn(void *_Atomic *slot, const char *name);
+
 /* The calling thread's id (its slot's, else gettid). SIGNAL_SAFE. */
 uint32_t threads_trace_tid(void);
 

@@ -4,7 +4,6 @@
  */
 #include "collector/waits.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -23,18 +22,6 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-static void *next_fn(void *_Atomic *slot, const char *name)
-{
-	void *p = atomic_load_explicit(slot, memory_order_acquire);
-	if (!p) {
-		int g = threads_guard_enter(); /* dlsym's own allocations are not the program's */
-		p = dlsym(RTLD_NEXT, name);
-		threads_guard_leave(g);
-		atomic_store_explicit(slot, p, memory_order_release);
-	}
-	return p;
-}
-
 /* 1 when the sampling signals are to be kept out of a blocking call. */
 static int quiet_on(void)
 {
@@ -49,7 +36,7 @@ static int quiet_on(void)
  */
 #define QUIET_CALL(RET, T, NAME, BLOCKING, CALL) \
 	static void *_Atomic real_;              \
-	T fn = (T)next_fn(&real_, NAME);         \
+	T fn = (T)threads_next_fn(&real_, NAME); \
 	if (!fn) {                               \
 		errno = ENOSYS;                  \
 		return (RET)-1;                  \
@@ -60,7 +47,7 @@ static int quiet_on(void)
 	signals_quiet_begin(&saved_);            \
 	RET r_ = CALL;                           \
 	int e_ = errno;                          \
-	signals_quiet_end(&saved_);              \
+	signals_quiet_end(&saved_, (void *)fn);  \
 	errno = e_;                              \
 	return r_
 
@@ -68,28 +55,15 @@ static int quiet_on(void)
  * The same for a call that installs a mask of its own (MASK, may be NULL:
  * the thread's then): the sampling signals are added to a copy of it.
  */
-#define QUIET_MASK_CALL(RET, T, NAME, BLOCKING, MASK, CALL) \
-	static void *_Atomic real_;                         \
-	T fn = (T)next_fn(&real_, NAME);                    \
-	if (!fn) {                                          \
-		errno = ENOSYS;                             \
-		return (RET)-1;                             \
-	}                                                   \
-	if (!(BLOCKING) || !quiet_on())                     \
-		return CALL;                                \
-	if (!(MASK)) {                                      \
-		sigset_t saved_;                            \
-		signals_quiet_begin(&saved_);               \
-		RET r_ = CALL;                              \
-		int e_ = errno;                             \
-		signals_quiet_end(&saved_);                 \
-		errno = e_;                                 \
-		return r_;                                  \
-	}                                                   \
-	sigset_t copy_ = *(MASK);                           \
-	signals_quiet_add(&copy_);                          \
-	MASK = &copy_;                                      \
-	return CALL
+#define QUIET_MASK_CALL(RET, T, NAME, BLOCKING, MASK, CALL)         \
+	sigset_t copy_;                                             \
+	int own_mask_ = (MASK) != NULL && (BLOCKING) && quiet_on(); \
+	if (own_mask_) {                                            \
+		copy_ = *(MASK);                                    \
+		signals_quiet_add(&copy_);                          \
+		MASK = &copy_;                                      \
+	}                                                           \
+	QUIET_CALL(RET, T, NAME, (BLOCKING) && !own_mask_, CALL)
 
 static int zero_ts(const struct timespec *ts)
 {
@@ -200,7 +174,7 @@ typedef int (*sigsuspend_fn)(const sigset_t *);
 /* sigsuspend with the sampling signals added to the mask it waits under. */
 static int quiet_sigsuspend(void *_Atomic *slot, const char *name, const sigset_t *mask)
 {
-	sigsuspend_fn fn = (sigsuspend_fn)next_fn(slot, name);
+	sigsuspend_fn fn = (sigsuspend_fn)threads_next_fn(slot, name);
 	if (!fn) {
 		errno = ENOSYS;
 		return -1;

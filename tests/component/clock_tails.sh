@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How the reader charges a thread's CPU time beyond its samples, on a
 # synthetic experiment with known numbers (interval I = 10.007 ms):
-#  - first_expiry="grid" (format 1.11: each sample weighs I per grid point):
+#  - first_expiry="grid" (format 1.11: the first sample weighs I):
 #      thread 1, CPU 105 ms, 10 samples (work 9, fast 1): fast's, the last, gets
 #        the 4.930 ms more the thread ran: work 90.063, fast 14.937;
 #      thread 2, CPU 95 ms, 10 samples (slow 9, both 1): the samples stand for

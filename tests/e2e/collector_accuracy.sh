@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Clock-profiling accuracy: for a 2 s CPU-bound run, single-threaded and with
 # 4 threads of known shares, at p=10007 (on), 997 (hi) and 100003 (lo) us:
-#  - every thread has THREAD_START/THREAD_END; each sample weighs the
-#    interval I per grid point it passed (collector/sampler.h), so the sum of
-#    a thread's weights is its THREAD_END cpu_ns less a remainder in (-I, I],
+#  - every thread has THREAD_START/THREAD_END; its first sample weighs the
+#    interval I, the later ones the CPU time since the one before
+#    (collector/sampler.h), so the sum of a thread's weights is its THREAD_END
+#    cpu_ns less a remainder in (-I, I],
 #    or more when its last expiries were still pending as it exited: within
 #    2% of cpu_ns, or within two intervals + one kernel tick when that is
 #    longer (lo, and short threads at on); the reader charges the remainder,

@@ -32,7 +32,7 @@ check_thread() { # exp stderr-file marker min_samples
 	[[ $e != - ]] || col_fail "$marker: no THREAD_END"
 	local d=$((e - fx)); d=${d#-}
 	((d * 50 <= fx)) || col_fail "$marker: THREAD_END cpu $e vs fixture $fx"
-	# each sample weighs the interval (997 us) per grid point it passed: at most one more than the CPU time
+	# the first sample weighs the interval (997 us), the later ones the CPU since: at most one more than the CPU time
 	((w < e + 997000)) || col_fail "$marker: weights exceed CPU time by an interval or more"
 }
 
