@@ -283,7 +283,8 @@ static void thread_sampler(struct col_thread *t, enum startup how)
 	if (passed) {
 		take_startup(t, passed * iv, first, how);
 		t->charged = 1;
-		t->last_cpu_ns = t->next_grid_ns - iv; /* the next sample: the CPU since the last point passed */
+		t->last_cpu_ns =
+			t->next_grid_ns - iv; /* the next sample: the CPU since the last point passed */
 	}
 	int r = sampler_start(&t->smp, t->tid, t, t->raw, t->next_grid_ns > cpu ? t->next_grid_ns - cpu : 1);
 	if (!t->raw) /* its counters' numbers: the events made later (in the handler) must not take them */
