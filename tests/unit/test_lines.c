@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/regfile.h"
 #include "tests/unit/check.h"
 #include "tests/unit/fixture.h"
 
@@ -656,7 +657,12 @@ static void test_corrupt(const char *prog)
 	snprintf(path, sizeof(path), "%s/corrupt", tmp);
 	CHECK(lines_open(NULL, NULL, NULL, &l) == -EINVAL);
 	CHECK(lines_open(prog, NULL, NULL, NULL) == -EINVAL);
-	CHECK(lines_open(tmp, NULL, NULL, &l) == -EINVAL && !l); /* a directory */
+	CHECK(lines_open(tmp, NULL, NULL, &l) == -REGFILE_EDIR && !l); /* a directory */
+	char fifo[256]; /* a FIFO (a load object's path in a hostile map.xml): refused, never waited on */
+	snprintf(fifo, sizeof fifo, "%s/fifo", tmp);
+	CHECK(mkfifo(fifo, 0600) == 0);
+	CHECK(lines_open(fifo, NULL, NULL, &l) == -REGFILE_EFIFO && !l);
+	unlink(fifo);
 	lines_free(NULL);
 
 	FILE *f = fopen(prog, "rb");
