@@ -12,7 +12,9 @@
  * descendants to read) is read in a pass of its own before the experiments
  * load.  gprofng's rc commands that do not apply here (scc, dcc,
  * preload_libdirs, ...) are skipped; anything else is a warning naming the
- * file and line.
+ * file and line.  A defaults file must be a regular file of at most 1 MiB,
+ * opened without blocking (common/regfile.h): a FIFO, a device or a longer
+ * file is named in a warning and skipped.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,8 +22,12 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "common/regfile.h"
 #include "er_print/erp.h"
+
+#define RC_MAX_BYTES (1 << 20) /* a longer defaults file is refused */
 
 static const char *const rc_run[] = {"setpath", "addpath",   "pathmap",  "name",   "sthresh", "dthresh",
 				     "limit",   "printmode", "viewmode", "inline", "compare"};
@@ -122,10 +128,22 @@ static void rc_line(struct erp *e, struct rc_state *st, const char *path, int ln
 /* Read one defaults file if it exists; its dmetrics (if any) become the metric list. */
 static void rc_file(struct erp *e, const char *path, int pre)
 {
-	FILE *f = fopen(path, "r");
+	struct stat fst;
+	int fd = regfile_open(path, &fst); /* a regular file only: never /dev/zero, never a FIFO's wait */
+	if (fd >= 0 && fst.st_size > RC_MAX_BYTES) {
+		close(fd);
+		fprintf(stderr,
+			"%s: cannot read %s: longer than %d KiB (a defaults file is a few lines); ignored\n",
+			e->prog, path, RC_MAX_BYTES >> 10);
+		return;
+	}
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
-		if (errno != ENOENT)
-			fprintf(stderr, "%s: cannot read %s: %s\n", e->prog, path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		if (fd != -ENOENT)
+			fprintf(stderr, "%s: cannot read %s: %s\n", e->prog, path,
+				fd < 0 ? regfile_strerror(fd) : strerror(errno));
 		return;
 	}
 	struct rc_state st = {.pre = pre};

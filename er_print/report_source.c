@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/report_source.h"
+#include "common/regfile.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
@@ -97,9 +99,18 @@ static void text_load(struct erp *e, const char *file, struct text *t)
 {
 	text_release(t);
 	t->file = file;
-	FILE *f = find_source(e, file, t->path, sizeof t->path) == 0 ? fopen(t->path, "r") : NULL;
-	if (!f)
+	struct stat st;
+	int fd = find_source(e, file, t->path, sizeof t->path) == 0 ? regfile_open(t->path, &st) : -ENOENT;
+	if (fd >= 0 && regfile_is_sparse(fd, &st, NULL)) { /* gigabytes of holes: not a source file */
+		close(fd);
+		fd = -REGFILE_ESPARSE;
+	}
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL; /* a regular file only, opened without blocking */
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	t->found = 1;
 	char buf[8192];
 	size_t cap = 0;
