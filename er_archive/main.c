@@ -665,7 +665,23 @@ static void src_add(void *ctx, uint64_t addr, const struct line_loc *loc)
 		s->n++;
 }
 
-/* Copy the source files named in an object's line table to <exp>/archives/src/<path>. */
+/* Does `path` resolve to a file inside the directory exp (or can that not be told)? */
+static int inside_experiment(const char *exp, const char *path)
+{
+	char re[PATH_MAX], rp[PATH_MAX];
+	if (!realpath(exp, re) || !realpath(path, rp))
+		return 1;
+	size_t n = strlen(re);
+	return strncmp(rp, re, n) == 0 && rp[n] == '/';
+}
+
+/*
+ * Copy the source files named in an object's line table to
+ * <exp>/archives/src/<path>: only when the line table is this machine's (the
+ * object or debug file at its recorded path, or in the per-user cache), never
+ * the DWARF of a copy that came inside the experiment, which may name any
+ * file (~/.ssh/id_rsa) to be copied into it.
+ */
 static void archive_sources(const char *exp, const struct exp_loadobj *lo)
 {
 	char readp[PATH_MAX], dr[PATH_MAX];
@@ -676,6 +692,13 @@ static void archive_sources(const char *exp, const struct exp_loadobj *lo)
 	struct lines *l;
 	if (lines_open(readp, lo->build_id, &lopt, &l) < 0)
 		return; /* no line information: no sources to name */
+	if (inside_experiment(exp, lines_debug_file(l))) {
+		warnx_("%s: its line table is the experiment's own copy (%s), which may name any file; its "
+		       "sources are not archived",
+		       lo->path, lines_debug_file(l));
+		lines_free(l);
+		return;
+	}
 	struct src_set set = {0};
 	lines_rows(l, 0, UINT64_MAX, src_add, &set);
 	for (size_t i = 0; i < set.n && !io_error; i++) {

@@ -44,11 +44,16 @@ static int find_source(struct erp *e, const char *recorded, char *ret, size_t ro
 	}
 	if (readable_file(recorded) && (size_t)snprintf(ret, room, "%s", recorded) < room)
 		return 0;
-	/* a copy er_archive -A src made: <exp>/archives/src/<absolute path> */
+	/* a copy er_archive -A src made: <exp>/archives/src/<absolute path>, a file of the experiment */
 	for (size_t x = 0; recorded[0] == '/' && x < profile_experiment_count(e->prof); x++) {
 		const char *ep = profile_experiment(e->prof, x)->path;
-		if ((size_t)snprintf(ret, room, "%s/archives/src%s", ep, recorded) < room &&
-		    readable_file(ret))
+		char rel[4096];
+		int fd = (size_t)snprintf(rel, sizeof rel, "archives/src%s", recorded) < sizeof rel
+				 ? regfile_open_in(ep, rel, NULL)
+				 : -ENAMETOOLONG;
+		if (fd >= 0)
+			close(fd);
+		if (fd >= 0 && (size_t)snprintf(ret, room, "%s/%s", ep, rel) < room)
 			return 0;
 	}
 	const char *path = e->search_path ? e->search_path : "$expts:.";

@@ -11,6 +11,8 @@
 #  - an ELF object of mode 0700 and one of 0640: archived with those modes, not 0755/0644;
 #  - the file-size limit hit in the middle of a copy and of the index (SIGXFSZ): no
 #    temporary stays in archives/ or the cache;
+#  - -A src archives the sources an object's DWARF names from this machine's copy, never
+#    from a copy that came inside the experiment (its DWARF could name ~/.ssh/id_rsa);
 #  - after all of it, no hidden .NAME.tmpXXXXXX anywhere.
 . "$(dirname "$0")/common.bash"
 cd "$WORK" || exit 1
@@ -86,6 +88,21 @@ run xfsz-copy any "" bash -c "ulimit -f 4; exec '$ARCHIVE' -F -A copy big.er"
 naming idx.er "$WORK/victim"
 run xfsz-index any "" bash -c "ulimit -f 0; exec '$ARCHIVE' -F -A off idx.er"
 [[ ! -e idx.er/archives/index.xml ]] && pass "xfsz-index: no index written" || fail "xfsz-index: an index.xml"
+
+# ---- -A src: the sources an object's DWARF names are copied only from this machine's line
+# tables, never from the DWARF of a copy that came inside the experiment (it may name any file)
+mkdir -p src && { cat "$PA_TOP/tests/fixtures/cc_prog.c"; echo "/* PA-PRIVATE-SOURCE */"; } >src/v2.c
+cc -O0 -g -o v2 src/v2.c || exit 1
+naming v2.er "$WORK/v2"
+run src-own 0 "" "$ARCHIVE" -F -A src v2.er
+[[ -n $(find v2.er/archives/src -name v2.c 2>/dev/null) ]] && pass "-A src: the object's own source is archived" ||
+	fail "-A src: no v2.c under v2.er/archives/src"
+rm -rf v2c.er && naming v2c.er "$WORK/v2" && "$ARCHIVE" -q -F -A copy v2c.er && mv v2 v2.away
+run src-from-copy 0 "its line table is the experiment's own copy" "$ARCHIVE" -F -A src v2c.er
+[[ -z $(find v2c.er/archives/src -name v2.c 2>/dev/null) ]] &&
+	pass "-A src: nothing copied on the word of the experiment's own DWARF" ||
+	fail "-A src: v2.c copied from the DWARF of the experiment's copy"
+mv v2.away v2
 
 # ---- no temporary anywhere
 left=$(find . "$PA_CACHE_DIR" -name '.*.tmp*' 2>/dev/null)

@@ -5,7 +5,8 @@
 #  - a FIFO as notes, log.xml, map.xml, processes.xml, a data file or its .zst, and as a
 #    load object's recorded path: er_print, er_rm and the analyzer answer at once;
 #  - links out of the experiment (log.xml, notes to a file outside; a data file to
-#    /dev/zero; a subexperiment directory that is a link elsewhere): refused, not read;
+#    /dev/zero; a subexperiment directory that is a link elsewhere; a source in
+#    archives/src): refused, not read;
 #  - a sparse 1 GiB data file (128 KiB stored): refused as sparse, at no memory cost;
 #    the same experiment copied with cp --sparse=always (holes in every block) is not;
 #  - zstd bombs: a frame that declares 16 GiB (refused from its header), a 16 KiB frame
@@ -114,6 +115,17 @@ rm -rf linked.er elsewhere && cp -r good.er linked.er && cp -r good.er elsewhere
 run link-subexperiment 0 "" "$ER_PRINT" -header linked.er
 grep -q "_f1.er" out.link-subexperiment && fail "a linked subexperiment was read" ||
 	pass "a subexperiment that is a link elsewhere is not read"
+
+# archives/src (er_archive -A src) is a part of the experiment: a link there that leads out is
+# not shown as the source of a file that is gone; a real copy there is
+mkdir -p gone && cp "$PA_TOP/tests/fixtures/cc_prog.c" gone/g.c && cc -O0 -g -o gprog gone/g.c && rm gone/g.c
+sed "s|$prog|$WORK/gprog|" s.txt | "$MKEXP" src.er || exit 1
+mkdir -p "src.er/archives/src$WORK/gone" && ln -s "$WORK/secret.txt" "src.er/archives/src$WORK/gone/g.c"
+run source-link-out any "" "$ER_PRINT" -source work src.er
+grep -q "a secret" out.source-link-out && fail "source-link-out: the file outside was shown as the source" ||
+	pass "source-link-out: a link out of archives/src is not read"
+rm "src.er/archives/src$WORK/gone/g.c" && cp "$PA_TOP/tests/fixtures/cc_prog.c" "src.er/archives/src$WORK/gone/g.c"
+run source-archived 0 "Source file: .*src.er/archives/src$WORK/gone/g.c" "$ER_PRINT" -source work src.er
 
 # ---- a sparse data file: 1 GiB long, 128 KiB stored
 plant sparse.er profile && cp good.er/profile sparse.er/profile && truncate -s 1G sparse.er/profile
