@@ -14,7 +14,7 @@
  * preload_libdirs, ...) are skipped; anything else is a warning naming the
  * file and line.  A defaults file must be a regular file of at most 1 MiB,
  * opened without blocking (common/regfile.h): a FIFO, a device or a longer
- * file is named in a warning and skipped.
+ * file is named in a warning and skipped (/dev/null, quietly: "no file").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/regfile.h"
@@ -125,6 +126,13 @@ static void rc_line(struct erp *e, struct rc_state *st, const char *path, int ln
 	}
 }
 
+/* Is path the null device (PA_SYSTEM_RC=/dev/null: no system defaults file)? */
+static int is_dev_null(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
+}
+
 /* Read one defaults file if it exists; its dmetrics (if any) become the metric list. */
 static void rc_file(struct erp *e, const char *path, int pre)
 {
@@ -141,7 +149,7 @@ static void rc_file(struct erp *e, const char *path, int pre)
 	if (!f) {
 		if (fd >= 0)
 			close(fd);
-		if (fd != -ENOENT)
+		if (fd != -ENOENT && !(fd == -REGFILE_ECHR && is_dev_null(path)))
 			fprintf(stderr, "%s: cannot read %s: %s\n", e->prog, path,
 				fd < 0 ? regfile_strerror(fd) : strerror(errno));
 		return;
