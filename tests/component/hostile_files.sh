@@ -116,6 +116,16 @@ run link-subexperiment 0 "" "$ER_PRINT" -header linked.er
 grep -q "_f1.er" out.link-subexperiment && fail "a linked subexperiment was read" ||
 	pass "a subexperiment that is a link elsewhere is not read"
 
+# the vDSO's image (map.xml names it relative to the experiment) is a file of the experiment too
+cp "$prog" vd
+printf 'object %s\nobject %s\nthread 100\nsample 100 30 10000000 0x200001000 main+42\nend 100 400000000\n' \
+	"$prog" "$WORK/vd" | "$MKEXP" vdso.er || exit 1
+sed -i "s|kind=\"lib\" path=\"$WORK/vd\"|kind=\"vdso\" path=\"vdso.so\"|" vdso.er/map.xml
+grep -q 'kind="vdso" path="vdso.so"' vdso.er/map.xml || fail "vdso.er: no vDSO in map.xml"
+ln -s "$WORK/vd" vdso.er/vdso.so
+run vdso-link-out 0 "cannot read symbols of vdso.er/vdso.so: a symbolic link that leads out of the experiment" \
+	"$ER_PRINT" -functions vdso.er
+
 # archives/src (er_archive -A src) is a part of the experiment: a link there that leads out is
 # not shown as the source of a file that is gone; a real copy there is
 mkdir -p gone && cp "$PA_TOP/tests/fixtures/cc_prog.c" gone/g.c && cc -O0 -g -o gprog gone/g.c && rm gone/g.c
