@@ -188,6 +188,23 @@ maxrss bomb-counted-memory 300000 env PA_MAX_DATA_BYTES=64M "$ER_PRINT" -header 
 run bomb-zeros 0 "profile.zst: not an experiment data file, or its header is damaged; ignored" \
 	"$ER_PRINT" -header bomb512.er
 maxrss bomb-zeros-memory 300000 "$ER_PRINT" -header bomb512.er
+# a heaptrace.zst whose column transform is 8192 zero units (512 MiB of unused blocks): read
+# without a page of memory per page of zeros either
+plant heapz.er heaptrace && python3 -c '
+import sys
+n = 8192
+total = n * 65536
+v = bytearray()
+while True:
+    b = total & 0x7f
+    total >>= 7
+    v.append(b | (0x80 if total else 0))
+    if not total:
+        break
+sys.stdout.buffer.write(b"PAHCOLS1" + b"\x02" * n + b"\x04" + bytes(v))' | zstd -q >heapz.er/heaptrace.zst
+run colx-zeros 0 "heaptrace.zst: not an experiment data file, or its header is damaged; ignored" \
+	"$ER_PRINT" -header heapz.er
+maxrss colx-zeros-memory 300000 "$ER_PRINT" -header heapz.er
 # a real .zst (as collect leaves it) still reads
 plant zgood.er profile && zstd -q good.er/profile -o zgood.er/profile.zst
 "$ER_PRINT" -functions good.er >zgood.want 2>&1
