@@ -11,7 +11,6 @@
 #include "analysis/archive.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/elfnote.h"
+#include "common/regfile.h"
 
 #define NOTE_BYTES_MAX (16u * 1024) /* on the stack */
 #define NOTE_AREAS_MAX 32
@@ -145,19 +145,28 @@ static int find_build_id(struct elf_in *e, char *ret, size_t room)
 			  &areas, ret, room);
 }
 
+int archive_read_build_id_fd(int fd, char *ret_hex, size_t room)
+{
+	if (fd < 0 || !ret_hex || room == 0)
+		return -EINVAL;
+	ret_hex[0] = '\0';
+	struct elf_in e = {.fd = fd};
+	int r = find_build_id(&e, ret_hex, room);
+	if (r <= 0)
+		ret_hex[0] = '\0';
+	return r;
+}
+
 int archive_read_build_id(const char *path, char *ret_hex, size_t room)
 {
 	if (!path || !ret_hex || room == 0)
 		return -EINVAL;
 	ret_hex[0] = '\0';
-	struct elf_in e = {0};
-	e.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (e.fd < 0)
-		return -errno;
-	int r = find_build_id(&e, ret_hex, room);
-	close(e.fd);
-	if (r <= 0)
-		ret_hex[0] = '\0';
+	int fd = regfile_open(path, NULL);
+	if (fd < 0)
+		return fd;
+	int r = archive_read_build_id_fd(fd, ret_hex, room);
+	close(fd);
 	return r;
 }
 

@@ -49,9 +49,14 @@
  * Returns 1 (found), 0 (an ELF file without a build-id: ret_hex = ""),
  * -ENOEXEC (not an ELF file or a corrupt one), -ENAMETOOLONG (room too
  * small; ARCHIVE_BUILD_ID_HEX_MAX + 1 is always enough), or open/read's
- * -errno (-ENOENT, -EACCES, ...).
+ * -errno (-ENOENT, -EACCES, ...).  The file is opened with regfile_open
+ * (common/regfile.h): a regular file only, never blocking; anything else is
+ * refused with its -REGFILE_E* code.
  */
 int archive_read_build_id(const char *path, char *ret_hex, size_t room);
+
+/* The same on a file open for reading as fd (pread only: fd's offset is not used). */
+int archive_read_build_id_fd(int fd, char *ret_hex, size_t room);
 
 /*
  * The archive key (directory name under archives/) of an object:

@@ -6,16 +6,17 @@
 #include <capstone/capstone.h>
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/regfile.h"
+
 long disasm_read_code(const char *path, uint64_t vaddr, uint8_t *buf, size_t n)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = regfile_open(path, NULL); /* a regular file only, never blocking */
 	if (fd < 0)
-		return -errno;
+		return fd;
 	long r = 0;
 	Elf64_Ehdr eh;
 	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "analysis/exp_timemap.h"
 #include "analysis/xmlsafe.h"
 #include "analysis/zdata.h"
+#include "common/regfile.h"
 #include "common/strbuf.h"
 #include "common/u64map.h"
 #include "common/vec.h"
@@ -30,6 +32,7 @@
 #include "experiment/record.h"
 
 #define MAX_XML_BYTES (256u << 20)
+#define MAX_NOTES_BYTES (1u << 20)
 #define MAX_LIST 100000u /* args, comments, warnings, objects, segments */
 
 static char *xstrdup(const char *s)
@@ -69,35 +72,60 @@ static void warnf(struct experiment *exp, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int read_file(const char *path, char **ret, size_t *ret_len, size_t max)
+/*
+ * Read the file `name` of the experiment directory `dir` whole into *ret
+ * (NUL-terminated, *ret_len bytes): a regular file inside dir
+ * (regfile_open_in), not sparse, at most max bytes.  0, or a negative code
+ * with why (room bytes) saying why in words (-ENOENT: "missing").
+ */
+static int read_file(const char *dir, const char *name, char **ret, size_t *ret_len, size_t max, char *why,
+		     size_t room)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
+	int fd = regfile_open_in(dir, name, &st);
+	if (fd < 0) {
+		snprintf(why, room, "%s", fd == -ENOENT ? "missing" : regfile_strerror(fd));
+		return fd;
 	}
-	if ((uint64_t)st.st_size > max) {
-		close(fd);
-		return -EFBIG;
+	struct strbuf m;
+	strbuf_init(&m, 0);
+	uint64_t stored;
+	int r = 0;
+	if (regfile_is_sparse(fd, &st, &stored)) {
+		strbuf_adds(&m, "sparse: ");
+		strbuf_add_size(&m, (uint64_t)st.st_size);
+		strbuf_adds(&m, " long, ");
+		strbuf_add_size(&m, stored);
+		strbuf_adds(&m, " stored");
+		r = -EFBIG;
+	} else if ((uint64_t)st.st_size > max) {
+		strbuf_add_size(&m, (uint64_t)st.st_size);
+		strbuf_adds(&m, " long, past the ceiling of ");
+		strbuf_add_size(&m, max);
+		r = -EFBIG;
 	}
-	char *buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
+	char *buf = r == 0 ? malloc((size_t)st.st_size + 1) : NULL;
+	if (r == 0 && !buf)
+		r = -ENOMEM;
 	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-		if (r < 0 && errno == EINTR)
+	while (r == 0 && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
+		if (n < 0)
+			r = -errno;
+		if (n <= 0)
+			break; /* shorter than it was: what there is */
+		got += (size_t)n;
 	}
 	close(fd);
+	if (r < 0) {
+		snprintf(why, room, "%s", m.len ? strbuf_str(&m) : strerror(-r));
+		strbuf_release(&m);
+		free(buf);
+		return r;
+	}
+	strbuf_release(&m);
 	buf[got] = '\0';
 	*ret = buf;
 	*ret_len = got;
@@ -505,15 +533,15 @@ static int parse_xml(struct experiment *exp, const char *file, XML_StartElementH
 	struct strbuf path;
 	strbuf_init(&path, 0);
 	strbuf_addf(&path, "%s/%s", exp->path, file);
-	char *buf;
+	char *buf, why[256];
 	size_t len;
-	int r = read_file(strbuf_str(&path), &buf, &len, MAX_XML_BYTES);
+	int r = read_file(exp->path, file, &buf, &len, MAX_XML_BYTES, why, sizeof why);
 	if (r < 0) {
 		if (ret_err) {
 			struct strbuf m;
 			strbuf_init(&m, 0);
-			strbuf_addf(&m, "%s: %s", strbuf_str(&path),
-				    r == -ENOENT ? "missing (not an experiment directory?)" : strerror(-r));
+			strbuf_addf(&m, "%s: %s%s", strbuf_str(&path), why,
+				    r == -ENOENT ? " (not an experiment directory?)" : "");
 			*ret_err = strbuf_detach(&m);
 		}
 		strbuf_release(&path);
@@ -795,15 +823,15 @@ static void attach_ends(struct experiment *exp, struct procs_parse *pp)
  */
 static void read_processes(struct experiment *exp)
 {
-	struct strbuf path;
-	strbuf_init(&path, 0);
-	strbuf_addf(&path, "%s/%s", exp->path, EXP_FILE_NAME_PROCESSES);
-	char *buf;
+	char *buf, why[256];
 	size_t len;
-	int r = read_file(strbuf_str(&path), &buf, &len, MAX_XML_BYTES);
-	strbuf_release(&path);
-	if (r < 0)
+	int r = read_file(exp->path, EXP_FILE_NAME_PROCESSES, &buf, &len, MAX_XML_BYTES, why, sizeof why);
+	if (r < 0) {
+		if (r != -ENOENT)
+			warnf(exp, "%s: %s; the descendant processes are not listed", EXP_FILE_NAME_PROCESSES,
+			      why);
 		return;
+	}
 	len = strnlen(buf, len);
 	while (len && buf[len - 1] != '\n') /* keep whole lines only */
 		len--;
@@ -910,31 +938,16 @@ int exp_read_present(const struct exp_read *rd, const char *file)
 static int open_data(struct experiment *exp, const char *file, enum exp_file_kind kind, struct datafile **ret,
 		     void **ret_buf)
 {
-	struct strbuf p;
-	strbuf_init(&p, 0);
-	strbuf_addf(&p, "%s/%s", exp->path, file);
-	int r = zdata_open(strbuf_str(&p), kind, ret, ret_buf);
-	if (r == -ENOENT) {
-		strbuf_release(&p);
+	char why[PATH_MAX + 256];
+	int r = zdata_open(exp->path, file, kind, ret, ret_buf, why, sizeof why);
+	if (r == -ENOENT)
 		return 0; /* absent data file: that data type was not collected */
-	}
 	if (r < 0 && r != -ENOMEM) {
-		/* Present but unreadable: report and use nothing from it. */
-		if (r == -EBADMSG)
-			warnf(exp,
-			      "%s: not an experiment data file, header damaged, or its .zst corrupt; ignored",
-			      file);
-		else if (r == -EFBIG)
-			warnf(exp, "%s.zst: decompresses to more than the reader accepts; ignored", file);
-		else if (r == -ENOTSUP)
-			warnf(exp, "%s: written by a newer version of the format; ignored", file);
-		else
-			warnf(exp, "%s: %s; ignored", file, strerror(-r));
-		strbuf_release(&p);
+		/* present but unreadable, or refused: report it and use nothing from it */
+		warnf(exp, "%s; ignored", why);
 		*ret = NULL;
 		return 0;
 	}
-	strbuf_release(&p);
 	return r;
 }
 
@@ -1105,14 +1118,13 @@ static int read_xml_files(struct experiment *exp, char **ret_err)
 	if (r < 0)
 		return r;
 	read_processes(exp);
-	char *notes;
+	char *notes, why[256];
 	size_t nlen;
-	struct strbuf np;
-	strbuf_init(&np, 0);
-	strbuf_addf(&np, "%s/%s", exp->path, EXP_FILE_NAME_NOTES);
-	if (read_file(strbuf_str(&np), &notes, &nlen, 1 << 20) == 0)
+	r = read_file(exp->path, EXP_FILE_NAME_NOTES, &notes, &nlen, MAX_NOTES_BYTES, why, sizeof why);
+	if (r == 0)
 		exp->notes = notes;
-	strbuf_release(&np);
+	else if (r != -ENOENT)
+		warnf(exp, "%s: %s; not shown", EXP_FILE_NAME_NOTES, why);
 	return 0;
 }
 
@@ -1308,8 +1320,11 @@ int experiment_descendants(const char *path, char ***ret)
 			continue;
 		struct strbuf b;
 		strbuf_init(&b, 0);
-		strbuf_addf(&b, "%s/%s/%s", path, de->d_name, EXP_FILE_NAME_LOG);
-		int has_log = access(strbuf_str(&b), F_OK) == 0;
+		strbuf_addf(&b, "%s/%s", path, de->d_name);
+		struct stat st; /* a directory of its own: not a link to one elsewhere */
+		int is_dir = lstat(strbuf_str(&b), &st) == 0 && S_ISDIR(st.st_mode);
+		strbuf_addf(&b, "/%s", EXP_FILE_NAME_LOG);
+		int has_log = is_dir && access(strbuf_str(&b), F_OK) == 0;
 		strbuf_reset(&b);
 		strbuf_addf(&b, "%s/%s", path, de->d_name);
 		char *s = strbuf_detach(&b);

@@ -8,7 +8,13 @@
  * every XML file goes through); damage that leaves the rest usable
  * (unclosed XML of a collection that did not finish, torn or bad blocks,
  * malformed records, events naming unknown stacks) becomes a message in
- * exp->problems and the rest is used.  The returned structure is read-only
+ * exp->problems and the rest is used.  Every file of the experiment is
+ * opened with common/regfile.h's regfile_open_in: a regular file inside the
+ * directory only (a FIFO, a device or a link out of it is refused, without
+ * blocking), no longer than its ceiling and not sparse (log.xml, map.xml,
+ * processes.xml 256 MiB, notes 1 MiB, data files zdata.h's); a refused
+ * log.xml or map.xml ends the read, a refused data file, notes or
+ * processes.xml is a message in exp->problems.  The returned structure is read-only
  * for callers and owned by the experiment (experiment_free).  Not thread-safe.
  */
 #ifndef ANALYSIS_EXPERIMENT_H
@@ -397,7 +403,8 @@ int experiment_is_collector_object(const struct exp_loadobj *lo);
 
 /*
  * The subexperiments of descendant processes inside the founder experiment
- * at `path` (its "_*.er" directories that hold a log.xml), as malloc'd paths
+ * at `path` (its "_*.er" directories that hold a log.xml; a symbolic link
+ * to a directory elsewhere is not one of them), as malloc'd paths
  * in *ret (free each and the array); sorted by name.  Returns their count
  * (0 for an experiment that is itself a subexperiment) or -errno.
  */

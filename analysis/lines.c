@@ -32,6 +32,7 @@
 
 #include "analysis/symtab_elf.h"
 #include "common/arena.h"
+#include "common/regfile.h"
 
 /* libstdc++'s demangler (cxxabi.h is C++ only). */
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
@@ -109,6 +110,8 @@ struct lines {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;
+	struct elf_file alt; /* the .gnu_debugaltlink (dwz) file given to libdw, or fd -1 */
+	Dwarf *alt_dw;
 	const char *debug_file;
 	struct row *rows;
 	size_t nrows;
@@ -431,9 +434,14 @@ static int load_units(struct lines *l)
 	Dwarf_CU *cu = NULL, *next;
 	Dwarf_Half version;
 	uint8_t unit_type;
-	Dwarf_Die cudie, subdie;
+	Dwarf_Die cudie;
 	int rc;
-	while ((rc = dwarf_get_units(l->dw, cu, &next, &version, &unit_type, &cudie, &subdie)) == 0) {
+	/*
+	 * No subdie: for a skeleton unit libdw would open its split unit's .dwo,
+	 * which the DWARF names (DW_AT_dwo_name) and may be a FIFO; its line
+	 * table is the skeleton's own.
+	 */
+	while ((rc = dwarf_get_units(l->dw, cu, &next, &version, &unit_type, &cudie, NULL)) == 0) {
 		cu = next;
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial && unit_type != DW_UT_skeleton)
 			continue;
@@ -870,6 +878,73 @@ static struct cu *find_cu(struct lines *l, uint64_t vaddr)
 	return NULL;
 }
 
+/* ------------------------------------------------------------------ alt file */
+
+/* Candidate alt_i (0: the name the link gives, 1: by build-id under root) into ret; 0 when there is none. */
+static int alt_candidate(int i, const char *name, const uint8_t *id, size_t id_len, const char *dwarf_path,
+			 const char *root, char *ret, size_t room)
+{
+	int n;
+	if (i == 0 && name[0] == '/') {
+		n = snprintf(ret, room, "%s", name);
+	} else if (i == 0) {
+		const char *slash = strrchr(dwarf_path, '/');
+		n = snprintf(ret, room, "%.*s/%s", slash ? (int)(slash - dwarf_path) : 1,
+			     slash ? dwarf_path : ".", name);
+	} else {
+		char hex[2 * ELF_BUILD_ID_MAX + 1];
+		if (id_len < 2 || id_len > ELF_BUILD_ID_MAX)
+			return 0;
+		elf_hex_encode(id, id_len, hex);
+		n = snprintf(ret, room, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
+	}
+	return n > 0 && (size_t)n < room;
+}
+
+/*
+ * A dwz'd debug file names a shared "alt" file (.gnu_debugaltlink), which
+ * libdw opens itself, with a blocking open(2), when a DIE refers into it:
+ * a FIFO named there would hang the reader.  So look it up here as libdw
+ * would (the name the link gives, then the build-id path), through
+ * elf_file_open, and hand libdw the one whose build-id matches
+ * (dwarf_setalt).  A candidate that is there but not a regular file (or is
+ * sparse) refuses the whole DWARF with its code; none found: 0, and libdw
+ * finds none either.
+ */
+static int set_alt(struct lines *l, const char *dwarf_path, const char *root)
+{
+	const char *name;
+	const void *id;
+	ssize_t id_len = dwelf_dwarf_gnu_debugaltlink(l->dw, &name, &id);
+	if (id_len <= 0 || !name || !name[0])
+		return 0;
+	char *path = malloc(PATH_MAX);
+	if (!path)
+		return -ENOMEM;
+	int r = 0;
+	for (int i = 0; i < 2 && r == 0 && !l->alt_dw; i++) {
+		struct stat st;
+		if (!alt_candidate(i, name, id, (size_t)id_len, dwarf_path, root, path, PATH_MAX) ||
+		    stat(path, &st) < 0)
+			continue;
+		int e = elf_file_open(path, &l->alt);
+		if (e <= -REGFILE_EFIFO) {
+			r = e; /* there, and not a file libdw may open */
+			break;
+		}
+		if (e < 0)
+			continue;
+		if (l->alt.build_id && l->alt.build_id_len == (size_t)id_len &&
+		    memcmp(l->alt.build_id, id, (size_t)id_len) == 0 &&
+		    (l->alt_dw = dwarf_begin_elf(l->alt.elf, DWARF_C_READ, NULL)))
+			dwarf_setalt(l->dw, l->alt_dw);
+		else
+			elf_file_close(&l->alt);
+	}
+	free(path);
+	return r;
+}
+
 /* ------------------------------------------------------------------ public API */
 
 int lines_open(const char *path, const char *build_id_hex, const struct lines_options *opt,
@@ -907,11 +982,14 @@ int lines_open(const char *path, const char *build_id_hex, const struct lines_op
 	if (!(l = calloc(1, sizeof(*l))))
 		goto out;
 	l->fd = -1;
+	l->alt.fd = -1;
 	l->dw = dwarf_begin_elf(src->elf, DWARF_C_READ, NULL);
 	if (!l->dw) {
 		err = -EBADMSG; /* has_dwarf() saw the sections */
 		goto out;
 	}
+	if ((err = set_alt(l, dwarf_path, root)) < 0)
+		goto out;
 	/* The Dwarf handle keeps using the ELF handle and its descriptor. */
 	l->elf = src->elf;
 	l->fd = src->fd;
@@ -948,6 +1026,9 @@ void lines_free(struct lines *l)
 	arena_free(l->arena);
 	if (l->dw)
 		dwarf_end(l->dw);
+	if (l->alt_dw)
+		dwarf_end(l->alt_dw);
+	elf_file_close(&l->alt);
 	if (l->elf)
 		elf_end(l->elf);
 	if (l->fd >= 0)

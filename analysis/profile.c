@@ -20,6 +20,7 @@
 #include "analysis/profile_internal.h"
 #include "analysis/symtab.h"
 #include "analysis/symver.h"
+#include "common/regfile.h"
 #include "common/strbuf.h"
 #include "common/u64map.h"
 #include "common/vec.h"
@@ -342,6 +343,23 @@ static int object_id(struct profile *p, const char *exp_dir, const struct exp_lo
 	o.read_path = strdup(rp);
 	o.build_id = lo->build_id ? strdup(lo->build_id) : NULL;
 	o.vdso = lo->kind == EXP_OBJ_VDSO;
+	const char *slash = o.vdso ? strrchr(lo->path, '/') : NULL;
+	if (slash && o.read_path) {
+		/* the vDSO's image is a file of the experiment: not a FIFO, not a link out of it */
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - lo->path), lo->path);
+		int fd = regfile_open_in(dir, slash + 1, NULL);
+		if (fd >= 0) {
+			close(fd);
+		} else if (fd <= -REGFILE_EFIFO) {
+			struct strbuf m;
+			strbuf_init(&m, 0);
+			strbuf_addf(&m, "cannot read symbols of %s: %s", lo->path, regfile_strerror(fd));
+			o.error = strbuf_detach(&m);
+			o.tried = o.ln_tried = 1; /* nothing of it is read */
+			o.read_path[0] = '\0';
+		}
+	}
 	if (archive_debug_root(exp_dir, lo->build_id, dr, sizeof dr) == 1)
 		o.debug_root = strdup(dr);
 	if (!o.name || !o.path || !o.read_path || (lo->build_id && !o.build_id) ||

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/profile_internal.h"
+#include "common/regfile.h"
 #include "common/strbuf.h"
 #include "experiment/format.h"
 
@@ -33,7 +34,7 @@ struct symtab *profile_resolve_symtab(struct profile *p, uint32_t obj)
 				&m, "cannot read symbols of %s: %s%s", o->path,
 				r == -ENOEXEC   ? "not an ELF file"
 				: r == -EBADMSG ? "corrupt ELF file"
-						: strerror(-r),
+						: regfile_strerror(r),
 				r == -ENOENT
 					? " (and no archived copy can be read: er_archive archives "
 					  "objects while they exist; er_archive -A copy makes an experiment "

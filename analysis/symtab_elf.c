@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/regfile.h"
+
 static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
 static bool elf_ok;
 
@@ -82,18 +84,16 @@ int elf_file_open(const char *path, struct elf_file *f)
 	if (!elf_ok)
 		return -ENOTSUP;
 	memset(f, 0, sizeof(*f));
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0)
-		return -errno;
 	struct stat sb;
-	int err;
-	if (fstat(f->fd, &sb) < 0) {
-		err = -errno;
-		goto fail;
+	f->fd = regfile_open(path, &sb); /* a regular file only, never blocking */
+	if (f->fd < 0) {
+		int e = f->fd;
+		f->fd = -1;
+		return e;
 	}
-	err = -EINVAL;
-	if (!S_ISREG(sb.st_mode))
-		goto fail;
+	int err = -REGFILE_ESPARSE;
+	if (regfile_is_sparse(f->fd, &sb, NULL))
+		goto fail; /* its sections could be gigabytes of holes */
 	err = -ENOEXEC;
 	if (sb.st_size < EI_NIDENT)
 		goto fail;

@@ -29,9 +29,11 @@ struct elf_file {
 };
 
 /*
- * Open `path` read-only (libelf mmap).  0, or -errno of open(2), -EINVAL (not
- * a regular file), -ENOEXEC (not ELF), -EBADMSG (a header table or section
- * lies outside the file), -ENOTSUP (libelf unusable).  *f is closed on failure.
+ * Open `path` read-only (libelf mmap), with regfile_open (common/regfile.h:
+ * a regular file only, never blocking).  0, or -errno of open(2), a
+ * -REGFILE_E* refusal (not a regular file; -REGFILE_ESPARSE for a sparse
+ * one), -ENOEXEC (not ELF), -EBADMSG (a header table or section lies outside
+ * the file), -ENOTSUP (libelf unusable).  *f is closed on failure.
  */
 int elf_file_open(const char *path, struct elf_file *f);
 void elf_file_close(struct elf_file *f); /* safe on a closed file */

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/filter.h"
 #include "analysis/profile_heap.h"
@@ -21,6 +23,7 @@
 #include "analysis/report_source.h"
 #include "analysis/report_stats.h"
 #include "analyzer/api_internal.h"
+#include "common/regfile.h"
 
 /* Hot-line threshold of source and disassembly (er_print's sthresh/dthresh default). */
 #define API_HOT_PERCENT 75u
@@ -563,9 +566,18 @@ static void key_row(struct api_req *r, const uint64_t *v, size_t ncols)
 /* The text of a source file, or NULL (unreadable or too large); *ret_lines its line count. */
 static char *read_source(const char *path, size_t *ret_lines)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
+	struct stat st;
+	int fd = regfile_open(path, &st); /* a regular file only, opened without blocking */
+	if (fd >= 0 && st.st_size > API_MAX_SOURCE) {
+		close(fd);
+		return NULL; /* too large to show */
+	}
+	FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
+	}
 	struct strbuf b;
 	strbuf_init(&b, API_MAX_SOURCE);
 	char buf[65536];

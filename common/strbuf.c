@@ -75,6 +75,23 @@ void strbuf_addf(struct strbuf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+void strbuf_add_size(struct strbuf *b, uint64_t bytes)
+{
+	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	if (bytes < 1024) {
+		strbuf_addf(b, "%llu byte%s", (unsigned long long)bytes, bytes == 1 ? "" : "s");
+		return;
+	}
+	int u = 0;
+	while (u + 1 < (int)(sizeof units / sizeof units[0]) && bytes >> (10 * (u + 2)))
+		u++;
+	uint64_t unit = (uint64_t)1 << (10 * (u + 1));
+	if (bytes % unit == 0)
+		strbuf_addf(b, "%llu %s", (unsigned long long)(bytes / unit), units[u]);
+	else
+		strbuf_addf(b, "%.1f %s", (double)bytes / (double)unit, units[u]);
+}
+
 void strbuf_reset(struct strbuf *b)
 {
 	b->len = 0;

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf {
 	char *s;    /* always NUL-terminated once anything was added; may be NULL when empty */
@@ -23,6 +24,11 @@ void strbuf_add(struct strbuf *b, const char *s, size_t n);
 void strbuf_adds(struct strbuf *b, const char *s);
 void strbuf_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/*
+ * A size in words: "100 bytes", "8 KiB", "4 GiB", "1.5 MiB" (the largest
+ * binary unit it fills, a whole number when it is one, else one decimal).
+ */
+void strbuf_add_size(struct strbuf *b, uint64_t bytes);
 void strbuf_reset(struct strbuf *b);
 /* The text ("" when empty); valid until the next change. */
 const char *strbuf_str(const struct strbuf *b);

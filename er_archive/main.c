@@ -32,7 +32,9 @@
 #include "analysis/experiment.h"
 #include "analysis/symtab.h"
 #include "common/io.h"
+#include "common/regfile.h"
 #include "common/strbuf.h"
+#include "er_archive/copy.h"
 #include "experiment/expgroup.h"
 
 #define EXIT_USAGE 2
@@ -235,123 +237,25 @@ static int make_dirs(const char *from, const char *dir)
 	return 0;
 }
 
-/* A hidden temporary in dst's directory; returns its fd with ret_tmp set. */
-static int make_temp(const char *dst, char *ret_tmp, size_t room)
-{
-	const char *slash = strrchr(dst, '/');
-	int dl = slash ? (int)(slash - dst) : 0;
-	int n = snprintf(ret_tmp, room, "%.*s%s.%s.tmpXXXXXX", dl, dst, slash ? "/" : "",
-			 slash ? slash + 1 : dst);
-	if (n < 0 || (size_t)n >= room)
-		return -ENAMETOOLONG;
-	int fd = mkstemp(ret_tmp);
-	return fd < 0 ? -errno : fd;
-}
-
-/*
- * Copy in's bytes to out, adding their count to *total.  A failure to read is
- * -errno with *ret_src_failed = 1; a failure to write dst is reported here.
- */
-static int copy_fd(int in, int out, const char *dst, uint64_t *total, int *ret_src_failed)
-{
-	char buf[1 << 16];
-	for (;;) {
-		ssize_t n = read(in, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			*ret_src_failed = 1;
-			return -errno;
-		}
-		if (n == 0)
-			return 0;
-		int r = io_write_all(out, buf, (size_t)n);
-		if (r < 0) {
-			errorx("cannot write %s: %s", dst, strerror(-r));
-			return r;
-		}
-		*total += (uint64_t)n;
-	}
-}
-
-/*
- * Copy src to dst through a temporary and rename.  If expect_id is not empty
- * the copy must carry that build-id.  A failure to read src is a warning
- * (returns -errno with *ret_src_failed = 1); a failure to write is an error
- * (reported here).
- */
-static int copy_atomic(const char *src, const char *dst, const char *expect_id, uint64_t *ret_bytes,
-		       int *ret_src_failed)
-{
-	char tmp[PATH_MAX];
-	int in = -1, out = -1, r = 0, src_failed = 0;
-	struct stat st;
-	uint64_t total = 0;
-
-	*ret_src_failed = 0;
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0 || fstat(in, &st) < 0) {
-		r = -errno;
-		src_failed = 1;
-		goto out;
-	}
-	out = make_temp(dst, tmp, sizeof tmp);
-	if (out < 0) {
-		r = out;
-		errorx("cannot create a file in the directory of %s: %s", dst, strerror(-r));
-		out = -1;
-		goto out;
-	}
-	r = copy_fd(in, out, dst, &total, &src_failed);
-	if (r == 0 && fchmod(out, (st.st_mode & 0111) ? 0755 : 0644) < 0) {
-		r = -errno;
-		errorx("cannot write %s: %s", dst, strerror(-r));
-	}
-	if (close(out) < 0 && r == 0) {
-		r = -errno;
-		errorx("cannot write %s: %s", dst, strerror(-r));
-	}
-	out = -1;
-	if (r == 0 && expect_id && expect_id[0]) {
-		char id[ARCHIVE_BUILD_ID_HEX_MAX + 1];
-		if (archive_read_build_id(tmp, id, sizeof id) != 1 || strcmp(id, expect_id) != 0) {
-			r = -ESTALE; /* src changed while it was copied */
-			src_failed = 1;
-		}
-	}
-	if (r == 0 && rename(tmp, dst) < 0) {
-		r = -errno;
-		errorx("cannot rename %s to %s: %s", tmp, dst, strerror(-r));
-	}
-	if (r < 0)
-		unlink(tmp);
-out:
-	if (in >= 0)
-		close(in);
-	*ret_src_failed = src_failed;
-	if (r == 0 && ret_bytes)
-		*ret_bytes = total;
-	return r;
-}
-
 /* A relative symlink link -> target, replacing what is there. */
 static int symlink_atomic(const char *target, const char *link)
 {
 	char tmp[PATH_MAX];
-	int fd = make_temp(link, tmp, sizeof tmp);
+	int fd = copy_temp_open(link, tmp, sizeof tmp);
 	if (fd < 0) {
 		errorx("cannot create a file in the directory of %s: %s", link, strerror(-fd));
 		return fd;
 	}
 	close(fd);
-	unlink(tmp);
+	unlink(tmp); /* its name, for the link; still removed on a signal */
+	int r = 0;
 	if (symlink(target, tmp) < 0 || rename(tmp, link) < 0) {
-		int e = errno;
+		r = -errno;
 		unlink(tmp);
-		errorx("cannot create link %s: %s", link, strerror(e));
-		return -e;
+		errorx("cannot create link %s: %s", link, strerror(-r));
 	}
-	return 0;
+	copy_temp_done();
+	return r;
 }
 
 /* ------------------------------------------------------------ objects */
@@ -403,9 +307,12 @@ static void archive_debug(const char *exp, struct entry *en, const char *objpath
 	}
 	uint64_t bytes;
 	int src_failed;
-	int r = copy_atomic(dbg, dst, NULL, &bytes, &src_failed);
+	char why[PATH_MAX + 256];
+	int r = copy_file(dbg, dst, COPY_ELF, lo->build_id, &bytes, &src_failed, why, sizeof why);
 	if (r < 0 && src_failed)
-		warnx_("cannot read %s (debug file of %s): %s; not archived", dbg, lo->path, strerror(-r));
+		warnx_("cannot read %s (debug file of %s): %s; not archived", dbg, lo->path, why);
+	else if (r < 0)
+		errorx("%s", why);
 	if (r < 0)
 		return;
 	en->has_debug = 1;
@@ -424,11 +331,14 @@ static int store(const char *root, struct entry *en, const char *objpath)
 	if (make_dirs(top, dir) < 0)
 		return -1;
 	int src_failed;
-	int r = copy_atomic(lo->path, objpath, lo->build_id, &en->size_bytes, &src_failed);
+	char why[PATH_MAX + 256];
+	int r = copy_file(lo->path, objpath, COPY_ELF, lo->build_id, &en->size_bytes, &src_failed, why,
+			  sizeof why);
 	if (r < 0) {
 		if (src_failed)
-			note_set(en, "cannot read %s: %s; not archived", lo->path,
-				 r == -ESTALE ? "it changed while it was copied" : strerror(-r));
+			note_set(en, "cannot read %s: %s; not archived", lo->path, why);
+		else
+			errorx("%s", why);
 		return -1;
 	}
 	archive_debug(root, en, objpath);
@@ -492,15 +402,24 @@ static int archive_linked(const char *exp, struct entry *en, const char *objpath
 /* -A copy on an archive that links into the cache: each link becomes a copy of its target. */
 static void materialize(struct entry *en, const char *objpath)
 {
-	char dbgpath[PATH_MAX + 8];
-	int src_failed;
+	char dbgpath[PATH_MAX + 8], why[PATH_MAX + 256];
+	int src_failed, r;
 	snprintf(dbgpath, sizeof dbgpath, "%s.debug", objpath);
-	if (is_link(dbgpath) && is_file(dbgpath, NULL) &&
-	    copy_atomic(dbgpath, dbgpath, NULL, NULL, &src_failed) == 0 && !opt.quiet)
-		printf("copied %s into the experiment\n", dbgpath);
-	if (copy_atomic(objpath, objpath, en->lo->build_id, &en->size_bytes, &src_failed) < 0) {
+	if (is_link(dbgpath) && is_file(dbgpath, NULL)) {
+		r = copy_file(dbgpath, dbgpath, COPY_ELF, en->lo->build_id, NULL, &src_failed, why,
+			      sizeof why);
+		if (r < 0 && !src_failed)
+			errorx("%s", why);
+		else if (r == 0 && !opt.quiet)
+			printf("copied %s into the experiment\n", dbgpath);
+	}
+	r = copy_file(objpath, objpath, COPY_ELF, en->lo->build_id, &en->size_bytes, &src_failed, why,
+		      sizeof why);
+	if (r < 0) {
 		if (src_failed)
-			note_set(en, "cannot read %s: not copied", objpath);
+			note_set(en, "cannot read %s: %s; not copied", objpath, why);
+		else
+			errorx("%s", why);
 		return;
 	}
 	en->has_file = 1;
@@ -540,22 +459,23 @@ static int archived_already(struct entry *en, const char *objpath)
 static int source_unchanged(struct entry *en)
 {
 	const struct exp_loadobj *lo = en->lo;
-	if (!lo->build_id || !lo->build_id[0]) {
-		if (!opt.force) {
-			note_set(en,
-				 "%s has no build-id recorded; not archived (use -F to archive it by path)",
-				 lo->path);
-			return 0;
-		}
-		return 1;
+	int none = !lo->build_id || !lo->build_id[0];
+	if (none && !opt.force) {
+		note_set(en, "%s has no build-id recorded; not archived (use -F to archive it by path)",
+			 lo->path);
+		return 0;
 	}
 	char id[ARCHIVE_BUILD_ID_HEX_MAX + 1];
 	int r = archive_read_build_id(lo->path, id, sizeof id);
 	if (r < 0 && r != -ENOEXEC) {
-		note_set(en, "cannot read %s: %s; not archived", lo->path, strerror(-r));
+		note_set(en, "cannot read %s: %s; not archived", lo->path, regfile_strerror(r));
 		return 0;
 	}
-	if (r != 1 || strcmp(id, lo->build_id) != 0) {
+	if (none && r == -ENOEXEC) { /* -F archives ELF files only: map.xml may name anything */
+		note_set(en, "%s: not an ELF file; not archived", lo->path);
+		return 0;
+	}
+	if (!none && (r != 1 || strcmp(id, lo->build_id) != 0)) {
 		note_set(en, "%s changed since the experiment was recorded; not archived", lo->path);
 		return 0;
 	}
@@ -691,7 +611,7 @@ static int write_index(const char *exp, const struct entry *v, size_t n)
 		return -ENOMEM;
 	}
 	snprintf(path, sizeof path, "%s/%s/%s", exp, ARCHIVE_DIR_NAME, ARCHIVE_INDEX_NAME);
-	int fd = make_temp(path, tmp, sizeof tmp), r;
+	int fd = copy_temp_open(path, tmp, sizeof tmp), r;
 	if (fd < 0) {
 		errorx("cannot create a file in the directory of %s: %s", path, strerror(-fd));
 		strbuf_release(&b);
@@ -708,6 +628,7 @@ static int write_index(const char *exp, const struct entry *v, size_t n)
 		unlink(tmp);
 		errorx("cannot write %s: %s", path, strerror(-r));
 	}
+	copy_temp_done();
 	strbuf_release(&b);
 	return r;
 }
@@ -744,7 +665,23 @@ static void src_add(void *ctx, uint64_t addr, const struct line_loc *loc)
 		s->n++;
 }
 
-/* Copy the source files named in an object's line table to <exp>/archives/src/<path>. */
+/* Does `path` resolve to a file inside the directory exp (or can that not be told)? */
+static int inside_experiment(const char *exp, const char *path)
+{
+	char re[PATH_MAX], rp[PATH_MAX];
+	if (!realpath(exp, re) || !realpath(path, rp))
+		return 1;
+	size_t n = strlen(re);
+	return strncmp(rp, re, n) == 0 && rp[n] == '/';
+}
+
+/*
+ * Copy the source files named in an object's line table to
+ * <exp>/archives/src/<path>: only when the line table is this machine's (the
+ * object or debug file at its recorded path, or in the per-user cache), never
+ * the DWARF of a copy that came inside the experiment, which may name any
+ * file (~/.ssh/id_rsa) to be copied into it.
+ */
 static void archive_sources(const char *exp, const struct exp_loadobj *lo)
 {
 	char readp[PATH_MAX], dr[PATH_MAX];
@@ -755,6 +692,13 @@ static void archive_sources(const char *exp, const struct exp_loadobj *lo)
 	struct lines *l;
 	if (lines_open(readp, lo->build_id, &lopt, &l) < 0)
 		return; /* no line information: no sources to name */
+	if (inside_experiment(exp, lines_debug_file(l))) {
+		warnx_("%s: its line table is the experiment's own copy (%s), which may name any file; its "
+		       "sources are not archived",
+		       lo->path, lines_debug_file(l));
+		lines_free(l);
+		return;
+	}
 	struct src_set set = {0};
 	lines_rows(l, 0, UINT64_MAX, src_add, &set);
 	for (size_t i = 0; i < set.n && !io_error; i++) {
@@ -776,9 +720,15 @@ static void archive_sources(const char *exp, const struct exp_loadobj *lo)
 			*slash = '\0';
 		char from[PATH_MAX];
 		snprintf(from, sizeof from, "%s/%s", exp, ARCHIVE_DIR_NAME);
-		/* both report their own write errors; an unreadable source is skipped */
-		if (make_dirs(from, dir) == 0 && copy_atomic(set.v[i], dst, NULL, &bytes, &src_failed) == 0 &&
-		    !opt.quiet)
+		if (make_dirs(from, dir) < 0)
+			continue; /* reported */
+		char why[PATH_MAX + 256];
+		int r = copy_file(set.v[i], dst, COPY_ANY, NULL, &bytes, &src_failed, why, sizeof why);
+		if (r < 0 && src_failed)
+			warnx_("cannot read %s: %s; not archived", set.v[i], why);
+		else if (r < 0)
+			errorx("%s", why);
+		else if (!opt.quiet)
 			printf("archived %s as %s\n", set.v[i], dst);
 	}
 	for (size_t i = 0; i < set.n; i++)
@@ -1058,6 +1008,7 @@ int main(int argc, char **argv)
 	int rc = 0;
 
 	parse_options(argc, argv);
+	copy_cleanup_install();
 	/* a group: each experiment it names, in turn */
 	if (expgroup_expand(&opt.exp, 1, &paths, &n, err, sizeof err) < 0) {
 		fprintf(stderr, "er_archive: %s\n", err);

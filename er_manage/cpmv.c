@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/regfile.h"
 #include "er_manage/cli.h"
 #include "er_manage/expcheck.h"
 #include "er_manage/exptree.h"
@@ -184,12 +185,12 @@ static int do_one(struct job *j, size_t i)
 	int rc = exptree_copy(src, dst, j->move ? EXPTREE_SYNC : 0, where, sizeof where);
 	if (rc < 0) {
 		fprintf(stderr, "%s: cannot %s %s to %s: %s: %s (the partial copy was removed)\n", j->prog,
-			j->move ? "move" : "copy", src, dst, where, strerror(-rc));
+			j->move ? "move" : "copy", src, dst, where, regfile_strerror(rc));
 		return 1;
 	}
 	if (j->move && (rc = exptree_remove(src, where, sizeof where)) < 0) {
 		fprintf(stderr, "%s: %s was copied to %s, but removing it failed: %s: %s\n", j->prog, src,
-			dst, where, strerror(-rc));
+			dst, where, regfile_strerror(rc));
 		return 1;
 	}
 	return 0;

@@ -6,7 +6,6 @@
 #include "er_manage/expcheck.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/regfile.h"
 #include "experiment/expgroup.h"
 
 void expcheck_basename(const char *path, char *ret, size_t room)
@@ -27,16 +27,66 @@ void expcheck_basename(const char *path, char *ret, size_t room)
 	snprintf(ret, room, "%.*s", (int)(n - a), path + a);
 }
 
-/* log.xml's text starts (after an XML declaration, comments, blanks) with an <experiment> element. */
-static int is_experiment_log(const char *s, size_t n)
+/* Skip blanks from s[i]; the new index. */
+static size_t skip_blanks(const char *s, size_t n, size_t i)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+		i++;
+	return i;
+}
+
+/*
+ * s[i..] starts a DOCTYPE: the index after it, or 0 (with *why) when it is
+ * refused as the readers refuse it (analysis/xmlsafe.h): one that declares
+ * an entity or names an external DTD, or one not closed within the text read.
+ */
+static size_t skip_doctype(const char *s, size_t n, size_t i, const char **why)
+{
+	size_t j = i + 9, depth = 0; /* past "<!DOCTYPE" */
+	int external = 0;
+	for (; j < n; j++) {
+		if (s[j] == '[')
+			depth++;
+		else if (s[j] == ']' && depth)
+			depth--;
+		else if (s[j] == '>' && !depth)
+			break;
+		else if (depth && n - j >= 8 && memcmp(s + j, "<!ENTITY", 8) == 0)
+			break;
+		else if (!depth && ((n - j >= 6 && memcmp(s + j, "SYSTEM", 6) == 0) ||
+				    (n - j >= 6 && memcmp(s + j, "PUBLIC", 6) == 0)))
+			external = 1;
+	}
+	if (j < n && s[j] == '<')
+		*why = "its log.xml declares an entity (entity declarations are refused)";
+	else if (j >= n)
+		*why = "its log.xml has a document type declaration longer than the 4 KiB read";
+	else if (external)
+		*why = "its log.xml names an external DTD (external DTDs are refused)";
+	else
+		return j + 1;
+	return 0;
+}
+
+/*
+ * Does log.xml's text start (after an XML declaration, comments, blanks and
+ * a DOCTYPE the readers accept) with an <experiment> element?  1, or 0 with
+ * *why saying why not.
+ */
+static int is_experiment_log(const char *s, size_t n, const char **why)
 {
 	size_t i = 0;
+	*why = "not an experiment: its log.xml is not an experiment log (no <experiment> root element)";
 	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
 		i = 3;
 	for (;;) {
-		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
-			i++;
+		i = skip_blanks(s, n, i);
 		const char *end = NULL;
+		if (i + 9 <= n && memcmp(s + i, "<!DOCTYPE", 9) == 0) {
+			if (!(i = skip_doctype(s, n, i, why)))
+				return 0;
+			continue;
+		}
 		if (i + 2 <= n && memcmp(s + i, "<?", 2) == 0)
 			end = memmem(s + i, n - i, "?>", 2);
 		else if (i + 4 <= n && memcmp(s + i, "<!--", 4) == 0)
@@ -101,26 +151,28 @@ static int founder_of(const char *path, char *ret, size_t room)
 
 static int check_log(const char *path, char *why, size_t room)
 {
-	char p[PATH_MAX], buf[4096];
-	if ((size_t)snprintf(p, sizeof p, "%s/log.xml", path) >= sizeof p) {
-		snprintf(why, room, "path too long");
-		return -EINVAL;
-	}
-	int fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char buf[4096];
+	int fd = regfile_open_in(path, "log.xml", NULL); /* a regular file of the experiment, never blocking */
 	if (fd < 0) {
-		if (errno == ENOENT)
+		if (fd == -ENOENT)
 			snprintf(why, room, "not an experiment: it has no log.xml");
 		else
-			snprintf(why, room, "not an experiment: cannot read its log.xml: %s",
-				 strerror(errno));
+			snprintf(why, room, "not an experiment: cannot read its log.xml: %s", regfile_strerror(fd));
 		return -EINVAL;
 	}
-	ssize_t r = read(fd, buf, sizeof buf);
+	ssize_t r;
+	do
+		r = read(fd, buf, sizeof buf);
+	while (r < 0 && errno == EINTR);
+	int e = errno;
 	close(fd);
-	if (r < 0 || !is_experiment_log(buf, (size_t)r)) {
-		snprintf(why, room,
-			 "not an experiment: its log.xml is not an experiment log "
-			 "(no <experiment> root element)");
+	const char *no;
+	if (r < 0) {
+		snprintf(why, room, "not an experiment: cannot read its log.xml: %s", strerror(e));
+		return -EINVAL;
+	}
+	if (!is_experiment_log(buf, (size_t)r, &no)) {
+		snprintf(why, room, "%s", no);
 		return -EINVAL;
 	}
 	return 0;

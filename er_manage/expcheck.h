@@ -5,7 +5,10 @@
  *
  * Refused, with a reason: a name that does not exist, a symbolic link, a
  * file that is not a directory (nor a group), a directory without log.xml,
- * a log.xml whose root element is not <experiment>, and a subexperiment
+ * a log.xml whose root element is not <experiment> or that is not a regular
+ * file of the experiment (a FIFO, a device, a link out of it: never opened
+ * so as to block, common/regfile.h), a log.xml with a DOCTYPE the readers
+ * refuse (an entity declaration, an external DTD: analysis/xmlsafe.h), and a subexperiment
  * (_f1.er, _f1_x1.er, ... inside a founder), which belongs to its founder.
  * Messages go to stderr prefixed with the program's name.
  */

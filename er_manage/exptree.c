@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/io.h"
+#include "common/regfile.h"
 
 struct walk {
 	char path[PATH_MAX]; /* the file being worked on, for messages */
@@ -92,9 +93,14 @@ static int set_times_mode(int fd, const struct stat *st)
 
 static int copy_file(int sdir, int ddir, const char *name, const struct stat *st, int flags)
 {
-	int in = openat(sdir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat ist;
+	int in = regfile_open_at(sdir, name, REGFILE_NOFOLLOW, &ist); /* a regular file, never blocking */
 	if (in < 0)
-		return -errno;
+		return in;
+	if (regfile_is_sparse(in, &ist, NULL)) {
+		close(in);
+		return -REGFILE_ESPARSE; /* its holes would be written out as zeros */
+	}
 	int out = openat(ddir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (out < 0) {
 		int e = -errno;
@@ -185,7 +191,11 @@ static int copy_entry(struct walk *w, int sdir, const char *name, void *arg)
 		return copy_file(sdir, ddir, name, &st, w->flags);
 	if (S_ISLNK(st.st_mode))
 		return copy_link(sdir, ddir, name, &st);
-	return -EINVAL; /* a device, FIFO or socket has no place in an experiment */
+	/* a device, FIFO or socket has no place in an experiment */
+	return S_ISFIFO(st.st_mode) ? -REGFILE_EFIFO
+	       : S_ISCHR(st.st_mode) ? -REGFILE_ECHR
+	       : S_ISBLK(st.st_mode) ? -REGFILE_EBLK
+				     : -REGFILE_ESOCK;
 }
 
 static int copy_subdir(struct walk *w, int sdir, int ddir, const char *name, const struct stat *st)

@@ -5,9 +5,13 @@
  *
  * A copy keeps regular files, directories and symbolic links (as links,
  * their targets unchanged, relative or absolute), permission bits and
- * access/modification times; other file types are refused.  Symbolic links
- * are never followed.  Nothing is printed: errors are negative errno values
- * and WHERE (ROOM bytes) names the file they happened on.
+ * access/modification times; other file types are refused, and so is a
+ * sparse file (common/regfile.h's rule: its holes would be written as
+ * zeros).  Symbolic links are never followed; files are opened with
+ * regfile_open_at, so a FIFO swapped in never blocks the copy.  Nothing is
+ * printed: errors are negative errno values or common/regfile.h's
+ * -REGFILE_E* refusals (regfile_strerror says which), and WHERE (ROOM
+ * bytes) names the file they happened on.
  */
 #ifndef ER_MANAGE_EXPTREE_H
 #define ER_MANAGE_EXPTREE_H
@@ -21,10 +25,9 @@
 
 /*
  * Copy the directory SRC to DST, which must not exist.  0 when every file
- * was copied; else -errno (-EEXIST: DST exists, -ENOSPC, -EDQUOT, -EINVAL
- * for a file that is neither a regular file, a directory nor a link,
- * -ELOOP deeper than EXPTREE_DEPTH_MAX) after removing whatever part of DST
- * it had made.
+ * was copied; else -errno (-EEXIST: DST exists, -ENOSPC, -EDQUOT,
+ * -ELOOP deeper than EXPTREE_DEPTH_MAX) or -REGFILE_E* (a FIFO, device or
+ * socket; a sparse file) after removing whatever part of DST it had made.
  */
 int exptree_copy(const char *src, const char *dst, int flags, char *where, size_t room);
 

@@ -12,7 +12,9 @@
  * descendants to read) is read in a pass of its own before the experiments
  * load.  gprofng's rc commands that do not apply here (scc, dcc,
  * preload_libdirs, ...) are skipped; anything else is a warning naming the
- * file and line.
+ * file and line.  A defaults file must be a regular file of at most 1 MiB,
+ * opened without blocking (common/regfile.h): a FIFO, a device or a longer
+ * file is named in a warning and skipped (/dev/null, quietly: "no file").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,9 +22,14 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
+#include "common/regfile.h"
 #include "er_print/erp.h"
 #include "er_print/textout.h"
+
+#define RC_MAX_BYTES (1 << 20) /* a longer defaults file is refused */
 
 static const char *const rc_run[] = {"setpath", "addpath",   "pathmap",  "name",   "sthresh", "dthresh",
 				     "limit",   "printmode", "viewmode", "inline", "compare"};
@@ -123,13 +130,33 @@ static void rc_line(struct erp *e, struct rc_state *st, const char *path, int ln
 	}
 }
 
+/* Is path the null device (PA_SYSTEM_RC=/dev/null: no system defaults file)? */
+static int is_dev_null(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
+}
+
 /* Read one defaults file if it exists; its dmetrics (if any) become the metric list. */
 static void rc_file(struct erp *e, const char *path, int pre)
 {
-	FILE *f = fopen(path, "r");
+	struct stat fst;
+	int fd = regfile_open(path, &fst); /* a regular file only: never /dev/zero, never a FIFO's wait */
+	if (fd >= 0 && fst.st_size > RC_MAX_BYTES) {
+		close(fd);
+		textout_printf(
+			stderr,
+			"%s: cannot read %s: longer than %d KiB (a defaults file is a few lines); ignored\n",
+			e->prog, path, RC_MAX_BYTES >> 10);
+		return;
+	}
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
-		if (errno != ENOENT)
-			textout_printf(stderr, "%s: cannot read %s: %s\n", e->prog, path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		if (fd != -ENOENT && !(fd == -REGFILE_ECHR && is_dev_null(path)))
+			textout_printf(stderr, "%s: cannot read %s: %s\n", e->prog, path,
+				       fd < 0 ? regfile_strerror(fd) : strerror(errno));
 		return;
 	}
 	struct rc_state st = {.pre = pre};

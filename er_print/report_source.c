@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/report_source.h"
+#include "common/regfile.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"
 #include "er_print/table.h"
@@ -43,11 +45,16 @@ static int find_source(struct erp *e, const char *recorded, char *ret, size_t ro
 	}
 	if (readable_file(recorded) && (size_t)snprintf(ret, room, "%s", recorded) < room)
 		return 0;
-	/* a copy er_archive -A src made: <exp>/archives/src/<absolute path> */
+	/* a copy er_archive -A src made: <exp>/archives/src/<absolute path>, a file of the experiment */
 	for (size_t x = 0; recorded[0] == '/' && x < profile_experiment_count(e->prof); x++) {
 		const char *ep = profile_experiment(e->prof, x)->path;
-		if ((size_t)snprintf(ret, room, "%s/archives/src%s", ep, recorded) < room &&
-		    readable_file(ret))
+		char rel[4096];
+		int fd = (size_t)snprintf(rel, sizeof rel, "archives/src%s", recorded) < sizeof rel
+				 ? regfile_open_in(ep, rel, NULL)
+				 : -ENAMETOOLONG;
+		if (fd >= 0)
+			close(fd);
+		if (fd >= 0 && (size_t)snprintf(ret, room, "%s/%s", ep, rel) < room)
 			return 0;
 	}
 	const char *path = e->search_path ? e->search_path : "$expts:.";
@@ -98,9 +105,18 @@ static void text_load(struct erp *e, const char *file, struct text *t)
 {
 	text_release(t);
 	t->file = file;
-	FILE *f = find_source(e, file, t->path, sizeof t->path) == 0 ? fopen(t->path, "r") : NULL;
-	if (!f)
+	struct stat st;
+	int fd = find_source(e, file, t->path, sizeof t->path) == 0 ? regfile_open(t->path, &st) : -ENOENT;
+	if (fd >= 0 && regfile_is_sparse(fd, &st, NULL)) { /* gigabytes of holes: not a source file */
+		close(fd);
+		fd = -REGFILE_ESPARSE;
+	}
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL; /* a regular file only, opened without blocking */
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	t->found = 1;
 	char buf[8192];
 	size_t cap = 0;

@@ -312,12 +312,18 @@ int colx_inverse(const uint8_t *data, size_t bytes, size_t max_out, uint8_t **re
 			return -EFBIG;
 		total += u.bytes;
 	}
-	uint8_t *img = malloc(total ? total : 1);
+	/* zeroed memory: a zero unit is left as it is, so unused blocks cost no memory */
+	uint8_t *img = calloc(total ? total : 1, 1);
 	if (!img)
 		return -ENOMEM;
 	size_t n = 0;
 	for (p = data + COLX_MAGIC_BYTES; p < stop;) {
 		size_t got;
+		if (*p == COLX_UNIT_ZERO) {
+			p++;
+			n += EXP_BLOCK_BYTES;
+			continue;
+		}
 		int r = colx_inverse_unit(&p, stop, img + n, &got);
 		if (r < 0) {
 			free(img);

@@ -90,8 +90,9 @@ int colx_is_transformed(const uint8_t *data, size_t bytes);
 
 /*
  * Undo a whole transformed stream (COLX_MAGIC, units, END) in memory:
- * *ret receives the original image (malloc'd, sized from the framing
- * before anything is rebuilt; free it), *ret_bytes its size.  Returns 0,
+ * *ret receives the original image (calloc'd, sized from the framing
+ * before anything is rebuilt, its zero units never written, so that they
+ * cost no memory; free it), *ret_bytes its size.  Returns 0,
  * -EBADMSG for a malformed or truncated stream, -EFBIG if the image would
  * pass max_out bytes (found before allocating), -ENOMEM.
  */

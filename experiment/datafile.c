@@ -6,13 +6,14 @@
 
 #include <errno.h>
 #include <stdatomic.h>
-#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/regfile.h"
 #include "common/varint.h"
 
 struct datafile {
@@ -66,32 +67,33 @@ int datafile_open_memory(const uint8_t *data, size_t bytes, enum exp_file_kind e
 	return 0;
 }
 
-int datafile_open(const char *path, enum exp_file_kind expect_kind, struct datafile **ret)
+int datafile_open_fd(int fd, uint64_t bytes, enum exp_file_kind expect_kind, struct datafile **ret)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		int e = -errno;
-		close(fd);
-		return e;
-	}
-	if (st.st_size < EXP_FILE_HEADER_BYTES) {
-		close(fd);
+	if (bytes < EXP_FILE_HEADER_BYTES)
 		return -EBADMSG;
-	}
-	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
+	if (bytes > SIZE_MAX)
+		return -EFBIG;
+	void *p = mmap(NULL, (size_t)bytes, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;
-	int r = datafile_open_memory(p, (size_t)st.st_size, expect_kind, ret);
+	int r = datafile_open_memory(p, (size_t)bytes, expect_kind, ret);
 	if (r < 0) {
-		munmap(p, (size_t)st.st_size);
+		munmap(p, (size_t)bytes);
 		return r;
 	}
 	(*ret)->mapped = 1;
 	return 0;
+}
+
+int datafile_open(const char *path, enum exp_file_kind expect_kind, struct datafile **ret)
+{
+	struct stat st;
+	int fd = regfile_open(path, &st);
+	if (fd < 0)
+		return fd;
+	int r = datafile_open_fd(fd, (uint64_t)st.st_size, expect_kind, ret);
+	close(fd);
+	return r;
 }
 
 void datafile_close(struct datafile *df)

@@ -36,9 +36,17 @@ struct datafile_damage {
 /*
  * Open `path` and check its header.  Returns 0 and *ret, or -errno: -ENOENT,
  * -EBADMSG (not an experiment data file or truncated header), -ENOTSUP (newer
- * major version).  `expect_kind` 0 accepts any kind.
+ * major version), or common/regfile.h's refusals (-REGFILE_EFIFO, ...: the
+ * file is opened with regfile_open, a regular file only, never blocking).
+ * `expect_kind` 0 accepts any kind.
  */
 int datafile_open(const char *path, enum exp_file_kind expect_kind, struct datafile **ret);
+
+/*
+ * The same on a regular file the caller opened (and checked: regfile.h),
+ * `bytes` long: it is mapped, and fd may be closed once this returns.
+ */
+int datafile_open_fd(int fd, uint64_t bytes, enum exp_file_kind expect_kind, struct datafile **ret);
 void datafile_close(struct datafile *df);
 
 const struct datafile_info *datafile_info(const struct datafile *df);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/io.h"
+#include "common/regfile.h"
 
 static int fail(int rc, char *err, size_t room, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
@@ -142,21 +143,12 @@ int expgroup_parse(const char *text, size_t len, const char *dir, struct expgrou
 /* The whole of a file of at most EXPGROUP_MAX_BYTES into *ret (malloc'd) and *ret_len. */
 static int slurp(const char *path, char **ret, size_t *ret_len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = regfile_open(path, NULL); /* a regular file only, never blocking */
 	if (fd < 0)
-		return -errno;
-	struct stat st;
+		return fd;
 	int rc = 0;
 	char *buf = NULL;
 	size_t n = 0;
-	if (fstat(fd, &st) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		rc = -EISDIR;
-		goto out;
-	}
 	if (!(buf = malloc(EXPGROUP_MAX_BYTES + 1))) {
 		rc = -ENOMEM;
 		goto out;
@@ -198,7 +190,7 @@ int expgroup_read(const char *path, struct expgroup *ret, char *err, size_t room
 		return fail(rc, err, room, "larger than %u bytes: not an experiment group",
 			    EXPGROUP_MAX_BYTES);
 	if (rc < 0)
-		return fail(rc, err, room, "%s", strerror(-rc));
+		return fail(rc, err, room, "%s", regfile_strerror(rc));
 	const char *slash = strrchr(path, '/');
 	if (slash) {
 		size_t dn = slash == path ? 1 : (size_t)(slash - path);
@@ -221,7 +213,7 @@ int expgroup_is_group(const char *path)
 	if (ends_with(path, strlen(path), EXPGROUP_SUFFIX))
 		return 1;
 	char head[sizeof EXPGROUP_HEADER];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = regfile_open(path, NULL);
 	if (fd < 0)
 		return 0;
 	ssize_t r = pread(fd, head, sizeof head - 1, 0);

@@ -44,7 +44,9 @@ int expgroup_parse(const char *text, size_t len, const char *dir, struct expgrou
 /*
  * Read and parse the group file PATH (see expgroup_parse; relative members
  * are resolved against PATH's directory).  Also -errno of open/read, -EFBIG
- * for a file over EXPGROUP_MAX_BYTES, -EISDIR for a directory.
+ * for a file over EXPGROUP_MAX_BYTES, and common/regfile.h's refusals for
+ * anything but a regular file (-REGFILE_EDIR for a directory,
+ * -REGFILE_EFIFO for a FIFO, which is never opened so as to block).
  */
 int expgroup_read(const char *path, struct expgroup *ret, char *err, size_t room);
 

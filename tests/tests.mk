@@ -32,11 +32,11 @@ test-bins: all $(UNIT_BIN) $(FUZZ_BIN) $(TOOLS_BIN)
 # libFuzzer's main instead of replay_main.c.  tests/fuzz/campaign.sh runs them for a number
 # of executions each (docs/fuzzing.md); scripts/fuzz.sh grows the corpora.
 #   make fuzz-bins
-#   make fuzz-campaign [FUZZ_RUNS=N] [FUZZ_TARGETS="datafile heapstream ..."]
+#   make fuzz-campaign [FUZZ_RUNS=N] [FUZZ_TARGETS="datafile heapstream ... files"]
 FUZZ_BUILD   := build-fuzz
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=undefined
-FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC)) files
 FUZZ_RUNS    ?= 1000000
 LIBFUZZER_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/libfuzzer/%,$(FUZZ_SRC))
 
@@ -49,8 +49,10 @@ libfuzzer-bins: $(LIBFUZZER_BIN)
 fuzz-bins:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" SAN="$(FUZZ_SAN)" libfuzzer-bins
 
+# "files" (tests/fuzz/mutate_files.py) runs the test build's programs
 fuzz-campaign: fuzz-bins
-	@bash tests/fuzz/campaign.sh -b $(FUZZ_BUILD) -r $(FUZZ_RUNS) $(FUZZ_TARGETS)
+	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(TEST_SAN)" test-bins
+	@bash tests/fuzz/campaign.sh -b $(FUZZ_BUILD) -t $(TEST_BUILD) -r $(FUZZ_RUNS) $(FUZZ_TARGETS)
 
 test:
 	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(TEST_SAN)" test-bins

@@ -104,7 +104,9 @@ rc=$?
 "$PA_BIN/collect" -p off -H on -A off -o h.er ./prog h >/dev/null 2>collect.err || { bad "collect -H on"; cat collect.err; }
 if command -v strace >/dev/null; then
 	# (LeakSanitizer cannot run under ptrace)
-	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=open,openat -o open.txt "$PA_BIN/er_archive" -q h.er || bad "er_archive on the heap experiment"
+	# (-y: the files opened by openat2, relative to the experiment's directory, by their paths)
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -y -e trace=open,openat,openat2 -o open.txt "$PA_BIN/er_archive" -q h.er ||
+		bad "er_archive on the heap experiment"
 	grep -q 'h.er/stacks' open.txt && ! grep -qE 'h.er/(heaptrace|profile|overview)' open.txt &&
 		ok "er_archive opens the stacks file, not profile, overview or heaptrace" ||
 		bad "er_archive opened: $(grep -oE 'h.er/[a-z.]+' open.txt | sort -u | tr '\n' ' ')"

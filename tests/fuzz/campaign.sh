@@ -3,14 +3,23 @@
 # table of what they did, for docs/fuzzing.md.  `make fuzz-campaign` builds the targets
 # (make fuzz-bins) and runs this.
 #
-#   tests/fuzz/campaign.sh [-b FUZZ_BUILD] [-r RUNS] [-o OUTDIR] [TARGET[=RUNS]...]
+#   tests/fuzz/campaign.sh [-b FUZZ_BUILD] [-t TEST_BUILD] [-r RUNS] [-o OUTDIR] [TARGET[=RUNS]...]
 #
 #   -b  the libFuzzer build (default build-fuzz): FUZZ_BUILD/libfuzzer/fuzz_TARGET
+#   -t  the test build (default build-test, ASan+UBSan) whose programs the "files" target runs
 #   -r  executions per target without its own =RUNS (default 1000000)
 #   -o  scratch directory (default FUZZ_BUILD/campaign): OUTDIR/corpus/TARGET is the
 #       corpus each run grows (tests/fuzz/corpus/TARGET is only read), OUTDIR/logs/TARGET.log
 #       libFuzzer's output, OUTDIR/artifacts/ the inputs that crashed, leaked or timed out
-#   TARGET  default: every tests/fuzz/fuzz_*.c
+#   TARGET  default: every tests/fuzz/fuzz_*.c, then "files"
+#
+# "files" is not a libFuzzer target: tests/fuzz/mutate_files.py mutates what the files of
+# a few experiments *are* (a FIFO, a link to /dev/zero or out of the experiment, a 1 TiB
+# sparse file, a zstd bomb; a load object's path made a FIFO, /dev/zero, a sparse or a
+# private file) and runs er_print, er_archive, er_rm, er_cp and the analyzer over each;
+# its RUNS caps the mutations (all of them, some 220, by default), its executions are the
+# program runs, and a finding is a run that blocked, crashed, peaked over 1 GiB or let
+# the file outside through (OUTDIR/files/findings/ keeps each mutated experiment).
 #
 # One process per target, one after the other, on one core (no -jobs/-workers).  An input
 # that runs longer than 10 s counts as a finding (a hang).  A run stops at its first
@@ -18,10 +27,11 @@
 # tests/fuzz/corpus/TARGET/ as regress_NAME once it is fixed.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=$top/build-fuzz runs=1000000 out=
-while getopts b:r:o: opt; do
+build=$top/build-fuzz test_build=$top/build-test runs=1000000 out=
+while getopts b:t:r:o: opt; do
 	case $opt in
 	b) build=$OPTARG ;;
+	t) test_build=$OPTARG ;;
 	r) runs=$OPTARG ;;
 	o) out=$OPTARG ;;
 	*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
@@ -29,6 +39,7 @@ while getopts b:r:o: opt; do
 done
 shift $((OPTIND - 1))
 [[ $build == /* ]] || build=$top/$build
+[[ $test_build == /* ]] || test_build=$top/$test_build
 out=${out:-$build/campaign}
 targets=("$@")
 if ((${#targets[@]} == 0)); then
@@ -36,6 +47,7 @@ if ((${#targets[@]} == 0)); then
 		f=${f##*/fuzz_}
 		targets+=("${f%.c}")
 	done
+	targets+=(files)
 fi
 mkdir -p "$out/logs" "$out/artifacts"
 
@@ -43,10 +55,38 @@ final_stat() { # NAME LOG: libFuzzer's final stat::NAME
 	sed -n "s/^stat::$1: *//p" "$2" | tail -n 1
 }
 
+# files [RUNS]: the file-level mutations; one table row
+files_row() {
+	local n=$1 log=$out/logs/files.log start=$SECONDS rc line execs
+	[[ -x $test_build/bin/er_print && -x $test_build/tests/tools/mkexp ]] ||
+		{ echo "campaign: $test_build/bin/er_print or tests/tools/mkexp missing (make test-bins)" >&2; exit 2; }
+	echo "campaign: files, ${n:-all} mutations ..." >&2
+	set +e
+	python3 "$top/tests/fuzz/mutate_files.py" "$test_build/bin" "$test_build/tests/tools/mkexp" \
+		${n:+-n "$n"} -o "$out/files" >"$log" 2>&1
+	rc=$?
+	set -e
+	line=$(grep '^mutations ' "$log" | tail -n 1)
+	execs=$(awk '{print $4}' <<<"$line")
+	local secs=$((SECONDS - start)) result=ok
+	if ((rc != 0)); then
+		result="FINDING: $(grep -c '^FINDING' "$log") mutated experiments (see $log)"
+		findings=$((findings + 1))
+	fi
+	total=$((total + ${execs:-0}))
+	rows+=("$(printf '| files | %s mutations | %s | %s | %s | - | %s |' "$(awk '{print $2}' <<<"$line")" \
+		"${execs:-0}" "$(( ${execs:-0} / (secs > 0 ? secs : 1) ))" "$secs" "$result")")
+}
+
 rows=() total=0 findings=0 start_all=$SECONDS
 for spec in "${targets[@]}"; do
 	t=${spec%%=*} n=$runs
 	[[ $spec == *=* ]] && n=${spec#*=}
+	if [[ $t == files ]]; then
+		[[ $spec == *=* ]] || n=
+		files_row "$n"
+		continue
+	fi
 	bin=$build/libfuzzer/fuzz_$t log=$out/logs/$t.log
 	[[ -x $bin ]] || { echo "campaign: $bin missing (make fuzz-bins)" >&2; exit 2; }
 	mkdir -p "$out/corpus/$t" "$top/tests/fuzz/corpus/$t"

@@ -70,7 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(z);
 	struct datafile *df;
 	void *buf;
-	if (zdata_open_max(path, 0, MAX_IMAGE_BYTES, &df, &buf) == 0) {
+	char why[256];
+	if (zdata_open_max(NULL, path, 0, MAX_IMAGE_BYTES, &df, &buf, why, sizeof why) == 0) {
 		uint64_t n = 0;
 		if (!buf)
 			abort(); /* a .zst is always read into memory */

@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,12 +220,13 @@ static int dump_file(const char *path, uint64_t *pcs)
 {
 	struct datafile *df;
 	void *zbuf;
-	int r = zdata_open(path, 0, &df, &zbuf);
+	char why[PATH_MAX + 256];
+	int r = zdata_open(NULL, path, 0, &df, &zbuf, why, sizeof why);
 	if (r < 0) {
-		fprintf(stderr, "expdump: %s: %s\n", path,
-			r == -EBADMSG   ? "not an experiment data file (bad or truncated header)"
-			: r == -ENOTSUP ? "newer format version than this tool reads"
-					: strerror(-r));
+		if (r == -ENOENT || r == -ENOMEM)
+			fprintf(stderr, "expdump: %s: %s\n", path, strerror(-r));
+		else
+			fprintf(stderr, "expdump: %s\n", why);
 		return 1;
 	}
 	const struct datafile_info *in = datafile_info(df);

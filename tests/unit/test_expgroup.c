@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/regfile.h"
 #include "tests/unit/check.h"
 
 static char tmp[PATH_MAX / 2];
@@ -139,7 +140,16 @@ static void test_files(void)
 		CHECK_EQ_STR(g.members[1], want);
 	}
 	expgroup_release(&g);
-	CHECK(expgroup_read(dir, &g, err, sizeof err) == -EISDIR);
+	CHECK(expgroup_read(dir, &g, err, sizeof err) == -REGFILE_EDIR);
+	CHECK_EQ_STR(err, "not a regular file (a directory)");
+	/* a FIFO named as a group is refused at once, never opened (it would block) */
+	char fifo[PATH_MAX];
+	path_of(fifo, sizeof fifo, "fifo.erg");
+	CHECK(mkfifo(fifo, 0600) == 0);
+	CHECK(expgroup_is_group(fifo) == 0);
+	CHECK(expgroup_read(fifo, &g, err, sizeof err) == -REGFILE_EFIFO);
+	CHECK_EQ_STR(err, "not a regular file (a FIFO)");
+	unlink(fifo);
 
 	/* write: O_EXCL, then expand mixes groups and experiments in order */
 	char g2[PATH_MAX];

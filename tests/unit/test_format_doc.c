@@ -1,11 +1,16 @@
 /*
  * docs/experiment-format.md and experiment/format.h agree: every constant the
  * document names in a table row "| `NAME` | value |" or "| offset | `NAME` |"
- * has the code's value, and every constant of the code is documented.
+ * has the code's value, and every constant of the code is documented; so do
+ * the reader's bounds (common/regfile.h's sparse rule, analysis/zdata.h's
+ * ceiling).
  */
 #include "experiment/format.h"
 
 #include <stdlib.h>
+
+#include "analysis/zdata.h"
+#include "common/regfile.h"
 
 #include "tests/unit/check.h"
 
@@ -20,6 +25,9 @@ struct c {
 #x, (unsigned long long)(x), 0 \
 	}
 static struct c consts[] = {
+	C(REGFILE_SPARSE_MIN_BYTES),
+	C(REGFILE_SPARSE_RATIO),
+	C(ZDATA_MAX_BYTES),
 	C(EXP_FORMAT_VERSION_MAJOR),
 	C(EXP_FORMAT_VERSION_MINOR),
 	C(EXP_BLOCK_BYTES),
@@ -228,7 +236,9 @@ int main(void)
 			cell[n++] = p;
 		for (int i = 0; i < n && i < 2; i++) { /* a name in a later cell is a mention */
 			char name[128];
-			if (sscanf(cell[i], " `%127[A-Z0-9_]`", name) != 1 || strncmp(name, "EXP_", 4) != 0)
+			if (sscanf(cell[i], " `%127[A-Z0-9_]`", name) != 1 ||
+			    (strncmp(name, "EXP_", 4) != 0 && strncmp(name, "REGFILE_", 8) != 0 &&
+			     strncmp(name, "ZDATA_", 6) != 0))
 				continue;
 			/* the value is the cell after the name (constants, kinds, flags) or
 			 * the cell before it (offset tables) */

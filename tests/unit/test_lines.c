@@ -19,9 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/regfile.h"
 #include "tests/unit/check.h"
 #include "tests/unit/fixture.h"
 
@@ -656,7 +658,12 @@ static void test_corrupt(const char *prog)
 	snprintf(path, sizeof(path), "%s/corrupt", tmp);
 	CHECK(lines_open(NULL, NULL, NULL, &l) == -EINVAL);
 	CHECK(lines_open(prog, NULL, NULL, NULL) == -EINVAL);
-	CHECK(lines_open(tmp, NULL, NULL, &l) == -EINVAL && !l); /* a directory */
+	CHECK(lines_open(tmp, NULL, NULL, &l) == -REGFILE_EDIR && !l); /* a directory */
+	char fifo[256]; /* a FIFO (a load object's path in a hostile map.xml): refused, never waited on */
+	snprintf(fifo, sizeof fifo, "%s/fifo", tmp);
+	CHECK(mkfifo(fifo, 0600) == 0);
+	CHECK(lines_open(fifo, NULL, NULL, &l) == -REGFILE_EFIFO && !l);
+	unlink(fifo);
 	lines_free(NULL);
 
 	FILE *f = fopen(prog, "rb");
@@ -728,6 +735,82 @@ static bool find_fixtures(void)
 	return true;
 }
 
+/* Run fn's lines_open on path in a child: its result, or 1000 when it did not return within 10 s (it blocked). */
+static int open_within(const char *path)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return -errno;
+	pid_t pid = fork();
+	if (pid == 0) {
+		alarm(10);
+		struct lines *l = NULL;
+		int r = lines_open(path, NULL, NULL, &l);
+		size_t n = r == 0 ? lines_rows(l, 0, UINT64_MAX, NULL, NULL) : 0;
+		lines_free(l);
+		long v[2] = {r, (long)n};
+		_exit(write(p[1], v, sizeof v) == (ssize_t)sizeof v ? 0 : 1);
+	}
+	close(p[1]);
+	long v[2] = {1000, 0};
+	ssize_t got = read(p[0], v, sizeof v);
+	close(p[0]);
+	int status;
+	waitpid(pid, &status, 0);
+	if (got != (ssize_t)sizeof v)
+		return 1000;
+	return v[0] == 0 && v[1] == 0 ? -ENODATA : (int)v[0];
+}
+
+/*
+ * Files the DWARF names that libdw would open itself, with a blocking
+ * open(2): a split unit's .dwo (-gsplit-dwarf) and a dwz alt file
+ * (.gnu_debugaltlink).  Each replaced by a FIFO: lines_open returns at once
+ * (the skeleton's line table is still read; an alt file that is a FIFO
+ * refuses the DWARF).  An alt file that is a matching ELF file is used.
+ */
+static void test_named_files(void)
+{
+	char prog[256], dwo[300], alt[256], sec[256], fifo[256];
+	snprintf(prog, sizeof prog, "%s/split", tmp);
+	if (sh("cd %s && cc -O0 -g -gsplit-dwarf -o split %s", tmp, src) != 0) {
+		CHECK(!"cc -gsplit-dwarf");
+		return;
+	}
+	snprintf(dwo, sizeof dwo, "%s/split-lines_prog.dwo", tmp);
+	CHECK(open_within(prog) == 0);
+	CHECK(unlink(dwo) == 0 && mkfifo(dwo, 0600) == 0);
+	CHECK(open_within(prog) == 0); /* not blocked on the .dwo, and its lines are there */
+	unlink(dwo);
+
+	/* .gnu_debugaltlink: NAME, NUL, the alt file's build-id */
+	char id[130];
+	snprintf(alt, sizeof alt, "%s/alt.debug", tmp);
+	snprintf(fifo, sizeof fifo, "%s/alt.fifo", tmp);
+	snprintf(sec, sizeof sec, "%s/altlink", tmp);
+	CHECK(sh("cc -O0 -g -o %s %s", alt, src) == 0 && read_build_id(alt, id, sizeof id));
+	CHECK(mkfifo(fifo, 0600) == 0);
+	const char *targets[] = {fifo, alt};
+	for (int i = 0; i < 2; i++) {
+		FILE *f = fopen(sec, "wb");
+		CHECK(f != NULL);
+		if (!f)
+			return;
+		fwrite(targets[i], 1, strlen(targets[i]) + 1, f);
+		for (size_t k = 0; id[k] && id[k + 1]; k += 2) {
+			unsigned b;
+			sscanf(id + k, "%2x", &b);
+			fputc((int)b, f);
+		}
+		fclose(f);
+		char linked[256];
+		snprintf(linked, sizeof linked, "%s/linked%d", tmp, i);
+		CHECK(sh("objcopy --add-section .gnu_debugaltlink=%s %s %s", sec, alt, linked) == 0);
+		CHECK_EQ_U64(open_within(linked), i == 0 ? -REGFILE_EFIFO : 0);
+	}
+	unlink(fifo);
+}
+
 int main(void)
 {
 	if (!find_fixtures()) {
@@ -756,6 +839,7 @@ int main(void)
 		if (built4)
 			test_split(p5);
 		test_corrupt(p5);
+		test_named_files();
 	}
 	if (built4)
 		test_fixture(p4, p4, tmp);
