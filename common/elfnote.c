@@ -26,24 +26,34 @@ static size_t pad(size_t x, size_t a)
 	return x > SIZE_MAX - (a - 1) ? SIZE_MAX : (x + a - 1) & ~(a - 1);
 }
 
-int elfnote_find_build_id(const void *notes, size_t n_bytes, size_t align, bool big, const uint8_t **ret_desc,
-			  size_t *ret_bytes)
+/* The note's name (namesz bytes) is `name` (want bytes with its NUL), maybe padded with NULs (Go's "Go\0\0"). */
+static bool name_is(const uint8_t *p, size_t namesz, const char *name, size_t want)
+{
+	if (namesz < want || memcmp(p, name, want) != 0)
+		return false;
+	for (size_t i = want; i < namesz; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+int elfnote_find(const void *notes, size_t n_bytes, size_t align, bool big, const char *name, uint32_t type,
+		 const uint8_t **ret_desc, size_t *ret_bytes)
 {
 	const uint8_t *area = notes;
+	size_t want = strlen(name) + 1;
 	align = align == 8 ? 8 : 4;
 	size_t p = 0;
 	while (n_bytes - p >= NOTE_HEADER_BYTES) {
 		size_t namesz = get32(area + p, big), descsz = get32(area + p + 4, big);
-		uint32_t type = get32(area + p + 8, big);
+		uint32_t t = get32(area + p + 8, big);
 		size_t name_off = p + NOTE_HEADER_BYTES;
 		if (namesz > n_bytes - name_off)
 			return -EBADMSG;
 		size_t desc_off = pad(name_off + namesz, align);
 		if (desc_off > n_bytes || descsz > n_bytes - desc_off)
 			return -EBADMSG;
-		if (type == NT_GNU_BUILD_ID_TYPE && namesz == 4 && memcmp(area + name_off, "GNU", 4) == 0) {
-			if (descsz == 0 || descsz > ELFNOTE_BUILD_ID_MAX)
-				return -EBADMSG;
+		if (t == type && name_is(area + name_off, namesz, name, want)) {
 			*ret_desc = area + desc_off;
 			*ret_bytes = descsz;
 			return 1;
@@ -53,6 +63,21 @@ int elfnote_find_build_id(const void *notes, size_t n_bytes, size_t align, bool 
 			return 0; /* the last note's padding runs past the end */
 	}
 	return n_bytes - p == 0 ? 0 : -EBADMSG;
+}
+
+int elfnote_find_build_id(const void *notes, size_t n_bytes, size_t align, bool big, const uint8_t **ret_desc,
+			  size_t *ret_bytes)
+{
+	const uint8_t *d;
+	size_t n;
+	int r = elfnote_find(notes, n_bytes, align, big, "GNU", NT_GNU_BUILD_ID_TYPE, &d, &n);
+	if (r != 1)
+		return r;
+	if (n == 0 || n > ELFNOTE_BUILD_ID_MAX)
+		return -EBADMSG;
+	*ret_desc = d;
+	*ret_bytes = n;
+	return 1;
 }
 
 int elfnote_hex(const uint8_t *d, size_t n, char *ret, size_t room)

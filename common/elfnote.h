@@ -34,6 +34,15 @@ int elfnote_find_build_id(const void *notes, size_t n_bytes, size_t align, bool 
 			  size_t *ret_bytes);
 
 /*
+ * Find the first note of `type` whose name is the NUL-terminated `name`,
+ * possibly padded with more NULs (e.g. "Go" and 4 for the Go toolchain's
+ * build id, whose name field is "Go\0\0"), with the same walk and
+ * return values as elfnote_find_build_id (any descriptor size, 0 included).
+ */
+int elfnote_find(const void *notes, size_t n_bytes, size_t align, bool big, const char *name, uint32_t type,
+		 const uint8_t **ret_desc, size_t *ret_bytes);
+
+/*
  * Write the n bytes at d as lowercase hex with a NUL into ret (room bytes).
  * Returns the number of digits (2n), or -ENAMETOOLONG when room < 2n + 1
  * (or 2n passes INT_MAX), in which case ret is "" (if room > 0).
