@@ -67,3 +67,6 @@ $(BUILD)/tests/tools/info_driver: tests/tools/info_driver.c $(BUILD)/obj/er_prin
 $(UNIT_BIN) $(FUZZ_BIN) $(LIBFUZZER_BIN) $(TOOLS_BIN): $(wildcard common/*.h experiment/*.h analysis/*.h) tests/unit/check.h
 # unit tests and fuzz targets of collector modules include their sources
 $(BUILD)/tests/unit/test_cfi $(BUILD)/tests/fuzz/fuzz_cfi $(BUILD)/libfuzzer/fuzz_cfi: collector/cfi.c collector/cfi.h
+$(BUILD)/tests/unit/test_gopcln $(BUILD)/tests/fuzz/fuzz_gopcln $(BUILD)/libfuzzer/fuzz_gopcln \
+		$(BUILD)/tests/tools/gopcln_rows: collector/gopcln.c \
+	collector/gopcln.h collector/cfi.c collector/cfi.h
