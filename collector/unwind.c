@@ -11,10 +11,14 @@
  * PLT stubs (CFA from the stub's offset), signal trampolines (__restore_rt:
  * the interrupted registers are in the ucontext at sp + 40), and the
  * epilogue quirk (after `pop %rbp` GCC still says %rbp is saved at CFA - 16,
- * a slot now below sp: keep %rbp).  Every stack read is bounds-checked
- * against [sp, stack_hi) and the CFA must grow, so a walk never faults and
- * ends; where it cannot go on, the stack is marked truncated, never guessed.
- * SIGNAL_SAFE: reads only the thread's stack and the collector's own tables.
+ * a slot now below sp: keep %rbp).  Go code has rows from its pclntab
+ * (gopcln.h): stack tops end the walk, stack switches stop it.  Every stack
+ * read is bounds-checked against [sp, top) of the stack that holds sp (the
+ * thread's, the running goroutine's, or the signal stack: stack_holding) and
+ * the CFA must grow on one stack, so a walk never faults and ends; where it
+ * cannot go on, the stack is marked truncated, never guessed.  SIGNAL_SAFE:
+ * reads only the stacks, the running g's first two words, and the
+ * collector's own tables.
  */
 #include "collector/unwind.h"
 
