@@ -14,7 +14,8 @@
  * a slot now below sp: keep %rbp).  Go code has rows from its pclntab
  * (gopcln.h): stack tops end the walk, stack switches stop it.  Every stack
  * read is bounds-checked against [sp, top) of the stack that holds sp (the
- * thread's, the running goroutine's, or the signal stack: stack_holding) and
+ * thread's, the running goroutine's, the signal stack, or else pages checked
+ * readable one by one: stack_holding) and
  * the CFA must grow on one stack, so a walk never faults and ends; where it
  * cannot go on, the stack is marked truncated, never guessed.  SIGNAL_SAFE:
  * reads only the stacks, the running g's first two words, and the
@@ -26,6 +27,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "collector/unwtab.h"
@@ -55,12 +57,17 @@ struct regs {
  * thread runs on: its own, the running goroutine's (Go: in the Go heap,
  * outside the thread's), or the signal stack it handles a signal on.
  */
-enum stack_kind { STACK_NONE, STACK_THREAD, STACK_GO, STACK_SIGNAL };
+enum stack_kind { STACK_NONE, STACK_THREAD, STACK_GO, STACK_SIGNAL, STACK_PROBED };
 
 struct stack {
 	uint64_t lo, hi;
 	int kind;
+	uint64_t probe_lim; /* STACK_PROBED: hi grows page by page up to this */
 };
+
+/* A stack nothing describes is read only in pages checked first, at most this many a walk. */
+#define PROBE_PAGES_MAX 64u
+#define PAGE_SIZE_X86 4096u
 
 /* At most this many changes of stack (signal frames) in one walk: a walk always ends. */
 #define STACK_SWITCHES_MAX 4
@@ -94,7 +101,7 @@ static int go_stack(const struct unwtab_snap *snap, uint64_t sp, struct stack *r
 			continue;
 		uint64_t lo = load(g), hi = load(g + 8);
 		if (lo < hi && hi - lo <= GO_STACK_MAX && sp >= lo && sp < hi) {
-			*ret = (struct stack){lo, hi, STACK_GO};
+			*ret = (struct stack){lo, hi, STACK_GO, 0};
 			return 1;
 		}
 	}
@@ -113,24 +120,66 @@ static int signal_stack(uint64_t sp, struct stack *ret)
 	uint64_t lo = (uint64_t)(uintptr_t)ss.ss_sp, hi = lo + ss.ss_size;
 	if (sp < lo || sp >= hi || hi < lo)
 		return 0;
-	*ret = (struct stack){lo, hi, STACK_SIGNAL};
+	*ret = (struct stack){lo, hi, STACK_SIGNAL, 0};
+	return 1;
+}
+
+/*
+ * 1 if the page at `page` can be read.  The kernel reads it for us:
+ * process_vm_readv on this process fails with EFAULT on an unmapped or
+ * PROT_NONE page instead of faulting (two system calls).
+ */
+static int page_readable(uint64_t page)
+{
+	uint64_t word;
+	struct iovec l = {&word, 8}, r = {(void *)(uintptr_t)page, 8};
+	int saved = errno;
+	long n = syscall(SYS_process_vm_readv, syscall(SYS_getpid), &l, 1L, &r, 1L, 0L);
+	errno = saved;
+	return n == 8;
+}
+
+/*
+ * A stack nothing describes (a coroutine's, a clone child's own, a goroutine's
+ * caught between its g and its sp): from sp's page, if it can be read, then
+ * page by page as the walk reaches them.
+ */
+static int probed_stack(uint64_t sp, struct stack *ret)
+{
+	uint64_t page = sp & ~(uint64_t)(PAGE_SIZE_X86 - 1);
+	if (page < PAGE_SIZE_X86 || page > UINT64_MAX - (PROBE_PAGES_MAX + 1) * PAGE_SIZE_X86 ||
+	    !page_readable(page))
+		return 0;
+	*ret = (struct stack){page, page + PAGE_SIZE_X86, STACK_PROBED,
+			      page + PROBE_PAGES_MAX * PAGE_SIZE_X86};
 	return 1;
 }
 
 /* The stack holding sp, or STACK_NONE (then nothing is read). */
 static struct stack stack_holding(const struct unwind_thread *t, const struct unwtab_snap *snap, uint64_t sp)
 {
-	struct stack st = {0, 0, STACK_NONE};
+	struct stack st = {0, 0, STACK_NONE, 0};
 	if (sp >= t->stack_lo && sp < t->stack_hi)
-		st = (struct stack){t->stack_lo, t->stack_hi, STACK_THREAD};
-	else if (!go_stack(snap, sp, &st))
-		signal_stack(sp, &st);
+		st = (struct stack){t->stack_lo, t->stack_hi, STACK_THREAD, 0};
+	else if (!go_stack(snap, sp, &st) && !signal_stack(sp, &st))
+		probed_stack(sp, &st);
 	return st;
 }
 
-static int readable(uint64_t addr, uint64_t lo, uint64_t hi)
+/*
+ * [addr, addr + bytes) is aligned, at or above lo (the frame's sp) and in
+ * the stack; a probed stack's top grows to take it if its pages can be read.
+ */
+static int in_stack(struct stack *st, uint64_t lo, uint64_t addr, uint64_t bytes)
 {
-	return !(addr & 7) && addr >= lo && addr < hi && hi - addr >= 8;
+	if ((addr & 7) || addr < lo || addr > UINT64_MAX - bytes)
+		return 0;
+	while (addr + bytes > st->hi) {
+		if (st->kind != STACK_PROBED || st->hi >= st->probe_lim || !page_readable(st->hi))
+			return 0;
+		st->hi += PAGE_SIZE_X86;
+	}
+	return 1;
 }
 
 static uint64_t load(uint64_t addr)
@@ -268,13 +317,13 @@ ALWAYS_INLINE void find_rule(const struct unwtab_snap *snap, struct unwind_cache
 static enum step step_signal(const struct unwind_thread *t, const struct unwtab_snap *snap, struct regs *r,
 			     int *exact, struct stack *st, int *switches)
 {
-	uint64_t g = r->sp + SIGFRAME_GREGS, hi = st->hi;
+	uint64_t g = r->sp + SIGFRAME_GREGS;
 	uint64_t a_pc = g + 8 * REG_RIP, a_sp = g + 8 * REG_RSP, a_fp = g + 8 * REG_RBP,
 		 a_bx = g + 8 * REG_RBX;
 	if (r->memo)
 		r->memo->nreads = UNWIND_MEMO_READS + 1; /* not remembered: rare, and many words */
-	if (!readable(a_pc, r->sp, hi) || !readable(a_sp, r->sp, hi) || !readable(a_fp, r->sp, hi) ||
-	    !readable(a_bx, r->sp, hi))
+	if (!in_stack(st, r->sp, a_pc, 8) || !in_stack(st, r->sp, a_sp, 8) || !in_stack(st, r->sp, a_fp, 8) ||
+	    !in_stack(st, r->sp, a_bx, 8))
 		return STEP_STOP;
 	uint64_t sp = load(a_sp);
 	if (sp < st->lo || sp >= st->hi) {
@@ -306,7 +355,7 @@ struct frame_rule {
  * CFI the frame-pointer rule.  0, or -1 when the walk cannot go on.
  */
 ALWAYS_INLINE int frame_rule(int kind, const struct cfi_rule *rule, const struct regs *r, int frame0,
-			     const struct unwtab_obj *o, uint64_t hi, struct frame_rule *f, int on)
+			     const struct unwtab_obj *o, struct stack *st, struct frame_rule *f, int on)
 {
 	f->fp_off = CFI_FP_SAME;
 	f->bx_slot = CFI_BX_SAME;
@@ -329,7 +378,7 @@ ALWAYS_INLINE int frame_rule(int kind, const struct cfi_rule *rule, const struct
 	case CFI_PLT: f->cfa = r->sp + 8 + ((r->pc & 15) >= rule->plt_threshold ? 8 : 0); return 0;
 	default: /* no CFI: the frame-pointer rule, if %rbp points into the stack */
 		memo_need(r, r->fp_src, 0, on);
-		if (readable(r->fp, r->sp, hi) && r->fp + 16 <= hi) {
+		if (in_stack(st, r->sp, r->fp, 16)) {
 			f->cfa = r->fp + 16;
 			f->fp_off = -16;
 			f->bx_slot = CFI_BX_UNKNOWN; /* where such a function keeps %rbx is unknown */
@@ -357,7 +406,7 @@ struct saved {
 	int bx_ok, fp_src, bx_src;
 };
 
-ALWAYS_INLINE int callee_saved(const struct regs *r, const struct frame_rule *f, int frame0, uint64_t hi,
+ALWAYS_INLINE int callee_saved(const struct regs *r, const struct frame_rule *f, int frame0, struct stack *st,
 			       struct saved *nx, int on)
 {
 	nx->fp = r->fp;
@@ -366,7 +415,7 @@ ALWAYS_INLINE int callee_saved(const struct regs *r, const struct frame_rule *f,
 		uint64_t slot = f->cfa + (uint64_t)(int64_t)f->fp_off;
 		if (slot < r->sp && frame0) {
 			/* epilogue after `pop %rbp`: %rbp already holds the caller's value */
-		} else if (readable(slot, r->sp, hi)) {
+		} else if (in_stack(st, r->sp, slot, 8)) {
 			nx->fp = load(slot);
 			nx->fp_src = memo_read(r, slot, nx->fp, on);
 		} else {
@@ -382,7 +431,7 @@ ALWAYS_INLINE int callee_saved(const struct regs *r, const struct frame_rule *f,
 		uint64_t slot = f->cfa + 8 * (uint64_t)(int64_t)f->bx_slot;
 		if (slot < r->sp && frame0) {
 			/* epilogue after `pop %rbx`: %rbx already holds the caller's value */
-		} else if (readable(slot, r->sp, hi)) {
+		} else if (in_stack(st, r->sp, slot, 8)) {
 			nx->bx = load(slot);
 			nx->bx_src = memo_read(r, slot, nx->bx, on);
 		} else {
@@ -407,7 +456,7 @@ ALWAYS_INLINE enum step step(const struct walk_ctx *w, struct regs *r, int *exac
 			     struct stack *st, int *switches, int on)
 {
 	const struct unwtab_snap *snap = w->snap;
-	uint64_t key = *exact ? r->pc : r->pc - 1, hi = st->hi;
+	uint64_t key = *exact ? r->pc : r->pc - 1;
 	const struct unwtab_obj *o;
 	const struct cfi_rule *rule;
 	find_rule(snap, w->cache, key, &o, &rule);
@@ -419,15 +468,15 @@ ALWAYS_INLINE enum step step(const struct walk_ctx *w, struct regs *r, int *exac
 	if (kind == CFI_SIGNAL)
 		return step_signal(w->t, snap, r, exact, st, switches);
 	struct frame_rule f;
-	if (frame_rule(kind, rule, r, frame0, o, hi, &f, on) < 0)
+	if (frame_rule(kind, rule, r, frame0, o, st, &f, on) < 0)
 		return STEP_STOP;
 	/* the return address at CFA - 8, inside the stack, above sp */
-	if (f.cfa <= r->sp || !readable(f.cfa - 8, r->sp, hi))
+	if (f.cfa <= r->sp || !in_stack(st, r->sp, f.cfa - 8, 8))
 		return STEP_STOP;
 	uint64_t ra = load(f.cfa - 8);
 	memo_read_needed(r, f.cfa - 8, ra, on);
 	struct saved nx;
-	if (callee_saved(r, &f, frame0, hi, &nx, on) < 0)
+	if (callee_saved(r, &f, frame0, st, &nx, on) < 0)
 		return STEP_STOP;
 	if (ra == 0)
 		return STEP_END; /* a null return address ends a chain too */
@@ -505,10 +554,9 @@ uint32_t unwind_from_context_memo(const ucontext_t *uc, struct unwind_thread *t,
 	enum step s = STEP_STOP;
 	uint32_t n = 1;
 	pcs[0] = r.pc;
-	if (st.kind == STACK_NONE) { /* nothing to read: the leaf alone */
-		if (memo)
-			memo->nreads = UNWIND_MEMO_READS + 1;
-	} else {
+	if (memo && (st.kind == STACK_NONE || st.kind == STACK_PROBED))
+		memo->nreads = UNWIND_MEMO_READS + 1; /* a replay would read unchecked pages */
+	if (st.kind != STACK_NONE) {
 		n = memo ? walk(&w, &r, &st, pcs, max, &s, 1) : walk(&w, &r, &st, pcs, max, &s, 0);
 	}
 	unwtab_release(&t->hazard);

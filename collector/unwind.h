@@ -3,8 +3,9 @@
  *
  * The CFI unwinder (DESIGN.md decision 2) over the tables of unwtab.h.
  * Every stack read is checked first against the bounds of the stack that
- * holds sp (the thread's, the running goroutine's in a Go program, or the
- * signal stack), so a bad frame pointer never faults; no frame is ever made
+ * holds sp (the thread's, the running goroutine's in a Go program, the
+ * signal stack, or pages checked readable first), so a bad frame pointer
+ * never faults; no frame is ever made
  * up.  SIGNAL_SAFE: no allocation, no locks.
  */
 #ifndef COLLECTOR_UNWIND_H
