@@ -197,8 +197,8 @@ static int one_func(const struct pcln *t, uint32_t i, struct scan *ps, struct ro
 	    eoff_next <= eoff)
 		return -EBADMSG;
 	uint64_t entry = t->text + eoff, end = t->text + eoff_next;
-	if (entry < t->code_lo || end > t->code_hi || (ps->nfunc && entry < ps->hi))
-		return -EBADMSG;
+	if (end < t->text || entry < t->code_lo || end > t->code_hi || (ps->nfunc && entry < ps->hi))
+		return -EBADMSG; /* (entry < end unless the addition wrapped) */
 	uint64_t f = t->ftab + foff;
 	uint32_t f_entry, nameoff, pcsp;
 	if (!rd32(t, f, &f_entry) || !rd32(t, f + 4, &nameoff) || !rd32(t, f + 16, &pcsp) ||

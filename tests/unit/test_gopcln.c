@@ -341,6 +341,11 @@ static void test_refused(void)
 	CHECK(cfi_lookup(&t, entry_of(3)) == NULL);
 	/* below it: nothing */
 	CHECK(gopcln_build(m.b, m.n, TEXT + 1, TEXT + 4096, &a, &t, NULL) == -EBADMSG && t.nrows == 0);
+	/* a text start whose entries wrap around the address space */
+	x = m;
+	put(&x, 24, UINT64_MAX - 20, 8);
+	CHECK(gopcln_build(x.b, x.n, 0, UINT64_MAX, &a, &t, &gi) == -EBADMSG && gi.nfunc == 1 && t.nrows > 0);
+	CHECK(t.hi == UINT64_MAX - 20 + 16); /* main.leaf fits, main.frame would wrap */
 	/* entries that do not rise */
 	x = m;
 	size_t ftab = (size_t)(x.b[64] | x.b[65] << 8);
