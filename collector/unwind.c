@@ -166,20 +166,27 @@ static struct stack stack_holding(const struct unwind_thread *t, const struct un
 	return st;
 }
 
+/* The top of a probed stack grown page by page (each checked) until it covers need, or as far as it can. */
+static uint64_t probe_up(uint64_t hi, uint64_t lim, uint64_t need)
+{
+	while (need > hi && hi < lim && page_readable(hi))
+		hi += PAGE_SIZE_X86;
+	return hi;
+}
+
 /*
  * [addr, addr + bytes) is aligned, at or above lo (the frame's sp) and in
  * the stack; a probed stack's top grows to take it if its pages can be read.
+ * (hi > lo >= 4096, bytes <= 16: hi - bytes does not wrap.)
  */
-static int in_stack(struct stack *st, uint64_t lo, uint64_t addr, uint64_t bytes)
+ALWAYS_INLINE int in_stack(struct stack *st, uint64_t lo, uint64_t addr, uint64_t bytes)
 {
-	if ((addr & 7) || addr < lo || addr > UINT64_MAX - bytes)
+	if (!(addr & 7) && addr >= lo && addr <= st->hi - bytes)
+		return 1;
+	if (st->kind != STACK_PROBED || (addr & 7) || addr < lo || addr > UINT64_MAX - bytes)
 		return 0;
-	while (addr + bytes > st->hi) {
-		if (st->kind != STACK_PROBED || st->hi >= st->probe_lim || !page_readable(st->hi))
-			return 0;
-		st->hi += PAGE_SIZE_X86;
-	}
-	return 1;
+	st->hi = probe_up(st->hi, st->probe_lim, addr + bytes);
+	return addr + bytes <= st->hi;
 }
 
 static uint64_t load(uint64_t addr)
@@ -314,8 +321,8 @@ ALWAYS_INLINE void find_rule(const struct unwtab_snap *snap, struct unwind_cache
  * signal stack, or Go's on its gsignal stack): *st becomes the one holding
  * the interrupted sp, if it is known.
  */
-static enum step step_signal(const struct unwind_thread *t, const struct unwtab_snap *snap, struct regs *r,
-			     int *exact, struct stack *st, int *switches)
+ALWAYS_INLINE enum step step_signal(const struct unwind_thread *t, const struct unwtab_snap *snap,
+				    struct regs *r, int *exact, struct stack *st, int *switches)
 {
 	uint64_t g = r->sp + SIGFRAME_GREGS;
 	uint64_t a_pc = g + 8 * REG_RIP, a_sp = g + 8 * REG_RSP, a_fp = g + 8 * REG_RBP,
