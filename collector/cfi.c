@@ -697,6 +697,16 @@ static void run_pass(struct ctx *c, const struct list *l, struct pass *ps, struc
 	}
 }
 
+/* blk[b] = the first row whose range overlaps [256 b, 256 (b+1)) (offsets from lo). */
+static void fill_index(const uint32_t *pc_off, uint32_t nrows, uint32_t *blk, uint32_t nblk)
+{
+	for (uint32_t b = 0, k = 0; b < nblk; b++) {
+		while (k + 1 < nrows && pc_off[k + 1] <= (uint64_t)b * 256)
+			k++;
+		blk[b] = k;
+	}
+}
+
 static int build(struct ctx *c, const struct list *l, const struct cfi_alloc *a, struct cfi_table *t, int err)
 {
 	struct pass ps = {.limit = l->n, .err = err};
@@ -720,11 +730,7 @@ static int build(struct ctx *c, const struct list *l, const struct cfi_alloc *a,
 	run_pass(c, l, &ps, &o, false);
 	if (o.n != nrows) /* cannot happen: both passes read the same bytes */
 		return -EBADMSG;
-	for (uint32_t b = 0, k = 0; b < nblk; b++) {
-		while (k + 1 < nrows && pc_off[k + 1] <= (uint64_t)b * 256)
-			k++;
-		blk[b] = k;
-	}
+	fill_index(pc_off, nrows, blk, nblk);
 	t->lo = ps.lo;
 	t->hi = ps.end;
 	t->nrows = nrows;
@@ -799,6 +805,22 @@ int cfi_build_debug_frame(const uint8_t *debug_frame, size_t bytes, uint64_t bia
 	memset(ret, 0, sizeof *ret);
 	struct ctx c = {.lo = debug_frame, .hi = debug_frame + bytes, .debug_frame = true, .bias = bias};
 	return build_linear(&c, debug_frame, a, ret);
+}
+
+int cfi_table_index(struct cfi_table *t, const struct cfi_alloc *a)
+{
+	uint64_t span = t->hi - t->lo;
+	uint32_t nblk = (uint32_t)((span + 255) / 256);
+	uint32_t *blk = a->alloc(a->ctx, (size_t)nblk * 4);
+	if (!blk) {
+		t->nrows = 0;
+		return -ENOMEM;
+	}
+	t->bytes += (size_t)nblk * 4;
+	fill_index(t->pc_off, t->nrows, blk, nblk);
+	t->blk = blk;
+	t->nblk = nblk;
+	return 0;
 }
 
 const struct cfi_rule *cfi_lookup(const struct cfi_table *t, uint64_t pc)

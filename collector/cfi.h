@@ -29,6 +29,19 @@ enum cfi_kind {
 	                  * the interrupted context is the ucontext at rsp + 40 (x86-64) */
 	CFI_OUTERMOST = 5, /* return address undefined (e.g. _start, clone's child): the stack ends here */
 	CFI_CFA_BX = 6,    /* CFA = rbx + cfa_off (ld.so's lazy-binding trampolines, which realign rsp) */
+	/*
+	 * The walk cannot go past this frame: it moves rsp in a way no row
+	 * says (Go's stack-switching functions, flagged SPWRITE: systemstack,
+	 * mcall, morestack, asmcgocall, ...).  The stack is truncated here.
+	 */
+	CFI_STOP = 7,
+	/*
+	 * CFA = rsp + cfa_off like CFI_CFA_SP, but the return address is an
+	 * interrupted PC, not a call's: the caller's rule is looked up at it,
+	 * not at it - 1 (Go's asyncPreempt, which the runtime's signal handler
+	 * makes the preempted code call).
+	 */
+	CFI_CFA_SP_INJECTED = 8,
 };
 
 #define CFI_FP_SAME INT16_MIN   /* %rbp is unchanged in this frame (not saved) */
@@ -101,6 +114,14 @@ int cfi_build_eh_frame_hdr(const uint8_t *hdr, size_t hdr_bytes, uint64_t obj_lo
  */
 int cfi_build_debug_frame(const uint8_t *debug_frame, size_t bytes, uint64_t bias, const struct cfi_alloc *a,
 			  struct cfi_table *ret);
+
+/*
+ * For builders of other sources (gopcln.c): with lo, hi, nrows >= 1, pc_off
+ * (rising, pc_off[0] == 0, all < hi - lo <= 1 GiB) and rule set, allocate
+ * and fill the block index (nblk, blk) and add its size to `bytes`.
+ * 0 or -ENOMEM (the table is then left without rows).
+ */
+int cfi_table_index(struct cfi_table *t, const struct cfi_alloc *a);
 
 /* The rule for run-time address pc, or NULL if pc is outside [lo, hi). SIGNAL_SAFE. */
 const struct cfi_rule *cfi_lookup(const struct cfi_table *t, uint64_t pc);

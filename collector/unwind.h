@@ -1,10 +1,12 @@
 /*
  * unwind.h - call stacks of an interrupted thread, from its signal context.
  *
- * This is the interface the CFI unwinder (DESIGN.md decision 2) will
- * implement; today it walks frame pointers.  Every stack read is checked
- * against the thread's stack bounds first, so a bad frame pointer never
- * faults; no frame is ever made up.  SIGNAL_SAFE: no allocation, no locks.
+ * The CFI unwinder (DESIGN.md decision 2) over the tables of unwtab.h.
+ * Every stack read is checked first against the bounds of the stack that
+ * holds sp (the thread's, the running goroutine's in a Go program, the
+ * signal stack, or pages checked readable first), so a bad frame pointer
+ * never faults; no frame is ever made
+ * up.  SIGNAL_SAFE: no allocation, no locks.
  */
 #ifndef COLLECTOR_UNWIND_H
 #define COLLECTOR_UNWIND_H
@@ -13,7 +15,7 @@
 #include <ucontext.h>
 
 struct unwind_thread {
-	uint64_t stack_lo, stack_hi; /* the thread's stack: [lo, hi) */
+	uint64_t stack_lo, stack_hi; /* the thread's own stack: [lo, hi) */
 	/*
 	 * Frame address of the collector's thread-start wrapper (0 for the
 	 * main thread): reaching it ends the walk as a complete stack.
@@ -37,10 +39,12 @@ struct unwind_thread {
 /*
  * Fill pcs[0..max) with the interrupted PC then the return addresses of its
  * callers, leaf first.  Returns the number of frames (>= 1 when max >= 1) and
- * sets *ret_flags to 0 for a complete stack (the frame chain ended with a
- * null frame pointer or at the thread's outer frame), EXP_STACK_TRUNCATED if
- * the walk stopped early (bad frame pointer or depth limit), or
- * EXP_STACK_TRUNCATED|EXP_STACK_FAILED if not even the leaf's caller was found.
+ * sets *ret_flags to 0 for a complete stack (it reached an outermost frame:
+ * _start, clone's child, runtime.goexit / mstart / rt0_go in Go, a null return
+ * address, or the thread's outer frame), EXP_STACK_TRUNCATED if the walk
+ * stopped early (no rule, a bad frame, a stack-switching Go function, or the
+ * depth limit), or EXP_STACK_TRUNCATED|EXP_STACK_FAILED if not even the leaf's
+ * caller was found (also when sp lies on no stack it knows).
  * SIGNAL_SAFE.
  */
 uint32_t unwind_from_context(const ucontext_t *uc, struct unwind_thread *t, uint64_t *pcs, uint32_t max,

@@ -6,7 +6,10 @@
  * the dlopen/dlclose rescans of loadmap.c, inside dl_iterate_phdr so the
  * object cannot be unloaded while it is parsed), from its PT_GNU_EH_FRAME, or
  * from .debug_frame in the object's file or its separate debug file
- * (/usr/lib/debug/.build-id/xx/rest.debug) when it has none.  Each change
+ * (/usr/lib/debug/.build-id/xx/rest.debug) when it has none; a Go object
+ * (one with Go's build-id note) also gets rows for its Go code from its
+ * pclntab (gopcln.h), and the thread-pointer offset of the runtime's current
+ * goroutine (runtime.tlsg), whose stack bounds unwind.c reads.  Each change
  * publishes a new snapshot with an atomic release store; the handler takes
  * it with unwtab_acquire, which also publishes a hazard pointer in the
  * thread's unwind state, and the updater frees an old snapshot or an unloaded
@@ -25,12 +28,21 @@
 struct unwtab_obj {
 	uint64_t lo, hi;               /* executable run-time range */
 	const struct cfi_table *table; /* NULL: no CFI (frame-pointer fallback) */
+	const struct cfi_table *gotab; /* Go code's rows (looked up first), or NULL */
 	uint64_t key;                  /* dlpi_phdr */
 };
+
+/* Go runtimes whose current goroutine a thread's TLS names (one per Go object; rarely more than one). */
+#define UNWTAB_GO_MAX 4
 
 struct unwtab_snap {
 	uint64_t gen;
 	uint32_t n;
+	uint32_t ngo;
+	/* offsets from the thread pointer (%fs) of each Go runtime's g: a
+	 * pointer to the running goroutine, whose first two words are its
+	 * stack's [lo, hi) */
+	int64_t go_g_tls[UNWTAB_GO_MAX];
 	struct unwtab_obj obj[]; /* sorted by lo, not overlapping */
 };
 
@@ -38,6 +50,9 @@ struct unwtab_stats {
 	uint32_t objects, objects_without_cfi;
 	uint64_t rows, bytes, unsupported;
 	uint64_t build_ns;
+	uint32_t go_objects, go_without_table,
+		go_without_tls; /* Go objects; of them without rows, without g */
+	uint64_t go_funcs, go_rows;
 };
 
 /*

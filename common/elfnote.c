@@ -20,18 +20,21 @@ static uint32_t get32(const uint8_t *p, bool big)
 	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
-static bool all_zero(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return false;
-	return true;
-}
-
 /* x rounded up to a multiple of a (a power of two), or SIZE_MAX on overflow. */
 static size_t pad(size_t x, size_t a)
 {
 	return x > SIZE_MAX - (a - 1) ? SIZE_MAX : (x + a - 1) & ~(a - 1);
+}
+
+/* The note's name (namesz bytes) is `name` (want bytes with its NUL), maybe padded with NULs (Go's "Go\0\0"). */
+static bool name_is(const uint8_t *p, size_t namesz, const char *name, size_t want)
+{
+	if (namesz < want || memcmp(p, name, want) != 0)
+		return false;
+	for (size_t i = want; i < namesz; i++)
+		if (p[i])
+			return false;
+	return true;
 }
 
 int elfnote_find(const void *notes, size_t n_bytes, size_t align, bool big, const char *name, uint32_t type,
@@ -43,16 +46,14 @@ int elfnote_find(const void *notes, size_t n_bytes, size_t align, bool big, cons
 	size_t p = 0;
 	while (n_bytes - p >= NOTE_HEADER_BYTES) {
 		size_t namesz = get32(area + p, big), descsz = get32(area + p + 4, big);
-		uint32_t note_type = get32(area + p + 8, big);
+		uint32_t t = get32(area + p + 8, big);
 		size_t name_off = p + NOTE_HEADER_BYTES;
 		if (namesz > n_bytes - name_off)
 			return -EBADMSG;
 		size_t desc_off = pad(name_off + namesz, align);
 		if (desc_off > n_bytes || descsz > n_bytes - desc_off)
 			return -EBADMSG;
-		/* Go's linker pads its owner "Go" to 4 bytes in namesz: NULs after the name are its */
-		if (note_type == type && namesz >= want && memcmp(area + name_off, name, want) == 0 &&
-		    all_zero(area + name_off + want, namesz - want)) {
+		if (t == type && name_is(area + name_off, namesz, name, want)) {
 			*ret_desc = area + desc_off;
 			*ret_bytes = descsz;
 			return 1;

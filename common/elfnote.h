@@ -18,16 +18,6 @@
 #define ELFNOTE_BUILD_ID_MAX 64
 
 /*
- * Find the first note of owner `name` (its NUL included, as ELF counts it;
- * more NULs after it too, as Go's linker writes "Go") and `type` in the
- * note area [notes, notes + n_bytes), walked as below.
- * Returns 1 (*ret_desc, *ret_bytes: its descriptor, of any size), 0 none in
- * the well-formed notes walked, -EBADMSG a truncated note first.
- */
-int elfnote_find(const void *notes, size_t n_bytes, size_t align, bool big, const char *name, uint32_t type,
-		 const uint8_t **ret_desc, size_t *ret_bytes);
-
-/*
  * Find the NT_GNU_BUILD_ID note (type 3, name "GNU") in the note area
  * [notes, notes + n_bytes).  Header fields are read little-endian, or
  * big-endian when `big`; names and descriptors are padded to `align` (the
@@ -42,6 +32,15 @@ int elfnote_find(const void *notes, size_t n_bytes, size_t align, bool big, cons
  */
 int elfnote_find_build_id(const void *notes, size_t n_bytes, size_t align, bool big, const uint8_t **ret_desc,
 			  size_t *ret_bytes);
+
+/*
+ * Find the first note of `type` whose name is the NUL-terminated `name`,
+ * possibly padded with more NULs (e.g. "Go" and 4 for the Go toolchain's
+ * build id, whose name field is "Go\0\0"), with the same walk and
+ * return values as elfnote_find_build_id (any descriptor size, 0 included).
+ */
+int elfnote_find(const void *notes, size_t n_bytes, size_t align, bool big, const char *name, uint32_t type,
+		 const uint8_t **ret_desc, size_t *ret_bytes);
 
 /*
  * Write the n bytes at d as lowercase hex with a NUL into ret (room bytes).

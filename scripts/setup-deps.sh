@@ -37,7 +37,7 @@ PACKAGES=(
 	libc6-dbg       # tests resolve libc functions through /usr/lib/debug
 	libunwind-dev   # tests/unwind, bench/unwind: reference unwinder (test-only, never linked into the collector)
 	python3         # tests: XML well-formedness with the standard library
-	golang-go       # tests: `go tool pprof` reads er_print's pprof exports back (test-only)
+	golang-go       # tests: `go tool pprof` reads er_print's pprof exports back; builds tests/fixtures/go_stacks (test-only)
 	clang-format    # scripts/format-check.sh
 	pmccabe         # scripts/complexity-check.sh
 	binutils        # nm (scripts/layers-check.sh), objdump, readelf

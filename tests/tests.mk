@@ -74,3 +74,6 @@ $(BUILD)/tests/unit/test_cfi $(BUILD)/tests/fuzz/fuzz_cfi $(BUILD)/libfuzzer/fuz
 $(BUILD)/tests/unit/test_textout: tests/unit/test_textout.c $(BUILD)/obj/er_print/textout.o $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.o %.a,$^) -lm
+$(BUILD)/tests/unit/test_gopcln $(BUILD)/tests/fuzz/fuzz_gopcln $(BUILD)/libfuzzer/fuzz_gopcln \
+		$(BUILD)/tests/tools/gopcln_rows: collector/gopcln.c \
+	collector/gopcln.h collector/cfi.c collector/cfi.h

@@ -150,8 +150,50 @@ static void test_hex(void)
 	CHECK_EQ_STR(s, "");
 }
 
+/* A note found by owner and type: Go's build id, whose owner field is "Go\0\0". */
+static void test_owner(void)
+{
+	struct area a = {.n = 0};
+	uint8_t gnu[20] = {9};
+	note(&a, 3, "GNU", gnu, sizeof gnu, 4, false);
+	note(&a, 4, "Gox", id20, 4, 4, false); /* another owner with the type */
+	note(&a, 1, "Go", id20, 8, 4, false);  /* Go's owner, another type */
+	size_t at = a.n;
+	/* namesz 4: "Go" and two NULs, as Go's linker writes it */
+	put32(&a, 4, false);
+	put32(&a, 6, false);
+	put32(&a, 4, false);
+	memcpy(a.b + a.n, "Go\0\0", 4);
+	a.n += 4;
+	memcpy(a.b + a.n, "abcdef\0\0", 8);
+	a.n += 8;
+	const uint8_t *d = NULL;
+	size_t n = 0;
+	CHECK(elfnote_find(a.b, a.n, 4, false, "Go", 4, &d, &n) == 1);
+	CHECK(d == a.b + at + 16 && n == 6 && memcmp(d, "abcdef", 6) == 0);
+	CHECK(elfnote_find(a.b, a.n, 4, false, "Go", 5, &d, &n) == 0);
+	CHECK(elfnote_find(a.b, a.n, 4, false, "G", 4, &d, &n) == 0);
+	/* the owner must be the name then only NULs: "Go\0x" is not "Go" */
+	a.b[at + 15] = 'x';
+	CHECK(elfnote_find(a.b, a.n, 4, false, "Go", 4, &d, &n) == 0);
+	/* every truncation of the area: found only when the note fits, never a read past the end */
+	a.b[at + 15] = 0;
+	int bad = 0;
+	for (size_t k = 0; k <= a.n; k++) {
+		uint8_t *copy = malloc(k ? k : 1);
+		memcpy(copy, a.b, k);
+		int r = elfnote_find(copy, k, 4, false, "Go", 4, &d, &n);
+		bad += k < at + 22 ? r == 1 : r != 1; /* found once its 6 bytes are in (padding may be cut) */
+		free(copy);
+	}
+	CHECK(bad == 0);
+	/* the build-id wrapper is unchanged by it */
+	CHECK(find(a.b, a.n, 4, false, &d, &n) == 1 && n == 20 && d[0] == 9);
+}
+
 int main(void)
 {
+	test_owner();
 	test_found(4, false);
 	test_found(8, false);
 	test_found(4, true);
