@@ -1030,7 +1030,8 @@ static int read_data(struct experiment *exp, int stacks_only)
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = exp_readers[i]->read(&rd, state[i], df[i]);
 	if (r == 0 && stacks_only) {
-		free(rd.stacks.v[rd.nknown].pcs); /* no "unknown" stack */
+		for (size_t i = rd.nknown; i < rd.stacks.n; i++)
+			free(rd.stacks.v[i].pcs); /* no "unknown" nor "process exit" stack */
 		rd.stacks.n = rd.nknown;
 	}
 	if (r == 0)

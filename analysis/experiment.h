@@ -328,6 +328,13 @@ struct experiment {
 	size_t nevents;
 	struct exp_callstack *stacks;
 	size_t nstacks;
+	/*
+	 * Two stacks the reader adds after the file's (no frames): "unknown",
+	 * for events whose stack is missing, and "process exit", for the CPU
+	 * time a process used after its collector's end (profile_process_ends):
+	 * their indexes (nstacks when absent).
+	 */
+	uint32_t unknown_stack, exit_stack;
 	struct exp_sample_point *samples;
 	size_t nsamples;
 	struct exp_process *procs; /* the founder's processes.xml (none in a subexperiment) */

@@ -229,6 +229,7 @@ int profile_new(struct profile **ret)
 	    profile_add_func(p, PFUNC_COLLECTOR, "<Collector-overhead>", "", PROFILE_NO_OBJECT, 0, 0, &id) <
 		    0 ||
 	    profile_add_func(p, PFUNC_STARTUP, "<Process-start>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
+	    profile_add_func(p, PFUNC_EXIT, "<Process-exit>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
 	    !(p->selection_text = strdup("all")) || !(p->exp_selection_text = strdup("all"))) {
 		profile_free(p);
 		return -ENOMEM;
@@ -431,33 +432,6 @@ nomem:
 	return -ENOMEM;
 }
 
-/*
- * A descendant whose own log has no end (killed, or ended by a raw system
- * call): the wait status its parent reaped it with, from the founder's
- * processes.xml, when it is the last image of its pid.
- */
-static void ending_from_parent(struct experiment *x, const struct experiment *f)
-{
-	struct exp_log *l = &x->log;
-	if (l->has_exit || l->nexecs || !l->lineage)
-		return;
-	for (size_t i = 0; i < f->nprocs; i++) {
-		const struct exp_process *pr = &f->procs[i];
-		if (pr->end != EXP_PROC_END_REAPED || strcmp(pr->lineage, l->lineage) != 0)
-			continue;
-		l->has_exit = 1;
-		l->exit_by_parent = 1;
-		l->exit_ns = pr->end_tstamp_ns;
-		if (WIFSIGNALED(pr->wait_status)) {
-			l->exit_signal = WTERMSIG(pr->wait_status);
-			l->core_dumped = WCOREDUMP(pr->wait_status) != 0;
-		} else {
-			l->exit_status = WEXITSTATUS(pr->wait_status);
-		}
-		return;
-	}
-}
-
 static int cmp_start(const void *a, const void *b)
 {
 	const struct exp_slot *x = a, *y = b;
@@ -507,8 +481,8 @@ int profile_add_experiment(struct profile *p, const char *path, char **ret_err)
 	free(subs);
 	if (r == -ENOMEM)
 		return r;
-	for (size_t i = founder + 1; i < p->exps.n; i++)
-		ending_from_parent(p->exps.v[i].exp, p->exps.v[founder].exp);
+	if (profile_process_ends(p, founder) < 0)
+		return -ENOMEM;
 	/* a descendant's lost data is the run's: say so in the founder's header too */
 	for (size_t i = founder + 1; i < p->exps.n; i++) {
 		struct experiment *x = p->exps.v[i].exp, *f = p->exps.v[founder].exp;

@@ -149,6 +149,7 @@ enum pfunc_kind {
 	PFUNC_TRUNCATED,
 	PFUNC_COLLECTOR, /* "<Collector-overhead>": samples taken as the collector's own code returned */
 	PFUNC_STARTUP,   /* "<Process-start>": a new image's CPU time before the collector could sample it */
+	PFUNC_EXIT,      /* "<Process-exit>": a process's CPU time after its collector's end */
 	PFUNC_SYMBOL,
 	PFUNC_SYNTH,
 	PFUNC_NOSYM,
@@ -162,6 +163,7 @@ enum pfunc_kind {
 #define PROFILE_FUNC_TRUNCATED 2u
 #define PROFILE_FUNC_COLLECTOR 3u
 #define PROFILE_FUNC_STARTUP 4u
+#define PROFILE_FUNC_EXIT 5u
 #define PROFILE_NO_OBJECT UINT32_MAX
 
 struct pfunc {

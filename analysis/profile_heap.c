@@ -311,7 +311,7 @@ static int allocate(struct sim *s, const struct exp_heap_event *ev, size_t i)
 			s->sum->failed_count++;
 		return 0;
 	}
-	uint32_t stack = ev->stack == EXP_HEAP_NO_STACK ? (uint32_t)(s->exp->nstacks - 1) : ev->stack;
+	uint32_t stack = ev->stack == EXP_HEAP_NO_STACK ? s->exp->unknown_stack : ev->stack;
 	if (ev->op == EXP_HEAP_MMAP) {
 		int r = unmap_range(s, addr, size, ev->thread); /* MAP_FIXED over a traced mapping */
 		if (r < 0)

@@ -135,6 +135,17 @@ void profile_refresh_object_views(struct profile *p);
  * else from its own log.xml.
  */
 int profile_descendant_wanted(const struct profile *p, const struct experiment *founder, const char *path);
+
+/*
+ * How the processes of the tree whose founder's slot is `founder` ended
+ * (profile_ends.c), once all its experiments are in: a descendant whose own
+ * log has no end takes its parent's wait status; and a process whose CPU
+ * time is known from outside (collect's wait4 for the founder, its parent's
+ * wait for a descendant; less what the children it reaped used) gets what it
+ * ran after its threads' ends as an event of the "process exit" stack of its
+ * last image (<Process-exit>).  0 or -ENOMEM.
+ */
+int profile_process_ends(struct profile *p, size_t founder);
 /* Forget the regular expression (profile_free); the mode becomes "on". */
 void profile_descendants_release(struct profile *p);
 

@@ -399,6 +399,12 @@ int profile_resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s)
 	if (cs->flags & EXP_STACK_COLLECTOR)
 		sr->funcs[sr->nfuncs++] =
 			PROFILE_FUNC_COLLECTOR; /* the collector's time, under the program's stack */
+	if (s == e->exp->exit_stack && e->exp->exit_stack > e->exp->unknown_stack) {
+		/* the CPU time its process ran after its collector's end */
+		sr->funcs[sr->nfuncs++] = PROFILE_FUNC_EXIT;
+		sr->done = 1;
+		return 0;
+	}
 	if (cs->flags & EXP_STACK_STARTUP) {
 		/* a new image's loading: no frame of it was sampled */
 		sr->funcs[sr->nfuncs++] = PROFILE_FUNC_STARTUP;

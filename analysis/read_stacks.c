@@ -84,10 +84,18 @@ static int stacks_read(struct exp_read *rd, void *vst, struct datafile *df)
 	}
 	sort_unique(rd);
 	rd->nknown = rd->stacks.n;
-	/* One extra stack at the end: "unknown" for events whose stack is missing. */
+	/*
+	 * Two extra stacks at the end: "unknown" for events whose stack is
+	 * missing, then "process exit" (experiment.h).
+	 */
 	struct exp_callstack unknown = {.id = 0, .flags = EXP_STACK_FAILED, .nframes = 0, .pcs = malloc(8)};
 	if (!unknown.pcs || VEC_PUSH(&rd->stacks, unknown) < 0) {
 		free(unknown.pcs);
+		return -ENOMEM;
+	}
+	struct exp_callstack ended = {.id = 0, .flags = 0, .nframes = 0, .pcs = malloc(8)};
+	if (!ended.pcs || VEC_PUSH(&rd->stacks, ended) < 0) {
+		free(ended.pcs);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < st->slots.n; i++)
@@ -102,6 +110,9 @@ static int stacks_finish(struct exp_read *rd, void *st, const uint32_t *thread_o
 	(void)st, (void)thread_order;
 	rd->exp->stacks = rd->stacks.v;
 	rd->exp->nstacks = rd->stacks.n;
+	rd->exp->unknown_stack = (uint32_t)rd->nknown;
+	rd->exp->exit_stack =
+		rd->nknown + 1 < rd->stacks.n ? (uint32_t)rd->nknown + 1 : (uint32_t)rd->stacks.n;
 	rd->stacks.v = NULL;
 	rd->stacks.n = 0;
 	return 0;

@@ -12,7 +12,11 @@
 #    <Total> 105 + 95 + 10.007 = 210.007 ms;
 #  - the same samples with first_expiry="uniform" (1.3 to 1.10): only more CPU
 #    than sampled is charged (fast 14.937, both 10.007), and a sampled short
-#    thread is charged I (main 10.007): <Total> 215.077.
+#    thread is charged I (main 10.007): <Total> 215.077;
+#  - with the target's CPU time from collect's wait4 (rusage) 0.4 ms more than
+#    the threads' ends, grid: <Process-exit> 0.4 ms (what ran after the
+#    collector's end), <Total> as wait4 says; 60 ms more: not charged (no exit
+#    takes that long); uniform: not charged.
 . "$(dirname "$0")/common.bash"
 prog=$(fixture_prog)
 script() {
@@ -32,6 +36,7 @@ end 100 105000000
 end 200 95000000
 end 300 3000000
 end 400 3000000
+rusage 206000000 0
 EOS
 }
 script grid | "$MKEXP" "$WORK/g.er" || exit 1
@@ -53,6 +58,26 @@ want "grid: <Total>" "$(ex "$WORK/g.er" '<Total>')" 210.000
 want "uniform: fast" "$(ex "$WORK/u.er" fast)" 15.000
 want "uniform: both (never less)" "$(ex "$WORK/u.er" both)" 10.000
 want "uniform: <Total>" "$(ex "$WORK/u.er" '<Total>')" 215.000
+# what a process ran after its collector's end (<Process-exit>): its CPU time from
+# collect's wait4 less its threads' ends, when that is no more than an exit can be
+exitrun() { # NAME EXPIRY UTIME_NS: the threads end at 105, 95, 3 and 3 ms: 206 ms
+	{ script "$2"; echo "rusage $3 0"; } | "$MKEXP" "$WORK/$1.er" || exit 1
+}
+exitrun x1 grid 206400000
+exitrun x2 grid 266000000
+exitrun x3 uniform 206400000
+ns() { # EXP FUNC: FUNC's exclusive CPU in ns (JSON), "none" if absent
+	"$ER_PRINT" -printmode json -metrics e.totalcpu:name -functions "$1" 2>&1 | python3 -c "
+import json, sys
+for line in sys.stdin:
+    if line.startswith('{') and json.loads(line).get('report') == 'functions':
+        rows = {r['name']: r['e.totalcpu'] for r in json.loads(line)['tables'][0]['rows']}
+        print(rows.get(sys.argv[1], 'none'))" "$2"
+}
+want "grid, 0.4 ms after the threads' ends: <Process-exit>" "$(ns "$WORK/x1.er" '<Process-exit>')" 400000
+want "grid: <Total> is wait4's" "$(ns "$WORK/x1.er" '<Total>')" 210407000
+want "grid, 60 ms after: more than an exit, not charged" "$(ns "$WORK/x2.er" '<Process-exit>')" none
+want "uniform (before 1.11): not charged" "$(ns "$WORK/x3.er" '<Process-exit>')" none
 # exact figures through JSON
 "$ER_PRINT" -printmode json -metrics e.totalcpu:name -functions "$WORK/g.er" >"$WORK/g.json" 2>&1
 python3 - "$WORK/g.json" <<'PY' && pass "grid: exact ns through JSON" || fail "grid: JSON figures"

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # No interval is lost at the edges of a recording (issue 24).  Each thread's
-# samples fall on a grid of its CPU time at a uniform phase, each grid point
+# samples fall on a grid of its CPU time at a uniform phase, its first one
 # worth the interval, and the grid points that pass before the collector
 # can arm a thread (a process's loading, a thread's start) are charged to
-# <Process-start> or the collector's start-up (collector/sampler.h):
+# <Process-start> or the collector's start-up (collector/sampler.h); what a
+# process runs after its collector's end, to <Process-exit>:
 #  - the function a process runs first (100 ms of CPU, then 300 ms) gets its
 #    CPU time within 2% at -p hi and within 3% at -p on over 10 runs (before:
 #    one-sided, about one interval short);
 #  - a process that lives 3 ms gets its 3 ms: 20 runs at -p hi, the sum of
-#    what was recorded within 5% of the sum of the CPU time wait4 reported;
+#    what was recorded within 1% of the sum of the CPU time wait4 reported
+#    (before: 96%, and the loading and the collector's start not at all);
 #  - 200 threads of 5 ms beside 4 long threads get theirs: the short threads'
 #    recorded CPU within 1% of their whole CPU time (measured by each at its
-#    end, from its creation), as the mean of 3 runs, no run off by 3%.
+#    end, from its creation), as the mean of 5 runs (a run is off by about
+#    one thread sampled more or less, 1%), no run off by 3%.
 # Exactness needs the perf task-clock sampler (root in CI); with POSIX
 # timers (ticked by the kernel) the test is skipped, and says so.
 . "$(dirname "$0")/e2e_lib.sh" edges
@@ -62,12 +65,12 @@ for i in $(seq 20); do
 	used=$(python3 -c "a, b = '$ru'.split(); print($used + (int(a) + int(b)) / 1e9)")
 done
 rec=$(incl "${exps[@]}" '<Total>')
-python3 -c "import sys; r, u = ${rec:-0}, $used; print(f'# 20 processes of 3 ms at -p hi: recorded {r:.4f} s, wait4 {u:.4f} s'); sys.exit(0 if abs(r - u) <= 0.05 * u else 1)" &&
+python3 -c "import sys; r, u = ${rec:-0}, $used; print(f'# 20 processes of 3 ms at -p hi: recorded {r:.4f} s, wait4 {u:.4f} s'); sys.exit(0 if abs(r - u) <= 0.01 * u else 1)" &&
 	ok "a process that lives 3 ms gets its 3 ms (20 runs: $rec s recorded, $used s used)" ||
 	bad "20 processes of 3 ms: recorded '${rec:-nothing}' s, wait4 says $used s"
 
 ratios=()
-for i in 1 2 3; do
+for i in 1 2 3 4 5; do
 	rm -rf t.er
 	"$PA_BIN/collect" -o t.er ./edges pool 200 5 4 2>t.err >/dev/null || { bad "collect pool"; continue; }
 	want=$(awk '$2 == "short_life" { print $3 }' t.err)

@@ -13,6 +13,10 @@ for opt in "-O2 -fomit-frame-pointer" "-O0 -fno-omit-frame-pointer"; do
 	"$PA_BIN/er_print" -functions alt.er >f.txt 2>&1 || bad "$opt: er_print -functions"
 	incl() { awk -v f="$1" '$NF == f && NF >= 5 { print $4; exit }' f.txt; }
 	m=$(incl main) h=$(incl in_handler) o=$(incl outer_work) t=$(incl "<Truncated-stack>")
+	# shares of what the program ran: without the process's loading and exit
+	rest=$(awk -v s="$(incl "<Process-start>")" -v e="$(incl "<Process-exit>")" 'BEGIN { print 100 - s - e }')
+	m=$(awk -v m="$m" -v r="$rest" 'BEGIN { if (m != "") printf "%.2f", 100 * m / r }')
+	o=$(awk -v m="$o" -v r="$rest" 'BEGIN { if (m != "") printf "%.2f", 100 * m / r }')
 	check "$opt: in_handler ${h:-no} % inclusive (about 50)" py "'$h' != '' and 40 <= float('$h') <= 60"
 	check "$opt: main ${m:-no} %, outer_work ${o:-no} % inclusive (every stack through the signal frame)" \
 		py "'$m' != '' and '$o' != '' and float('$m') >= 99.5 and float('$o') >= 99.5"

@@ -48,6 +48,8 @@
  *                               every time is relative to it
  *   expiry grid|uniform         <collector_start first_expiry>: how the reader charges a
  *                               thread's CPU after its samples (default: neither)
+ *   rusage UTIME_NS STIME_NS    the target's CPU time as collect's wait4 gave it (default:
+ *                               the experiment's span as user time, no system time)
  *   comment TEXT
  * FRAME is FUNC, FUNC+OFFSET (in the most recent object defining FUNC),
  * @0xVADDR (an ELF address of the most recent object), or 0xADDR.  Object k (0-based) is placed at base 0x100000000 * (k + 1).
@@ -76,6 +78,9 @@
 #include "experiment/heapstream.h"
 #include "experiment/record.h"
 
+/* <rusage utime_ns stime_ns>, from a "rusage" line */
+static unsigned long long ru_utime, ru_stime;
+static int ru_given;
 /* <collector_start first_expiry="...">, from an "expiry" line */
 static char expiry_xml[48];
 /* the experiment's start (CLOCK_MONOTONIC); a "start" line changes it */
@@ -511,6 +516,10 @@ int main(int argc, char **argv)
 			points[npoints++] = strtoull(tok[1], NULL, 10);
 		} else if (strcmp(tok[0], "start") == 0 && nt == 2) {
 			start_ns = strtoull(tok[1], NULL, 10);
+		} else if (strcmp(tok[0], "rusage") == 0 && nt == 3) {
+			ru_utime = strtoull(tok[1], NULL, 10);
+			ru_stime = strtoull(tok[2], NULL, 10);
+			ru_given = 1;
 		} else if (strcmp(tok[0], "expiry") == 0 && nt == 2) {
 			snprintf(expiry_xml, sizeof expiry_xml, " first_expiry=\"%.16s\"", tok[1]);
 		} else if (strcmp(tok[0], "exit") == 0 && nt == 2) {
@@ -846,10 +855,11 @@ int main(int argc, char **argv)
 			 (unsigned long long)now + 3000, exit_status);
 	if (!damage || strcmp(damage, "torn-log") != 0)
 		fprintf(f,
-			"%s  <rusage utime_ns=\"%llu\" stime_ns=\"0\" maxrss_kb=\"2048\" minflt=\"100\" majflt=\"1\" "
+			"%s  <rusage utime_ns=\"%llu\" stime_ns=\"%llu\" maxrss_kb=\"2048\" minflt=\"100\" majflt=\"1\" "
 			"inblock=\"0\" oublock=\"8\" nvcsw=\"3\" nivcsw=\"4\"/>\n"
 			"  <end tstamp_ns=\"%llu\"/>\n</experiment>\n",
-			tail_xml, (unsigned long long)(now - start_ns), (unsigned long long)now + 4000);
+			tail_xml, ru_given ? ru_utime : (unsigned long long)(now - start_ns),
+			ru_given ? ru_stime : 0ull, (unsigned long long)now + 4000);
 	else
 		fprintf(f, "  <exit tstamp_ns=\"1\" sta");
 	fclose(f);
