@@ -116,8 +116,8 @@ static int cmp_event(const void *a, const void *b)
  * charge c exactly; a longer thread is charged what came after its last
  * sample.
  *
- * first_expiry="grid" (format 1.11): each thread's first sample weighs I,
- * the later ones the CPU time since the one before (collector/sampler.h),
+ * first_expiry="grid" (format 1.11): each sample weighs I for each grid
+ * point of the thread's CPU time it charges (collector/sampler.h),
  * so the samples' sum is the thread's CPU time in expectation, and for a thread of c >= I the difference to c (in
  * (-I, I)) is charged to its last sample's stack, which keeps every
  * function's expected charge exact and the thread's sum exact too: more

@@ -642,6 +642,7 @@ static void log_end_counters(struct xmlw *w)
 	xmlw_attr_u64(w, "samples_at_start", atomic_load(&n->startup_samples));
 	xmlw_attr_u64(w, "signals", atomic_load(&n->signals));
 	xmlw_attr_u64(w, "deferred", atomic_load(&n->deferred));
+	xmlw_attr_u64(w, "wait_samples", atomic_load(&n->wait_samples));
 	xmlw_attr_u64(w, "coalesced", atomic_load(&n->coalesced));
 	uint64_t busy = atomic_load(&n->dropped_busy), other = atomic_load(&n->dropped_other);
 	xmlw_attr_u64(w, "dropped", busy + other);

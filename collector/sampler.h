@@ -7,14 +7,16 @@
  * first thread, its exec), with r drawn uniformly from (0, I] per thread:
  * the k-th thread of the process gets 1 + frac(s + k * golden ratio) *
  * (I - 1) ns, s uniform at process start, so the phases of a pool of
- * threads are spread evenly.  A thread's first grid point stands for I of
- * CPU time, each later sample for the thread's CPU time since the one
- * before (threads.c), so a function that runs c is charged c in
+ * threads are spread evenly.  Each grid point stands for I of CPU time: a
+ * sample weighs I for each point the thread's own clock passed since the
+ * last one charged (threads.c), so a function that runs c is charged c in
  * expectation wherever it runs: the first function of a process or thread
- * is charged as fairly as any other, and a thread that runs c < I is sampled with probability c / I
- * and charged I (exact in expectation).  Grid points that pass before the
- * collector can arm the thread (a process's loading, a thread's start-up)
- * are charged at arming time to a start-up stack (threads.c).
+ * is charged as fairly as any other, and a thread that runs c < I is
+ * sampled with probability c / I and charged I (exact in expectation).
+ * Grid points that pass before the collector can arm the thread (a
+ * process's loading, a thread's start-up) are charged at arming time to a
+ * start-up stack, and those that pass inside a blocking call waits.c
+ * wraps, to the call, as it returns (threads.c).
  *
  * Two mechanisms, chosen once per process (sampler_init):
  *  - perf: a software task-clock perf event, counting the thread's CPU time

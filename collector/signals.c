@@ -44,9 +44,19 @@ static atomic_flag move_lock = ATOMIC_FLAG_INIT;
 static void on_sampling_signal(int sig, siginfo_t *si, void *uc);
 
 /* The kernel's sigset: 64 signals. */
+/*
+ * The system call itself, not libc's syscall(): a sampling signal the mask
+ * held is delivered as it returns, and its sample's innermost frame is then
+ * the collector's (the reader hides it), not a libc function's.
+ */
 static void raw_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
-	syscall(SYS_rt_sigprocmask, how, set, old, 8);
+	register long size __asm__("r10") = 8;
+	long r = SYS_rt_sigprocmask;
+	__asm__ volatile("syscall"
+			 : "+a"(r)
+			 : "D"((long)how), "S"(set), "d"(old), "r"(size)
+			 : "rcx", "r11", "memory");
 }
 
 static struct owned *owned_of(int sig)
@@ -332,13 +342,14 @@ int signals_sigwait(const sigset_t *set, int *sig)
 	int (*fn)(const sigset_t *, int *) =
 		(int (*)(const sigset_t *, int *))threads_next_fn(&real, "sigwait");
 	sigset_t copy, saved;
+	uint64_t outer = 0;
 	set = app_set(set, &copy, "waits for", &warned_wait, wait_text);
 	int quiet = signals_owned() && col_collecting();
 	if (quiet)
-		signals_quiet_begin(&saved);
+		outer = signals_quiet_begin(&saved);
 	int r = fn ? fn(set, sig) : ENOSYS;
 	if (quiet)
-		signals_quiet_end(&saved, (void *)fn);
+		signals_quiet_end(&saved, (void *)fn, outer);
 	return r;
 }
 
@@ -348,14 +359,15 @@ int signals_sigwaitinfo(const sigset_t *set, siginfo_t *info)
 	int (*fn)(const sigset_t *, siginfo_t *) =
 		(int (*)(const sigset_t *, siginfo_t *))threads_next_fn(&real, "sigwaitinfo");
 	sigset_t copy, saved;
+	uint64_t outer = 0;
 	set = app_set(set, &copy, "waits for", &warned_wait, wait_text);
 	int quiet = signals_owned() && col_collecting();
 	if (quiet)
-		signals_quiet_begin(&saved);
+		outer = signals_quiet_begin(&saved);
 	int r = fn ? fn(set, info) : (errno = ENOSYS, -1);
 	int e = errno;
 	if (quiet)
-		signals_quiet_end(&saved, (void *)fn);
+		signals_quiet_end(&saved, (void *)fn, outer);
 	errno = e;
 	return r;
 }
@@ -367,14 +379,15 @@ int signals_sigtimedwait(const sigset_t *set, siginfo_t *info, const struct time
 		(int (*)(const sigset_t *, siginfo_t *, const struct timespec *))threads_next_fn(
 			&real, "sigtimedwait");
 	sigset_t copy, saved;
+	uint64_t outer = 0;
 	set = app_set(set, &copy, "waits for", &warned_wait, wait_text);
 	int quiet = signals_owned() && col_collecting();
 	if (quiet)
-		signals_quiet_begin(&saved);
+		outer = signals_quiet_begin(&saved);
 	int r = fn ? fn(set, info, timeout) : (errno = ENOSYS, -1);
 	int e = errno;
 	if (quiet)
-		signals_quiet_end(&saved, (void *)fn);
+		signals_quiet_end(&saved, (void *)fn, outer);
 	errno = e;
 	return r;
 }
@@ -405,17 +418,20 @@ void signals_quiet_add(sigset_t *mask)
 	}
 }
 
-void signals_quiet_begin(sigset_t *saved)
+uint64_t signals_quiet_begin(sigset_t *saved)
 {
 	sigset_t m;
 	sigemptyset(&m);
 	signals_quiet_add(&m);
+	uint64_t outer = threads_wait_begin(); /* the blocking of the signals is the call's too */
 	raw_sigmask(SIG_BLOCK, &m, saved);
+	return outer;
 }
 
-void signals_quiet_end(const sigset_t *saved, const void *fn)
+void signals_quiet_end(const sigset_t *saved, const void *fn, uint64_t outer)
 {
+	threads_wait_end((uint64_t)(uintptr_t)fn);
 	threads_wait_leaf((uint64_t)(uintptr_t)fn);
 	raw_sigmask(SIG_SETMASK, saved, NULL);
-	threads_wait_leaf(0);
+	threads_wait_done(outer);
 }

@@ -28,6 +28,7 @@
 #define COLLECTOR_SIGNALS_H
 
 #include <signal.h>
+#include <stdint.h>
 #include <time.h>
 
 /* Install our handler on SIGURG; its previous disposition becomes the application's. */
@@ -56,12 +57,14 @@ int signals_signalfd(int fd, const sigset_t *mask, int flags);
  * signals the program does not want, saving the thread's mask in *saved
  * (quiet_end restores it; a sample due meanwhile is taken then).  quiet_add
  * adds those signals to a mask the call installs itself (ppoll, pselect,
- * epoll_pwait, sigsuspend).  quiet_end's fn: the library function called,
- * the leaf of a sample that comes as the signals are released
- * (threads_wait_leaf).  SIGNAL_SAFE but for the move.
+ * epoll_pwait, sigsuspend).  quiet_begin starts the call's own grid points
+ * (threads_wait_begin; its result is for quiet_end), quiet_end's fn is the
+ * library function called: the leaf of the grid points the call passed
+ * (threads_wait_end) and of a sample that comes as the signals are
+ * released (threads_wait_leaf).  SIGNAL_SAFE but for the move.
  */
-void signals_quiet_begin(sigset_t *saved);
-void signals_quiet_end(const sigset_t *saved, const void *fn);
+uint64_t signals_quiet_begin(sigset_t *saved);
+void signals_quiet_end(const sigset_t *saved, const void *fn, uint64_t outer);
 void signals_quiet_add(sigset_t *mask);
 
 #endif

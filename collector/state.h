@@ -59,8 +59,9 @@ struct col_counters {
 	_Atomic uint64_t samples;
 	_Atomic uint64_t startup_samples; /* grid points passed before a thread was armed (sampler.h) */
 	_Atomic uint64_t
-		signals; /* sampling signals of live threads while collecting: samples + coalesced + dropped + lost */
+		signals; /* sampling signals of live threads while collecting: samples - wait_samples + coalesced + dropped + lost */
 	_Atomic uint64_t deferred;      /* samples taken when the collector's own code returned */
+	_Atomic uint64_t wait_samples;  /* samples a blocking call took as it returned (no signal) */
 	_Atomic uint64_t coalesced;     /* signals folded into such a sample (several arrived) */
 	_Atomic uint64_t dropped_busy;  /* samples lost: the thread was in collector code that cannot defer */
 	_Atomic uint64_t dropped_other; /* samples lost: a record too big for a block */

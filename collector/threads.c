@@ -70,8 +70,8 @@ struct col_thread {
 	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
 	uint64_t origin_ns;              /* thread CPU clock where its recording counts from (sampler.h) */
 	uint64_t next_grid_ns;           /* ... of its next grid point not yet passed */
-	int charged;                     /* its first grid point was charged (then: CPU since the last) */
-	uint64_t last_cpu_ns;            /* ... at the last recorded sample */
+	uint64_t credit;                 /* grid points from there on a blocking call charged already */
+	uint64_t last_cpu_ns;            /* ... up to which its samples charged it */
 	uint64_t last_at_ns;             /* when last_cpu_ns was read (col_now_ns) */
 	uint64_t last_user_ns;  /* its user-mode CPU time charged to samples so far (sampler_user_ns) */
 	uint64_t window_cpu_ns; /* CPU charged to samples inside the collection window (-t) */
@@ -97,7 +97,9 @@ static int thread_key_ok;
 static __thread struct col_thread *tls_thread;
 static __thread volatile sig_atomic_t tls_guard;
 static __thread volatile uint64_t tls_wait_leaf; /* threads_wait_leaf */
-static void (*on_thread_end)(void);              /* the tracers' per-thread end */
+static __thread volatile uint64_t
+	tls_wait_cpu;               /* in a blocking call: its grid points after this are its own */
+static void (*on_thread_end)(void); /* the tracers' per-thread end */
 
 /*
  * Thread starts and ends of every thread go through one shared cursor (never
@@ -282,9 +284,7 @@ static void thread_sampler(struct col_thread *t, enum startup how)
 	}
 	if (passed) {
 		take_startup(t, passed * iv, first, how);
-		t->charged = 1;
-		t->last_cpu_ns =
-			t->next_grid_ns - iv; /* the next sample: the CPU since the last point passed */
+		t->last_cpu_ns = t->next_grid_ns - iv; /* the last point passed */
 	}
 	int r = sampler_start(&t->smp, t->tid, t, t->raw, t->next_grid_ns > cpu ? t->next_grid_ns - cpu : 1);
 	if (!t->raw) /* its counters' numbers: the events made later (in the handler) must not take them */
@@ -335,7 +335,7 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 	}
 	t->last_cpu_ns = col_thread_cpu_ns();
 	t->origin_ns = origin_ns < t->last_cpu_ns ? origin_ns : t->last_cpu_ns;
-	t->charged = 0; /* a fork child's main thread is its parent's slot again */
+	t->credit = 0; /* a fork child's main thread is its parent's slot again */
 	if (!sampler_splits() || sampler_user_ns(&t->last_user_ns) < 0)
 		t->last_user_ns = 0;
 	struct exp_thread_start r = {
@@ -652,34 +652,39 @@ static int record_clock(struct col_thread *t, const ucontext_t *uc, uint32_t ext
 	return record_clock_stack(t, &s, flags | extra_flags, now, weight_ns, user_ns, startup);
 }
 
-/*
- * The CPU time thread t's sample at cpu_ns (its CPU clock), now_ns stands
- * for: its first grid point stands for the interval I (sampler.h), every
- * later sample for the thread's CPU time since the previous one, by its
- * own clock (a task-clock event's clock counts the time a hypervisor took
- * the CPU away, which the thread's does not: the event says only when), so
- * coalesced or dropped samples lose nothing.  When recording began (a
- * resume, the -t window's start) after the previous sample, at most the
- * time since.  0: nothing to charge.  Keeps the thread's next grid point.
- * SIGNAL_SAFE.
- */
-static uint64_t sample_weight(struct col_thread *t, uint64_t cpu_ns, uint64_t now_ns)
+/* w, or at most the time since recording began (a resume, the -t window's start) after t's last sample. */
+static uint64_t recorded_since(const struct col_thread *t, uint64_t w, uint64_t now_ns)
 {
-	uint64_t iv = sampler_interval_ns(), w;
-	if (!iv)
-		return 0;
-	if (cpu_ns >= t->next_grid_ns)
-		t->next_grid_ns += ((cpu_ns - t->next_grid_ns) / iv + 1) * iv;
-	if (!t->charged) {
-		t->charged = 1;
-		w = iv;
-	} else {
-		w = cpu_ns > t->last_cpu_ns ? cpu_ns - t->last_cpu_ns : 0;
-	}
 	uint64_t since = col_recording_since_ns();
 	if (since > t->last_at_ns && now_ns > since && w > now_ns - since)
 		w = now_ns - since;
 	return w;
+}
+
+/*
+ * The CPU time thread t's sample at cpu_ns (its CPU clock), now_ns stands
+ * for: I for each grid point the thread's own clock passed since the last
+ * one charged (sampler.h), less those a blocking call charged already
+ * (threads_wait_end), so coalesced or dropped samples lose nothing, and an
+ * expiry that came before its grid point (a task-clock event counts the
+ * time a hypervisor took the CPU away, which the thread's clock does not)
+ * leaves that point to a later sample.  When recording began (a resume,
+ * the -t window's start) after the previous sample, at most the time
+ * since.  0: nothing to charge.  Moves the thread's next grid point.
+ * SIGNAL_SAFE.
+ */
+static uint64_t sample_weight(struct col_thread *t, uint64_t cpu_ns, uint64_t now_ns)
+{
+	/* the thread's CPU clock, not the event's: it counts the hypervisor's steal time */
+	uint64_t iv = sampler_interval_ns();
+	if (!iv || cpu_ns < t->next_grid_ns)
+		return 0;
+	uint64_t k = (cpu_ns - t->next_grid_ns) / iv + 1;
+	t->next_grid_ns += k * iv;
+	uint64_t early = k < t->credit ? k : t->credit;
+	t->credit -= early;
+	t->last_cpu_ns = t->next_grid_ns - iv + t->credit * iv;
+	return recorded_since(t, (k - early) * iv, now_ns);
 }
 
 /*
@@ -700,6 +705,62 @@ static uint64_t user_part(struct col_thread *t, uint64_t user_now_ns, uint64_t w
 }
 
 /*
+ * The grid points of thread t in (cpu0, cpu] of its CPU clock not charged
+ * yet (those a blocking call charged are older than cpu0), which a
+ * blocking call is to charge now: their number.  Moves the thread's next
+ * grid point, or when one before cpu0 still waits for its sample, counts
+ * them as charged ahead of it (credit).  SIGNAL_SAFE.
+ */
+static uint64_t wait_points(struct col_thread *t, uint64_t cpu0, uint64_t cpu)
+{
+	uint64_t iv = sampler_interval_ns();
+	uint64_t lo = cpu0 + 1 > t->next_grid_ns ? cpu0 + 1 : t->next_grid_ns;
+	if (!iv || cpu < lo)
+		return 0;
+	uint64_t first = t->next_grid_ns + (lo - t->next_grid_ns + iv - 1) / iv * iv;
+	if (first > cpu)
+		return 0;
+	uint64_t m = (cpu - first) / iv + 1;
+	if (first == t->next_grid_ns)
+		t->next_grid_ns += m * iv;
+	else
+		t->credit += m;
+	t->last_cpu_ns = t->next_grid_ns - iv + t->credit * iv;
+	return m;
+}
+
+/*
+ * Record a clock sample of thread t at now of weight (from sample_weight)
+ * with the stack unwound from uc; system: all of it system time (a
+ * blocking call's, threads_wait_end).  The caller holds t's guard.
+ * SIGNAL_SAFE.
+ */
+static void charge_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags, uint64_t now,
+			  uint64_t weight, int system)
+{
+	struct col_counters *n = col_counters();
+	struct col_config *cfg = col_config();
+	uint64_t since = col_recording_since_ns();
+	int resumed = since > t->last_at_ns && now > since;
+	uint64_t user_now = 0, user = 0;
+	int split = sampler_splits() && sampler_user_ns(&user_now) == 0;
+	int recorded = recorded_at(cfg, now);
+	if (split && !system)
+		user = user_part(t, user_now, weight, !recorded || resumed);
+	t->last_at_ns = now;
+	if (!recorded)
+		return; /* outside the collection window, or paused: not attributed */
+	int r = record_clock(t, uc, extra_flags, now, weight, split ? &user : NULL, 0);
+	if (r == -E2BIG)
+		return;             /* dropped: the thread's tail covers it */
+	t->window_cpu_ns += weight; /* inside the window: recorded or lost */
+	if (r < 0) {
+		atomic_fetch_add(&n->lost_samples, 1);
+		atomic_fetch_add(&n->lost_sample_ns, weight);
+	}
+}
+
+/*
  * Record one clock sample of thread t with the stack unwound from uc (a
  * signal context, or a context taken in the collector's own code, whose
  * frames the reader hides).  0 if no grid point has passed since the
@@ -708,32 +769,20 @@ static uint64_t user_part(struct col_thread *t, uint64_t user_now_ns, uint64_t w
  */
 static int take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags)
 {
-	struct col_counters *n = col_counters();
-	struct col_config *cfg = col_config();
-	uint64_t cpu = col_thread_cpu_ns();
-	uint64_t now = col_now_ns();
-	uint64_t since = col_recording_since_ns();
-	int resumed = since > t->last_at_ns && now > since;
-	uint64_t weight = sample_weight(t, cpu, now);
+	uint64_t now = col_now_ns(), cpu = col_thread_cpu_ns();
+	uint64_t from = t->raw ? 0 : tls_wait_cpu;
+	/*
+	 * In a blocking call (its signals held till it returns): only the grid
+	 * points it passed are its own; those before, which the event came late
+	 * for, are the code's before it, and wait for the next sample there.
+	 */
+	uint64_t weight = from ? recorded_since(t, wait_points(t, from, cpu) * sampler_interval_ns(), now)
+			       : sample_weight(t, cpu, now);
+	if (from)
+		tls_wait_cpu = cpu;
 	if (!weight)
 		return 0;
-	uint64_t user_now = 0, user = 0;
-	int split = sampler_splits() && sampler_user_ns(&user_now) == 0;
-	int recorded = recorded_at(cfg, now);
-	if (split)
-		user = user_part(t, user_now, weight, !recorded || resumed);
-	if (recorded) {
-		int r = record_clock(t, uc, extra_flags, now, weight, split ? &user : NULL, 0);
-		if (r == -E2BIG)
-			return 1;           /* dropped: the thread's tail covers it */
-		t->window_cpu_ns += weight; /* inside the window: recorded or lost */
-		if (r < 0) {
-			atomic_fetch_add(&n->lost_samples, 1);
-			atomic_fetch_add(&n->lost_sample_ns, weight);
-		}
-	} /* else outside the collection window, or paused: not attributed */
-	t->last_cpu_ns = cpu;
-	t->last_at_ns = now;
+	charge_sample(t, uc, extra_flags, now, weight, from != 0);
 	return 1;
 }
 
@@ -1127,6 +1176,51 @@ uint64_t threads_count_sum(enum threads_counter which)
 void threads_wait_leaf(uint64_t pc)
 {
 	tls_wait_leaf = pc;
+}
+
+uint64_t threads_wait_begin(void)
+{
+	uint64_t outer = tls_wait_cpu;
+	struct col_thread *t = tls_thread;
+	uint64_t sp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
+	if (!t || !sampler_interval_ns() ||
+	    atomic_load_explicit(&t->state, memory_order_relaxed) != SLOT_LIVE ||
+	    (t->uw.stack_hi && (sp < t->uw.stack_lo || sp >= t->uw.stack_hi)))
+		return outer; /* no samples, or not this thread's stack (a raw clone child shares its TLS) */
+	uint64_t cpu = col_thread_cpu_ns();
+	tls_wait_cpu = cpu ? cpu : 1;
+	return outer;
+}
+
+__attribute__((noinline)) void threads_wait_end(uint64_t pc)
+{
+	struct col_thread *t = tls_thread;
+	uint64_t from = tls_wait_cpu;
+	if (!from || !t || tls_guard || !t->pcs || atomic_load(&t->state) != SLOT_LIVE || !col_collecting())
+		return;
+	tls_guard = 1;
+	uint64_t cpu = col_thread_cpu_ns(), now = col_now_ns();
+	uint64_t w = recorded_since(t, wait_points(t, from, cpu) * sampler_interval_ns(), now);
+	tls_wait_cpu = cpu;
+	if (w) {
+		uint64_t outer_leaf = tls_wait_leaf;
+		tls_wait_leaf = pc;
+		ucontext_t uc;
+		context_here(&uc);
+		charge_sample(t, &uc, 0, now, w, 1);
+		tls_wait_leaf = outer_leaf;
+		atomic_fetch_add(&col_counters()->wait_samples, 1);
+	}
+	if (t->deferred || t->hwc_deferred)
+		take_deferred(t, 0); /* still under the guard */
+	tls_guard = 0;
+	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
+}
+
+void threads_wait_done(uint64_t outer)
+{
+	tls_wait_leaf = 0;
+	tls_wait_cpu = outer;
 }
 
 void *threads_next_fn(void *_Atomic *slot, const char *name)

@@ -120,6 +120,26 @@ uint64_t threads_count_sum(enum threads_counter which);
 void threads_wait_leaf(uint64_t pc);
 
 /*
+ * Around a blocking call (waits.c), whose grid points (sampler.h) are its
+ * own: threads_wait_begin() before it reads the calling thread's CPU clock
+ * (it returns the outer call's state, for threads_wait_done);
+ * threads_wait_end(pc) after it charges the grid points the thread's
+ * clock passed inside the call to the call, as one sample whose leaf is pc
+ * (with the sampling signals still held, or in the mask the call
+ * restored); threads_wait_done(outer) when the signals are released.
+ * The task-clock event does not count the time the kernel takes to switch
+ * the thread off its CPU and back, which the thread's clock counts (tens of
+ * microseconds a wait in a VM): its expiries would charge the grid points
+ * that pass there to the code after the call.  And an expiry that comes
+ * inside the call (held till it returns) charges only the call's points,
+ * not those before it, which it came late for: the next sample takes them,
+ * in the code the event sees.  SIGNAL_SAFE.
+ */
+uint64_t threads_wait_begin(void);
+void threads_wait_end(uint64_t pc);
+void threads_wait_done(uint64_t outer);
+
+/*
  * The next definition of name after ours (dlsym RTLD_NEXT), found once and
  * kept in *slot: under the calling thread's guard, so that dlsym's own
  * allocations are not traced as the program's.  NULL if none.  Not

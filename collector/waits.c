@@ -29,41 +29,62 @@ static int quiet_on(void)
 	return signals_owned() && col_collecting();
 }
 
-/*
- * The body of a wrapper: FN (type T, RET its result type) found by NAME;
- * called as CALL with the sampling signals blocked when BLOCKING and the
- * process collects.  errno as the real call left it.
- */
-#define QUIET_CALL(RET, T, NAME, BLOCKING, CALL) \
+/* FN (type T), the real NAME; ENOSYS from the wrapper (RET its result type) without one. */
+#define REAL_FN(RET, T, NAME)                    \
 	static void *_Atomic real_;              \
 	T fn = (T)threads_next_fn(&real_, NAME); \
 	if (!fn) {                               \
 		errno = ENOSYS;                  \
 		return (RET)-1;                  \
-	}                                        \
-	if (!(BLOCKING) || !quiet_on())          \
-		return CALL;                     \
-	sigset_t saved_;                         \
-	signals_quiet_begin(&saved_);            \
-	RET r_ = CALL;                           \
-	int e_ = errno;                          \
-	signals_quiet_end(&saved_, (void *)fn);  \
-	errno = e_;                              \
+	}
+
+/*
+ * CALL with the sampling signals blocked around it (signals_quiet_begin,
+ * quiet_end), errno as the real call left it.
+ */
+#define QUIET_RETURN(RET, CALL)                         \
+	sigset_t saved_;                                \
+	uint64_t outer_ = signals_quiet_begin(&saved_); \
+	RET r_ = CALL;                                  \
+	int e_ = errno;                                 \
+	signals_quiet_end(&saved_, (void *)fn, outer_); \
+	errno = e_;                                     \
 	return r_
 
 /*
- * The same for a call that installs a mask of its own (MASK, may be NULL:
- * the thread's then): the sampling signals are added to a copy of it.
+ * The body of a wrapper: the real NAME (type T, RET its result type) called
+ * as CALL, with the sampling signals blocked when BLOCKING and the process
+ * collects.
  */
-#define QUIET_MASK_CALL(RET, T, NAME, BLOCKING, MASK, CALL)         \
-	sigset_t copy_;                                             \
-	int own_mask_ = (MASK) != NULL && (BLOCKING) && quiet_on(); \
-	if (own_mask_) {                                            \
-		copy_ = *(MASK);                                    \
-		signals_quiet_add(&copy_);                          \
-		MASK = &copy_;                                      \
-	}                                                           \
-	QUIET_CALL(RET, T, NAME, (BLOCKING) && !own_mask_, CALL)
+#define QUIET_CALL(RET, T, NAME, BLOCKING, CALL) \
+	REAL_FN(RET, T, NAME)                    \
+	if (!(BLOCKING) || !quiet_on())          \
+		return CALL;                     \
+	QUIET_RETURN(RET, CALL)
+
+/*
+ * The same for a call that installs a mask of its own (MASK, may be NULL:
+ * the thread's then): the sampling signals are added to a copy of it, and
+ * the grid points the call passed are charged to it (threads_wait_end) as
+ * it returns.
+ */
+#define QUIET_MASK_CALL(RET, T, NAME, BLOCKING, MASK, CALL) \
+	REAL_FN(RET, T, NAME)                               \
+	if (!(BLOCKING) || !quiet_on())                     \
+		return CALL;                                \
+	if ((MASK) == NULL) {                               \
+		QUIET_RETURN(RET, CALL);                    \
+	}                                                   \
+	sigset_t copy_ = *(MASK);                           \
+	signals_quiet_add(&copy_);                          \
+	MASK = &copy_;                                      \
+	uint64_t outer_ = threads_wait_begin();             \
+	RET r_ = CALL;                                      \
+	int e_ = errno;                                     \
+	threads_wait_end((uint64_t)(uintptr_t)fn);          \
+	threads_wait_done(outer_);                          \
+	errno = e_;                                         \
+	return r_
 
 static int zero_ts(const struct timespec *ts)
 {
@@ -183,7 +204,13 @@ static int quiet_sigsuspend(void *_Atomic *slot, const char *name, const sigset_
 		return fn(mask);
 	sigset_t copy = *mask;
 	signals_quiet_add(&copy);
-	return fn(&copy);
+	uint64_t outer = threads_wait_begin();
+	int r = fn(&copy);
+	int e = errno;
+	threads_wait_end((uint64_t)(uintptr_t)fn);
+	threads_wait_done(outer);
+	errno = e;
+	return r;
 }
 
 EXPORT int sigsuspend(const sigset_t *mask)

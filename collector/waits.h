@@ -9,7 +9,10 @@
  * waits.c interposes each (exported under its own name, libcollector.map)
  * and runs the real one with the sampling signals the program does not
  * want blocked (signals_quiet_begin, or added to the mask the call installs
- * itself), so that a sample due meanwhile is taken as the call returns.
+ * itself), so that a sample due meanwhile is taken as the call returns;
+ * the grid points of the thread's CPU time that pass inside the call are
+ * the call's (threads_wait_begin, threads_wait_end: a task-clock event does
+ * not count the kernel's switching of the thread off its CPU and back).
  * Calls that cannot block (a zero timeout, IPC_NOWAIT) pass straight
  * through, as does every call in a process that is not collecting.
  *

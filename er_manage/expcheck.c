@@ -152,12 +152,14 @@ static int founder_of(const char *path, char *ret, size_t room)
 static int check_log(const char *path, char *why, size_t room)
 {
 	char buf[4096];
-	int fd = regfile_open_in(path, "log.xml", NULL); /* a regular file of the experiment, never blocking */
+	int fd =
+		regfile_open_in(path, "log.xml", NULL); /* a regular file of the experiment, never blocking */
 	if (fd < 0) {
 		if (fd == -ENOENT)
 			snprintf(why, room, "not an experiment: it has no log.xml");
 		else
-			snprintf(why, room, "not an experiment: cannot read its log.xml: %s", regfile_strerror(fd));
+			snprintf(why, room, "not an experiment: cannot read its log.xml: %s",
+				 regfile_strerror(fd));
 		return -EINVAL;
 	}
 	ssize_t r;

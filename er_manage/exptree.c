@@ -192,7 +192,7 @@ static int copy_entry(struct walk *w, int sdir, const char *name, void *arg)
 	if (S_ISLNK(st.st_mode))
 		return copy_link(sdir, ddir, name, &st);
 	/* a device, FIFO or socket has no place in an experiment */
-	return S_ISFIFO(st.st_mode) ? -REGFILE_EFIFO
+	return S_ISFIFO(st.st_mode)  ? -REGFILE_EFIFO
 	       : S_ISCHR(st.st_mode) ? -REGFILE_ECHR
 	       : S_ISBLK(st.st_mode) ? -REGFILE_EBLK
 				     : -REGFILE_ESOCK;

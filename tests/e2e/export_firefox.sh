@@ -39,9 +39,18 @@ for x in c t; do
 	pq thread list --json >pq.$x.threads 2>&1
 	pq thread functions --json --limit 0 >pq.$x.funcs 2>&1
 	pq stop --all >/dev/null 2>&1
-	# threads with samples (a thread that only waited has none to export)
-	nthreads=$("$er_print" -printmode json -thread_list $x.er |
-		python3 -c 'import json, sys; print(sum(t["samples"] > 0 for t in json.load(sys.stdin)["threads"]))')
+	# threads with samples (a thread that only waited has none to export), and the main
+	# thread when <Process-exit> (what the process ran after its collector's end) is charged to it
+	exit_cpu=$("$er_print" -printmode json -metrics e.totalcpu:name -functions $x.er | python3 -c '
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if r.get("report") == "functions":
+        print(sum(row["e.totalcpu"] for row in r["tables"][0]["rows"] if row["name"] == "<Process-exit>"))')
+	nthreads=$("$er_print" -printmode json -thread_list $x.er | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["threads"]
+print(sum(x["samples"] > 0 or (x["creator_tid"] == 0 and float(sys.argv[1]) > 0) for x in t))' "${exit_cpu:-0}")
 	read -r pq_threads pq_cpu < <(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

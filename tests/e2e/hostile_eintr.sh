@@ -5,7 +5,8 @@
 # collector/waits.c runs them with the sampling signals blocked.  A loop of
 # 1 ms waits with 0.2 ms of work between them, the calls in turn: 20 runs at
 # -p on and 5 at -p hi, no EINTR in any (before: 9 of 12 runs at -p hi saw
-# some).  The work is still recorded, within 15%.
+# some).  The work is still recorded, over the runs within 20% at -p on
+# (about 100 samples) and 15% at -p hi.
 . "$(dirname "$0")/e2e_lib.sh" eintr
 cc -O1 -g -pthread "$PA_TOP/tests/fixtures/sigurg.c" -o sigurg || exit 1
 
@@ -14,10 +15,11 @@ grep -q '^eintr all: 0 calls failed with EINTR, 0 otherwise$' plain.out || bad "
 for p in on hi; do
 	runs=20
 	[[ $p == hi ]] && runs=5
-	clean=0
+	clean=0 want=0 exps=()
 	for i in $(seq $runs); do
-		rm -rf l.er
-		"$PA_BIN/collect" -p $p -o l.er ./sigurg eintr all 0.25 >l.out 2>l.err || { bad "-p $p run $i: exit status $?"; continue; }
+		"$PA_BIN/collect" -p $p -o l$p$i.er ./sigurg eintr all 0.25 >l.out 2>l.err || { bad "-p $p run $i: exit status $?"; continue; }
+		exps+=(l$p$i.er)
+		want=$(awk -v s="$want" '$1 == "cpu" && $2 == "work" { s += $3 } END { print s }' l.err)
 		if grep -q '^eintr all: 0 calls failed with EINTR, 0 otherwise$' l.out; then
 			clean=$((clean + 1))
 		else
@@ -25,9 +27,11 @@ for p in on hi; do
 		fi
 	done
 	((clean == runs)) && ok "-p $p: $runs runs of $(awk '$1 == "calls" { print $3 }' l.err) calls, no EINTR"
-	want=$(awk '$1 == "cpu" && $2 == "work" { print $3 }' l.err)
-	got=$("$PA_BIN/er_print" -metrics i.totalcpu:name -functions l.er 2>&1 | awk '$NF == "work" { print $1; exit }')
-	awk -v g="${got:-0}" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 0.15 * w + 0.01) }' &&
+	# over all the runs: one run at -p on has 5 samples or so
+	got=$("$PA_BIN/er_print" -metrics i.totalcpu:name -functions "${exps[@]}" 2>&1 | awk '$NF == "work" { print $1; exit }')
+	tol=0.15
+	[[ $p == on ]] && tol=0.2
+	awk -v g="${got:-0}" -v w="$want" -v t=$tol 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= t * w) }' &&
 		ok "-p $p: work recorded $got s of $want s" || bad "-p $p: work recorded '${got:-nothing}' s of $want s"
 done
 e2e_end
