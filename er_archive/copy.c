@@ -34,7 +34,10 @@ static void on_fatal_signal(int sig)
 
 void copy_cleanup_install(void)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+	/* past the file size limit (ulimit -f) a write fails with EFBIG, which is reported, and
+	 * the temporary file removed, instead of the kernel's SIGXFSZ killing us */
+	signal(SIGXFSZ, SIG_IGN);
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
 		struct sigaction sa = {.sa_handler = on_fatal_signal};
 		sigemptyset(&sa.sa_mask);

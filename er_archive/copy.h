@@ -16,8 +16,9 @@
  * and checked, then linked under a hidden name and renamed over the
  * destination; where the file system has no O_TMPFILE it is a hidden
  * mkstemp(3) name, removed on every failure and, by the handlers
- * copy_cleanup_install sets, on SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE
- * and SIGXFSZ before the signal takes its course.  The hidden names look
+ * copy_cleanup_install sets, on SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE
+ * before the signal takes its course (it ignores SIGXFSZ: past the file
+ * size limit a write fails with EFBIG, reported like a full disk).  The hidden names look
  * like DIR/.BASE.tmpXXXXXX.  Not thread-safe (one pending name).
  */
 #ifndef ER_ARCHIVE_COPY_H

@@ -7,6 +7,7 @@
 #include "er_manage/cpmv.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -247,6 +248,7 @@ int cpmv_main(int argc, char **argv, int move)
 {
 	struct job j = {.prog = move ? "er_mv" : "er_cp", .move = move};
 	const char *usage = move ? mv_usage : cp_usage;
+	signal(SIGXFSZ, SIG_IGN); /* past ulimit -f a write fails (EFBIG) and the copy is undone */
 	char set[128];
 	int first = cli_parse(argc, argv, j.prog, usage, "", set);
 	if (argc - first < 2)

@@ -28,6 +28,7 @@ struct erp {
 	struct profile *prof;
 	FILE *out;            /* stdout, or the file of `outfile`/`appendfile` */
 	int out_owned;        /* out must be fclose'd when replaced */
+	char *out_name;       /* its name for messages (NULL: standard output or error) */
 	struct mspec metrics; /* `metrics`: the columns of function-level reports */
 	struct mspec sort;    /* `sort`: one entry */
 	long limit;           /* `limit`: rows per report, 0 = all */

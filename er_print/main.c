@@ -10,12 +10,15 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -453,6 +456,45 @@ static int cmd_name(struct erp *e, const char *arg)
 	return 0;
 }
 
+/*
+ * Why writing to fd failed, when the stream no longer knows: a full file
+ * system, the file size limit (ulimit -f), else what one more byte meets
+ * (the output is short already), else an I/O error.
+ */
+static int write_failure(int fd)
+{
+	struct statvfs fs;
+	struct stat st;
+	struct rlimit lim;
+	if (fstatvfs(fd, &fs) == 0 && fs.f_bavail == 0)
+		return ENOSPC;
+	if (fstat(fd, &st) == 0 && getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+	    (rlim_t)st.st_size >= lim.rlim_cur)
+		return EFBIG;
+	return write(fd, "\n", 1) < 0 && errno ? errno : EIO;
+}
+
+/* Flush (and close, if ours) the reports' stream: -1 after saying what was lost. */
+static int end_out(struct erp *e)
+{
+	errno = 0;
+	int err = fflush(e->out) != 0 ? errno : 0;
+	if (!err && ferror(e->out))
+		err = write_failure(fileno(e->out));
+	if (e->out_owned && fclose(e->out) != 0 && !err)
+		err = errno ? errno : EIO;
+	if (err)
+		erp_error(e, "cannot write the reports to %s%s%s: %s", e->out_name ? "'" : "",
+			  e->out_name        ? e->out_name
+			  : e->out == stderr ? "standard error"
+					     : "standard output",
+			  e->out_name ? "'" : "", strerror(err));
+	free(e->out_name);
+	e->out_name = NULL;
+	e->out_owned = 0;
+	return err ? -1 : 0;
+}
+
 static int set_out(struct erp *e, const char *arg, const char *mode)
 {
 	FILE *f;
@@ -467,11 +509,12 @@ static int set_out(struct erp *e, const char *arg, const char *mode)
 		erp_error(e, "cannot open '%s' for writing: %s", arg, strerror(errno));
 		return -1;
 	}
-	if (e->out_owned)
-		fclose(e->out);
+	char *name = owned ? strdup(arg) : NULL;
+	int r = end_out(e);
 	e->out = f;
 	e->out_owned = owned;
-	return 0;
+	e->out_name = name;
+	return r;
 }
 
 static int cmd_outfile(struct erp *e, const char *arg)
@@ -978,6 +1021,7 @@ int main(int argc, char **argv)
 {
 	struct erp e = {.out = stdout, .prog = PROG, .sthresh = 75, .dthresh = 75};
 	clock_gettime(CLOCK_MONOTONIC, &e.start);
+	signal(SIGXFSZ, SIG_IGN); /* past ulimit -f a write fails (EFBIG), which is reported */
 	char err[256];
 	if (argc == 1) {
 		usage(stderr);
@@ -1035,8 +1079,8 @@ int main(int argc, char **argv)
 				status = 1;
 		}
 	}
-	if (e.out_owned)
-		fclose(e.out);
+	if (end_out(&e) < 0 && status == 0)
+		status = 1;
 	free(e.search_path);
 	for (int i = 0; i < e.npathmaps; i++) {
 		free(e.pathmap_from[i]);

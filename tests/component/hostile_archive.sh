@@ -9,8 +9,9 @@
 #    refused at once, nothing written;
 #  - a FIFO: refused at once (it never blocks), also with -n;
 #  - an ELF object of mode 0700 and one of 0640: archived with those modes, not 0755/0644;
-#  - the file-size limit hit in the middle of a copy and of the index (SIGXFSZ): no
-#    temporary stays in archives/ or the cache;
+#  - the file-size limit hit in the middle of a copy and of the index: "File too large"
+#    for the file, exit 1 (before: killed by SIGXFSZ), no temporary stays in archives/
+#    or the cache;
 #  - -A src archives the sources an object's DWARF names from this machine's copy, never
 #    from a copy that came inside the experiment (its DWARF could name ~/.ssh/id_rsa);
 #  - after all of it, no hidden .NAME.tmpXXXXXX anywhere.
@@ -80,13 +81,15 @@ for mode in 0700 0640; do
 	[[ $got == "${mode#0}" ]] && pass "mode $mode: the copy has mode $got" || fail "mode $mode: the copy has mode '$got'"
 done
 
-# ---- the file-size limit in the middle of a copy (SIGXFSZ kills er_archive there)
+# ---- the file-size limit in the middle of a copy: er_archive ignores SIGXFSZ, says which
+# file could not be written and why, and exits 1
 naming big.er "$WORK/victim"
-run xfsz-copy any "" bash -c "ulimit -f 4; exec '$ARCHIVE' -F -A copy big.er"
+run xfsz-copy 1 "cannot write big.er/archives/.*victim: File too large" bash -c "ulimit -f 4; exec '$ARCHIVE' -F -A copy big.er"
 [[ -z $(find big.er/archives -name "*victim*") ]] && pass "xfsz-copy: no partial copy" ||
 	fail "xfsz-copy: $(find big.er/archives -name "*victim*")"
 naming idx.er "$WORK/victim"
-run xfsz-index any "" bash -c "ulimit -f 0; exec '$ARCHIVE' -F -A off idx.er"
+# (under ulimit -f 0 even the message cannot reach the output file: the exit status says it)
+run xfsz-index 1 "" bash -c "ulimit -f 0; exec '$ARCHIVE' -F -A off idx.er"
 [[ ! -e idx.er/archives/index.xml ]] && pass "xfsz-index: no index written" || fail "xfsz-index: an index.xml"
 
 # ---- -A src: the sources an object's DWARF names are copied only from this machine's line

@@ -10,7 +10,7 @@
 # the process's CPU within 5% (+ 0.1 s: the collector's start-up and the
 # process's exit are not sampled), and the collector's share is visible.
 . "$(dirname "$0")/e2e_lib.sh" heapsmp
-attr() { sed -n "s/.*<$2 [^>]*$3=\"\([0-9]*\)\".*/\1/p" "$1/log.xml" | head -1; }
+attr() { sed -n "s/.*<$2 \([^>]* \)\{0,1\}$3=\"\([0-9]*\)\".*/\2/p" "$1/log.xml" | head -1; }
 
 check() { # NAME EXP
 	local name=$1 exp=$2

@@ -22,7 +22,10 @@
 #     collect cannot write the raising child's compressed heap trace under its own limit,
 #     keeps the raw file and says so, and er_print reads it;
 #   - the program's own writes past the limit still meet SIGXFSZ (exit 153) under collect,
-#     or EFBIG when it ignores the signal.
+#     or EFBIG when it ignores the signal;
+#   - er_print to a full disk (/dev/full) or past its own limit, and er_cp past its own
+#     limit, say what they could not write and exit 1 (not killed, not silent), and er_cp
+#     leaves no partial copy.
 set -u
 . "$(dirname "$0")/e2e_lib.sh" fsize
 TOL=0.15
@@ -255,5 +258,26 @@ plain $n -f 1024 -- own 2000000 ignore
 collected $n -f 1024 -- -H on -- own 2000000 ignore
 same $n
 grep -q '^own: write failed after 1048576 bytes: EFBIG$' $n.out && ok "$n: $(tail -1 $n.out)" || bad "$n: $(cat $n.out)"
+
+# the tools themselves on a full disk or past their own limit: a clear error, exit 1
+"$PA_BIN/er_print" -functions own.er >/dev/full 2>full.err
+rc=$?
+[[ $rc == 1 ]] && grep -q 'cannot write the reports to standard output: No space left on device' full.err &&
+	ok "er_print on a full disk: $(cat full.err)" || bad "er_print >/dev/full: exit $rc: $(head -2 full.err)"
+(
+	ulimit -f 1
+	exec "$PA_BIN/er_print" -outfile big.txt -calltree -callers-callees -functions own.er
+) >/dev/null 2>big.err
+rc=$?
+[[ $rc == 1 ]] && grep -q "cannot write the reports to 'big.txt': File too large" big.err &&
+	ok "er_print past ulimit -f 1: $(cat big.err)" || bad "er_print -outfile under ulimit -f 1: exit $rc: $(head -2 big.err)"
+PA_COMPRESS=off "$PA_BIN/collect" -o raw.er -H on ./fsize_limit own 200000 >/dev/null 2>&1 # 128 KiB data files
+(
+	ulimit -f 64
+	exec "$PA_BIN/er_cp" raw.er copy.er
+) >/dev/null 2>cp.err
+rc=$?
+[[ $rc == 1 ]] && grep -q 'File too large' cp.err && [[ ! -e copy.er ]] &&
+	ok "er_cp past ulimit -f 64: $(head -1 cp.err)" || bad "er_cp under ulimit -f 64: exit $rc: $(head -2 cp.err); $(ls -d copy.er 2>&1)"
 
 e2e_end
