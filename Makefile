@@ -3,7 +3,7 @@
 #   make demo       install missing Debian packages, build, profile the demo, print reports
 #   make check      install missing Debian packages, build (ASan+UBSan test build), run all tests
 #   make install    install into PREFIX (default /usr/local; DESTDIR stages), make uninstall
-# Layers (STYLE.md): common <- experiment <- {collector, collect, analysis} <- {er_print, er_archive, analyzer};
+# Layers (docs/architecture.md): common <- experiment <- {collector, collect, analysis} <- {er_print, er_archive, analyzer};
 #                   common <- experiment <- er_manage (er_rm, er_mv, er_cp)
 
 CC      ?= cc

@@ -1,7 +1,7 @@
 /*
  * cfi.h - compact unwind tables built from an object's DWARF call-frame
  * information (.eh_frame via .eh_frame_hdr, or .debug_frame), for the
- * collector's signal-handler unwinder (DESIGN.md decision 2,
+ * collector's signal-handler unwinder (shared/DESIGN.md decision 2,
  * shared/reference/unwinding-research.md section 7).  x86-64.
  *
  * Building (cfi_build_*) runs outside signal context: it parses untrusted

@@ -1,7 +1,7 @@
 /*
  * tracer.h - what a tracing data type is to the collector: heap tracing
- * (heaptrace.c) and synchronization wait tracing (synctrace.c) today, I/O
- * and MPI tracing next.  A tracer
+ * (heaptrace.c), synchronization wait tracing (synctrace.c), I/O tracing
+ * (iotrace.c) and hardware counters (hwc.c) today, MPI tracing next.  A tracer
  * is one module exporting one `const struct col_tracer`, listed in
  * collector.c's tracers[] table; nothing else in the collector names it.
  *
@@ -20,6 +20,7 @@
  *     under the collector's guard, before log_end: write the records that
  *     sum up the run (synctrace's acquisition counts);
  *   - log_start adds attributes to <collector_start> after `<name>="on"`;
+ *     log_more, when not NULL, then appends elements of its own;
  *     lost counts records lost after the data files stopped
  *     (`lost_<name>` in <collector_end>); log_end adds the tracer's counters
  *     to <collector_end>.  Both may run in a signal handler (SIGNAL_SAFE).

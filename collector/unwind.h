@@ -1,7 +1,7 @@
 /*
  * unwind.h - call stacks of an interrupted thread, from its signal context.
  *
- * The CFI unwinder (DESIGN.md decision 2) over the tables of unwtab.h.
+ * The CFI unwinder (shared/DESIGN.md decision 2) over the tables of unwtab.h.
  * Every stack read is checked first against the bounds of the stack that
  * holds sp (the thread's, the running goroutine's in a Go program, the
  * signal stack, or pages checked readable first), so a bad frame pointer

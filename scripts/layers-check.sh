@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# layers-check.sh - check the layer rule of docs/STYLE.md and the collector's exported names.
+# layers-check.sh - check the layer rule (docs/architecture.md, "Layers") and the collector's exported names.
 #
 #   scripts/layers-check.sh [-C TOP] [BUILD_DIR]     (BUILD_DIR defaults to "build", relative
 #                                                    to TOP unless absolute)
@@ -22,8 +22,8 @@
 #    An include "x/y.h" is resolved like the compiler does (next to the including file, then
 #    from TOP, which is on the -I path); its layer is its first path component.
 # 2. elfutils headers (<libelf.h>, <gelf.h>, <nlist.h>, <dwarf.h>, <libdw.h>, <libdwfl.h>,
-#    <elfutils/...>) only in analysis/symtab*.c (and its internal symtab_elf.h), analysis/dwarf*.c
-#    and analysis/lines*.c
+#    <elfutils/...>) only in analysis/symtab*.c (and its internal symtab_elf.h) and
+#    analysis/lines*.c
 #    (the symbolizer); tests/ and bench/ are exempt.
 # 3. No cycle among a directory's modules (a module is X.c with X.h and X_internal.h; X
 #    depends on Y when one of X's files includes that directory's Y.h or Y_internal.h),
@@ -101,7 +101,7 @@ is_elfutils() {
 
 may_use_elfutils() {
 	case $1 in
-	analysis/symtab*.c | analysis/symtab_elf.h | analysis/dwarf*.c | analysis/lines*.c | tests/* | bench/*) return 0 ;;
+	analysis/symtab*.c | analysis/symtab_elf.h | analysis/lines*.c | tests/* | bench/*) return 0 ;;
 	esac
 	return 1
 }
@@ -120,7 +120,7 @@ while IFS= read -r f; do
 			continue
 		fi
 		if [[ $delim == '<' ]] && is_elfutils "$inc" && ! may_use_elfutils "$f"; then
-			violation "$f:$line: includes elfutils header <$inc>; only analysis/symtab*.c, analysis/dwarf*.c, analysis/lines*.c may"
+			violation "$f:$line: includes elfutils header <$inc>; only analysis/symtab*.c, analysis/lines*.c may"
 		fi
 		# Which project file does it name?
 		target=
