@@ -16,9 +16,19 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CSTD    := -std=gnu11
 OPT     ?= -O2 -g
 SAN     ?=
-CPPFLAGS += -I. -DPA_VERSION='"$(VERSION)"' -D_GNU_SOURCE
-CFLAGS  := $(CSTD) $(OPT) $(WARN) $(SAN) $(EXTRA_CFLAGS)
-LDFLAGS := $(SAN)
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment or the command line (a distribution's
+# hardening flags) are the user's: they come after the project's own flags, which are
+# always applied, and reach every object and link (the collector's too, without SAN).
+# The first make keeps them apart, so that sub-makes get them unchanged.
+ifeq ($(origin PA_USER_FLAGS),undefined)
+export PA_USER_FLAGS    := 1
+export PA_USER_CPPFLAGS := $(CPPFLAGS)
+export PA_USER_CFLAGS   := $(CFLAGS)
+export PA_USER_LDFLAGS  := $(LDFLAGS)
+endif
+override CPPFLAGS := -I. -DPA_VERSION='"$(VERSION)"' -D_GNU_SOURCE $(PA_USER_CPPFLAGS)
+override CFLAGS   := $(CSTD) $(OPT) $(WARN) $(SAN) $(EXTRA_CFLAGS) $(PA_USER_CFLAGS)
+override LDFLAGS  := $(SAN) $(PA_USER_LDFLAGS)
 
 # ---------------------------------------------------------------- sources
 COMMON_SRC     := $(wildcard common/*.c)
@@ -62,9 +72,11 @@ $(BUILD)/obj/%.o: %.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The collector is built without sanitizers (it lives inside the target) and
-# with hidden visibility and static TLS.
-COLLECTOR_CFLAGS := $(CSTD) -O2 -g $(WARN) -fPIC -fvisibility=hidden -ftls-model=initial-exec \
-                    -fno-omit-frame-pointer $(EXTRA_CFLAGS)
+# with hidden visibility and static TLS: these come after the user's flags (a -fPIE or
+# -fomit-frame-pointer there cannot undo them).
+COLLECTOR_CFLAGS := $(CSTD) -O2 -g $(WARN) $(EXTRA_CFLAGS) $(PA_USER_CFLAGS) -fPIC -fvisibility=hidden \
+                    -ftls-model=initial-exec -fno-omit-frame-pointer
+COLLECTOR_LDFLAGS := $(PA_USER_LDFLAGS)
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(COLLECTOR_CFLAGS) -MMD -MP -c $< -o $@
@@ -83,7 +95,7 @@ $(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
 $(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(filter-out experiment/expgroup.c,$(EXPERIMENT_SRC)) $(COMMON_SRC)) \
 		collector/libcollector.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector.map \
+	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl -lpthread
 
 # The heap interposers (collect -H on) live in their own library, preloaded
@@ -91,7 +103,7 @@ $(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(filter-out experiment/expgroup.c,
 $(BUILD)/pic/collector/heapwrap.o: COLLECTOR_CFLAGS += -fno-builtin
 $(LIBCOLHEAP): $(call pic,collector/heapwrap.c) collector/libcollector-heap.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-heap.map \
+	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-heap.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # The synchronization interposers (collect -s), likewise only preloaded with -s.
@@ -99,13 +111,13 @@ $(LIBCOLHEAP): $(call pic,collector/heapwrap.c) collector/libcollector-heap.map
 $(BUILD)/pic/collector/syncwrap.o: COLLECTOR_CFLAGS += -fomit-frame-pointer
 $(LIBCOLSYNC): $(call pic,collector/syncwrap.c) collector/libcollector-sync.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-sync.map \
+	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-sync.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # The I/O interposers (collect -i on), likewise only preloaded with -i on.
 $(LIBCOLIO): $(call pic,collector/iowrap.c) collector/libcollector-io.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-io.map \
+	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-io.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # The collector API (collector/api): stubs that call libcollector.so's entry points when
@@ -114,7 +126,7 @@ $(LIBCOLIO): $(call pic,collector/iowrap.c) collector/libcollector-io.map
 $(BUILD)/pic/collector/api/collectorAPI.o: COLLECTOR_CFLAGS += -fvisibility=default
 $(BUILD)/lib/libcollectorAPI.so: $(call pic,collector/api/collectorAPI.c)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ -Wl,-soname,libcollectorAPI.so -ldl
+	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $^ -Wl,-soname,libcollectorAPI.so -ldl
 $(BUILD)/lib/libcollectorAPI.a: $(call pic,collector/api/collectorAPI.c)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -140,7 +152,7 @@ $(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: %.proto
 	protoc-c --c_out=$(BUILD)/gen $<
 $(PPROF_OBJ): $(PPROF_GEN).c $(PPROF_GEN).h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -I$(BUILD)/gen $(CSTD) $(OPT) $(SAN) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) -I$(BUILD)/gen $(CSTD) $(OPT) $(SAN) $(PA_USER_CFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/obj/er_print/export_pprof.o: CPPFLAGS += -I$(BUILD)/gen
 $(BUILD)/obj/er_print/export_pprof.o: $(PPROF_GEN).h
 
