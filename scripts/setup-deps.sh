@@ -40,6 +40,7 @@ PACKAGES=(
 	golang-go       # tests: `go tool pprof` reads er_print's pprof exports back; builds tests/fixtures/go_stacks (test-only)
 	clang-format    # scripts/format-check.sh
 	pmccabe         # scripts/complexity-check.sh
+	shellcheck      # scripts/shell-check.sh
 	binutils        # nm (scripts/layers-check.sh), objdump, readelf
 	file            # tests: identify built artefacts
 )

@@ -20,7 +20,7 @@ for tool in none ours gprofng perf; do
 	perf) command -v perf >/dev/null || { echo "perf: not installed"; continue; } ;;
 	esac
 	total=0 line=""
-	for i in $(seq "$runs"); do
+	for _ in $(seq "$runs"); do
 		rm -rf "$tmp/x.er" "$tmp/perf.data"
 		case $tool in
 		none) n=$("$tmp/loop" eintr all 1 2>/dev/null | count) ;;

@@ -18,7 +18,7 @@ end 100 2050000000
 end 101 1100000000
 EOS
 "$MKEXP" "$WORK/x.er" <"$WORK/s.txt" || exit 1
-cd "$WORK"
+cd "$WORK" || exit 1
 mkdir -p home run
 export HOME=$WORK/home PA_SYSTEM_RC=$WORK/system.rc
 has() { if grep -qF -- "$3" "$2"; then pass "$1"; else fail "$1: no '$3' in:"; head -c 3000 "$2"; fi; }

@@ -24,7 +24,7 @@ end 101 1100000000
 comment first run
 EOS
 "$MKEXP" "$WORK/x.er" <"$WORK/s.txt" || exit 1
-cd "$WORK"
+cd "$WORK" || exit 1
 has() { # name file pattern: fixed-string search
 	if grep -qF -- "$3" "$2"; then pass "$1"; else fail "$1: no '$3' in:"; cat "$2"; fi
 }
@@ -49,7 +49,7 @@ cmp -s t12 f && pass "thread_select 1-2 = all" || fail "thread_select 1-2 differ
 "${E[@]}" -name short -functions x.er >ns 2>&1
 has "name short drops the parameter list" ns "   geo::Shape::area"
 hasnt "name short: no (int)" ns "area(int)"
-"${E[@]}" -name mangled -functions x.er >nm 2>&1
+"${E[@]}" -name mangled -functions x.er >"nm" 2>&1
 has "name mangled" nm "_ZN3geo5Shape4areaEi"
 "${E[@]}" -name long:soname -functions x.er >nso 2>&1
 has "name :soname appends the object" nso "work [<prog>]"
@@ -117,7 +117,7 @@ hasnt "object_hide: its functions are gone" oh "geo::Shape::area"
 "${E[@]}" -object_select prog -functions x.er >os 2>&1
 has "object_select prog: other objects collapse" os "   <cxx>"
 has "object_select prog: prog's functions stay" os "   work"
-"${E[@]}" -object_hide all -objects_default -functions x.er >od 2>&1
+"${E[@]}" -object_hide all -objects_default -functions x.er >"od" 2>&1
 has "objects_default shows every function again" od "geo::Shape::area(int)"
 "${E[@]}" -object_hide cxx -object_list x.er >ol 2>&1
 has "object_list shows the state" ol "hide  $cxx"
@@ -139,7 +139,7 @@ has "interactive: unknown command is reported" in "unknown command 'bogus'"
 [[ $? != 0 ]] && has "mapfile: an unknown object is an error" mf3 "mapfile: no load object named 'nosuch'" || fail "mapfile nosuch"
 printf 'viewmode machine\nviewmode\n' >vm.cmds
 "${E[@]}" -script vm.cmds x.er >vm 2>&1 && [[ $(grep -c "Viewmode set to machine" vm) == 2 ]] && pass "viewmode" || { fail "viewmode"; cat vm; }
-"${E[@]}" -procstats x.er >ps 2>&1 && has "procstats: er_print's own time and memory" ps "Processing statistics: " || fail "procstats"
+"${E[@]}" -procstats x.er >"ps" 2>&1 && has "procstats: er_print's own time and memory" ps "Processing statistics: " || fail "procstats"
 # -help needs no experiment
 "${E[@]}" -help >h0 2>&1 && has "-help without an experiment lists the commands" h0 "  functions" ||
 	{ fail "-help without an experiment"; cat h0; }

@@ -2,7 +2,9 @@
 # synthetic experiments with mkexp, compare er_print output with golden files.
 set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BUILD:?}" "${PA_BIN:?}"
+# shellcheck disable=SC2034 # the tests that source this file use them
 ER_PRINT=$PA_BIN/er_print
+# shellcheck disable=SC2034 # likewise
 MKEXP=$PA_BUILD/tests/tools/mkexp
 WORK=$(mktemp -d /tmp/pa-component.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT

@@ -28,7 +28,7 @@ EOS
 mk c "$prog" 500000000 <<EOS
 sample 100 50 10000000 work+10 slow+9 main+42
 EOS
-cd "$WORK"
+cd "$WORK" || exit 1
 # row NAME FILE: the line of the functions table for NAME (the name last)
 row() { awk -v n="$1" '$1 ~ /^[0-9+-]/ && ($NF == n || $NF == "*" n) { $NF = ""; print; exit }' "$2" | sed 's/ *$//'; }
 check_row() { # LABEL FILE NAME EXPECTED

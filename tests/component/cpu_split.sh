@@ -26,7 +26,7 @@ EOS
 sed 's/^usample \([0-9]* [0-9]* [0-9]*\) [0-9]*/sample \1/; s/^\(end [0-9]* [0-9]*\) [0-9]*/\1/' "$WORK/s.txt" >"$WORK/o.txt"
 "$MKEXP" "$WORK/n.er" <"$WORK/s.txt" || exit 1
 "$MKEXP" "$WORK/o.er" <"$WORK/o.txt" || exit 1
-cd "$WORK"
+cd "$WORK" || exit 1
 hasx() { grep -qx -- "$3" "$2" && pass "$1" || { fail "$1: no line '$3' in:"; cat "$2"; }; }
 has() { grep -qF -- "$3" "$2" && pass "$1" || { fail "$1: no '$3' in:"; cat "$2"; }; }
 

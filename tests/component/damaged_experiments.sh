@@ -10,7 +10,7 @@ sample 100 3000 10000000 work+10 slow+9 main+42
 sample 100 1000 10000000 work+20 fast+9 both+8 main+16
 end 100 40000000000
 EOS
-cd "$WORK"
+cd "$WORK" || exit 1
 run() { # name expected-exit pattern args...
 	local name=$1 want=$2 pat=$3; shift 3
 	"$ER_PRINT" "$@" >"out.$name" 2>&1

@@ -20,7 +20,7 @@ point 45000000
 EOF
 "$MKEXP" "$WORK/x.er" <"$WORK/s.txt" || exit 1
 cp -r "$WORK/x.er" "$WORK/y.er"
-cd "$WORK"
+cd "$WORK" || exit 1
 has() { if grep -qF -- "$3" "$2"; then pass "$1"; else fail "$1: no '$3' in:"; cat "$2"; fi; }
 hasnt() { if grep -qF -- "$3" "$2"; then fail "$1: unexpected '$3'"; cat "$2"; else pass "$1"; fi; }
 E=("$ER_PRINT")

@@ -30,7 +30,7 @@ heap 200 free 0 0x3000
 heap 100 malloc 2048 0x7000 -
 EOS
 "$MKEXP" "$WORK/h.er" <"$WORK/s.txt" || exit 1
-cd "$WORK"
+cd "$WORK" || exit 1
 has() { grep -qF -- "$3" "$2" && pass "$1" || { fail "$1: no '$3' in:"; cat "$2"; }; }
 hasx() { grep -qx -- "$3" "$2" && pass "$1" || { fail "$1: no line '$3' in:"; cat "$2"; }; }
 
@@ -41,7 +41,7 @@ hasx "functions: main inclusive" fn "  5596      3      10692            7  0.  
 hasx "functions: both" fn "  1500      2       2100            4  0.      0.    0.      0.     both"
 hasx "functions: slow" fn "  4096      1       8592            3  0.      0.    0.100 100.00   slow"
 hasx "functions: unknown stack" fn "  2048      1       2048            1  0.      0.    0.      0.     <Unknown>"
-"$ER_PRINT" -metrics e.heapalloccnt:e.heapallocbytes:e.heapleakcnt:e.heapleakbytes:name -sort e.heapallocbytes -functions h.er >ex 2>&1
+"$ER_PRINT" -metrics e.heapalloccnt:e.heapallocbytes:e.heapleakcnt:e.heapleakbytes:name -sort e.heapallocbytes -functions h.er >"ex" 2>&1
 hasx "exclusive: slow (the mmap)" ex "          1       8192      1    4096   slow"
 hasx "exclusive: both (realloc chain)" ex "          2        900      1     500   both"
 hasx "exclusive: work" ex "          2        400      0       0   work"
@@ -87,7 +87,7 @@ thread 100
 sample 100 10 10000000 work+10 slow+9 main+42
 EOS
 "$MKEXP" "$WORK/n.er" <"$WORK/n.txt" || exit 1
-if "$ER_PRINT" -leaks n.er >nl 2>&1; then fail "leaks without heap data succeeded"; else
+if "$ER_PRINT" -leaks n.er >"nl" 2>&1; then fail "leaks without heap data succeeded"; else
 	has "leaks without heap data" nl "no heap tracing data"; fi
 "$ER_PRINT" -functions n.er >nf 2>&1
 grep -q "Bytes" nf && fail "heap columns without heap data" || pass "no heap columns without heap data"

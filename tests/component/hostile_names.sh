@@ -10,7 +10,7 @@
 # nothing a terminal acts on; valid UTF-8 (café, €) stays; CSV and HTML stay
 # well-formed, JSON keeps the names as they are (escaped by JSON itself).
 . "$(dirname "$0")/common.bash"
-cd "$WORK"
+cd "$WORK" || exit 1
 E=$ER_PRINT
 
 # The program: placeholder names as long as the final names, patched in the ELF below.

@@ -23,7 +23,7 @@ hwc 100 0 10 slow+9 main+42
 end 100 100000000
 EOS
 "$MKEXP" "$WORK/r.er" <"$WORK/s.txt" || exit 1
-cd "$WORK"
+cd "$WORK" || exit 1
 row() { # the figures of the row named $2, single-spaced
 	awk -v n="$2" '$NF == n { $NF = ""; sub(/ +$/, ""); print; exit }' "$1"
 }
@@ -42,7 +42,7 @@ grep -q "%" <(sed -n '/Name/,$p' fm | grep -v "^ *Excl\|^ *Incl") &&
 	{ fail "a ratio shown as a percentage"; cat fm; } || pass "no percentage for a ratio"
 
 printf 'metrics a.cycles:a.insts:a.IPC:a.CPI:name\ncsingle main\n' >c.cmds
-"$ER_PRINT" -script c.cmds r.er >fc 2>&1
+"$ER_PRINT" -script c.cmds r.er >"fc" 2>&1
 # main's callees: slow (40M, 60M) and both (20M, 10M); its caller <Total>
 check_row fc slow "40000000 66.67 60000000 85.71 1.500 0.666" "callers-callees: main->slow attributed"
 check_row fc both "20000000 33.33 10000000 14.29 0.500 2.000" "callers-callees: main->both attributed"
@@ -72,7 +72,7 @@ grep -qx $'\tExclusive Instructions Per Cycle: 2.000' fs.work &&
 grep -q 'Per Cycle.*%\|Per Instruction.*%' fs && { fail "fsummary: a ratio with a percentage"; cat fs; } ||
 	pass "fsummary: no ratio with a percentage"
 printf 'lsummary\n' >l.cmds
-"$ER_PRINT" -script l.cmds r.er >ls 2>&1
+"$ER_PRINT" -script l.cmds r.er >"ls" 2>&1
 grep -q 'Per Cycle: [0-9.]*$' ls && ! grep -q 'Per Cycle.*%' ls && pass "lsummary: ratios without percentage" ||
 	{ fail "lsummary ratios"; cat ls; }
 
@@ -115,14 +115,14 @@ else
 fi
 
 for fmt in folded pprof speedscope; do
-	"$ER_PRINT" -export "$fmt:IPC" out.$fmt r.er >ex 2>&1
+	"$ER_PRINT" -export "$fmt:IPC" out.$fmt r.er >"ex" 2>&1
 	if grep -q "IPC is a ratio (insts / cycles), not a quantity to add up along stacks" ex && [[ ! -e out.$fmt ]]; then
 		pass "export $fmt:IPC refused, no file"
 	else
 		fail "export $fmt:IPC"; cat ex
 	fi
 done
-"$ER_PRINT" -export folded:insts out.folded r.er >ex 2>&1
+"$ER_PRINT" -export folded:insts out.folded r.er >"ex" 2>&1
 grep -q "work;slow;main\|main;slow;work" out.folded && pass "export of a counter still works" ||
 	{ fail "export folded:insts"; cat ex out.folded; }
 
@@ -133,7 +133,7 @@ grep -qE "^ *time +time *$" ft && pass "cycles time: its columns" || { fail "cyc
 check_row ft "<Total>" "0.030 0.030" "cycles time: <Total> 60M cycles at 2 GHz = 30 ms"
 check_row ft work "0.015 0.015" "cycles time: work 30M cycles = 15 ms"
 check_row ft slow "0.005 0.020" "cycles time: slow exclusive and inclusive"
-"$ER_PRINT" -export folded:cycles_time out.t r.er >ex 2>&1
+"$ER_PRINT" -export folded:cycles_time out.t r.er >"ex" 2>&1
 grep -qx "main;slow;work 15000000" out.t && pass "cycles time exported in ns" || { fail "export cycles_time"; cat ex out.t; }
 sed 's/clock_mhz="2000"/clock_mhz="0"/' r.er/log.xml >log0 && cp -r r.er u.er && cp log0 u.er/log.xml
 "$ER_PRINT" -script t.cmds u.er >fu 2>&1

@@ -19,7 +19,7 @@ hwc 100 1 2 work+10 both+8 main+16
 end 100 100000000
 EOS
 "$MKEXP" "$WORK/h.er" <"$WORK/s.txt" || exit 1
-cd "$WORK"
+cd "$WORK" || exit 1
 has() { grep -qF -- "$3" "$2" && pass "$1" || { fail "$1: no '$3' in:"; cat "$2"; }; }
 row() { # the figures of the row named $2, single-spaced
 	awk -v n="$2" '$NF == n { $NF = ""; sub(/ +$/, ""); print; exit }' "$1"

@@ -23,8 +23,10 @@ report() { # CMD EXP...
 	fi
 }
 has_line() { # FILE LINE: the exact line is in FILE
+	# shellcheck disable=SC2034 # fail is the sourcing test's verdict
 	grep -Fxq -- "$2" "$1" || { echo "FAIL: $1 has no line '$2'"; fail=1; }
 }
 lacks() { # FILE REGEX
+	# shellcheck disable=SC2034 # likewise
 	! grep -Eq -- "$2" "$1" || { echo "FAIL: $1 matches /$2/"; fail=1; }
 }

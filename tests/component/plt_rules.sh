@@ -7,7 +7,7 @@
 #    the calling object, with the time as its exclusive metric;
 #  - loader frames that are not lazy binding stay what they are.
 . "$(dirname "$0")/common.bash"
-cd "$WORK"
+cd "$WORK" || exit 1
 printf '#include <stdio.h>\nint main(void) { puts("x"); return 0; }\n' >p.c
 cc -O0 -g p.c -o pltprog || exit 1
 plt=$(readelf -SW pltprog | awk '$2 == ".plt" { print "0x" $4; exit }')

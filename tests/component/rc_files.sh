@@ -15,12 +15,13 @@ sample 100 5 10000000 fast+9 both+8 main+16
 end 100 150000000
 EOS
 "$MKEXP" "$WORK/x.er" <"$WORK/s.txt" || exit 1
-cd "$WORK"
+cd "$WORK" || exit 1
 mkdir -p home run
 has() { grep -qF -- "$3" "$2" && pass "$1" || { fail "$1: no '$3' in:"; cat "$2"; }; }
 hasnt() { ! grep -qF -- "$3" "$2" && pass "$1" || { fail "$1: '$3' in:"; cat "$2"; }; }
 erp() { # the commands, one per argument, run from a script (an optional argument would take x.er)
 	printf '%s\n' "$@" >"$WORK/cmds"
+	# shellcheck disable=SC2154 # out is the caller's: out=FILE erp ...
 	(cd run && HOME="$WORK/home" PA_SYSTEM_RC="$WORK/system.rc" "$ER_PRINT" -script "$WORK/cmds" ../x.er) >"$out" 2>&1
 }
 

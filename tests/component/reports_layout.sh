@@ -14,7 +14,7 @@ sample 100 20 10000000 work+20 fast+9 both+8 main+16
 end 100 2000000000
 EOS
 "$MKEXP" "$WORK/x.er" <"$WORK/s.txt" || exit 1
-cd "$WORK"
+cd "$WORK" || exit 1
 "$ER_PRINT" -functions x.er >out.functions 2>&1 && expect_same functions.txt out.functions
 "$ER_PRINT" -callers-callees x.er >out.cc 2>&1 && expect_same callers-callees.txt out.cc
 "$ER_PRINT" -calltree x.er >out.ct 2>&1 && expect_same calltree.txt out.ct

@@ -12,7 +12,7 @@ thread 100
 sample 100 3000 10000000 work+10 slow+9 main+42
 end 100 40000000000
 EOS
-cd "$WORK"
+cd "$WORK" || exit 1
 "$MKEXP" good.er <s.txt || exit 1
 ER_ARCHIVE=$PA_BIN/er_archive
 

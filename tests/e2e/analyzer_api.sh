@@ -97,7 +97,7 @@ done
 
 # The function list against er_print
 py() { python3 -c "import json, sys; $1" "${@:2}"; }
-read -r cpu_s incl_s bytes < <(total_row h.er e.totalcpu:i.totalcpu:i.heapallocbytes)
+read -r cpu_s _ bytes < <(total_row h.er e.totalcpu:i.totalcpu:i.heapallocbytes)
 total_ns=$(py 'r = json.load(open("functions.json"))["rows"][0]; assert r["name"] == "<Total>"; print(r["values"][0])')
 check "<Total> CPU $total_ns ns = er_print's $cpu_s s" test "$(secs "$total_ns")" = "$cpu_s"
 check "<Total> bytes = er_print's $bytes" \

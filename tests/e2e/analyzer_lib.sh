@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # analyzer_lib.sh - shared by the analyzer tests (sourced; the runner skips *lib.sh):
 # `. analyzer_lib.sh NAME`.  export_lib.sh's scratch directory, check and er_print
 # helpers (total_row, top_function, secs), with its real experiments c.er (clock
@@ -25,9 +26,9 @@ start_analyzer() {
 	# below, which would then find the previous analyzer's URL
 	: >an.out
 	url=
-	local opt=--no-browser
-	[[ ${1:-} == --browser ]] && { opt=; shift; }
-	"$analyzer" ${opt:+"$opt"} --port 0 "$@" >an.out 2>an.err &
+	local browser_opt=--no-browser
+	[[ ${1:-} == --browser ]] && { browser_opt=; shift; }
+	"$analyzer" ${browser_opt:+"$browser_opt"} --port 0 "$@" >an.out 2>an.err &
 	an_pid=$!
 	local i
 	for ((i = 0; i < 200; i++)); do
@@ -46,6 +47,7 @@ stop_analyzer() {
 		kill -0 "$an_pid" 2>/dev/null || break
 		sleep 0.1
 	done
+	# shellcheck disable=SC2034 # an_rc is the tests' to read
 	if kill -0 "$an_pid" 2>/dev/null; then
 		kill -KILL "$an_pid"
 		wait "$an_pid" 2>/dev/null

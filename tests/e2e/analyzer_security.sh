@@ -82,6 +82,7 @@ rm -f rec/*
 sdef() { awk -v n="$1" '$1 == "#define" && $2 == n { print $3 }' "$PA_TOP/analyzer/server.h"; }
 max_conns=$(sdef SERVER_MAX_CONNECTIONS) reserve=$(sdef SERVER_FD_RESERVE)
 deadline=$(sdef SERVER_REQUEST_DEADLINE_S) idle=$(sdef SERVER_IDLE_TIMEOUT_S)
+# shellcheck disable=SC2034 # read inside check's eval'd command
 man=$PA_TOP/docs/man/analyzer.1
 check "analyzer.1 says server.h's $max_conns connections, $((max_conns + reserve)) files, $deadline s deadline, $idle s timeout" \
 	eval 'grep -q "holds up to $max_conns of them" "$man" && grep -q "RLIMIT_NOFILE, to $((max_conns + reserve)) when" "$man" &&

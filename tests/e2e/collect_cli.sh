@@ -89,6 +89,7 @@ check "synopsis was compared" test "$(wc -l <"$tmp/help_syn")" -eq 4
 
 # ---- dry run
 expect_rc 0 "-n" "$collect" -n -p hi -t 1-5 -C note true
+# shellcheck disable=SC2010 # any name but out and err is a failure, however odd it is
 check "-n creates nothing" test -z "$(ls -A | grep -vxE 'out|err')"
 check "-n target" grep -q 'target = true' out
 check "-n expt_name" grep -q 'expt_name = test.1.er' out

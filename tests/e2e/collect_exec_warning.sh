@@ -11,7 +11,7 @@ set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
 W=$(mktemp -d /tmp/pa-e2e-exec.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-cd "$W"
+cd "$W" || exit 1
 fails=0
 ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }

@@ -32,7 +32,7 @@ cc -O1 -g "$PA_TOP/tests/fixtures/api_signals.c" -o signals || exit 1
 # ---- without collect: unchanged
 for p in phases phases_static; do
 	out=$(./$p 0.05) && rc=0 || rc=$?
-	check "$p without collect: prints done, exit 0 (got '$out', $rc)" test "$out" = done -a $rc = 0
+	check "$p without collect: prints done, exit 0 (got '$out', $rc)" test "$out" = "done" -a $rc = 0
 done
 check "phases is linked against libcollectorAPI.so" eval 'ldd ./phases | grep -q libcollectorAPI.so'
 
@@ -47,7 +47,7 @@ near() { python3 -c "import sys; sys.exit(0 if abs(float('$1') - float('$2')) <=
 
 for p in phases phases_static; do
 	"$PA_BIN/collect" -S off -o $p.er ./$p 0.4 >$p.out 2>$p.err || { bad "collect $p"; cat $p.err; }
-	check "$p under collect prints done" grep -qx done $p.out
+	check "$p under collect prints done" grep -qx "done" $p.out
 	a=$(incl $p.er phase_a) paused=$(incl $p.er phase_paused) c=$(incl $p.er phase_c)
 	check "$p: phase_paused absent from -functions (got $paused s)" test "$paused" = 0
 	check "$p: phase_a ${a}s, phase_c ${c}s, each about 0.4 s" eval 'near "$a" 0.4 && near "$c" 0.4'
@@ -83,7 +83,7 @@ check "sample_select 9: refused past nothing, selects none" eval \
 
 # ---- collector_terminate_expt: the experiment ends, the program goes on
 "$PA_BIN/collect" -S off -o term.er ./phases 0.2 terminate >term.out 2>term.err || { bad "collect terminate"; cat term.err; }
-check "terminate: the program goes on and prints done" grep -qx done term.out
+check "terminate: the program goes on and prints done" grep -qx "done" term.out
 after=$(incl term.er phase_after) c=$(incl term.er phase_c)
 check "terminate: phase_after absent (${after}s), phase_c there (${c}s)" eval 'test "$after" = 0 && near "$c" 0.2'
 "$PA_BIN/er_print" -sample_list term.er >term.list 2>&1

@@ -48,7 +48,7 @@ for p in hi on; do
 	exps=()
 	for i in $(seq 10); do
 		"$PA_BIN/collect" -p $p -o f.$p.$i.er ./edges first 100 300 2>>f.$p.err >/dev/null || bad "collect -p $p first"
-		exps+=(f.$p.$i.er)
+		exps+=("f.$p.$i.er")
 	done
 	want=$(awk '$2 == "first_fn" { print $3 }' f.$p.err | sum)
 	got=$(incl "${exps[@]}" first_fn)
@@ -60,7 +60,7 @@ done
 exps=() used=0
 for i in $(seq 20); do
 	"$PA_BIN/collect" -p hi -o s.$i.er ./edges short 3 2>/dev/null >/dev/null || bad "collect short"
-	exps+=(s.$i.er)
+	exps+=("s.$i.er")
 	ru=$(sed -n 's/.*<rusage utime_ns="\([0-9]*\)" stime_ns="\([0-9]*\)".*/\1 \2/p' s.$i.er/log.xml)
 	used=$(python3 -c "a, b = '$ru'.split(); print($used + (int(a) + int(b)) / 1e9)")
 done

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # collector_lib.sh - helpers for the collector's e2e tests (sourced, not run).
 # Stands in for `collect`: creates the experiment directory with the heads of
 # log.xml and map.xml, runs a fixture with libcollector.so preloaded under the

@@ -34,7 +34,7 @@ for sig in prof urg; do
 	calls=$(sed -n 's/^handler_calls=//p' "$COL_TMP/$sig.out")
 	col_check_clean "$exp"
 	col_xml_ok "$exp/log.xml"
-	read -r tid n w e <<<"$(col_thread_table "$exp.dump" | head -n1)"
+	read -r _ n w e <<<"$(col_thread_table "$exp.dump" | head -n1)"
 	col_note "$sig: handler_calls=$calls (without the collector $plain) samples=$n weights_ms=$((w / 1000000)) end_cpu_ms=$((e / 1000000))"
 	((n >= 70 && n <= 130)) || col_fail "$sig: $n samples for 1 s at 10 ms"
 	((e - w <= 15000000)) || col_fail "$sig: weights $w vs cpu $e"

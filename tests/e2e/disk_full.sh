@@ -111,6 +111,7 @@ if ((mounted)); then
 	grep -q 'compress' z.err && bad "full at start: $(grep -m1 compress z.err)"
 	"$PA_BIN/er_print" -header m0/z.er >z.hdr 2>&1 && grep -q '^\*\*\* Collector Error: could not create the data files (no space left .*); collection is off$' z.hdr &&
 		ok "full at start: the header says so" || bad "full at start: header: $(head -3 z.hdr)"
+	# shellcheck disable=SC2010 # any name but the two logs is a failure, however odd it is
 	ls m0/z.er | grep -qv 'log.xml\|map.xml' && bad "full at start: left in the experiment: $(ls m0/z.er)"
 fi
 

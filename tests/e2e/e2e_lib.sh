@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # e2e_lib.sh - the start and end every plain e2e test shares (sourced; the runner skips
 # *lib.sh): . e2e_lib.sh NAME makes a scratch directory /tmp/pa-e2e-NAME.XXXXXX ($W,
 # removed at exit) and enters it, turns archiving off, and defines ok and bad, which

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # export_lib.sh - shared by the export tests (sourced, the runner skips *lib.sh):
 # `. export_lib.sh NAME [json]`.  heap_lib.sh's scratch directory and check, then real
 # experiments c.er and h.er of tests/fixtures/export_prog.c (clock only; clock and
@@ -76,6 +77,7 @@ cpu_is_total() {
 # The checks every JSON export passes, for format $1: CPU time and the top function of c.er
 # and h.er, the heap totals of h.er (allocations always; leaks unless $2 is "noleaks"), and
 # the threads of t.er: each worker's stacks are on a thread of their own.
+# shellcheck disable=SC2154 # sum_c, sum_h and sum_t are set by the loop's eval
 common_checks() {
 	local fmt=$1 leaks=${2:-leaks} x s total
 	for x in c h t; do

@@ -157,13 +157,13 @@ check "-n -H on says heap tracing" grep -q 'heap tracing enabled' <<<"$out"
 # inline on (the default): a function of a load object is listed once, even where
 # gcc inlined a copy of it into itself (glibc's _IO_doallocbuf, which allocates
 # stdout's buffer); two objects may each have their own (call_init in ld.so and libc)
-"$PA_BIN/er_print" -metrics i.heapalloccnt:address:name -functions on.er >fi 2>&1
-dups=$(awk 'NR > 4 && NF >= 3 { $1 = ""; sub(/:0x[0-9a-f]+/, "", $2); print }' fi | sort | uniq -d)
+"$PA_BIN/er_print" -metrics i.heapalloccnt:address:name -functions on.er >"fi" 2>&1
+dups=$(awk 'NR > 4 && NF >= 3 { $1 = ""; sub(/:0x[0-9a-f]+/, "", $2); print }' "fi" | sort | uniq -d)
 check "inline on: no function listed twice (${dups:-none})" test -z "$dups"
 
 # by default collect stores the heap trace compressed, and the reports read it
 rm -rf z.er
-PA_COMPRESS= "$collect" -H on -o z.er ./heap_exact >/dev/null 2>&1
+PA_COMPRESS='' "$collect" -H on -o z.er ./heap_exact >/dev/null 2>&1
 check "default: heaptrace.zst replaces heaptrace" test -f z.er/heaptrace.zst -a ! -e z.er/heaptrace
 "$PA_BIN/er_print" -leaks z.er >zl 2>&1
 check "er_print reads heaptrace.zst" grep -q "^Summary Results: Distinct Leaks = " zl

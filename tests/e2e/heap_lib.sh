@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the heap e2e tests (sourced; the runner skips *lib.sh): the
 # collector binaries, expdump (built when missing), a scratch directory
 # removed at exit, and check/note.  Usage: . heap_lib.sh NAME

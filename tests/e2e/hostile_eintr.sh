@@ -18,7 +18,7 @@ for p in on hi; do
 	clean=0 want=0 exps=()
 	for i in $(seq $runs); do
 		"$PA_BIN/collect" -p $p -o l$p$i.er ./sigurg eintr all 0.25 >l.out 2>l.err || { bad "-p $p run $i: exit status $?"; continue; }
-		exps+=(l$p$i.er)
+		exps+=("l$p$i.er")
 		want=$(awk -v s="$want" '$1 == "cpu" && $2 == "work" { s += $3 } END { print s }' l.err)
 		if grep -q '^eintr all: 0 calls failed with EINTR, 0 otherwise$' l.out; then
 			clean=$((clean + 1))

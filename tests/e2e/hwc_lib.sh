@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the counter overflow profiling tests (sourced; the runner skips
 # *lib.sh): builds tests/fixtures/hwc_counts.c, and defines
 #   figures EXP METRICS  er_print's function list in printmode json as

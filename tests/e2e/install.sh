@@ -27,7 +27,7 @@ cc -O1 -g -fno-inline $(pkg-config --cflags collectorAPI) "$PA_TOP/tests/fixture
 	$(pkg-config --libs collectorAPI) -Wl,-rpath,"$root/lib" || bad "build with the installed pkg-config file"
 check "phases links the installed libcollectorAPI.so" eval "ldd ./phases | grep -q '$root/lib/libcollectorAPI.so'"
 env -u PA_COLLECTOR_LIB "$root/bin/collect" -S off -o p.er ./phases 0.1 >p.out 2>p.err || { bad "installed collect"; cat p.err; }
-check "the program ran under the installed collect" grep -qx done p.out
+check "the program ran under the installed collect" grep -qx "done" p.out
 "$root/bin/er_print" -sample_list p.er >list.txt 2>&1
 check "the installed er_print shows the named sample after_b" grep -q -- '-> after_b' list.txt
 "$root/bin/er_print" -functions p.er >fn.txt 2>&1

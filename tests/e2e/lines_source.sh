@@ -15,7 +15,7 @@ set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
 W=$(mktemp -d /tmp/pa-e2e-lines.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-cd "$W"
+cd "$W" || exit 1
 cp "$PA_TOP/tests/fixtures/e2e_lines.c" .
 L_SQUARE=$(grep -n 'LINE:square' e2e_lines.c | cut -d: -f1)
 L_HOT=$(grep -n 'LINE:hot' e2e_lines.c | cut -d: -f1)

@@ -12,7 +12,7 @@ set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
 W=$(mktemp -d /tmp/pa-e2e-acc.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-cd "$W"
+cd "$W" || exit 1
 F="-O0 -g -fno-omit-frame-pointer -pthread"
 cc $F "$PA_TOP/tests/fixtures/e2e_split.c" -o split || exit 1
 cc $F "$PA_TOP/tests/fixtures/e2e_threads.c" -o threads || exit 1
@@ -50,6 +50,7 @@ for k in 1 2 3 4; do
 	v=$(incl tf work_$k)
 	eval "w$k=$v"
 done
+# shellcheck disable=SC2154 # w1..w4 are set by the eval above
 tot=$(python3 -c "print($w1 + $w2 + $w3 + $w4)")
 for k in 1 2 3 4; do
 	eval "v=\$w$k"

@@ -8,7 +8,7 @@ set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
 W=$(mktemp -d /tmp/pa-e2e-live.XXXXXX)
 trap 'kill %1 2>/dev/null; rm -rf "$W"' EXIT
-cd "$W"
+cd "$W" || exit 1
 cc -O0 -g -fno-omit-frame-pointer "$PA_TOP/tests/fixtures/e2e_split.c" -o split || exit 1
 "$PA_BIN/collect" -o live.er ./split 3 >/dev/null 2>collect.err &
 sleep 1.5

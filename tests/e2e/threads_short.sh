@@ -16,7 +16,7 @@ set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
 W=$(mktemp -d /tmp/pa-e2e-threads.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-cd "$W"
+cd "$W" || exit 1
 export PA_ARCHIVE=off
 fails=0
 ok() { echo "ok: $*"; }

@@ -27,7 +27,7 @@ if ! command -v go >/dev/null 2>&1; then
 	echo "skip: go not installed (scripts/setup-deps.sh installs golang-go)"
 	exit 77
 fi
-export GOCACHE=$W/gocache GOPATH=$W/gopath GOFLAGS= GO111MODULE=on CGO_ENABLED=1 GOTOOLCHAIN=local
+export GOCACHE=$W/gocache GOPATH=$W/gopath GOFLAGS='' GO111MODULE=on CGO_ENABLED=1 GOTOOLCHAIN=local
 unset GODEBUG
 cp -r "$PA_TOP/tests/fixtures/go_stacks" src || exit 1
 (cd src && go build -o ../go_stacks . && go build -ldflags=-s -o ../go_stacks_s .) >build.log 2>&1 || {

@@ -13,7 +13,7 @@ set -u
 : "${PA_TOP:?run through tests/run.sh}" "${PA_BIN:?}"
 W=$(mktemp -d /tmp/pa-e2e-unw.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-cd "$W"
+cd "$W" || exit 1
 F="-O2 -g -fomit-frame-pointer"
 cc $F "$PA_TOP/tests/fixtures/e2e_split.c" -o split || exit 1
 cc $F "$PA_TOP/tests/fixtures/e2e_deep.c" -o deep || exit 1
@@ -43,7 +43,7 @@ if grep -q "<Truncated-stack>" sf; then
 fi
 
 "$PA_BIN/collect" -o deep.er ./deep 3000 1.5 >/dev/null 2>&1 || { echo "collect failed on the deep recursion"; exit 1; }
-"$PA_BIN/er_print" -functions deep.er >df || exit 1
+"$PA_BIN/er_print" -functions deep.er >"df" || exit 1
 m=$(prog_pct df main)
 check "3000-deep recursion: main has ${m:-no} % of the program's time inclusive" "'$m' != '' and float('$m') >= 99.5"
 check "3000-deep recursion: no truncated stacks" "$(grep -c '<Truncated-stack>' df) == 0"

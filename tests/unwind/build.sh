@@ -36,6 +36,7 @@ for k in 1 2 3; do
 done
 # lazy binding (no -z now): its IFUNC resolvers run inside ld.so's trampoline
 $cc "${std[@]}" "${fix[@]}" -fPIC -shared -Wl,-z,lazy -o "$out/libfixlazy.so" "$top/tests/unwind/fixlazy.c"
+# shellcheck disable=SC2054 # -Wl,-rpath,DIR is one argument
 link=(-rdynamic -pthread -L"$out" -lunwcheck -Wl,-rpath,"$out" -ldl)
 $cc "${std[@]}" "${fix[@]}" -o "$out/fix_mix" "$top/tests/unwind/fix_mix.c" "${link[@]}"
 $cc "${std[@]}" -O2 -g -fno-omit-frame-pointer -o "$out/fix_mix_fp" "$top/tests/unwind/fix_mix.c" "${link[@]}"
