@@ -2,7 +2,7 @@
 # Hostile targets (issue #10): a program that unsets LD_PRELOAD and execs
 # itself through the raw execve system call, which no interposer sees; the
 # new image runs after_work and exits 3.  It runs without the collector
-# (docs/architecture.md, Known limits): no subexperiment, the founder's log
+# (docs/collector.md, Known limits): no subexperiment, the founder's log
 # has no <collector_end>, and collect records the new image's exit status 3;
 # the data up to the exec is readable (before_work within 15% of what the
 # program measured), and the program's output and exit status are the same
@@ -26,5 +26,5 @@ near $n.er before_work "$(measured $n.err before_work)" "before the exec"
 	bad "$n.er: subexperiments: $(cd $n.er && ls -d _*.er)"
 [[ -z $(recorded $n.er after_work) ]] && ok "$n.er: nothing of the new image in the founder" || bad "$n.er: after_work recorded"
 ! grep -q '<collector_end ' $n.er/log.xml && ok "$n.er: no <collector_end> (the collector did not see the exec)" ||
-	bad "$n.er: <collector_end> in log.xml: update the test and docs/architecture.md's Known limits"
+	bad "$n.er: <collector_end> in log.xml: update the test and docs/collector.md's Known limits"
 hostile_end

@@ -7,7 +7,7 @@
 #    log.xml (warning sampling_signal_block): everything is recorded within 15%, and every other signal
 #    stays blocked (SIGUSR1 sent to each thread and SIGTERM to the process
 #    are held pending).  Through the raw rt_sigprocmask system call, which no
-#    interposer sees, the collector cannot sample (docs/architecture.md,
+#    interposer sees, the collector cannot sample (docs/collector.md,
 #    Known limits): the work before is recorded; the main thread's CPU after
 #    its last sample is charged at its end to that sample's stack (so main's
 #    whole CPU is recorded and before_work holds at least its own); threads
@@ -47,7 +47,7 @@ threads=$(measured blk_raw.err thread_work)
 main=$(awk -v a="$before" -v b="$after" -v t="$threads" 'BEGIN { print a + b + t }')
 near blk_raw.er '<Total>' "$main" "main's CPU: before_work, then after_work charged at its end; the threads' as <Unknown>"
 [[ -z $(recorded blk_raw.er thread_work) ]] && ok "blk_raw.er: threads born with SIGURG blocked are not sampled (documented)" ||
-	bad "blk_raw.er: thread_work recorded: update the test and docs/architecture.md's Known limits"
+	bad "blk_raw.er: thread_work recorded: update the test and docs/collector.md's Known limits"
 near blk_raw.er '<Unknown>' "$threads" "the threads born blocked: their CPU time, where it went not known"
 grep -q 'thread(s) ran [0-9.]* s of CPU time without a sample' blk_raw.er.header &&
 	ok "blk_raw.er: the header says threads ran without a sample" || bad "blk_raw.er: no header line on the unsampled threads"

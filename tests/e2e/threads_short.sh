@@ -5,7 +5,7 @@
 # pool's function must average within 3% of the CPU time the threads measured
 # in it themselves, and no run may be off by more than 10%: each thread's
 # first sample comes at a uniform phase of the interval and the reader
-# charges a sampled short thread one interval (docs/architecture.md).  The
+# charges a sampled short thread one interval (docs/collector.md).  The
 # experiment grows by bytes per thread, not by a block per thread.  A thread
 # made by clone(CLONE_VM | CLONE_THREAD) directly is profiled too.
 #
