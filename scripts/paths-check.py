@@ -19,13 +19,17 @@ In that text it looks for two kinds of names:
   NAME.EXT   a bare file name with an extension of the tree's text files (.c .h .sh .mk
              .md .txt .py .js .mjs; README.md, record.h, tests.mk): some file of the tree must
              have that name.
+  #ANCHOR    in a markdown link, [text](PAGE.md#anchor) or [text](#anchor): the page must
+             have a heading of that anchor (GitHub's: "## Heap tracing (`-H on`)" is
+             #heap-tracing--h-on).
 
 scripts/paths-allow.txt lists the true exceptions, one NAME a line with the reason in a
 comment above it: names that comments and docs may use although the tree has no such file
 (an example of the user's own files, a file of another project).  An entry that no
 comment or doc needs any longer is itself reported, so the list cannot outlive its reason.
 
-Prints "FILE:LINE: names PATH, which does not exist" for each miss and a summary line
+Prints "FILE:LINE: names PATH, which does not exist" (or "links to PAGE#ANCHOR, which has
+no such heading") for each miss and a summary line
 "paths-check: N names in M files checked, K missing".  Exit status: 0 all found, 1 some
 missing, 2 usage or setup error.  Run by tests/e2e/plumbing_paths.sh.
 """
@@ -210,7 +214,7 @@ def braces(pat):
 
 # The words that stand for any name in a usage line or a pattern: tests/fuzz/corpus/TARGET,
 # tests/fixtures/col_NAME.c, X_internal.h.  (Not any capitals: README.md is a file name.)
-PLACEHOLDER = re.compile(r"(?<![A-Za-z])(?:NAME|TARGET|FILE|DIR|KIND|MODULE|MODE|[A-Z])(?![A-Za-z])")
+PLACEHOLDER = re.compile(r"(?<![A-Za-z])(?:NAME|TARGET|FILE|DIR|KIND|MODULE|MODE|PAGE|[A-Z])(?![A-Za-z])")
 
 
 class Tree:
@@ -290,6 +294,44 @@ def tokens(text, path_re, bare_re):
     return out
 
 
+LINK = re.compile(r"\]\(([^()\s#]*)#([^()\s]+)\)")
+
+
+def anchors(path):
+    """The anchors of a markdown file's headings, as GitHub makes them: lower case, every
+    character but letters, digits, _, - and spaces dropped, spaces made -, a repeated one
+    given -1, -2, ...; headings inside ``` blocks are not headings."""
+    out, seen, fence = set(), {}, False
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for ln in f:
+            if ln.startswith("```"):
+                fence = not fence
+            m = None if fence else re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", ln)
+            if not m:
+                continue
+            a = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+            n = seen.get(a, 0)
+            seen[a] = n + 1
+            out.add(a if n == 0 else "%s-%d" % (a, n))
+    return out
+
+
+def bad_links(top, f, lines):
+    """"FILE:LINE: links to ..." for each [text](PAGE.md#anchor) or [text](#anchor) of a
+    markdown file whose page has no heading of that anchor."""
+    out = []
+    for no, ln in lines:
+        for m in LINK.finditer(ln):
+            page, anchor = m.group(1), m.group(2)
+            if page and (not page.endswith(".md") or "://" in page):
+                continue
+            target = os.path.normpath(os.path.join(os.path.dirname(f), page)) if page else f
+            path = os.path.join(top, target)
+            if not os.path.isfile(path) or anchor not in anchors(path):
+                out.append("%s:%d: links to %s#%s, which has no such heading" % (f, no, page, anchor))
+    return out
+
+
 def read_allow(top):
     """{NAME: line} of scripts/paths-allow.txt."""
     allow = {}
@@ -351,6 +393,8 @@ def main(argv):
                     used.add(name)
                     continue
                 missing.append("%s:%d: names %s, which does not exist" % (f, no, name))
+        if f.endswith(".md"):
+            missing.extend(bad_links(top, f, lines))
     for name, no in sorted(allow.items(), key=lambda kv: kv[1]):
         if name not in used:
             missing.append("%s:%d: allows %s, which no comment or doc needs now" % (ALLOW, no, name))

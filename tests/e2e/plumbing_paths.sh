@@ -2,7 +2,8 @@
 # plumbing_paths: every repository path that a comment or a doc of the tree names exists
 # (scripts/paths-check.py), and the check does report each kind of stale name in a small
 # synthetic tree while passing absolute paths, URLs, build paths, globs that match,
-# placeholders, build products, strings of code, heredocs and allowed names (so it can
+# placeholders, build products, strings of code, heredocs and allowed names, and checks
+# the anchors of markdown links (so it can
 # neither pass vacuously nor cry wolf).
 set -euo pipefail
 top=${PA_TOP:?run through tests/run.sh}
@@ -30,7 +31,10 @@ $(BUILD)/gen/common/made.c, $top/tests/e2e/none.sh, ../docs/up.md.
 Built: tests/tools/mkexp, common/ok.o; placeholders: tests/fuzz/corpus/TARGET, X.h.
 Bare names: ok.h, README.md, STYLE.md and big.c (allowed), <gelf.h>.
 Braces: tests/{e2e,gone}/one.sh.
+Links: [ok](#a-page), [ok](b.md#heap-tracing--h-on), [ok](b.md#notes-1), [gone](b.md#gone),
+[gone](#nowhere), [web](https://example.org/x.md#y).
 MD
+printf '# B\n## Heap tracing (`-H on`)\n## Notes\n```\n## not a heading\n```\n## Notes\n' >"$t/docs/b.md"
 cat >"$t/docs/man/tool.1" <<'MAN'
 .TH TOOL 1
 See \fBdocs/man/gone.1\fR and \fBdocs/a.md\fR.
@@ -63,6 +67,8 @@ expect=(
 	'docs/a.md:2: names tests/unit/*.c, which does not exist'
 	'docs/a.md:6: names STYLE.md, which does not exist'
 	'docs/a.md:7: names tests/{e2e,gone}/one.sh, which does not exist'
+	'docs/a.md:8: links to b.md#gone, which has no such heading'
+	'docs/a.md:9: links to #nowhere, which has no such heading'
 	'docs/man/tool.1:2: names docs/man/gone.1, which does not exist'
 	'common/ok.c:1: names docs/gone.md, which does not exist'
 	'common/ok.c:3: names common/also_gone.c, which does not exist'
@@ -74,6 +80,6 @@ expect=(
 for e in "${expect[@]}"; do
 	grep -qxF "$e" <<<"$out" || { echo "missing report: $e"; exit 1; }
 done
-grep -qx "paths-check: [0-9]* names in 9 files checked, ${#expect[@]} missing" <<<"$out" ||
-	{ echo "expected exactly ${#expect[@]} reports in 9 files"; exit 1; }
+grep -qx "paths-check: [0-9]* names in 10 files checked, ${#expect[@]} missing" <<<"$out" ||
+	{ echo "expected exactly ${#expect[@]} reports in 10 files"; exit 1; }
 echo "ok: $names names in $files files of the tree exist; ${#expect[@]} stale names reported"
