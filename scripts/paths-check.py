@@ -7,7 +7,7 @@ Reads the comments of *.c *.h *.js *.mjs (/* */ and //), of *.sh *.bash *.py *.m
 Makefile, .clang-format and extension-less bash scripts (#), and the whole text of *.md and
 the man pages docs/man/*.[0-9], in every file git lists (tracked, or untracked and not
 ignored; `find` outside git) except third_party/ (upstream's text) and the fuzz corpora.
-In that text it looks for two kinds of names:
+In that text it looks for three kinds of names:
 
   DIR/...    a token that starts with a top-level directory of the tree (analysis/,
              tests/, .ci/, ...) and is not part of a longer path (/usr/lib/..., $(BUILD)/...,

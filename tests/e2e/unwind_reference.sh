@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The collector's CFI unwinder (collector/cfi.c, unwtab.c, unwind.c) against a
+# The collector's CFI unwinder (collector/cfi.c, gopcln.c, unwtab.c, unwind.c) against a
 # reference unwinder, libunwind, on the same signal contexts (issue #3, items 5
-# and 6).  tests/unwind/build.sh compiles the three files into a test-only
+# and 6).  tests/unwind/build.sh compiles the four files and their helpers into a test-only
 # libunwcheck.so (not libcollector.so) whose SIGPROF handler runs both
 # unwinders on every sample and compares them (tests/unwind/unwcheck.h).
 #  1. fix_mix (-O2, no frame pointers; 4 threads: recursion 3/30/150, qsort
