@@ -39,7 +39,7 @@ ANALYSIS_SRC   := $(wildcard analysis/*.c)
 ERPRINT_SRC    := $(wildcard er_print/*.c)
 ERARCHIVE_SRC  := $(wildcard er_archive/*.c)
 ANALYZER_SRC   := $(wildcard analyzer/*.c)
-ANALYZER_WEB   := $(sort $(wildcard analyzer/web/*))
+ANALYZER_WEB   := $(sort $(wildcard analyzer/web/*.* analyzer/web/*/*.*))
 ERMANAGE_MAINS := er_manage/er_rm.c er_manage/er_mv.c er_manage/er_cp.c
 ERMANAGE_SRC   := $(filter-out $(ERMANAGE_MAINS),$(wildcard er_manage/*.c))
 
@@ -170,8 +170,9 @@ $(ERMANAGE_BINS): $(BUILD)/bin/%: $(BUILD)/obj/er_manage/%.o $(call obj,$(ERMANA
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^
 
-# analyzer: the page's files (analyzer/web/) are compiled into the binary as a fixed table,
-# generated at build time by scripts/embed-assets.sh; nothing is read from disk at run time.
+# analyzer: the page's files (analyzer/web/ and its folders, one level deep) are compiled into
+# the binary as a fixed table, generated at build time by scripts/embed-assets.sh; nothing is
+# read from disk at run time.
 ANALYZER_ASSETS := $(BUILD)/gen/analyzer/assets.c
 $(ANALYZER_ASSETS): $(ANALYZER_WEB) scripts/embed-assets.sh
 	@mkdir -p $(dir $@)

@@ -8,7 +8,7 @@
 // the zoomed node, the timeline's window), the time until that is drawn too.  Prints one line
 // per figure: the first time and the median of REPEAT (default 5) more, in ms.  Nothing is
 // asserted: the machine is noisy.
-import { launch } from '../../tests/tools/js/analyzer_session.mjs'; // playwright-core from there
+import { launch, testPage } from '../../tests/tools/js/analyzer_session.mjs'; // playwright-core from there
 
 const [url, repeatArg] = process.argv.slice(2);
 const repeat = Number(repeatArg || 5);
@@ -21,7 +21,8 @@ const report = (what, times) => {
 };
 
 // (In the page, "the next frame after the work done so far" is a requestAnimationFrame and a
-// task after it; the page's CSP allows no eval, so each evaluate spells it out.)
+// task after it; the page's CSP allows no eval, so each evaluate spells it out.  What it
+// reaches in the page is its test hook, window.__pa: testPage() sets the page's test flag.)
 
 // A view's tab (flame or timeline) opened REPEAT + 1 times from scratch (state[view]
 // forgotten): the ms from show() to the frame after its draw (the request, the reply and
@@ -30,6 +31,7 @@ async function openTab(page, view, title) {
   const times = [], draws = [];
   for (let i = 0; i <= repeat; i++)
     times.push(await page.evaluate(async (v) => {
+      const { state, show } = window.__pa;
       state[v] = null;
       const t = performance.now();
       show(v);
@@ -40,7 +42,7 @@ async function openTab(page, view, title) {
   report(`${title}: open the tab (request, reply, draw)`, times);
   for (let i = 0; i <= repeat; i++)
     draws.push(await page.evaluate((v) => {
-      (v === 'flame' ? drawFlame : drawTimeline)();
+      (v === 'flame' ? window.__pa.drawFlame : window.__pa.drawTimeline)();
       return Number(document.getElementById(v + '-canvas').dataset.drawMs);
     }, view));
   report(`${title}: ${view === 'flame' ? 'drawFlame' : 'drawTimeline'} alone`, draws);
@@ -48,7 +50,7 @@ async function openTab(page, view, title) {
 
 const browser = await launch();
 try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const page = await testPage(browser, { viewport: { width: 1200, height: 800 } });
   console.log(`${'in the page (ms)'.padEnd(58)} ${'first'.padStart(9)} ${'median'.padStart(9)}`);
   // open to the functions view: navigation start to the function list's rows
   const open = [];
@@ -61,13 +63,17 @@ try {
 
   // the flame graph: the tab's first load (server + draw), then its draw alone
   await openTab(page, 'flame', 'flame graph');
-  console.log(`  (${await page.evaluate(() => `${state.flame.data.nodes.parent.length} nodes received, ${state.flame.rects.length} drawn, ${state.flame.data.pruned} pruned`)})`);
+  console.log(`  (${await page.evaluate(() => {
+    const fl = window.__pa.state.flame;
+    return `${fl.data.nodes.parent.length} nodes received, ${fl.rects.length} drawn, ${fl.data.pruned} pruned`;
+  })})`);
 
   // a click-zoom on the widest frame two levels down: the redraw from the nodes held, then the
   // re-rooted graph from the server; then back to the whole graph
   const zoomLocal = [], zoomRooted = [], hover = [];
   for (let i = 0; i <= repeat; i++) {
     const [local, rooted] = await page.evaluate(async () => {
+      const { state, loadFlame, ROW } = window.__pa;
       const fl = state.flame, c = document.getElementById('flame-canvas'), b = c.getBoundingClientRect();
       const r = fl.rects.filter((x) => x.y === 2 * ROW).sort((x, y) => y.w - x.w)[0];
       const ev = new MouseEvent('click', { clientX: b.left + ((r.x + r.w / 2) * b.width) / c.width, clientY: b.top + ((r.y + 9) * b.height) / c.height });
@@ -90,7 +96,7 @@ try {
   for (let i = 0; i <= repeat; i++)
     hover.push(await page.evaluate(async (k) => {
       const c = document.getElementById('flame-canvas'), b = c.getBoundingClientRect();
-      const r = state.flame.rects[(k * 7919) % state.flame.rects.length];
+      const rects = window.__pa.state.flame.rects, r = rects[(k * 7919) % rects.length];
       const t = performance.now();
       c.dispatchEvent(new MouseEvent('mousemove', { clientX: b.left + ((r.x + r.w / 2) * b.width) / c.width, clientY: b.top + ((r.y + 9) * b.height) / c.height }));
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));

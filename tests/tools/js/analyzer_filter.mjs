@@ -45,7 +45,7 @@ await session(async ({ page, expect, shots, check, same }) => {
   await page.click('#tabs button[data-view="threads"]');
   await page.waitForSelector('#threads tbody tr[data-experiment="1"][data-thread="1"]');
   await page.click('#threads tbody tr[data-experiment="1"][data-thread="1"]');
-  await page.waitForFunction(() => state.filter !== '');
+  await page.waitForFunction(() => window.__pa.state.filter !== '');
   const f = await page.inputValue('#filter');
   check(`a click on thread 1 of experiment 1 filters on it (${f})`, f === 'EXPID==1 && THRID==1');
   await reloaded(() => page.click('#tabs button[data-view="functions"]'), f);
@@ -55,7 +55,10 @@ await session(async ({ page, expect, shots, check, same }) => {
   await page.click('#tabs button[data-view="compare"]');
   for (const mode of ['on', 'delta', 'ratio']) {
     await page.selectOption('#compare-mode', mode);
-    await page.waitForFunction((m) => state.compare && state.compare.mode === m && document.querySelector('#compare tbody tr'), mode);
+    await page.waitForFunction((m) => {
+      const c = window.__pa.state.compare;
+      return c && c.mode === m && document.querySelector('#compare tbody tr');
+    }, mode);
     const rows = await page.$$eval('#compare tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
     const want = expect.compare[mode];
     const bad = rows.findIndex((r, i) => !same(r, want[i]));

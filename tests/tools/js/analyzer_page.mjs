@@ -12,11 +12,12 @@
 // timeline selects a time range, and the function list's <Total> becomes the CPU time of the
 // timeline's samples in it; "Whole run" brings er_print's <Total> back.  Before that the wheel
 // zooms the timeline in (the server sends the window's marks), shift-drag pans it, Reset
-// shows the whole run; a click-zoom on the flame graph re-roots it on the server.  Checks and exit
+// shows the whole run; a click-zoom on the flame graph re-roots it on the server.  Last, the page
+// opened without the test flag has no test hook (window.__pa).  Checks and exit
 // status: analyzer_session.mjs; screenshots of each step go to SHOTDIR.
 import { session } from './analyzer_session.mjs';
 
-await session(async ({ page, expect, shots, check, same }) => {
+await session(async ({ page, url, expect, shots, check, same }) => {
   await page.waitForSelector('#functions tbody tr');
   check('the token left the address bar', !page.url().includes('token'));
   await page.screenshot({ path: `${shots}/functions.png`, fullPage: true });
@@ -90,7 +91,7 @@ await session(async ({ page, expect, shots, check, same }) => {
   await page.click('#tabs button[data-view="functions"]');
   await page.fill('#metrics', expect.metrics);
   await page.click('#metrics-apply');
-  await page.waitForFunction((m) => state.functions && state.functions.metrics === m, expect.metrics);
+  await page.waitForFunction((m) => window.__pa.state.functions && window.__pa.state.functions.metrics === m, expect.metrics);
   const heads2 = await page.$$eval('#functions thead th', (ths) => ths.map((t) => t.textContent));
   check(`the metric list ${expect.metrics} shows its columns (${heads2.join(' | ')})`,
     same(heads2, ['Excl. Total CPU Time (s)', 'Name']));
@@ -114,7 +115,7 @@ await session(async ({ page, expect, shots, check, same }) => {
   await page.waitForFunction(() => document.getElementById('flame-zoom').textContent === 'Zoom: all');
   await page.screenshot({ path: `${shots}/flame.png`, fullPage: true });
   const target = await page.evaluate((name) => {
-    const r = state.flame.rects.find((x) => state.flame.name(x.i) === name);
+    const fl = window.__pa.state.flame, r = fl.rects.find((x) => fl.name(x.i) === name);
     return r && { x: r.x + r.w / 2, y: r.y + 9, w: r.w };
   }, expect.zoom);
   check(`the flame graph has a frame ${expect.zoom}`, !!target);
@@ -124,16 +125,16 @@ await session(async ({ page, expect, shots, check, same }) => {
   await page.mouse.click(box.x + (target.x * box.width) / canvasWidth, box.y + target.y);
   await page.waitForFunction((name) => document.getElementById('flame-zoom').textContent === 'Zoom: ' + name, expect.zoom);
   const after = await page.evaluate((name) => {
-    const r = state.flame.rects.find((x) => state.flame.name(x.i) === name && x.i === state.flame.zoom);
+    const fl = window.__pa.state.flame, r = fl.rects.find((x) => fl.name(x.i) === name && x.i === fl.zoom);
     return r && r.w;
   }, expect.zoom);
   check(`after the click ${expect.zoom} fills the width (${after} of ${canvasWidth})`, after === canvasWidth);
   check('the click selects the frame\'s function', (await page.textContent('#selected')) === expect.zoom);
   // the zoom asks the server for the graph rooted at that call path (its ancestors first)
-  await page.waitForFunction(() => state.flame.data.root > 0);
+  await page.waitForFunction(() => window.__pa.state.flame.data.root > 0);
   const rooted = await page.evaluate(() => {
-    const f = state.flame.data, r = f.root;
-    return { name: state.flame.name(r), zoom: state.flame.zoom, r, parents: f.nodes.parent.slice(0, r + 1) };
+    const fl = window.__pa.state.flame, f = fl.data, r = f.root;
+    return { name: fl.name(r), zoom: fl.zoom, r, parents: f.nodes.parent.slice(0, r + 1) };
   });
   check(`the zoomed graph is rooted at ${rooted.name} (node ${rooted.r}, ancestors ${rooted.parents.join(',')})`,
     rooted.name === expect.zoom && rooted.zoom === rooted.r && rooted.parents.every((p, i) => (i === 0 ? p === 4294967295 : p === i - 1)));
@@ -151,7 +152,7 @@ await session(async ({ page, expect, shots, check, same }) => {
     return document.querySelector('#functions tbody tr:first-child').cells[col].textContent;
   });
   await page.click('#tabs button[data-view="timeline"]');
-  await page.waitForFunction(() => state.timeline !== null);
+  await page.waitForFunction(() => window.__pa.state.timeline !== null);
   const tbox = await page.locator('#timeline-canvas').boundingBox();
   const tw = await page.$eval('#timeline-canvas', (c) => c.width);
   const px = (f) => tbox.x + ((110 + f * (tw - 110)) * tbox.width) / tw; // the lanes start after a 110 px gutter
@@ -159,13 +160,13 @@ await session(async ({ page, expect, shots, check, same }) => {
   // zoom and pan: the wheel zooms around the pointer, the server sends the window's detail,
   // shift-drag pans, Reset shows the whole run again
   const view = () => page.$eval('#timeline-canvas', (c) => c.dataset.view.split(',').map(Number));
-  const duration = await page.evaluate(() => state.timeline.data.duration_ns);
+  const duration = await page.evaluate(() => window.__pa.state.timeline.data.duration_ns);
   await page.mouse.move(px(0.5), tbox.y + 10);
   for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -100);
   await page.waitForFunction(() => { const c = document.getElementById('timeline-canvas'); return c.dataset.detail === c.dataset.view; });
   const [z0, z1] = await view();
   const detail = await page.evaluate(() => {
-    const d = state.timeline.detail.data, v = state.timeline.view;
+    const tl = window.__pa.state.timeline, d = tl.detail.data, v = tl.view;
     return { v0: d.view.v0, v1: d.view.v1, n: d.events.t.length, inside: d.events.t.every((t) => t >= d.view.v0 && t < d.view.v1), view: v };
   });
   check(`4 wheel steps zoom in around the middle: ${z0}..${z1} of 0..${duration} ns`,
@@ -193,7 +194,7 @@ await session(async ({ page, expect, shots, check, same }) => {
   await page.mouse.up();
   await page.waitForFunction(() => document.getElementById('range').textContent !== 'whole run');
   const want = await page.evaluate(() => {
-    const e = state.timeline.data.events, r = state.range;
+    const { state } = window.__pa, e = state.timeline.data.events, r = state.range;
     let sum = 0;
     for (let k = 0; k < e.t.length; k++) if (e.t[k] >= r.t0 && e.t[k] < r.t1) sum += e.value[k];
     return { sum, text: (sum / 1e9).toFixed(3), range: r };
@@ -202,7 +203,7 @@ await session(async ({ page, expect, shots, check, same }) => {
   const peakMark = await page.$eval('#timeline-canvas', (c) => Number(c.dataset.peak));
   check(`the timeline marks heapstat's peak at ${expect.peak_s} s (${peakMark} ns)`, (peakMark / 1e9).toFixed(3) === expect.peak_s);
   await page.click('#tabs button[data-view="functions"]');
-  await page.waitForFunction(() => state.functions !== null);
+  await page.waitForFunction(() => window.__pa.state.functions !== null);
   const inRange = await cpuCell();
   check(`range ${want.range.t0}..${want.range.t1} ns: <Total> CPU ${inRange} s = the timeline's samples in it ${want.text} s`,
     inRange === want.text);
@@ -210,7 +211,7 @@ await session(async ({ page, expect, shots, check, same }) => {
     want.sum > 0 && Number(want.text) < Number(expect.total_cpu));
   await page.screenshot({ path: `${shots}/functions-range.png`, fullPage: true });
   await page.click('#range-clear');
-  await page.waitForFunction(() => state.functions !== null && document.getElementById('range').textContent === 'whole run');
+  await page.waitForFunction(() => window.__pa.state.functions !== null && document.getElementById('range').textContent === 'whole run');
   check('back to the whole run: <Total> is er_print\'s again', (await cpuCell()) === expect.total_cpu);
 
   // the heap view: er_print's leaks (instances, bytes, leaf function) and heapstat's peak
@@ -259,9 +260,20 @@ await session(async ({ page, expect, shots, check, same }) => {
   check(`the choice reads ${spec} = ${expect.chooser.spec}`, spec === expect.chooser.spec);
   await page.screenshot({ path: `${shots}/chooser.png`, fullPage: true });
   await page.click('#chooser-apply');
-  await page.waitForFunction((m) => state.functions && state.functions.metrics === m && state.view === 'functions', spec);
+  await page.waitForFunction((m) => {
+    const { state } = window.__pa;
+    return state.functions && state.functions.metrics === m && state.view === 'functions';
+  }, spec);
   const rows2 = await page.$$eval('#functions tbody tr', (trs) => trs.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
   check(`the Functions view shows er_print's list for it (${rows2.length} rows)`, same(rows2.map((r) => r[r.length - 1]), expect.chooser.names));
   check(`<Total> ${rows2[0].join(' ')} = er_print's ${expect.chooser.total.join(' ')}`, same(rows2[0], expect.chooser.total));
   await page.screenshot({ path: `${shots}/functions-chosen.png`, fullPage: true });
+
+  // without the test flag (a browser context of its own) the page has no test hook
+  const ctx = await page.context().browser().newContext();
+  const plain = await ctx.newPage();
+  await plain.goto(url);
+  await plain.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  check('without the test flag the page offers no window.__pa', await plain.evaluate(() => !('__pa' in window)));
+  await ctx.close();
 });

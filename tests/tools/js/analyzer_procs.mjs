@@ -24,11 +24,11 @@ await session(async ({ page, expect, shots, check, same }) => {
   await page.screenshot({ path: `${shots}/threads.png`, fullPage: true });
 
   await page.click('#tabs button[data-view="timeline"]');
-  await page.waitForFunction(() => state.timeline !== null && document.getElementById('timeline-canvas').dataset.processes);
+  await page.waitForFunction(() => window.__pa.state.timeline !== null && document.getElementById('timeline-canvas').dataset.processes);
   const labels = await page.$eval('#timeline-canvas', (c) => c.dataset.processes.split('|'));
   check(`the timeline labels each process (${labels.join('; ')})`,
     same(labels.map((l) => Number(l.split(' ')[1])), expect.tree.map((x) => x[0])));
-  const lanes = await page.evaluate(() => state.timeline.layout.laneY.length);
+  const lanes = await page.evaluate(() => window.__pa.state.timeline.layout.laneY.length);
   check(`one lane per thread (${lanes})`, lanes === expect.tids.length);
   await page.screenshot({ path: `${shots}/timeline-processes.png`, fullPage: true });
 

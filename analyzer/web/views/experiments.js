@@ -1,0 +1,27 @@
+// experiments.js - the Experiments view (/api/experiments): each founder experiment with its
+// process tree (collect -F), every descendant under its parent with the experiment that
+// recorded it.
+import { api, withRange } from '../lib/api.js';
+import { dataTable } from '../lib/dom.js';
+import { fmt } from '../lib/format.js';
+
+async function showExperiments() {
+  const x = await api(withRange('experiments'));
+  const byId = new Map(x.experiments.map((e) => [e.id, e]));
+  const rows = [];
+  for (const f of x.experiments) {
+    if (f.founder !== f.id) continue;
+    rows.push({ attrs: { 'data-pid': f.pid, 'data-depth': 0 },
+      cells: [f.id, f.pid, fmt(f.cpu_recorded_ns, 'ns'), f.ending, 'founder', `${f.path}  '${f.argv.join(' ')}'`] });
+    for (const p of f.processes || []) {
+      const e = p.experiment === null ? null : byId.get(p.experiment);
+      rows.push({ attrs: { 'data-pid': p.pid, 'data-depth': p.depth },
+        cells: [e ? e.id : '', p.pid, e ? fmt(e.cpu_recorded_ns, 'ns') : '', e ? e.ending : (p.reason || 'not profiled'),
+          p.origin || '', '\u00a0\u00a0'.repeat(p.depth) + (e ? e.path : '(no experiment)') + `  '${p.command || ''}'`] });
+    }
+  }
+  dataTable(document.getElementById('experiments'),
+    ['Experiment', 'PID', 'CPU (s)', 'Ending', 'Origin', 'Process'], rows);
+}
+
+export const view = { name: 'experiments', show: showExperiments };
