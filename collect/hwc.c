@@ -329,14 +329,10 @@ int hwc_probe(const struct hwc_counter *c, char *err, size_t room)
 	return -e;
 }
 
-int hwc_descriptor(const struct hwc_counter *c, size_t n, char *buf, size_t room)
+void hwc_describe(const struct hwc_counter *c, size_t n, struct hwcdesc *ret)
 {
-	struct hwcdesc d[HWC_MAX_COUNTERS];
-	if (n > HWC_MAX_COUNTERS)
-		return -ENOSPC;
 	for (size_t i = 0; i < n; i++)
-		desc_of(&c[i], &d[i]);
-	return hwcdesc_format(d, n, buf, room) < 0 ? -ENOSPC : 0;
+		desc_of(&c[i], &ret[i]);
 }
 
 /* ------------------------------------------------------------ lists */

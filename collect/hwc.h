@@ -7,7 +7,7 @@
  * prints.
  *
  * Only collect uses libpfm4: the collector gets each counter's attr fields
- * in PA_PARAMS (hwc_descriptor) and calls perf_event_open with them.
+ * in PA_PARAMS (hwc_describe) and calls perf_event_open with them.
  * Not thread-safe (libpfm4's tables are initialised once, lazily).
  */
 #ifndef COLLECT_HWC_H
@@ -18,6 +18,8 @@
 #include <stdio.h>
 
 #include "experiment/format.h"
+
+struct hwcdesc;
 
 #define HWC_MAX_COUNTERS EXP_HWC_MAX_COUNTERS
 
@@ -49,11 +51,8 @@ int hwc_parse(const char *spec, struct hwc_counter *ret, size_t max, char *err, 
  */
 int hwc_probe(const struct hwc_counter *c, char *err, size_t room);
 
-/*
- * Append the counters to the PA_PARAMS descriptor at buf (len bytes used,
- * room in all): ";h=N;h0=...;h1=...".  0, or -ENOSPC.
- */
-int hwc_descriptor(const struct hwc_counter *c, size_t n, char *buf, size_t room);
+/* The n counters at c as PA_PARAMS describes them to the collector (experiment/params.h) into ret. */
+void hwc_describe(const struct hwc_counter *c, size_t n, struct hwcdesc *ret);
 
 /*
  * Print `collect -h`'s lists, in the manual's format: the aliased counters

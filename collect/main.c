@@ -34,6 +34,7 @@
 #include "experiment/expgroup.h"
 #include "experiment/expname.h"
 #include "experiment/loghead.h"
+#include "experiment/params.h"
 #include "experiment/sysinfo.h"
 
 #ifndef PA_PREFIX
@@ -733,44 +734,33 @@ static void note_unprofilable(const char *target_path, char *note, size_t room)
 static void descriptor_build(const struct collect_options *o, char *descriptor, size_t room, char *duration,
 			     size_t duration_room)
 {
-	snprintf(descriptor, room, "p=%ld;d=%d", o->clock_on ? o->clock_interval_us : 0, depth_limit);
+	struct exp_params p;
+	params_init(&p);
+	p.interval_us = o->clock_on ? (uint32_t)o->clock_interval_us : 0;
+	p.depth_limit = (uint32_t)depth_limit;
 	if (o->duration_set) {
-		size_t k = strlen(descriptor);
-		snprintf(descriptor + k, room - k, ";t=%lu:%lu", o->duration_start_s, o->duration_end_s);
+		p.window_set = 1;
+		p.window_start_s = o->duration_start_s;
+		p.window_end_s = o->duration_end_s;
 		snprintf(duration, duration_room, "%lu:%lu", o->duration_start_s, o->duration_end_s);
 	}
-	if (o->heap_on) {
-		size_t k = strlen(descriptor);
-		snprintf(descriptor + k, room - k, ";H=1");
-	}
-	if (o->io_on) {
-		size_t k = strlen(descriptor);
-		snprintf(descriptor + k, room - k, ";i=1");
-	}
-	if (o->sync) { /* w=<us>: the threshold; without it the collector calibrates one */
-		size_t k = strlen(descriptor);
-		if (o->sync_threshold_us >= 0)
-			snprintf(descriptor + k, room - k, ";s=1;w=%ld", o->sync_threshold_us);
-		else
-			snprintf(descriptor + k, room - k, ";s=1");
-	}
-	size_t k = strlen(descriptor);
-	if (o->sample_period_s != 1) /* the collector's default is 1 */
-		snprintf(descriptor + k, room - k, ";S=%ld", o->sample_period_s);
-	if (o->sample_signal) {
-		k = strlen(descriptor);
-		snprintf(descriptor + k, room - k, ";l=%d", o->sample_signal);
-	}
-	if (o->pause_signal) {
-		k = strlen(descriptor);
-		snprintf(descriptor + k, room - k, ";y=%d%s", o->pause_signal, o->pause_resumed ? "" : "p");
-	}
-	if (o->follow != COLLECT_FOLLOW_ON) {
-		k = strlen(descriptor);
-		snprintf(descriptor + k, room - k, ";F=%d", (int)o->follow);
-	}
-	if (nhwc && hwc_descriptor(hwc, nhwc, descriptor, room) < 0)
-		die_usage("-h: the counters' description is too long");
+	p.tracer[EXP_PARAMS_HEAP] = o->heap_on;
+	p.tracer[EXP_PARAMS_IO] = o->io_on;
+	p.tracer[EXP_PARAMS_SYNC] = o->sync != NULL;
+	/* w=<us>: the threshold; without it the collector calibrates one */
+	p.sync_threshold_set = o->sync && o->sync_threshold_us >= 0;
+	p.sync_threshold_us = p.sync_threshold_set ? (uint64_t)o->sync_threshold_us : 0;
+	p.sample_period_s = (uint32_t)o->sample_period_s;
+	p.sample_signal = o->sample_signal;
+	p.pause_signal = o->pause_signal;
+	p.start_paused = !o->pause_resumed;
+	p.follow = (enum exp_params_follow)o->follow;
+	p.tracer[EXP_PARAMS_HWC] = nhwc != 0;
+	p.hwc_count = nhwc;
+	hwc_describe(hwc, nhwc, p.hwc);
+	if (params_encode(&p, descriptor, room) < 0)
+		die_usage(nhwc ? "-h: the counters' description is too long"
+			       : "the collector's parameters are too long");
 }
 
 /* The collector libraries to preload. */

@@ -47,6 +47,7 @@
 #include "collector/threads.h"
 #include "collector/tracer.h"
 #include "experiment/loghead.h"
+#include "experiment/params.h"
 #include "experiment/record.h"
 #include "experiment/xmlw.h"
 
@@ -54,8 +55,6 @@
 
 /* CPU-time timers fire at most once per kernel tick (HZ=250 here). */
 #define KERNEL_TICK_US 4000u
-#define DEPTH_DEFAULT 4096u
-#define DEPTH_MAX 6000u
 #define STACKTAB_LOG2 16
 
 static _Atomic int col_init_state; /* 0 none, 1 running, 2 done */
@@ -69,15 +68,6 @@ static int tracer_wanted[NTRACERS];
 static int tracer_started[NTRACERS];
 static struct blockw_file tracer_file[NTRACERS];
 
-/* A tracer by its PA_PARAMS key, or -1. */
-static int tracer_index(char param)
-{
-	for (size_t i = 0; i < NTRACERS; i++)
-		if (tracers[i]->param == param)
-			return (int)i;
-	return -1;
-}
-
 static void tracers_thread_end(void)
 {
 	for (size_t i = 0; i < NTRACERS; i++)
@@ -90,75 +80,29 @@ int col_init_done(void)
 	return atomic_load_explicit(&col_init_state, memory_order_acquire) == 2;
 }
 
-static uint64_t parse_u64(const char **s)
-{
-	uint64_t v = 0;
-	while (**s >= '0' && **s <= '9')
-		v = v * 10 + (uint64_t)(*(*s)++ - '0');
-	return v;
-}
-
 /*
- * PA_PARAMS: ';'-separated p=<us>, d=<depth>, t=<start_s>:<end_s>,
- * F=0|1|2 (follow descendants: off, on, by the regex in PA_FOLLOW; default
- * on), S=<s> (periodic sample points, default 1; 0 none), l=<signal> (sample points on it),
- * y=<signal>[p] (pause/resume on it, p: start paused), and each tracer's
- * key=0|1 (H: heap, s: sync, i: I/O); unknown keys ignored
- * (a tracer reads its own further keys: w=<us>, the sync threshold).
+ * PA_PARAMS, decoded once at start (experiment/params.h): the collector's
+ * parameters into cfg, each tracer's key into tracer_wanted; the tracers
+ * read their own parts (the sync threshold, the counters) when they start.
  */
-static void parse_sample_key(char key, const char **s, struct col_config *cfg)
-{
-	uint64_t v = parse_u64(s);
-	if (key == 'S') {
-		cfg->sample_period_s = v > 86400 ? 86400 : (uint32_t)v;
-	} else if (key == 'l') {
-		cfg->sample_signal = v < 65 ? (int)v : 0;
-	} else {
-		cfg->pause_signal = v < 65 ? (int)v : 0;
-		cfg->start_paused = **s == 'p';
-	}
-}
+static struct exp_params params;
 
-static void parse_params(const char *s, struct col_config *cfg)
+static void apply_params(const struct exp_params *p, struct col_config *cfg)
 {
-	cfg->interval_us = 0;
-	cfg->depth_limit = DEPTH_DEFAULT;
+	cfg->interval_us = p->interval_us;
+	cfg->depth_limit = p->depth_limit;
 	for (size_t i = 0; i < NTRACERS; i++)
-		tracer_wanted[i] = 0;
-	cfg->follow = LINEAGE_FOLLOW_ON;
-	cfg->sample_period_s = 1; /* S= absent: every second (collect -S on) */
-	cfg->sample_signal = cfg->pause_signal = cfg->start_paused = 0;
-	while (s && *s) {
-		char key = *s;
-		if (s[1] == '=') {
-			s += 2;
-			if (key == 'p') {
-				uint64_t v = parse_u64(&s);
-				cfg->interval_us = v > 1000000000u ? 1000000000u : (uint32_t)v;
-			} else if (key == 'd') {
-				uint64_t v = parse_u64(&s);
-				cfg->depth_limit = v < 1 ? 1 : v > DEPTH_MAX ? DEPTH_MAX : (uint32_t)v;
-			} else if (key == 'S' || key == 'l' || key == 'y') {
-				parse_sample_key(key, &s, cfg);
-			} else if (tracer_index(key) >= 0) {
-				tracer_wanted[tracer_index(key)] = parse_u64(&s) != 0;
-			} else if (key == 'F') {
-				uint64_t v = parse_u64(&s);
-				cfg->follow = v == 0   ? LINEAGE_FOLLOW_OFF
-					      : v == 2 ? LINEAGE_FOLLOW_REGEX
-						       : LINEAGE_FOLLOW_ON;
-			} else if (key == 't') {
-				cfg->window_start_ns = parse_u64(&s) * 1000000000u;
-				if (*s == ':') {
-					s++;
-					cfg->window_end_ns = parse_u64(&s) * 1000000000u;
-				}
-			}
-		}
-		while (*s && *s != ';')
-			s++;
-		if (*s == ';')
-			s++;
+		tracer_wanted[i] = p->tracer[tracers[i]->param];
+	cfg->follow = p->follow == EXP_PARAMS_FOLLOW_OFF     ? LINEAGE_FOLLOW_OFF
+		      : p->follow == EXP_PARAMS_FOLLOW_REGEX ? LINEAGE_FOLLOW_REGEX
+							     : LINEAGE_FOLLOW_ON;
+	cfg->sample_period_s = p->sample_period_s;
+	cfg->sample_signal = p->sample_signal;
+	cfg->pause_signal = p->pause_signal;
+	cfg->start_paused = p->start_paused;
+	if (p->window_set) {
+		cfg->window_start_ns = p->window_start_s * 1000000000u;
+		cfg->window_end_ns = p->window_end_s * 1000000000u;
 	}
 }
 
@@ -455,7 +399,7 @@ static void start_recording(const struct lineage_self *me, int in_child)
 		sampler_init(cfg->interval_us);
 	for (size_t i = 0; i < NTRACERS; i++)
 		if (tracer_started[i])
-			tracers[i]->start(&tracer_file[i]);
+			tracers[i]->start(&tracer_file[i], &params);
 	col_set_active(1);
 	log_start();
 	samples_start();
@@ -541,7 +485,8 @@ static void col_raw_child(void)
 static void init_collection(void)
 {
 	struct col_config *cfg = col_config();
-	parse_params(getenv("PA_PARAMS"), cfg);
+	params_decode(getenv("PA_PARAMS"), &params);
+	apply_params(&params, cfg);
 	cfg->fault_blocks = -1;
 	const char *fault = getenv("PA_FAULT_BLOCKS"); /* testing: fail the block writer after N blocks */
 	if (fault && *fault >= '0' && *fault <= '9')
@@ -552,7 +497,7 @@ static void init_collection(void)
 		.depth_limit = cfg->depth_limit,
 		.window_start_s = cfg->window_start_ns / 1000000000u,
 		.window_end_s = cfg->window_end_ns / 1000000000u,
-		.heap_on = tracer_index('H') >= 0 && tracer_wanted[tracer_index('H')],
+		.heap_on = params.tracer[EXP_PARAMS_HEAP],
 	};
 	const struct lineage_self *me = lineage_init(&lp);
 	if (!me->known)

@@ -7,9 +7,8 @@
  * Environment (set by `collect` for the target):
  *   PA_EXPERIMENT=/abs/dir.er   the experiment directory (unset: dormant)
  *   PA_TARGET_PID=<pid>         only this pid collects; others stay dormant
- *   PA_PARAMS=p=<us>;d=<depth>;t=<start_s>:<end_s>;F=<0|1|2>;H=1
- *                               (F: follow descendants; then each tracer's
- *                               key, tracer.h: H=1 heap tracing)
+ *   PA_PARAMS=p=<us>;d=<depth>;...  the collection parameters: their one
+ *                               definition is experiment/params.h
  *   PA_FOLLOW=<regex>            (F=2: which descendants to follow)
  *   PA_LINEAGE=<pid>:<lineage>   (kept by every process: lineage.h)
  * In a dormant process every interposer passes straight through.

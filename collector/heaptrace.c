@@ -105,8 +105,9 @@ void heaptrace_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_ad
 	errno = saved_errno;
 }
 
-static void heap_start(struct blockw_file *file)
+static void heap_start(struct blockw_file *file, const struct exp_params *params)
 {
+	(void)params;
 	heap_step_ns = heapstream_time_step_ns(col_config()->interval_us);
 	heap_file = file;
 }
@@ -147,7 +148,7 @@ static void heap_log_end(struct xmlw *w)
 
 const struct col_tracer heaptrace_tracer = {
 	.name = "heap",
-	.param = 'H',
+	.param = EXP_PARAMS_HEAP,
 	.file_name = EXP_FILE_NAME_HEAP,
 	.file_kind = EXP_FILE_HEAP,
 	.start = heap_start,

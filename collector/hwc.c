@@ -217,9 +217,10 @@ void hwc_thread_forget(struct hwc_thread *h)
 
 /* ------------------------------------------------------------ the tracer */
 
-static void hwc_start(struct blockw_file *file)
+static void hwc_start(struct blockw_file *file, const struct exp_params *params)
 {
-	hwc_count = (unsigned)hwcdesc_parse(getenv("PA_PARAMS"), hwc_defs);
+	hwc_count = (unsigned)params->hwc_count;
+	memcpy(hwc_defs, params->hwc, sizeof hwc_defs);
 	hwc_file = hwc_count ? file : NULL;
 }
 
@@ -284,7 +285,7 @@ static void hwc_log_end(struct xmlw *w)
 
 const struct col_tracer hwc_tracer = {
 	.name = "hwc",
-	.param = 'h',
+	.param = EXP_PARAMS_HWC,
 	.file_name = EXP_FILE_NAME_HWC,
 	.file_kind = EXP_FILE_HWC,
 	.start = hwc_start,

@@ -227,8 +227,9 @@ uint32_t iotrace_vfd(int fd)
 	return vfd;
 }
 
-static void io_start(struct blockw_file *file)
+static void io_start(struct blockw_file *file, const struct exp_params *params)
 {
+	(void)params;
 	io_file = file;
 }
 
@@ -265,7 +266,7 @@ static void io_log_end(struct xmlw *w)
 
 const struct col_tracer iotrace_tracer = {
 	.name = "io",
-	.param = 'i',
+	.param = EXP_PARAMS_IO,
 	.file_name = EXP_FILE_NAME_IO,
 	.file_kind = EXP_FILE_IO,
 	.start = io_start,

@@ -216,25 +216,6 @@ int synctrace_record(unsigned func, uint64_t object, uint64_t start_ns, uint64_t
 	return watched;
 }
 
-/* PA_PARAMS's w=<us>: the threshold given; 0 when absent (then calibrated). */
-static int given_threshold(uint64_t *ret_ns)
-{
-	for (const char *s = getenv("PA_PARAMS"); s && *s;) {
-		if (s[0] == 'w' && s[1] == '=') {
-			uint64_t v = 0;
-			for (s += 2; *s >= '0' && *s <= '9'; s++)
-				v = v * 10 + (uint64_t)(*s - '0');
-			*ret_ns = v * 1000u;
-			return 1;
-		}
-		while (*s && *s != ';')
-			s++;
-		if (*s == ';')
-			s++;
-	}
-	return 0;
-}
-
 /* Six times an uncontended lock/unlock timed as the slow path times a wait, in whole us. */
 static uint64_t calibrate(void)
 {
@@ -254,11 +235,11 @@ static uint64_t calibrate(void)
 	return t < THRESHOLD_FLOOR_NS ? THRESHOLD_FLOOR_NS : t;
 }
 
-static void sync_start(struct blockw_file *file)
+static void sync_start(struct blockw_file *file, const struct exp_params *params)
 {
-	uint64_t t;
-	sync_calibrated = !given_threshold(&t);
-	sync_threshold = sync_calibrated ? calibrate() : t;
+	/* w=<us>: the threshold given; without it, calibrated */
+	sync_calibrated = !params->sync_threshold_set;
+	sync_threshold = sync_calibrated ? calibrate() : params->sync_threshold_us * 1000u;
 	sync_file = file;
 }
 
@@ -331,7 +312,7 @@ static void sync_log_end(struct xmlw *w)
 
 const struct col_tracer synctrace_tracer = {
 	.name = "sync",
-	.param = 's',
+	.param = EXP_PARAMS_SYNC,
 	.file_name = EXP_FILE_NAME_SYNC,
 	.file_kind = EXP_FILE_SYNC,
 	.start = sync_start,

@@ -6,12 +6,14 @@
  * collector.c's tracers[] table; nothing else in the collector names it.
  *
  * collector.c runs every tracer's life cycle:
- *   - `param` is the tracer's key in PA_PARAMS ("<param>=<n>", n != 0: on),
- *     the letter of collect's option that turns it on (-H: 'H');
+ *   - `param` is the tracer's key in PA_PARAMS (experiment/params.h names
+ *     it: EXP_PARAMS_HEAP is "H=", the letter of collect's option -H);
  *   - when recording starts (the founder, or a followed descendant), it
  *     creates the tracer's data file `file_name` of kind `file_kind` in the
- *     experiment and calls start(file); a tracer never started (off, or the
- *     file could not be created) records nothing;
+ *     experiment and calls start(file, params), params the decoded
+ *     PA_PARAMS (its own keys: the sync threshold, the counters); a
+ *     tracer never started (off, or the file could not be created)
+ *     records nothing;
  *   - fork_child runs first in every fork or clone child, followed or not:
  *     forget the parent's cursors and counters (start follows if followed);
  *   - thread_end runs on the calling thread as it ends (its key destructor,
@@ -35,14 +37,15 @@
 #include <stdint.h>
 
 #include "collector/blockw.h"
+#include "experiment/params.h"
 #include "experiment/xmlw.h"
 
 struct col_tracer {
-	const char *name;      /* "heap": <collector_start heap="on|off">, lost_heap */
-	char param;            /* PA_PARAMS key = collect's option letter: 'H' */
-	const char *file_name; /* its data file in the experiment: EXP_FILE_NAME_HEAP */
-	uint32_t file_kind;    /* that file's kind: EXP_FILE_HEAP */
-	void (*start)(struct blockw_file *file);
+	const char *name;             /* "heap": <collector_start heap="on|off">, lost_heap */
+	enum exp_params_tracer param; /* its PA_PARAMS key: EXP_PARAMS_HEAP */
+	const char *file_name;        /* its data file in the experiment: EXP_FILE_NAME_HEAP */
+	uint32_t file_kind;           /* that file's kind: EXP_FILE_HEAP */
+	void (*start)(struct blockw_file *file, const struct exp_params *params);
 	void (*fork_child)(void);
 	void (*thread_end)(void);
 	void (*stop)(void);

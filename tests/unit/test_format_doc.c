@@ -6,6 +6,7 @@
  * ceiling).
  */
 #include "experiment/format.h"
+#include "experiment/params.h"
 
 #include <stdlib.h>
 
@@ -25,6 +26,11 @@ struct c {
 #x, (unsigned long long)(x), 0 \
 	}
 static struct c consts[] = {
+	C(EXP_PARAMS_INTERVAL_MAX_US),
+	C(EXP_PARAMS_DEPTH_DEFAULT),
+	C(EXP_PARAMS_DEPTH_MAX),
+	C(EXP_PARAMS_SAMPLE_MAX_S),
+	C(EXP_PARAMS_SIGNAL_MAX),
 	C(REGFILE_SPARSE_MIN_BYTES),
 	C(REGFILE_SPARSE_RATIO),
 	C(ZDATA_MAX_BYTES),
