@@ -51,6 +51,23 @@ ERARCHIVE     := $(BUILD)/bin/er_archive
 ANALYZER      := $(BUILD)/bin/analyzer
 ERMANAGE_BINS := $(patsubst er_manage/%.c,$(BUILD)/bin/%,$(ERMANAGE_MAINS))
 
+# Internal static libraries: each program's modules but its main.c, which the program and
+# the unit tests link (no test includes a .c file).  libcollector-core.a holds
+# libcollector.so's modules but its entry points, the four that define the interposed names
+# (they would replace libc's in a program linking the archive); it is for the tests, built
+# from the pic objects, or in a sanitized build (the test and fuzz builds; the collector
+# itself never is) from the same sources compiled again with $(SAN) into $(BUILD)/picsan/.
+COLLECTOR_ENTRY := $(addprefix collector/,collector.c descend.c interpose.c waits.c)
+COLCORE_OBJ   := $(patsubst %.c,$(BUILD)/pic$(if $(SAN),san)/%.o,$(filter-out $(COLLECTOR_ENTRY),$(COLLECTOR_SRC)))
+LIBCOLCORE    := $(BUILD)/libcollector-core.a
+LIBCOLLECT    := $(BUILD)/libcollect.a
+LIBERPRINT    := $(BUILD)/liberprint.a
+LIBERARCHIVE  := $(BUILD)/liberarchive.a
+LIBERMANAGE   := $(BUILD)/libermanage.a
+# er_print's pprof encoder, generated (below)
+PPROF_GEN     := $(BUILD)/gen/third_party/pprof/profile.pb-c
+PPROF_OBJ     := $(BUILD)/obj/gen/third_party/pprof/profile.pb-c.o
+
 ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lzstd -lstdc++
 EDIT_LIBS     := -ledit
 
@@ -68,6 +85,9 @@ COLLECTOR_CFLAGS := $(CSTD) -O2 -g $(WARN) -fPIC -fvisibility=hidden -ftls-model
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(COLLECTOR_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/picsan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(COLLECTOR_CFLAGS) $(SAN) -MMD -MP -c $< -o $@
 
 $(LIBCOMMON): $(call obj,$(COMMON_SRC))
 	@mkdir -p $(dir $@)
@@ -76,6 +96,21 @@ $(LIBEXPERIMENT): $(call obj,$(EXPERIMENT_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 $(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBCOLCORE): $(COLCORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBCOLLECT): $(call obj,$(filter-out collect/main.c,$(COLLECT_SRC)))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBERPRINT): $(call obj,$(filter-out er_print/main.c,$(ERPRINT_SRC))) $(PPROF_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBERARCHIVE): $(call obj,$(filter-out er_archive/main.c,$(ERARCHIVE_SRC)))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBERMANAGE): $(call obj,$(ERMANAGE_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
@@ -127,14 +162,12 @@ $(BUILD)/lib/pkgconfig/collectorAPI.pc: collector/api/collectorAPI.pc.in
 
 # collect looks for PREFIX/lib/libcollector.so after <bindir>/../lib.
 $(BUILD)/obj/collect/%.o: CPPFLAGS += -DPA_PREFIX='"$(PREFIX)"'
-$(COLLECT): $(call obj,$(COLLECT_SRC)) $(LIBEXPERIMENT) $(LIBCOMMON)
+$(COLLECT): $(BUILD)/obj/collect/main.o $(LIBCOLLECT) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd -lpfm
 
 # er_print -export pprof: protoc-c generates the encoder of google/pprof's profile.proto
 # (third_party/pprof) into $(BUILD)/gen at build time; it is compiled without our warnings.
-PPROF_GEN := $(BUILD)/gen/third_party/pprof/profile.pb-c
-PPROF_OBJ := $(BUILD)/obj/gen/third_party/pprof/profile.pb-c.o
 $(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: %.proto
 	@mkdir -p $(BUILD)/gen
 	protoc-c --c_out=$(BUILD)/gen $<
@@ -144,16 +177,16 @@ $(PPROF_OBJ): $(PPROF_GEN).c $(PPROF_GEN).h
 $(BUILD)/obj/er_print/export_pprof.o: CPPFLAGS += -I$(BUILD)/gen
 $(BUILD)/obj/er_print/export_pprof.o: $(PPROF_GEN).h
 
-$(ERPRINT): $(call obj,$(ERPRINT_SRC)) $(PPROF_OBJ) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+$(ERPRINT): $(BUILD)/obj/er_print/main.o $(LIBERPRINT) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) $(EDIT_LIBS) -lprotobuf-c -lz -lm
 
-$(ERARCHIVE): $(call obj,$(ERARCHIVE_SRC)) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+$(ERARCHIVE): $(BUILD)/obj/er_archive/main.o $(LIBERARCHIVE) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
 
 # er_rm, er_mv, er_cp: experiment management (the Oracle manual's chapter 8), libc only.
-$(ERMANAGE_BINS): $(BUILD)/bin/%: $(BUILD)/obj/er_manage/%.o $(call obj,$(ERMANAGE_SRC)) $(LIBEXPERIMENT) \
+$(ERMANAGE_BINS): $(BUILD)/bin/%: $(BUILD)/obj/er_manage/%.o $(LIBERMANAGE) $(LIBEXPERIMENT) \
 		$(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^

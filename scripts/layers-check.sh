@@ -34,6 +34,9 @@
 # 4. If BUILD_DIR/lib/libcollector.so exists: `nm -D --defined-only` shows only names listed
 #    in the global: part of collector/libcollector.map (wildcards allowed there), and it
 #    has no strong undefined name without a glibc version (one the link left unresolved).
+# 5. No file includes a .c file (tests/ and bench/ included): a test links the module it tests
+#    from the program's internal library (the Makefile's libcollector-core.a, libcollect.a,
+#    liberprint.a, liberarchive.a, libermanage.a), so it sees only the module's header.
 #
 # Prints one line per violation and exits 1 if there is any; 2 on a usage or setup error.
 set -euo pipefail
@@ -118,6 +121,9 @@ while IFS= read -r f; do
 			delim=${BASH_REMATCH[1]} inc=${BASH_REMATCH[2]}
 		else
 			continue
+		fi
+		if [[ $inc == *.c ]]; then
+			violation "$f:$line: includes the source file $inc; link its library and include its header"
 		fi
 		if [[ $delim == '<' ]] && is_elfutils "$inc" && ! may_use_elfutils "$f"; then
 			violation "$f:$line: includes elfutils header <$inc>; only analysis/symtab*.c, analysis/dwarf*.c, analysis/lines*.c may"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# plumbing_layers: the tree obeys the layer rule, the elfutils rule and the no-cycle rule
-# among a directory's modules, the built collector
+# plumbing_layers: the tree obeys the layer rule, the elfutils rule, the no-cycle rule
+# among a directory's modules and includes no .c file, the built collector
 # exports only the names of collector/libcollector.map; and each of these checks does fail
 # on a small synthetic tree that breaks it.
 set -euo pipefail
@@ -34,6 +34,7 @@ echo '#include "collect/cyc_a.h"' >"$t/collect/cyc_b.h"
 printf '#include "collect/own.h"\n' >"$t/collect/cyc_a.h"                 # ok: a -> own
 echo '#include "er_print/cli.h"' >"$t/tests/unit/ok_any.c"                # ok: tests
 echo '#include <gelf.h>' >"$t/tests/unit/ok_elf.c"                        # ok: tests
+echo '#include "collector/cfi.c"' >"$t/tests/unit/bad_src.c"             # a .c file
 printf '{\n  global:\n    sigaction; /* c */\n  local:\n    *;\n};\n' >"$t/collector/libcollector.map"
 cat >"$tmp/c.c" <<'C'
 __attribute__((visibility("default"))) int sigaction(void) { return 0; }
@@ -59,6 +60,7 @@ expect=(
 	'exports "leaked_helper"'
 	'needs "col_missing"'
 	'collect/: its modules include each other in a cycle: '
+	'tests/unit/bad_src.c:1: includes the source file collector/cfi.c'
 )
 for e in "${expect[@]}"; do
 	grep -qF "$e" <<<"$out" || { echo "missing violation: $e"; exit 1; }
