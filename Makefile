@@ -114,8 +114,10 @@ $(LIBERMANAGE): $(call obj,$(ERMANAGE_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-# (experiment/expgroup.c is for the tools that read group files, not for the target)
-$(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(filter-out experiment/expgroup.c,$(EXPERIMENT_SRC)) $(COMMON_SRC)) \
+# (experiment/expgroup.c is for the tools that read group files, common/fsops.c for those
+# that copy files: not for the target)
+$(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(filter-out experiment/expgroup.c,$(EXPERIMENT_SRC)) \
+		$(filter-out common/fsops.c,$(COMMON_SRC))) \
 		collector/libcollector.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector.map \

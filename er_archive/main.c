@@ -31,6 +31,7 @@
 #include "analysis/lines.h"
 #include "analysis/experiment.h"
 #include "analysis/symtab.h"
+#include "common/fsops.h"
 #include "common/io.h"
 #include "common/regfile.h"
 #include "common/strbuf.h"
@@ -217,24 +218,11 @@ static int is_file(const char *path, uint64_t *ret_bytes)
 /* mkdir -p of `dir`'s components below `from` (which exists). */
 static int make_dirs(const char *from, const char *dir)
 {
-	char p[PATH_MAX];
-	size_t n = strlen(dir), k = strlen(from);
-	if (n >= sizeof p)
-		return -ENAMETOOLONG;
-	memcpy(p, dir, n + 1);
-	for (size_t i = k + 1; i <= n; i++) {
-		if (p[i] != '/' && p[i] != '\0')
-			continue;
-		char save = p[i];
-		p[i] = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-			int e = errno;
-			errorx("cannot create directory %s: %s", p, strerror(e));
-			return -e;
-		}
-		p[i] = save;
-	}
-	return 0;
+	size_t failed = 0;
+	int r = fsops_mkdir_p(dir, strlen(from), 0755, &failed);
+	if (r < 0 && failed) /* a mkdir failed (not a path too long to try) */
+		errorx("cannot create directory %.*s: %s", (int)failed, dir, strerror(-r));
+	return r;
 }
 
 /* A relative symlink link -> target, replacing what is there. */
@@ -737,25 +725,6 @@ static void archive_sources(const char *exp, const struct exp_loadobj *lo)
 	lines_free(l);
 }
 
-/* mkdir -p path (mode 0700 for what it creates): 0 or -errno. */
-static int mkdir_p(const char *path)
-{
-	char p[PATH_MAX];
-	if ((size_t)snprintf(p, sizeof p, "%s", path) >= sizeof p)
-		return -ENAMETOOLONG;
-	for (char *c = p + 1;; c++) {
-		if (*c != '/' && *c != '\0')
-			continue;
-		char save = *c;
-		*c = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST)
-			return -errno;
-		*c = save;
-		if (!save)
-			return 0;
-	}
-}
-
 /* The per-user cache to link objects from (-A on, src), or "" to copy them. */
 static void choose_cache(void)
 {
@@ -767,7 +736,7 @@ static void choose_cache(void)
 	if (r == 0 && !opt.dry_run) {
 		char objs[PATH_MAX + 16];
 		snprintf(objs, sizeof objs, "%s/%s", root, ARCHIVE_DIR_NAME);
-		r = mkdir_p(objs);
+		r = fsops_mkdir_p(objs, 0, 0700, NULL);
 	}
 	if (r < 0) {
 		warnx_("cannot use the per-user cache %s: %s; copying the objects into the experiment",
