@@ -23,7 +23,9 @@ LDFLAGS := $(SAN)
 # ---------------------------------------------------------------- sources
 COMMON_SRC     := $(wildcard common/*.c)
 EXPERIMENT_SRC := $(wildcard experiment/*.c)
-COLLECTOR_SRC  := $(filter-out collector/heapwrap.c collector/syncwrap.c collector/iowrap.c,$(wildcard collector/*.c))
+# libcollector.so is collector/*.c; each preloaded interposer library has its folder
+# (collector/heap, sync, io; the collector API's stubs are collector/api)
+COLLECTOR_SRC  := $(wildcard collector/*.c)
 COLLECT_SRC    := $(wildcard collect/*.c)
 ANALYSIS_SRC   := $(wildcard analysis/*.c)
 ERPRINT_SRC    := $(wildcard er_print/*.c)
@@ -125,24 +127,24 @@ $(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(filter-out experiment/expgroup.c,
 
 # The heap interposers (collect -H on) live in their own library, preloaded
 # only with -H on; they reach libcollector.so through pa_collector_trace_api.
-$(BUILD)/pic/collector/heapwrap.o: COLLECTOR_CFLAGS += -fno-builtin
-$(LIBCOLHEAP): $(call pic,collector/heapwrap.c) collector/libcollector-heap.map
+$(BUILD)/pic/collector/heap/heapwrap.o: COLLECTOR_CFLAGS += -fno-builtin
+$(LIBCOLHEAP): $(call pic,collector/heap/heapwrap.c) collector/heap/libcollector-heap.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-heap.map \
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/heap/libcollector-heap.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # The synchronization interposers (collect -s), likewise only preloaded with -s.
 # the interposers' fast paths are bare tail calls: no frame (their frames are walked by CFI)
-$(BUILD)/pic/collector/syncwrap.o: COLLECTOR_CFLAGS += -fomit-frame-pointer
-$(LIBCOLSYNC): $(call pic,collector/syncwrap.c) collector/libcollector-sync.map
+$(BUILD)/pic/collector/sync/syncwrap.o: COLLECTOR_CFLAGS += -fomit-frame-pointer
+$(LIBCOLSYNC): $(call pic,collector/sync/syncwrap.c) collector/sync/libcollector-sync.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-sync.map \
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/sync/libcollector-sync.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # The I/O interposers (collect -i on), likewise only preloaded with -i on.
-$(LIBCOLIO): $(call pic,collector/iowrap.c) collector/libcollector-io.map
+$(LIBCOLIO): $(call pic,collector/io/iowrap.c) collector/io/libcollector-io.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-io.map \
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=collector/io/libcollector-io.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # The collector API (collector/api): stubs that call libcollector.so's entry points when
