@@ -33,7 +33,9 @@ override LDFLAGS  := $(SAN) $(PA_USER_LDFLAGS)
 # ---------------------------------------------------------------- sources
 COMMON_SRC     := $(wildcard common/*.c)
 EXPERIMENT_SRC := $(wildcard experiment/*.c)
-COLLECTOR_SRC  := $(filter-out collector/heapwrap.c collector/syncwrap.c collector/iowrap.c,$(wildcard collector/*.c))
+# libcollector.so is collector/*.c; each preloaded interposer library has its folder
+# (collector/heap, sync, io; the collector API's stubs are collector/api)
+COLLECTOR_SRC  := $(wildcard collector/*.c)
 COLLECT_SRC    := $(wildcard collect/*.c)
 ANALYSIS_SRC   := $(wildcard analysis/*.c)
 ERPRINT_SRC    := $(wildcard er_print/*.c)
@@ -61,6 +63,23 @@ ERARCHIVE     := $(BUILD)/bin/er_archive
 ANALYZER      := $(BUILD)/bin/analyzer
 ERMANAGE_BINS := $(patsubst er_manage/%.c,$(BUILD)/bin/%,$(ERMANAGE_MAINS))
 
+# Internal static libraries: each program's modules but its main.c, which the program and
+# the unit tests link (no test includes a .c file).  libcollector-core.a holds
+# libcollector.so's modules but its entry points, the four that define the interposed names
+# (they would replace libc's in a program linking the archive); it is for the tests, built
+# from the pic objects, or in a sanitized build (the test and fuzz builds; the collector
+# itself never is) from the same sources compiled again with $(SAN) into $(BUILD)/picsan/.
+COLLECTOR_ENTRY := $(addprefix collector/,collector.c descend.c interpose.c waits.c)
+COLCORE_OBJ   := $(patsubst %.c,$(BUILD)/pic$(if $(SAN),san)/%.o,$(filter-out $(COLLECTOR_ENTRY),$(COLLECTOR_SRC)))
+LIBCOLCORE    := $(BUILD)/libcollector-core.a
+LIBCOLLECT    := $(BUILD)/libcollect.a
+LIBERPRINT    := $(BUILD)/liberprint.a
+LIBERARCHIVE  := $(BUILD)/liberarchive.a
+LIBERMANAGE   := $(BUILD)/libermanage.a
+# er_print's pprof encoder, generated (below)
+PPROF_GEN     := $(BUILD)/gen/third_party/pprof/profile.pb-c
+PPROF_OBJ     := $(BUILD)/obj/gen/third_party/pprof/profile.pb-c.o
+
 ANALYSIS_LIBS := -lelf -ldw -lexpat -lcapstone -lzstd -lstdc++
 EDIT_LIBS     := -ledit
 
@@ -80,6 +99,9 @@ COLLECTOR_LDFLAGS := $(PA_USER_LDFLAGS)
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(COLLECTOR_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/picsan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(COLLECTOR_CFLAGS) $(SAN) -MMD -MP -c $< -o $@
 
 $(LIBCOMMON): $(call obj,$(COMMON_SRC))
 	@mkdir -p $(dir $@)
@@ -90,9 +112,26 @@ $(LIBEXPERIMENT): $(call obj,$(EXPERIMENT_SRC))
 $(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+$(LIBCOLCORE): $(COLCORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBCOLLECT): $(call obj,$(filter-out collect/main.c,$(COLLECT_SRC)))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBERPRINT): $(call obj,$(filter-out er_print/main.c,$(ERPRINT_SRC))) $(PPROF_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBERARCHIVE): $(call obj,$(filter-out er_archive/main.c,$(ERARCHIVE_SRC)))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(LIBERMANAGE): $(call obj,$(ERMANAGE_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 
-# (experiment/expgroup.c is for the tools that read group files, not for the target)
-$(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(filter-out experiment/expgroup.c,$(EXPERIMENT_SRC)) $(COMMON_SRC)) \
+# (experiment/expgroup.c is for the tools that read group files, common/fsops.c for those
+# that copy files: not for the target)
+$(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(filter-out experiment/expgroup.c,$(EXPERIMENT_SRC)) \
+		$(filter-out common/fsops.c,$(COMMON_SRC))) \
 		collector/libcollector.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector.map \
@@ -100,24 +139,24 @@ $(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(filter-out experiment/expgroup.c,
 
 # The heap interposers (collect -H on) live in their own library, preloaded
 # only with -H on; they reach libcollector.so through pa_collector_trace_api.
-$(BUILD)/pic/collector/heapwrap.o: COLLECTOR_CFLAGS += -fno-builtin
-$(LIBCOLHEAP): $(call pic,collector/heapwrap.c) collector/libcollector-heap.map
+$(BUILD)/pic/collector/heap/heapwrap.o: COLLECTOR_CFLAGS += -fno-builtin
+$(LIBCOLHEAP): $(call pic,collector/heap/heapwrap.c) collector/heap/libcollector-heap.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-heap.map \
+	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/heap/libcollector-heap.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # The synchronization interposers (collect -s), likewise only preloaded with -s.
 # the interposers' fast paths are bare tail calls: no frame (their frames are walked by CFI)
-$(BUILD)/pic/collector/syncwrap.o: COLLECTOR_CFLAGS += -fomit-frame-pointer
-$(LIBCOLSYNC): $(call pic,collector/syncwrap.c) collector/libcollector-sync.map
+$(BUILD)/pic/collector/sync/syncwrap.o: COLLECTOR_CFLAGS += -fomit-frame-pointer
+$(LIBCOLSYNC): $(call pic,collector/sync/syncwrap.c) collector/sync/libcollector-sync.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-sync.map \
+	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/sync/libcollector-sync.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # The I/O interposers (collect -i on), likewise only preloaded with -i on.
-$(LIBCOLIO): $(call pic,collector/iowrap.c) collector/libcollector-io.map
+$(LIBCOLIO): $(call pic,collector/io/iowrap.c) collector/io/libcollector-io.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector-io.map \
+	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/io/libcollector-io.map \
 	      -Wl,-z,now -Wl,-z,nodelete -ldl
 
 # The collector API (collector/api): stubs that call libcollector.so's entry points when
@@ -139,14 +178,12 @@ $(BUILD)/lib/pkgconfig/collectorAPI.pc: collector/api/collectorAPI.pc.in
 
 # collect looks for PREFIX/lib/libcollector.so after <bindir>/../lib.
 $(BUILD)/obj/collect/%.o: CPPFLAGS += -DPA_PREFIX='"$(PREFIX)"'
-$(COLLECT): $(call obj,$(COLLECT_SRC)) $(LIBEXPERIMENT) $(LIBCOMMON)
+$(COLLECT): $(BUILD)/obj/collect/main.o $(LIBCOLLECT) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lzstd -lpfm
 
 # er_print -export pprof: protoc-c generates the encoder of google/pprof's profile.proto
 # (third_party/pprof) into $(BUILD)/gen at build time; it is compiled without our warnings.
-PPROF_GEN := $(BUILD)/gen/third_party/pprof/profile.pb-c
-PPROF_OBJ := $(BUILD)/obj/gen/third_party/pprof/profile.pb-c.o
 $(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: %.proto
 	@mkdir -p $(BUILD)/gen
 	protoc-c --c_out=$(BUILD)/gen $<
@@ -156,16 +193,16 @@ $(PPROF_OBJ): $(PPROF_GEN).c $(PPROF_GEN).h
 $(BUILD)/obj/er_print/export_pprof.o: CPPFLAGS += -I$(BUILD)/gen
 $(BUILD)/obj/er_print/export_pprof.o: $(PPROF_GEN).h
 
-$(ERPRINT): $(call obj,$(ERPRINT_SRC)) $(PPROF_OBJ) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+$(ERPRINT): $(BUILD)/obj/er_print/main.o $(LIBERPRINT) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) $(EDIT_LIBS) -lprotobuf-c -lz -lm
 
-$(ERARCHIVE): $(call obj,$(ERARCHIVE_SRC)) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+$(ERARCHIVE): $(BUILD)/obj/er_archive/main.o $(LIBERARCHIVE) $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ANALYSIS_LIBS) -lm
 
 # er_rm, er_mv, er_cp: experiment management (the Oracle manual's chapter 8), libc only.
-$(ERMANAGE_BINS): $(BUILD)/bin/%: $(BUILD)/obj/er_manage/%.o $(call obj,$(ERMANAGE_SRC)) $(LIBEXPERIMENT) \
+$(ERMANAGE_BINS): $(BUILD)/bin/%: $(BUILD)/obj/er_manage/%.o $(LIBERMANAGE) $(LIBEXPERIMENT) \
 		$(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^

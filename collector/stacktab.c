@@ -12,8 +12,8 @@
 
 #define PROBE_LIMIT 64
 
-static _Atomic uint64_t *stacktab_slots;
-static _Atomic uint8_t *stacktab_named; /* 1: the slot's STACK_SLOT record is (being) written */
+static _Atomic uint64_t *_Atomic stacktab_slots; /* published once mapped */
+static _Atomic uint8_t *stacktab_named;          /* 1: the slot's STACK_SLOT record is (being) written */
 static uint64_t stacktab_mask;
 static _Atomic uint64_t stacktab_resets;
 

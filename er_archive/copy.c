@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "analysis/archive.h"
-#include "common/io.h"
+#include "common/fsops.h"
 #include "common/regfile.h"
 #include "common/strbuf.h"
 
@@ -142,27 +142,6 @@ static int open_source(const char *src, enum copy_want want, const char *expect_
 	return in;
 }
 
-/* Copy exactly `length` bytes of in (from its start) to out.  0, -ESTALE (in was shorter), or -errno. */
-static int copy_bytes(int in, int out, uint64_t length, int *ret_src_failed)
-{
-	char buf[1 << 16];
-	for (uint64_t done = 0; done < length;) {
-		size_t want = length - done < sizeof buf ? (size_t)(length - done) : sizeof buf;
-		ssize_t n = pread(in, buf, want, (off_t)done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			*ret_src_failed = 1;
-			return n < 0 ? -errno : -ESTALE;
-		}
-		int r = io_write_all(out, buf, (size_t)n);
-		if (r < 0)
-			return r;
-		done += (uint64_t)n;
-	}
-	return 0;
-}
-
 /* An unnamed file in dst's directory (O_TMPFILE), or -errno when the file system has none. */
 static int anon_open(const char *dst)
 {
@@ -224,7 +203,7 @@ static int copy_into(int in, const struct stat *st, const char *dst, enum copy_w
 	if (out < 0)
 		return say(why, room, out, "cannot create a file in the directory of %s: %s", dst,
 			   strerror(-out));
-	int r = copy_bytes(in, out, (uint64_t)st->st_size, ret_src_failed);
+	int r = fsops_copy_bytes(in, out, (uint64_t)st->st_size, ret_src_failed);
 	if (r == 0 && fchmod(out, st->st_mode & 0755) < 0)
 		r = -errno;
 	if (r < 0 && !*ret_src_failed)

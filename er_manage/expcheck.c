@@ -82,6 +82,7 @@ static int is_experiment_log(const char *s, size_t n, const char **why)
 	for (;;) {
 		i = skip_blanks(s, n, i);
 		const char *end = NULL;
+		size_t end_len = 2; /* bytes of the closing "?>" or "-->" */
 		if (i + 9 <= n && memcmp(s + i, "<!DOCTYPE", 9) == 0) {
 			if (!(i = skip_doctype(s, n, i, why)))
 				return 0;
@@ -89,13 +90,15 @@ static int is_experiment_log(const char *s, size_t n, const char **why)
 		}
 		if (i + 2 <= n && memcmp(s + i, "<?", 2) == 0)
 			end = memmem(s + i, n - i, "?>", 2);
-		else if (i + 4 <= n && memcmp(s + i, "<!--", 4) == 0)
+		else if (i + 4 <= n && memcmp(s + i, "<!--", 4) == 0) {
 			end = memmem(s + i, n - i, "-->", 3);
-		else
+			end_len = 3;
+		} else {
 			break;
+		}
 		if (!end)
 			return 0;
-		i = (size_t)(end - s) + 2;
+		i = (size_t)(end - s) + end_len;
 	}
 	const size_t k = sizeof "<experiment" - 1;
 	return i + k < n && memcmp(s + i, "<experiment", k) == 0 &&

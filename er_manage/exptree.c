@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/io.h"
+#include "common/fsops.h"
 #include "common/regfile.h"
 
 struct walk {
@@ -49,40 +49,6 @@ static void say_where(const struct walk *w, char *where, size_t room)
 		snprintf(where, room, "%s", w->path);
 }
 
-/* Copy the rest of IN into OUT with read/write. */
-static int copy_rw(int in, int out)
-{
-	char buf[65536];
-	for (;;) {
-		ssize_t r = read(in, buf, sizeof buf);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return 0;
-		int rc = io_write_all(out, buf, (size_t)r);
-		if (rc < 0)
-			return rc;
-	}
-}
-
-/* Copy IN's bytes into OUT: copy_file_range, then read/write for what it left (or all of it). */
-static int copy_bytes(int in, int out)
-{
-	for (;;) {
-		ssize_t r = copy_file_range(in, NULL, out, NULL, (size_t)1 << 30, 0);
-		if (r > 0)
-			continue;
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 && errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP &&
-		    errno != EBADF)
-			return -errno;
-		return copy_rw(in, out); /* at EOF this reads 0 and returns */
-	}
-}
-
 static int set_times_mode(int fd, const struct stat *st)
 {
 	struct timespec ts[2] = {st->st_atim, st->st_mtim};
@@ -107,7 +73,8 @@ static int copy_file(int sdir, int ddir, const char *name, const struct stat *st
 		close(in);
 		return e;
 	}
-	int rc = copy_bytes(in, out);
+	int src_failed;
+	int rc = fsops_copy_bytes(in, out, FSOPS_TO_EOF, &src_failed);
 	if (rc == 0 && (flags & EXPTREE_SYNC) && fsync(out) < 0)
 		rc = -errno;
 	if (rc == 0)

@@ -27,13 +27,19 @@
 #    (the symbolizer); tests/ and bench/ are exempt.
 # 3. No cycle among a directory's modules (a module is X.c with X.h and X_internal.h; X
 #    depends on Y when one of X's files includes that directory's Y.h or Y_internal.h),
-#    in ACYCLIC's directories: each module can be
+#    in ACYCLIC's directories (collector/'s subfolders each apart): each module can be
 #    read, tested and replaced from the bottom up (collector/state.h is the collector's
 #    bottom, collector.c its top).  analysis/ is exempt for now: its profile and experiment
 #    modules share private headers by design (profile_internal.h, exp_read.h).
-# 4. If BUILD_DIR/lib/libcollector.so exists: `nm -D --defined-only` shows only names listed
-#    in the global: part of collector/libcollector.map (wildcards allowed there), and it
-#    has no strong undefined name without a glibc version (one the link left unresolved).
+# 4. For each preloaded library of the collector that BUILD_DIR/lib holds (libcollector.so,
+#    and libcollector-heap, -sync, -io.so, each from its folder collector/heap, sync, io):
+#    `nm -D --defined-only` shows only names listed in the global: part of its version
+#    script (collector/libcollector.map, collector/heap/libcollector-heap.map, ...;
+#    wildcards allowed there), and it has no strong undefined name without a glibc
+#    version (one the link left unresolved).
+# 5. No file includes a .c file (tests/ and bench/ included): a test links the module it tests
+#    from the program's internal library (the Makefile's libcollector-core.a, libcollect.a,
+#    liberprint.a, liberarchive.a, libermanage.a), so it sees only the module's header.
 #
 # Prints one line per violation and exits 1 if there is any; 2 on a usage or setup error.
 set -euo pipefail
@@ -119,6 +125,9 @@ while IFS= read -r f; do
 		else
 			continue
 		fi
+		if [[ $inc == *.c ]]; then
+			violation "$f:$line: includes the source file $inc; link its library and include its header"
+		fi
 		if [[ $delim == '<' ]] && is_elfutils "$inc" && ! may_use_elfutils "$f"; then
 			violation "$f:$line: includes elfutils header <$inc>; only analysis/symtab*.c, analysis/lines*.c may"
 		fi
@@ -142,7 +151,8 @@ while IFS= read -r f; do
 done < <(list_sources)
 
 # ---- no include cycle among a directory's modules
-ACYCLIC=(common experiment collector collect er_print er_archive er_manage)
+ACYCLIC=(common experiment collector collector/heap collector/sync collector/io collector/api collect er_print
+	er_archive er_manage)
 for d in "${ACYCLIC[@]}"; do
 	[[ -d $top/$d ]] || continue
 	edges=$(
@@ -165,13 +175,14 @@ for d in "${ACYCLIC[@]}"; do
 	fi
 done
 
-# ---- exported names of the collector
-so=$build/lib/libcollector.so
-map=$top/collector/libcollector.map
-if [[ -f $so ]]; then
+# ---- exported names of the collector's preloaded libraries
+# check_exports SO MAP: SO exports only MAP's global: names and needs no unresolved name.
+check_exports() {
+	local so=$1 map=$2 name type _addr g ok nm_out
 	command -v nm >/dev/null 2>&1 || die "nm not found; run 'make deps'"
 	[[ -f $map ]] || die "$map is missing"
 	# global: names of every version node, comments stripped, wildcards kept.
+	local -a globals
 	mapfile -t globals < <(
 		sed -e 's://.*$::' "$map" | tr '\n' ' ' | sed -e 's:/\*[^*]*\*\+\([^/*][^*]*\*\+\)*/: :g' |
 			sed -e 's/[{};]/ & /g' | awk '
@@ -194,7 +205,7 @@ if [[ -f $so ]]; then
 			# shellcheck disable=SC2053  # the map's names may be glob patterns
 			if [[ $name == $g ]]; then ok=1; break; fi
 		done
-		((ok)) || violation "$so: exports \"$name\" ($type), which is not in the global: list of collector/libcollector.map"
+		((ok)) || violation "$so: exports \"$name\" ($type), which is not in the global: list of ${map#"$top"/}"
 	done <<<"$nm_out"
 	# A strong undefined name without a glibc version is one the link left unresolved: the
 	# target would die with "symbol lookup error" when the collector is preloaded.
@@ -203,7 +214,13 @@ if [[ -f $so ]]; then
 		[[ $type == U && $name != *@* ]] || continue
 		violation "$so: needs \"$name\", which no library it links provides (missing object in the link?)"
 	done <<<"$nm_out"
-fi
+}
+
+for lib in libcollector:libcollector libcollector-heap:heap/libcollector-heap \
+	libcollector-sync:sync/libcollector-sync libcollector-io:io/libcollector-io; do
+	so=$build/lib/${lib%%:*}.so
+	[[ -f $so ]] && check_exports "$so" "$top/collector/${lib#*:}.map"
+done
 
 if ((violations)); then
 	printf 'layers-check: %d violation(s)\n' "$violations"

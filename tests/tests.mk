@@ -12,18 +12,24 @@ FUZZ_BIN   := $(patsubst tests/fuzz/%.c,$(BUILD)/tests/fuzz/%,$(FUZZ_SRC))
 TOOLS_SRC  := $(wildcard tests/tools/*.c)
 TOOLS_BIN  := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOLS_SRC))
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+# Every test program links the internal libraries, upper layers first (Makefile); the
+# linker takes from them only the modules the test uses.
+TEST_LIBS   := $(LIBERPRINT) $(LIBERARCHIVE) $(LIBERMANAGE) $(LIBCOLLECT) $(LIBCOLCORE) \
+               $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+TEST_LDLIBS := $(ANALYSIS_LIBS) $(EDIT_LIBS) -lprotobuf-c -lpfm -lz -lm
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(TEST_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.a,$^) $(ANALYSIS_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.a,$^) $(TEST_LDLIBS)
 
 # Fuzz targets: LLVMFuzzerTestOneInput + a replay main (tests/fuzz/replay_main.c).
-$(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+$(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(TEST_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay_main.c $(filter %.a,$^) $(ANALYSIS_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay_main.c $(filter %.a,$^) $(TEST_LDLIBS)
 
-$(BUILD)/tests/tools/%: tests/tools/%.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+$(BUILD)/tests/tools/%: tests/tools/%.c $(TEST_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.a,$^) $(ANALYSIS_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.a,$^) $(TEST_LDLIBS)
 
 test-bins: all $(UNIT_BIN) $(FUZZ_BIN) $(TOOLS_BIN)
 
@@ -40,9 +46,9 @@ FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC)) files
 FUZZ_RUNS    ?= 1000000
 LIBFUZZER_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/libfuzzer/%,$(FUZZ_SRC))
 
-$(BUILD)/libfuzzer/%: tests/fuzz/%.c $(LIBANALYSIS) $(LIBEXPERIMENT) $(LIBCOMMON)
+$(BUILD)/libfuzzer/%: tests/fuzz/%.c $(TEST_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter %.a,$^) $(ANALYSIS_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter %.a,$^) $(TEST_LDLIBS)
 
 libfuzzer-bins: $(LIBFUZZER_BIN)
 
@@ -60,20 +66,6 @@ test:
 
 .PHONY: test test-bins libfuzzer-bins fuzz-bins fuzz-campaign
 
-# info_driver links er_print's information-report renderer with the library
-$(BUILD)/tests/tools/info_driver: tests/tools/info_driver.c $(BUILD)/obj/er_print/report_info.o \
-		$(BUILD)/obj/er_print/textout.o $(LIBANALYSIS) \
-		$(LIBEXPERIMENT) $(LIBCOMMON)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.o %.a,$^) $(ANALYSIS_LIBS) -lm
 # every test binary is rebuilt when a header it may use changes
-$(UNIT_BIN) $(FUZZ_BIN) $(LIBFUZZER_BIN) $(TOOLS_BIN): $(wildcard common/*.h experiment/*.h analysis/*.h) tests/unit/check.h
-# unit tests and fuzz targets of collector modules include their sources
-$(BUILD)/tests/unit/test_cfi $(BUILD)/tests/fuzz/fuzz_cfi $(BUILD)/libfuzzer/fuzz_cfi: collector/cfi.c collector/cfi.h
-# test_textout links er_print's escaped text output
-$(BUILD)/tests/unit/test_textout: tests/unit/test_textout.c $(BUILD)/obj/er_print/textout.o $(LIBCOMMON)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.o %.a,$^) -lm
-$(BUILD)/tests/unit/test_gopcln $(BUILD)/tests/fuzz/fuzz_gopcln $(BUILD)/libfuzzer/fuzz_gopcln \
-		$(BUILD)/tests/tools/gopcln_rows: collector/gopcln.c \
-	collector/gopcln.h collector/cfi.c collector/cfi.h
+$(UNIT_BIN) $(FUZZ_BIN) $(LIBFUZZER_BIN) $(TOOLS_BIN): $(wildcard common/*.h experiment/*.h analysis/*.h \
+	collector/*.h collect/*.h er_print/*.h er_archive/*.h er_manage/*.h) tests/unit/check.h

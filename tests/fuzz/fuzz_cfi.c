@@ -1,6 +1,6 @@
 /*
- * fuzz_cfi - the collector's unwind-table builder (collector/cfi.c, included
- * here like tests/unit/test_cfi.c does): CIE and FDE headers, augmentations,
+ * fuzz_cfi - the collector's unwind-table builder (collector/cfi.c, linked
+ * from libcollector-core.a like tests/unit/test_cfi.c): CIE and FDE headers, augmentations,
  * and the CFA programs it interprets.  The first byte picks the entry point:
  *   even: cfi_build_debug_frame over the rest (a .debug_frame image);
  *   odd:  cfi_build_eh_frame_hdr, the rest being the memory from
@@ -13,8 +13,9 @@
  * row's rule at its first and last byte inside [lo, hi) and
  * nothing outside.  A violation calls abort().
  */
-#include "collector/cfi.c"
+#include "collector/cfi.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "tests/fuzz/fuzz_input.h"

@@ -1,7 +1,7 @@
 /*
  * fuzz_gopcln - the collector's reader of Go's pclntab (collector/gopcln.c,
- * with the block index of collector/cfi.c, included here like
- * tests/unit/test_gopcln.c does): the header, the function table, _func
+ * with the block index of collector/cfi.c, linked from
+ * libcollector-core.a like tests/unit/test_gopcln.c): the header, the function table, _func
  * entries in both layouts, names and pcsp programs.  The first byte picks
  * the code range the functions must lie in: even, any (the 1 GiB cap
  * applies); odd, [0x401000, 0x411000).  The rest is the table, in an exactly
@@ -11,9 +11,10 @@
  * rule at its first and last byte and nothing outside.  A violation calls
  * abort().
  */
-#include "collector/cfi.c"
-#include "collector/gopcln.c"
+#include "collector/cfi.h"
+#include "collector/gopcln.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "tests/fuzz/fuzz_input.h"

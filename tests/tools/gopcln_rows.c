@@ -12,13 +12,15 @@
  * or stop).  Exit status: 0; 1 if the file cannot be read or has no
  * .gopclntab (message on stderr); 2 on usage errors.
  */
-#include "collector/cfi.c"
-#include "collector/gopcln.c"
+#include "collector/cfi.h"
+#include "collector/gopcln.h"
 
+#include <errno.h>
 #include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct blocks {
 	void *p[2]; /* gopcln_build allocates twice */

@@ -1,17 +1,19 @@
 /*
- * test_cfi.c - the unwind-table builder (collector/cfi.c, included here: the
- * collector's objects are not in the test libraries).  Oracle: readelf
+ * test_cfi.c - the unwind-table builder (collector/cfi.h, linked from
+ * libcollector-core.a).  Oracle: readelf
  * --debug-dump=frames-interp on libc, ld.so, /usr/bin/ls and fixtures built at
  * test time; every row start (and row end) of every FDE must look up to the
  * rule readelf's row implies.  Also synthetic CIE/FDE bytes, pointer
  * encodings, corrupt and mutated input under ASan, allocator failure.  Prints
  * the libc figures (FDEs, rows, bytes, build ms, lookup ns).
  */
-#include "collector/cfi.c"
+#include "collector/cfi.h"
 
 #include <ctype.h>
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -19,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/dwarf_eh.h"
 #include "tests/unit/check.h"
 
 /* ------------------------------------------------------------ allocator */
@@ -49,6 +52,19 @@ static void t_free(struct talloc *t)
 		free(t->p[i]);
 	t->n = 0;
 	t->calls = 0;
+}
+
+/* Two rows with the same rule: the builder merges them (what cfi.c's rule_eq compares). */
+static bool same_rule(struct cfi_rule a, struct cfi_rule b)
+{
+	return a.kind == b.kind && a.plt_threshold == b.plt_threshold && a.fp_off == b.fp_off &&
+	       a.cfa_off == b.cfa_off;
+}
+
+/* A little-endian signed 32-bit field of an .eh_frame_hdr. */
+static int32_t get_s32(const uint8_t *p)
+{
+	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
 }
 
 static uint64_t now_ns(void)
@@ -452,7 +468,7 @@ static void check_table(const struct cfi_table *t)
 	size_t unsorted = 0, merged = 0, blkbad = 0;
 	for (uint32_t i = 1; i < t->nrows; i++) {
 		unsorted += t->pc_off[i] <= t->pc_off[i - 1];
-		merged += rule_eq(t->rule[i], t->rule[i - 1]);
+		merged += same_rule(t->rule[i], t->rule[i - 1]);
 	}
 	CHECK_EQ_U64(unsorted, 0);
 	CHECK_EQ_U64(merged, 0);

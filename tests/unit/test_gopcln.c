@@ -1,19 +1,20 @@
 /*
  * test_gopcln.c - unwind rows from Go's pclntab (collector/gopcln.c and the
- * block index of collector/cfi.c, included here: the collector's objects are
- * not in the test libraries).  A synthetic table in both layouts (Go
- * 1.18-1.19 and 1.20+) with the cases the builder distinguishes: frameless
- * and framed functions, a stack top (goexit), a stack switcher (systemstack),
- * a top frame that is a signal handler (sigtramp), asyncPreempt, a function
+ * block index of collector/cfi.c, linked from libcollector-core.a).  A
+ * synthetic table in both layouts (Go 1.18-1.19 and 1.20+) with the cases
+ * the builder distinguishes: frameless and framed functions, a stack top
+ * (goexit), a stack switcher (systemstack), a top frame that is a signal
+ * handler (sigtramp), asyncPreempt, a function
  * without pcsp, one whose pcsp ends early, one with an absurd SP delta.
  * Then every truncation and random mutations under ASan (the table stays
  * consistent), headers it must refuse, code outside the object, allocator
  * failures.  The rows of real Go binaries are checked against readelf's
  * reading of their .debug_frame by tests/e2e/unwind_go.sh.
  */
-#include "collector/cfi.c"
-#include "collector/gopcln.c"
+#include "collector/cfi.h"
+#include "collector/gopcln.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "tests/unit/check.h"

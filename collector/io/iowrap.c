@@ -1,7 +1,7 @@
 /*
  * iowrap.c - libcollector-io.so: the interposers of collect -i on, under
  * every symbol version glibc 2.36 exports for them (objdump -T libc.so.6:
- * one each; collector/libcollector-io.map names it), and the
+ * one each; collector/io/libcollector-io.map names it), and the
  * _FORTIFY_SOURCE variants (__open_2, __read_chk, ...), which count as
  * their function.  collect preloads it before libcollector.so only with -i
  * on, so no other target ever runs through these functions.

@@ -575,7 +575,7 @@ static int do_thrd_join(struct real *rl, thrd_t th, int *res)
 /*
  * ENTRY(api, tag, VERSION, at, params, call): the entry point pa_<tag>,
  * exported as api@VERSION (at "@") or api@@VERSION (at "@@", the default),
- * with its own real function, api of VERSION.  collector/libcollector-sync.map
+ * with its own real function, api of VERSION.  collector/sync/libcollector-sync.map
  * declares the versions.
  */
 #define ENTRY(api, tag, ver, at, params, call)             \
