@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "common/u64map.h"
 #include "common/vec.h"
 #include "experiment/datafile.h"

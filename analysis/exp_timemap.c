@@ -2,6 +2,7 @@
  * exp_timemap.c - time-aware load maps (see exp_timemap.h).
  */
 #include "analysis/exp_timemap.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * (experiment/datafile) and build struct experiment.  Every count and length
  * read from the experiment is capped; damage becomes a warning.
  */
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <dirent.h>

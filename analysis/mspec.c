@@ -2,6 +2,7 @@
  * mspec.c - parse and print metric lists.
  */
 #include "analysis/mspec.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <stdio.h>

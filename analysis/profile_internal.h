@@ -8,6 +8,7 @@
 
 #include <regex.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/lines.h"
 #include "analysis/profile.h"
 #include "analysis/profile_heap.h"

@@ -9,6 +9,7 @@
  * are skipped, as clock samples are.
  */
 #include "analysis/profile_io.h"
+#include "analysis/experiment_internal.h"
 
 #include "analysis/profile_internal.h"
 #include "experiment/format.h"

@@ -7,6 +7,7 @@
  * live blocks; cost O(heap calls x experiments).
  */
 #include "analysis/report_heaplive.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

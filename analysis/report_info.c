@@ -2,6 +2,7 @@
  * report_info.c - the information reports' model (see report_info.h).
  */
 #include "analysis/report_info.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

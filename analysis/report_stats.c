@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 
 /* Thread lifetimes; a missing start or end is the experiment's. */
 static uint64_t thread_time(const struct experiment *x)

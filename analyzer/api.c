@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/filter.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_calls.h"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
 #include "analysis/report_heaplive.h"

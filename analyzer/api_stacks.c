@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/report_calls.h"
 #include "analysis/report_info.h"
 #include "analyzer/api_internal.h"

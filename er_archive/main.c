@@ -29,7 +29,7 @@
 
 #include "analysis/archive.h"
 #include "analysis/lines.h"
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "analysis/symtab.h"
 #include "common/io.h"
 #include "common/regfile.h"

@@ -34,6 +34,7 @@
 
 #include "common/jsonw.h"
 #include "common/strbuf.h"
+#include "analysis/experiment_internal.h"
 #include "er_print/export.h"
 #include "er_print/export_stacks.h"
 

@@ -29,6 +29,7 @@
 
 #include "common/jsonw.h"
 #include "common/u64map.h"
+#include "analysis/experiment_internal.h"
 #include "er_print/export.h"
 #include "er_print/export_stacks.h"
 

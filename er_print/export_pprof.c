@@ -29,6 +29,7 @@
 #include "common/u64map.h"
 #include "common/vec.h"
 #include "er_print/export.h"
+#include "analysis/experiment_internal.h"
 #include "analysis/report_source.h"
 #include "er_print/report.h"
 #include "third_party/pprof/profile.pb-c.h"

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "common/jsonw.h"
+#include "analysis/experiment_internal.h"
 #include "er_print/export.h"
 #include "er_print/export_stacks.h"
 

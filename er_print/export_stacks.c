@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment_internal.h"
 #include "er_print/export.h"
 
 static int copy_stack(const struct profile_stack *s, void *arg)

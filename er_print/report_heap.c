@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
 #include "er_print/erp.h"

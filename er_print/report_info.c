@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "analysis/metrics.h"
 #include "analysis/profile.h"
 #include "analysis/report_info.h"

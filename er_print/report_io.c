@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/report_io.h"
 #include "common/strbuf.h"
 #include "er_print/erp.h"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
 #include "analysis/report_info.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "analysis/profile.h"
 #include "common/jsonw.h"
 #include "common/strbuf.h"

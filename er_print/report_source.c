@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/report_source.h"
 #include "common/regfile.h"
 #include "er_print/erp.h"

@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "analysis/report_sync.h"
 #include "er_print/erp.h"
 #include "er_print/report.h"

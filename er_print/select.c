@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/filter.h"
 #include "analysis/profile.h"
 #include "common/strbuf.h"

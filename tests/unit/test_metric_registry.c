@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/mspec.h"
 #include "analysis/profile.h"
 #include "analysis/report_list.h"

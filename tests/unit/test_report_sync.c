@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "analysis/metrics.h"
 #include "analysis/profile.h"
 #include "experiment/format.h"

@@ -8,6 +8,7 @@
  * address was shared; and which objects a stack's frames use
  * (experiment_used_objects), with and without the pins.
  */
+#include "analysis/experiment_internal.h"
 #include "analysis/exp_timemap.h"
 
 #include <stdlib.h>

@@ -1,0 +1,199 @@
+/*
+ * experiment_internal.h - what is behind the opaque struct experiment
+ * (experiment.h): its members and the event structs of each data type.
+ * Internal to libanalysis: the readers (exp_read.h) fill it, the metric
+ * sources and report models read it; no front end includes it
+ * (scripts/layers-check.sh).
+ */
+#ifndef ANALYSIS_EXPERIMENT_INTERNAL_H
+#define ANALYSIS_EXPERIMENT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/experiment.h"
+#include "experiment/format.h"
+
+enum exp_event_kind {
+	EXP_EV_CLOCK = 0, /* a clock-profiling sample */
+	EXP_EV_TAIL = 1,  /* CPU time after the thread's last sample, charged to that sample's stack */
+};
+
+struct exp_event {
+	uint64_t ts_ns;
+	uint64_t weight_ns;
+	/*
+	 * Of the weight, the time in user mode (format 1.10, when the
+	 * experiment has_cpu_split; the rest is system time).  A TAIL's is
+	 * its thread's sampled user share of the tail, rounded.
+	 */
+	uint64_t user_ns;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks */
+	uint32_t cpu;
+	uint32_t kind; /* enum exp_event_kind */
+};
+
+/*
+ * A heap call (collect -H), from the heaptrace file.  `stack` is the stack
+ * index of an allocating call (the "unknown" stack, the last one, when the
+ * record named none or a stack the stacks file lacks), EXP_HEAP_NO_STACK for
+ * a free/munmap.  op is enum exp_heap_op (experiment/format.h); addr 0 on an
+ * allocating op is a failed call.  For realloc, old_addr is the block given
+ * back (0: none) and addr/size the new block.
+ */
+#define EXP_HEAP_NO_STACK UINT32_MAX
+
+struct exp_heap_event {
+	uint64_t ts_ns; /* at most the writer's step (heap_time_step_ns) before the call */
+	uint64_t seq;   /* the process-wide order of heap calls */
+	uint64_t size_bytes;
+	uint64_t addr, old_addr;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks, or EXP_HEAP_NO_STACK */
+	uint8_t op;
+};
+
+/*
+ * A synchronization wait (collect -s), from the synctrace file: a call to
+ * func (enum exp_sync_func) that began at ts_ns and waited wait_ns on the
+ * object at `object` (the thread's handle for a join).  `stack` is the
+ * stack index (the "unknown" stack when the record named one the stacks
+ * file lacks); its leaf is the libc function that waited.
+ */
+struct exp_sync_event {
+	uint64_t ts_ns;
+	uint64_t wait_ns;
+	uint64_t object;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks */
+	uint32_t func;
+};
+
+/*
+ * A sampled acquisition (format 1.4): func took the watched object `object`
+ * (one that had a recorded wait) at ts_ns, from stack (leaf: the libc
+ * function).  1 in a watched object's sample_every of each thread's
+ * acquisitions is sampled.
+ */
+struct exp_sync_acq_event {
+	uint64_t ts_ns;
+	uint64_t object;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks */
+	uint32_t func;
+};
+
+/* A watched object's exact acquisitions from its first recorded wait to the end (SYNC_COUNT). */
+struct exp_sync_watch {
+	uint64_t object;
+	uint64_t acquisitions;
+	uint64_t sample_every;
+};
+
+/*
+ * An I/O call (collect -i on), from the iotrace file: func (enum exp_io_func)
+ * began at ts_ns and lasted dur_ns; bytes a read or write transferred; err
+ * the errno of a failed call (0: succeeded).  vfd: the descriptor's virtual
+ * id (0 for none).
+ */
+struct exp_io_event {
+	uint64_t ts_ns;
+	uint64_t dur_ns;
+	uint64_t bytes;
+	uint32_t thread; /* index into threads */
+	uint32_t stack;  /* index into stacks */
+	uint32_t vfd;
+	uint32_t err;
+	uint16_t func;
+	int32_t fd;
+};
+
+/*
+ * A descriptor's life as the process saw it (an IO_FILE record): virtual id
+ * vfd (1, 2, ... per process; a number reused after a close gets a new one),
+ * the descriptor number (-1 for a failed open), how it came to be (enum
+ * exp_io_how), the original of a duplicate (origin, else 0), and its name:
+ * the path as opened, "<pipe>", "<socket>", an inherited descriptor's
+ * /proc/self/fd link; a duplicate's is its origin's (resolved on reading).
+ */
+struct exp_io_fd {
+	uint32_t vfd;
+	int32_t fd;
+	uint32_t origin;
+	uint32_t how;
+	char *name; /* never NULL; "" when unknown */
+};
+
+/* Overflows of a counter (collect -h), from the hwctrace file. */
+struct exp_hwc_event {
+	uint64_t ts_ns;
+	uint64_t overflows; /* >= 1, each worth the counter's interval */
+	uint32_t thread;    /* index into threads */
+	uint32_t stack;     /* index into stacks */
+	uint32_t counter;   /* index into log.hwc */
+};
+
+struct experiment {
+	char *path; /* as given */
+	char *name; /* basename, e.g. "test.1.er" */
+	struct exp_log log;
+	char **warnings; /* the collector's <warning>s from log.xml */
+	size_t nwarnings;
+	char **problems; /* what the reader found damaged or missing (and worked around) */
+	size_t nproblems;
+	char **errors; /* collector errors */
+	size_t nerrors;
+	char *notes; /* contents of notes, or NULL */
+	struct exp_loadobj *objs;
+	size_t nobjs;
+	struct exp_thread *threads; /* sorted by number */
+	size_t nthreads;
+	struct exp_event *events; /* sorted by time */
+	size_t nevents;
+	struct exp_callstack *stacks;
+	size_t nstacks;
+	/*
+	 * Two stacks the reader adds after the file's (no frames): "unknown",
+	 * for events whose stack is missing, and "process exit", for the CPU
+	 * time a process used after its collector's end (profile_process_ends):
+	 * their indexes (nstacks when absent).
+	 */
+	uint32_t unknown_stack, exit_stack;
+	struct exp_sample_point *samples;
+	size_t nsamples;
+	struct exp_process *procs; /* the founder's processes.xml (none in a subexperiment) */
+	size_t nprocs;
+	uint16_t format_major,
+		format_minor;        /* the newest of its data files' format versions (0.0: none read) */
+	int has_heap;                /* a heaptrace file was present (collect -H on) */
+	struct exp_heap_event *heap; /* sorted by seq (the order the calls were made in) */
+	size_t nheap;
+	int has_sync;                /* a synctrace file was present (collect -s) */
+	struct exp_sync_event *sync; /* sorted by time */
+	size_t nsync;
+	struct exp_sync_acq_event *sync_acq; /* sorted by time */
+	size_t nsync_acq;
+	struct exp_sync_watch *sync_watch; /* sorted by object; none when the process did not end normally */
+	size_t nsync_watch;
+	int has_io;              /* an iotrace file was present (collect -i on) */
+	struct exp_io_event *io; /* sorted by time */
+	size_t nio;
+	struct exp_io_fd *io_fds; /* sorted by vfd, one each */
+	size_t nio_fds;
+	int has_hwc;               /* a hwctrace file was present (collect -h) */
+	struct exp_hwc_event *hwc; /* sorted by time */
+	size_t nhwc;
+	uint64_t duration_ns; /* end (or last event) minus start */
+	/*
+	 * The clock samples carry their user/system split (format 1.10,
+	 * <collector_start cpu_split="rusage_thread">, or a CLOCK record with
+	 * user_ns).  0: only their total CPU time is known.
+	 */
+	int has_cpu_split;
+};
+
+/* The descriptor whose virtual id is vfd (I/O tracing), or NULL if none. */
+const struct exp_io_fd *experiment_io_fd(const struct experiment *exp, uint32_t vfd);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * experiment_view.c - the accessors of the opaque struct experiment
+ * (experiment.h): read-only views of what experiment_open read.
+ */
+#include "analysis/experiment_internal.h"
+
+void experiment_header(const struct experiment *x, struct exp_header *ret)
+{
+	*ret = (struct exp_header){
+		.path = x->path,
+		.name = x->name,
+		.notes = x->notes,
+		.warnings = (const char *const *)x->warnings,
+		.nwarnings = x->nwarnings,
+		.problems = (const char *const *)x->problems,
+		.nproblems = x->nproblems,
+		.errors = (const char *const *)x->errors,
+		.nerrors = x->nerrors,
+		.format_major = x->format_major,
+		.format_minor = x->format_minor,
+		.duration_ns = x->duration_ns,
+		.has_heap = x->has_heap,
+		.has_sync = x->has_sync,
+		.has_io = x->has_io,
+		.has_hwc = x->has_hwc,
+		.has_cpu_split = x->has_cpu_split,
+	};
+}
+
+const struct exp_log *experiment_log(const struct experiment *x)
+{
+	return &x->log;
+}
+
+const struct exp_thread *experiment_threads(const struct experiment *x, size_t *ret_n)
+{
+	*ret_n = x->nthreads;
+	return x->threads;
+}
+
+const struct exp_loadobj *experiment_objects(const struct experiment *x, size_t *ret_n)
+{
+	*ret_n = x->nobjs;
+	return x->objs;
+}
+
+const struct exp_callstack *experiment_stacks(const struct experiment *x, size_t *ret_n)
+{
+	*ret_n = x->nstacks;
+	return x->stacks;
+}
+
+const struct exp_sample_point *experiment_sample_points(const struct experiment *x, size_t *ret_n)
+{
+	*ret_n = x->nsamples;
+	return x->samples;
+}
+
+const struct exp_process *experiment_processes(const struct experiment *x, size_t *ret_n)
+{
+	*ret_n = x->nprocs;
+	return x->procs;
+}
