@@ -210,14 +210,14 @@ struct experiment;
 
 /* What -header prints beside the log (experiment_header).  Strings owned by the experiment. */
 struct exp_header {
-	const char *path;            /* as given to experiment_open */
-	const char *name;            /* basename, e.g. "test.1.er" */
-	const char *notes;           /* contents of the notes file, or NULL */
-	const char *const *warnings; /* the collector's <warning>s from log.xml */
+	const char *path;      /* as given to experiment_open */
+	const char *name;      /* basename, e.g. "test.1.er" */
+	const char *notes;     /* contents of the notes file, or NULL */
+	char *const *warnings; /* the collector's <warning>s from log.xml */
 	size_t nwarnings;
-	const char *const *problems; /* what the reader found damaged or missing (and worked around) */
+	char *const *problems; /* what the reader found damaged or missing (and worked around) */
 	size_t nproblems;
-	const char *const *errors; /* collector errors */
+	char *const *errors; /* collector errors */
 	size_t nerrors;
 	uint16_t format_major,
 		format_minor; /* the newest of its data files' format versions (0.0: none read) */
@@ -233,6 +233,15 @@ void experiment_header(const struct experiment *x, struct exp_header *ret);
 /* What x's log.xml says. */
 const struct exp_log *experiment_log(const struct experiment *x);
 
+/* Its path as given to experiment_open, its name (the basename), its duration (end or last event minus start). */
+const char *experiment_path(const struct experiment *x);
+const char *experiment_name(const struct experiment *x);
+uint64_t experiment_duration_ns(const struct experiment *x);
+
+/* How many threads it has, and thread i (< that count) of them. */
+size_t experiment_thread_count(const struct experiment *x);
+const struct exp_thread *experiment_thread(const struct experiment *x, size_t i);
+
 /* The experiment's threads, sorted by number (index i is thread number i + 1); their count in *ret_n. */
 const struct exp_thread *experiment_threads(const struct experiment *x, size_t *ret_n);
 
@@ -244,6 +253,10 @@ const struct exp_loadobj *experiment_objects(const struct experiment *x, size_t 
  * "process exit" stacks last (experiment_open); their count in *ret_n.
  */
 const struct exp_callstack *experiment_stacks(const struct experiment *x, size_t *ret_n);
+
+/* How many call stacks it has, and stack i (< that count) of them. */
+size_t experiment_stack_count(const struct experiment *x);
+const struct exp_callstack *experiment_stack(const struct experiment *x, size_t i);
 
 /* Its sample points, in time order; their count in *ret_n. */
 const struct exp_sample_point *experiment_sample_points(const struct experiment *x, size_t *ret_n);

@@ -10,11 +10,11 @@ void experiment_header(const struct experiment *x, struct exp_header *ret)
 		.path = x->path,
 		.name = x->name,
 		.notes = x->notes,
-		.warnings = (const char *const *)x->warnings,
+		.warnings = x->warnings,
 		.nwarnings = x->nwarnings,
-		.problems = (const char *const *)x->problems,
+		.problems = x->problems,
 		.nproblems = x->nproblems,
-		.errors = (const char *const *)x->errors,
+		.errors = x->errors,
 		.nerrors = x->nerrors,
 		.format_major = x->format_major,
 		.format_minor = x->format_minor,
@@ -60,4 +60,39 @@ const struct exp_process *experiment_processes(const struct experiment *x, size_
 {
 	*ret_n = x->nprocs;
 	return x->procs;
+}
+
+const char *experiment_path(const struct experiment *x)
+{
+	return x->path;
+}
+
+const char *experiment_name(const struct experiment *x)
+{
+	return x->name;
+}
+
+uint64_t experiment_duration_ns(const struct experiment *x)
+{
+	return x->duration_ns;
+}
+
+size_t experiment_thread_count(const struct experiment *x)
+{
+	return x->nthreads;
+}
+
+const struct exp_thread *experiment_thread(const struct experiment *x, size_t i)
+{
+	return &x->threads[i];
+}
+
+size_t experiment_stack_count(const struct experiment *x)
+{
+	return x->nstacks;
+}
+
+const struct exp_callstack *experiment_stack(const struct experiment *x, size_t i)
+{
+	return &x->stacks[i];
 }
