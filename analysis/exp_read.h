@@ -12,12 +12,13 @@
  *   finish   runs once every file is read and the threads are numbered:
  *            re-points its events at thread_order[old index], adds to the
  *            numbered threads what it knows of them, sorts its events and
- *            moves them into the experiment;
+ *            moves them into the experiment's table (exp_read_finish_rows,
+ *            which does all three, or exp_read_take_rows);
  *   release  frees whatever the state still holds (after finish, or on an
  *            error before it).
  * read and finish return 0 or -ENOMEM (a negative errno); a new data file is
- * one more reader in this table, its events one more array in struct
- * experiment.
+ * one more reader in this table, its events one more table of struct
+ * experiment (experiment_internal.h's enum exp_table_id).
  */
 #ifndef ANALYSIS_EXP_READ_H
 #define ANALYSIS_EXP_READ_H
@@ -68,6 +69,28 @@ void exp_read_damage(struct exp_read *rd, const char *file, struct datafile *df,
 
 /* 1 if the data file (as written, or compressed) exists, readable or not. */
 int exp_read_present(const struct exp_read *rd, const char *file);
+
+/*
+ * Move the n rows at *rows (malloc'd, stride bytes each) into experiment
+ * table id, which owns them from then on (release, or NULL, frees what each
+ * row owns at experiment_free); *rows and *n become NULL and 0.
+ */
+void exp_read_take_rows(struct exp_read *rd, int id, void *rows, size_t *n, size_t stride,
+			void (*release)(void *rows, size_t count));
+
+/*
+ * The readers' finishing: the uint32_t thread index at byte thread_offset of
+ * each row becomes thread_order[that index], the rows are sorted with cmp
+ * (NULL: kept in their order) and taken into table id (exp_read_take_rows).
+ */
+void exp_read_finish_rows(struct exp_read *rd, int id, void *rows, size_t *n, size_t stride,
+			  size_t thread_offset, const uint32_t *thread_order,
+			  int (*cmp)(const void *, const void *), void (*release)(void *rows, size_t count));
+
+/* exp_read_finish_rows for a VEC of rows whose thread index is member `thread`. */
+#define EXP_READ_FINISH_VEC(rd, id, vec, thread_order, cmp, release)             \
+	exp_read_finish_rows((rd), (id), &(vec)->v, &(vec)->n, sizeof *(vec)->v, \
+			     offsetof(__typeof__(*(vec)->v), thread), (thread_order), (cmp), (release))
 
 struct exp_reader {
 	const char *file; /* EXP_FILE_NAME_* */

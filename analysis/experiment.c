@@ -917,6 +917,35 @@ void exp_read_warnf(struct exp_read *rd, const char *fmt, ...)
 	va_end(ap);
 }
 
+void exp_read_take_rows(struct exp_read *rd, int id, void *rows, size_t *n, size_t stride,
+			void (*release)(void *rows, size_t count))
+{
+	void **v = rows;
+	struct exp_table *t = &rd->exp->tables[id];
+	t->rows = *v;
+	t->count = *n;
+	t->stride = stride;
+	t->release = release;
+	*v = NULL;
+	*n = 0;
+}
+
+void exp_read_finish_rows(struct exp_read *rd, int id, void *rows, size_t *n, size_t stride,
+			  size_t thread_offset, const uint32_t *thread_order,
+			  int (*cmp)(const void *, const void *), void (*release)(void *rows, size_t count))
+{
+	uint8_t *v = *(void **)rows;
+	for (size_t i = 0; i < *n; i++) {
+		uint32_t t;
+		memcpy(&t, v + i * stride + thread_offset, sizeof t);
+		t = thread_order[t];
+		memcpy(v + i * stride + thread_offset, &t, sizeof t);
+	}
+	if (*n > 1 && cmp)
+		qsort(v, *n, stride, cmp);
+	exp_read_take_rows(rd, id, rows, n, stride, release);
+}
+
 int exp_read_present(const struct exp_read *rd, const char *file)
 {
 	struct strbuf p;
@@ -1133,11 +1162,11 @@ static int read_xml_files(struct experiment *exp, char **ret_err)
 static void set_duration(struct experiment *exp)
 {
 	uint64_t end = exp->log.end_ns;
-	if (!end && exp->nevents)
-		end = exp->events[exp->nevents - 1].ts_ns;
-	for (size_t i = 0; !exp->log.end_ns && i < exp->nheap; i++)
-		if (exp->heap[i].ts_ns > end) /* in seq order: times may step back a little */
-			end = exp->heap[i].ts_ns;
+	if (!end && EXP_COUNT(exp, CLOCK))
+		end = EXP_ROWS(exp, CLOCK)[EXP_COUNT(exp, CLOCK) - 1].ts_ns;
+	for (size_t i = 0; !exp->log.end_ns && i < EXP_COUNT(exp, HEAP); i++)
+		if (EXP_ROWS(exp, HEAP)[i].ts_ns > end) /* in seq order: times may step back a little */
+			end = EXP_ROWS(exp, HEAP)[i].ts_ns;
 	exp->duration_ns = end > exp->log.start_ns ? end - exp->log.start_ns : 0;
 }
 
@@ -1199,15 +1228,16 @@ static void free_strs(char **v, size_t n)
 
 const struct exp_io_fd *experiment_io_fd(const struct experiment *exp, uint32_t vfd)
 {
-	size_t lo = 0, hi = exp->nio_fds;
+	const struct exp_io_fd *v = EXP_ROWS(exp, IO_FDS);
+	size_t lo = 0, hi = EXP_COUNT(exp, IO_FDS);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (exp->io_fds[mid].vfd < vfd)
+		if (v[mid].vfd < vfd)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < exp->nio_fds && exp->io_fds[lo].vfd == vfd ? &exp->io_fds[lo] : NULL;
+	return lo < EXP_COUNT(exp, IO_FDS) && v[lo].vfd == vfd ? &v[lo] : NULL;
 }
 
 void experiment_free(struct experiment *exp)
@@ -1259,22 +1289,17 @@ void experiment_free(struct experiment *exp)
 	}
 	free(exp->objs);
 	free(exp->threads);
-	free(exp->events);
 	for (size_t i = 0; i < exp->nstacks; i++) {
 		free(exp->stacks[i].pcs);
 		free(exp->stacks[i].objs);
 	}
 	free(exp->stacks);
-	free(exp->samples);
-	free(exp->heap);
-	free(exp->sync);
-	free(exp->sync_acq);
-	free(exp->sync_watch);
-	free(exp->io);
-	for (size_t i = 0; i < exp->nio_fds; i++)
-		free(exp->io_fds[i].name);
-	free(exp->io_fds);
-	free(exp->hwc);
+	for (size_t i = 0; i < EXP_TABLE_MAX; i++) {
+		struct exp_table *t = &exp->tables[i];
+		if (t->release && t->rows)
+			t->release(t->rows, t->count);
+		free(t->rows);
+	}
 	free(exp->path);
 	free(exp->name);
 	free(exp);

@@ -134,6 +134,53 @@ struct exp_hwc_event {
 	uint32_t counter;   /* index into log.hwc */
 };
 
+/*
+ * The per-type data of an experiment: one table per kind of row (clock
+ * samples, sample points, heap calls, synchronization waits, ...), filled
+ * by the kind's reader (exp_read.h: exp_read_take_rows) and read by its
+ * metric source and report models (EXP_ROWS, EXP_COUNT).  A table owns its
+ * rows (one malloc'd array of `count` rows of `stride` bytes) and frees
+ * them at experiment_free with `release` (what each row owns) and free,
+ * so experiment_free is a loop over the tables and a data type is a table
+ * id, not new members.
+ */
+enum exp_table_id {
+	EXP_TABLE_CLOCK,      /* struct exp_event: clock samples and tails, sorted by time */
+	EXP_TABLE_SAMPLES,    /* struct exp_sample_point: sample points, by time */
+	EXP_TABLE_HEAP,       /* struct exp_heap_event, by seq (the order the calls were made in) */
+	EXP_TABLE_SYNC,       /* struct exp_sync_event, by time */
+	EXP_TABLE_SYNC_ACQ,   /* struct exp_sync_acq_event, by time */
+	EXP_TABLE_SYNC_WATCH, /* struct exp_sync_watch, by object; none when the process did not end normally */
+	EXP_TABLE_IO,         /* struct exp_io_event, by time */
+	EXP_TABLE_IO_FDS,     /* struct exp_io_fd, by vfd, one each */
+	EXP_TABLE_HWC,        /* struct exp_hwc_event, by time */
+	EXP_TABLE_MAX,
+};
+
+/* The row type of each built-in table, for EXP_ROWS. */
+typedef struct exp_event exp_table_row_CLOCK;
+typedef struct exp_sample_point exp_table_row_SAMPLES;
+typedef struct exp_heap_event exp_table_row_HEAP;
+typedef struct exp_sync_event exp_table_row_SYNC;
+typedef struct exp_sync_acq_event exp_table_row_SYNC_ACQ;
+typedef struct exp_sync_watch exp_table_row_SYNC_WATCH;
+typedef struct exp_io_event exp_table_row_IO;
+typedef struct exp_io_fd exp_table_row_IO_FDS;
+typedef struct exp_hwc_event exp_table_row_HWC;
+
+struct exp_table {
+	void *rows; /* count rows of stride bytes, or NULL */
+	size_t count;
+	size_t stride;
+	void (*release)(void *rows, size_t count); /* frees what the rows own (NULL: nothing) */
+	int present; /* the data behind it was recorded (its data file is there, even damaged) */
+};
+
+/* Experiment x's rows of built-in table NAME (CLOCK, HEAP, ...), typed; their count; whether present. */
+#define EXP_ROWS(x, NAME) ((exp_table_row_##NAME *)(x)->tables[EXP_TABLE_##NAME].rows)
+#define EXP_COUNT(x, NAME) ((x)->tables[EXP_TABLE_##NAME].count)
+#define EXP_PRESENT(x, NAME) ((x)->tables[EXP_TABLE_##NAME].present)
+
 struct experiment {
 	char *path; /* as given */
 	char *name; /* basename, e.g. "test.1.er" */
@@ -149,8 +196,6 @@ struct experiment {
 	size_t nobjs;
 	struct exp_thread *threads; /* sorted by number */
 	size_t nthreads;
-	struct exp_event *events; /* sorted by time */
-	size_t nevents;
 	struct exp_callstack *stacks;
 	size_t nstacks;
 	/*
@@ -160,31 +205,12 @@ struct experiment {
 	 * their indexes (nstacks when absent).
 	 */
 	uint32_t unknown_stack, exit_stack;
-	struct exp_sample_point *samples;
-	size_t nsamples;
 	struct exp_process *procs; /* the founder's processes.xml (none in a subexperiment) */
 	size_t nprocs;
 	uint16_t format_major,
-		format_minor;        /* the newest of its data files' format versions (0.0: none read) */
-	int has_heap;                /* a heaptrace file was present (collect -H on) */
-	struct exp_heap_event *heap; /* sorted by seq (the order the calls were made in) */
-	size_t nheap;
-	int has_sync;                /* a synctrace file was present (collect -s) */
-	struct exp_sync_event *sync; /* sorted by time */
-	size_t nsync;
-	struct exp_sync_acq_event *sync_acq; /* sorted by time */
-	size_t nsync_acq;
-	struct exp_sync_watch *sync_watch; /* sorted by object; none when the process did not end normally */
-	size_t nsync_watch;
-	int has_io;              /* an iotrace file was present (collect -i on) */
-	struct exp_io_event *io; /* sorted by time */
-	size_t nio;
-	struct exp_io_fd *io_fds; /* sorted by vfd, one each */
-	size_t nio_fds;
-	int has_hwc;               /* a hwctrace file was present (collect -h) */
-	struct exp_hwc_event *hwc; /* sorted by time */
-	size_t nhwc;
-	uint64_t duration_ns; /* end (or last event) minus start */
+		format_minor; /* the newest of its data files' format versions (0.0: none read) */
+	struct exp_table tables[EXP_TABLE_MAX]; /* the per-type rows, by enum exp_table_id */
+	uint64_t duration_ns;                   /* end (or last event) minus start */
 	/*
 	 * The clock samples carry their user/system split (format 1.10,
 	 * <collector_start cpu_split="rusage_thread">, or a CLOCK record with

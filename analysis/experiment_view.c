@@ -19,10 +19,10 @@ void experiment_header(const struct experiment *x, struct exp_header *ret)
 		.format_major = x->format_major,
 		.format_minor = x->format_minor,
 		.duration_ns = x->duration_ns,
-		.has_heap = x->has_heap,
-		.has_sync = x->has_sync,
-		.has_io = x->has_io,
-		.has_hwc = x->has_hwc,
+		.has_heap = EXP_PRESENT(x, HEAP),
+		.has_sync = EXP_PRESENT(x, SYNC),
+		.has_io = EXP_PRESENT(x, IO),
+		.has_hwc = EXP_PRESENT(x, HWC),
 		.has_cpu_split = x->has_cpu_split,
 	};
 }
@@ -52,8 +52,8 @@ const struct exp_callstack *experiment_stacks(const struct experiment *x, size_t
 
 const struct exp_sample_point *experiment_sample_points(const struct experiment *x, size_t *ret_n)
 {
-	*ret_n = x->nsamples;
-	return x->samples;
+	*ret_n = EXP_COUNT(x, SAMPLES);
+	return EXP_ROWS(x, SAMPLES);
 }
 
 const struct exp_process *experiment_processes(const struct experiment *x, size_t *ret_n)

@@ -29,7 +29,7 @@
 int profile_has_heap(const struct profile *p)
 {
 	for (size_t x = 0; x < p->exps.n; x++)
-		if (p->exps.v[x].exp->has_heap)
+		if (EXP_PRESENT(p->exps.v[x].exp, HEAP))
 			return 1;
 	return 0;
 }
@@ -54,8 +54,8 @@ static int clock_charge(struct profile *p, size_t x, profile_charge_fn fn, void 
 	const struct exp_slot *e = &p->exps.v[x];
 	const struct experiment *exp = e->exp;
 	int r = 0;
-	for (size_t i = 0; r == 0 && i < exp->nevents; i++) {
-		const struct exp_event *ev = &exp->events[i];
+	for (size_t i = 0; r == 0 && i < EXP_COUNT(exp, CLOCK); i++) {
+		const struct exp_event *ev = &EXP_ROWS(exp, CLOCK)[i];
 		if (!profile_event_selected(p, x, ev->thread, ev->cpu, ev->ts_ns))
 			continue;
 		struct profile_charge c = {.stack = ev->stack,
@@ -74,8 +74,8 @@ static int clock_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride,
 	(void)arg;
 	const struct exp_slot *e = &p->exps.v[x];
 	const struct experiment *exp = e->exp;
-	for (size_t i = 0; i < exp->nevents; i++) {
-		const struct exp_event *ev = &exp->events[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, CLOCK); i++) {
+		const struct exp_event *ev = &EXP_ROWS(exp, CLOCK)[i];
 		if (!profile_event_selected(p, x, ev->thread, ev->cpu, ev->ts_ns))
 			continue;
 		sums[(size_t)ev->stack * stride + cols[0]] += ev->weight_ns;

@@ -368,7 +368,7 @@ static int allocate(struct sim *s, const struct exp_heap_event *ev, size_t i)
 /* Replay event i. */
 static int replay_one(struct sim *s, size_t i)
 {
-	const struct exp_heap_event *ev = &s->exp->heap[i];
+	const struct exp_heap_event *ev = &EXP_ROWS(s->exp, HEAP)[i];
 	int r = 0;
 	switch (ev->op) {
 	case EXP_HEAP_FREE: r = release_addr(s, ev->addr, ev->thread); break;
@@ -445,7 +445,7 @@ int profile_heap_live_open(const struct profile *p, size_t x, struct heap_live *
 	*ret = NULL;
 	if (x >= p->exps.n)
 		return -EINVAL;
-	if (!p->exps.v[x].exp->has_heap)
+	if (!EXP_PRESENT(p->exps.v[x].exp, HEAP))
 		return -ENOENT;
 	struct heap_live *h = calloc(1, sizeof *h);
 	if (!h)
@@ -461,12 +461,12 @@ int profile_heap_live_open(const struct profile *p, size_t x, struct heap_live *
 
 int profile_heap_live_next(struct heap_live *h, uint64_t *ret_ts_ns, uint64_t *ret_bytes)
 {
-	if (h->next >= h->s.exp->nheap)
+	if (h->next >= EXP_COUNT(h->s.exp, HEAP))
 		return 0;
 	int r = replay_one(&h->s, h->next);
 	if (r < 0)
 		return r;
-	*ret_ts_ns = h->s.exp->heap[h->next++].ts_ns;
+	*ret_ts_ns = EXP_ROWS(h->s.exp, HEAP)[h->next++].ts_ns;
 	*ret_bytes = h->s.live;
 	return 1;
 }
@@ -502,7 +502,7 @@ int profile_heap_charges(struct profile *p, size_t x, heap_charge_fn fn, void *a
 {
 	struct exp_slot *e = &p->exps.v[x];
 	const struct experiment *exp = e->exp;
-	if (!exp->has_heap || !e->exp_selected)
+	if (!EXP_PRESENT(exp, HEAP) || !e->exp_selected)
 		return 0;
 	/* the same replay as profile_heap_compute, into scratch figures */
 	struct heap_summary sum = {.peak_exp = SIZE_MAX};
@@ -515,7 +515,7 @@ int profile_heap_charges(struct profile *p, size_t x, heap_charge_fn fn, void *a
 	}
 	s.charge = fn;
 	s.charge_arg = arg;
-	r = replay(&s, exp->nheap);
+	r = replay(&s, EXP_COUNT(exp, HEAP));
 	if (r == 0) {
 		count_leaks(&s);
 		r = s.charge_err;
@@ -532,7 +532,7 @@ int profile_heap_compute(struct profile *p, size_t x)
 	struct heap_summary *sum = &p->heap_sum;
 	free(e->heap);
 	e->heap = NULL;
-	if (!exp->has_heap || !e->exp_selected)
+	if (!EXP_PRESENT(exp, HEAP) || !e->exp_selected)
 		return 0;
 	sum->has_heap = 1;
 	e->heap = calloc(exp->nstacks ? exp->nstacks : 1, sizeof *e->heap);
@@ -540,7 +540,7 @@ int profile_heap_compute(struct profile *p, size_t x)
 		return -ENOMEM;
 	struct sim s;
 	int r = sim_init(&s, p, x, e->heap, sum);
-	if (r < 0 || (r = replay(&s, exp->nheap)) < 0)
+	if (r < 0 || (r = replay(&s, EXP_COUNT(exp, HEAP))) < 0)
 		goto out;
 	count_leaks(&s);
 	uint64_t peak = s.peak, peak_ns = s.peak_ns;
@@ -599,7 +599,7 @@ static const struct metric_def heap_defs[] = {
 static int heap_present(const struct profile *p, size_t x, void *arg)
 {
 	(void)arg;
-	return p->exps.v[x].exp->has_heap;
+	return EXP_PRESENT(p->exps.v[x].exp, HEAP);
 }
 
 struct heap_charge_ctx {

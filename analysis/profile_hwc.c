@@ -71,7 +71,7 @@ static int counter_of(const struct profile *p, size_t x, const struct hwc_source
 
 static int hwc_present(const struct profile *p, size_t x, void *arg)
 {
-	return p->exps.v[x].exp->has_hwc && counter_of(p, x, arg) >= 0;
+	return EXP_PRESENT(p->exps.v[x].exp, HWC) && counter_of(p, x, arg) >= 0;
 }
 
 /* What count events of the source's counter are worth in experiment exp. */
@@ -94,8 +94,8 @@ static int hwc_charge(struct profile *p, size_t x, profile_charge_fn fn, void *f
 	if (k < 0)
 		return 0;
 	uint64_t interval = exp->log.hwc[k].interval;
-	for (size_t i = 0; r == 0 && i < exp->nhwc; i++) {
-		const struct exp_hwc_event *y = &exp->hwc[i];
+	for (size_t i = 0; r == 0 && i < EXP_COUNT(exp, HWC); i++) {
+		const struct exp_hwc_event *y = &EXP_ROWS(exp, HWC)[i];
 		if (y->counter != (uint32_t)k || !hwc_selected(p, x, y))
 			continue;
 		uint64_t v = event_value(exp, arg, y->overflows * interval);
@@ -113,8 +113,8 @@ static int hwc_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, c
 	if (k < 0)
 		return 0;
 	uint64_t interval = exp->log.hwc[k].interval;
-	for (size_t i = 0; i < exp->nhwc; i++) {
-		const struct exp_hwc_event *y = &exp->hwc[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, HWC); i++) {
+		const struct exp_hwc_event *y = &EXP_ROWS(exp, HWC)[i];
 		if (y->counter == (uint32_t)k && hwc_selected(p, x, y))
 			sums[(size_t)y->stack * stride + cols[0]] +=
 				event_value(exp, arg, y->overflows * interval);
@@ -204,7 +204,7 @@ static int ratio_present(const struct profile *p, size_t x, void *arg)
 {
 	const struct ratio_source *s = arg;
 	const struct experiment *exp = p->exps.v[x].exp;
-	if (!exp->has_hwc)
+	if (!EXP_PRESENT(exp, HWC))
 		return 0;
 	int c = counter_named(exp, NAMES(cycles_names)), i = counter_named(exp, NAMES(insts_names));
 	char kc[64], ki[64];

@@ -56,7 +56,7 @@ static const struct metric_def io_defs[NIO] = {
 static int io_present(const struct profile *p, size_t x, void *arg)
 {
 	(void)arg;
-	return p->exps.v[x].exp->has_io;
+	return EXP_PRESENT(p->exps.v[x].exp, IO);
 }
 
 static int io_selected(const struct profile *p, size_t x, const struct exp_io_event *y)
@@ -103,8 +103,8 @@ static int io_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn
 	(void)arg;
 	const struct experiment *exp = p->exps.v[x].exp;
 	int r = 0;
-	for (size_t i = 0; r == 0 && i < exp->nio; i++) {
-		const struct exp_io_event *y = &exp->io[i];
+	for (size_t i = 0; r == 0 && i < EXP_COUNT(exp, IO); i++) {
+		const struct exp_io_event *y = &EXP_ROWS(exp, IO)[i];
 		if (!io_selected(p, x, y))
 			continue;
 		uint64_t v[NIO];
@@ -120,8 +120,8 @@ static int io_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, co
 {
 	(void)arg;
 	const struct experiment *exp = p->exps.v[x].exp;
-	for (size_t i = 0; i < exp->nio; i++) {
-		const struct exp_io_event *y = &exp->io[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, IO); i++) {
+		const struct exp_io_event *y = &EXP_ROWS(exp, IO)[i];
 		if (!io_selected(p, x, y))
 			continue;
 		uint64_t v[NIO];
