@@ -103,17 +103,17 @@ struct exp_reader {
 
 /* The stacks file's reader: fills rd->stacks and rd->slotmap; first in the table. */
 extern const struct exp_reader exp_reader_stacks;
-/* Clock samples and thread start/end records: exp->events, thread CPU times. */
+/* Clock samples and thread start/end records: table CLOCK, thread CPU times. */
 extern const struct exp_reader exp_reader_profile;
-/* Sample points (rusage snapshots): exp->samples. */
+/* Sample points (rusage snapshots): table SAMPLES. */
 extern const struct exp_reader exp_reader_overview;
-/* Heap calls (collect -H): exp->heap, exp->has_heap. */
+/* Heap calls (collect -H): table HEAP. */
 extern const struct exp_reader exp_reader_heap;
-/* Synchronization waits (collect -s): exp->sync, exp->has_sync. */
+/* Synchronization waits (collect -s): tables SYNC, SYNC_ACQ, SYNC_WATCH. */
 extern const struct exp_reader exp_reader_sync;
-/* I/O calls (collect -i on): exp->io, exp->has_io. */
+/* I/O calls (collect -i on): tables IO, IO_FDS. */
 extern const struct exp_reader exp_reader_io;
-/* Counter overflows (collect -h): exp->hwc, exp->has_hwc. */
+/* Counter overflows (collect -h): table HWC. */
 extern const struct exp_reader exp_reader_hwc;
 
 #endif

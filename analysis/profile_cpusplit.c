@@ -66,7 +66,7 @@ static int split_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride,
 	return 0;
 }
 
-const struct profile_metric_source profile_cpusplit_source = {
+static const struct profile_metric_source cpusplit_source = {
 	.needs = "the user/system CPU split (collect -p, format 1.10 or later)",
 	.defs = split_defs,
 	.ndefs = sizeof split_defs / sizeof split_defs[0],
@@ -74,3 +74,5 @@ const struct profile_metric_source profile_cpusplit_source = {
 	.charge = split_charge,
 	.sum = split_sum,
 };
+
+const struct profile_module profile_cpusplit_module = {.source = &cpusplit_source};

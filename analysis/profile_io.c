@@ -133,7 +133,7 @@ static int io_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, co
 	return 0;
 }
 
-const struct profile_metric_source profile_io_source = {
+static const struct profile_metric_source io_source = {
 	.needs = "I/O tracing data (collect -i on)",
 	.defs = io_defs,
 	.ndefs = NIO,
@@ -141,3 +141,5 @@ const struct profile_metric_source profile_io_source = {
 	.charge = io_charge,
 	.sum = io_sum,
 };
+
+const struct profile_module profile_io_module = {.source = &io_source};

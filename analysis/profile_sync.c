@@ -59,7 +59,7 @@ static int sync_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, 
 	return 0;
 }
 
-const struct profile_metric_source profile_sync_source = {
+static const struct profile_metric_source sync_source = {
 	.needs = "synchronization wait data (collect -s on)",
 	.defs = sync_defs,
 	.ndefs = sizeof sync_defs / sizeof sync_defs[0],
@@ -67,3 +67,5 @@ const struct profile_metric_source profile_sync_source = {
 	.charge = sync_charge,
 	.sum = sync_sum,
 };
+
+const struct profile_module profile_sync_module = {.source = &sync_source};
