@@ -1,12 +1,12 @@
 /*
  * exp_read.h - the readers of an experiment's binary data files, one per
- * file, behind a table (internal to libanalysis; experiment.c drives them).
+ * file, behind a table (internal to libanalysis; exp_open.c drives them).
  *
- * experiment_open reads the files in table order (experiment.c): the stacks
+ * experiment_open reads the files in table order (exp_open.c): the stacks
  * file first, since the others name its stacks.  Each reader owns a state
  * block of state_bytes (zeroed) and:
  *   read     walks its file (df NULL: the file is absent or unreadable, which
- *            experiment.c has already reported) into its state, taking
+ *            exp_open.c has already reported) into its state, taking
  *            threads from exp_read_thread and stacks from the shared table;
  *            damage is a warning (exp_read_warnf, exp_read_damage);
  *   finish   runs once every file is read and the threads are numbered:

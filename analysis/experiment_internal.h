@@ -8,6 +8,7 @@
 #ifndef ANALYSIS_EXPERIMENT_INTERNAL_H
 #define ANALYSIS_EXPERIMENT_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -218,6 +219,19 @@ struct experiment {
 	 */
 	int has_cpu_split;
 };
+
+/*
+ * experiment.c, for exp_open.c: a new experiment for directory path
+ * (trailing slashes dropped), 0 or -errno with *ret_err; its log.xml,
+ * map.xml, processes.xml and notes file read into it, 0 or -errno with
+ * *ret_err; *ret_err = "PATH: text" when the caller wants it (ret_err not
+ * NULL); a problem (exp->problems), formatted.
+ */
+int experiment_new(const char *path, struct experiment **ret, char **ret_err);
+int experiment_read_xml(struct experiment *exp, char **ret_err);
+void experiment_set_err(char **ret_err, const char *path, const char *text);
+void experiment_vwarnf(struct experiment *exp, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /* The descriptor whose virtual id is vfd (I/O tracing), or NULL if none. */
 const struct exp_io_fd *experiment_io_fd(const struct experiment *exp, uint32_t vfd);
