@@ -42,6 +42,33 @@ static const struct exp_reader *const exp_readers[] = {
 	&exp_reader_sync,   &exp_reader_io,      &exp_reader_hwc,
 };
 #define NREADERS (sizeof exp_readers / sizeof exp_readers[0])
+#define NPLUGGED (EXP_TABLE_MAX - EXP_TABLE_BUILTIN)
+
+/* The readers exp_read_register plugged in, in order; the k-th fills table EXP_TABLE_BUILTIN + k. */
+static const struct exp_reader *plugged[NPLUGGED];
+static size_t nplugged;
+
+int exp_read_register(const struct exp_reader *r)
+{
+	if (!r || !r->file || !r->read || !r->finish || !r->release)
+		return -EINVAL;
+	for (size_t i = 0; i < NREADERS; i++)
+		if (strcmp(exp_readers[i]->file, r->file) == 0)
+			return -EEXIST;
+	for (size_t i = 0; i < nplugged; i++)
+		if (strcmp(plugged[i]->file, r->file) == 0)
+			return -EEXIST;
+	if (nplugged == NPLUGGED)
+		return -ENOSPC;
+	plugged[nplugged] = r;
+	return EXP_TABLE_BUILTIN + (int)nplugged++;
+}
+
+/* Reader i of the reading order: the built-in ones, then the plugged-in ones. */
+static const struct exp_reader *reader_at(size_t i)
+{
+	return i < NREADERS ? exp_readers[i] : plugged[i - NREADERS];
+}
 
 struct exp_thread *exp_read_thread(struct exp_read *rd, uint32_t tid)
 {
@@ -211,14 +238,14 @@ static int read_data(struct experiment *exp, int stacks_only)
 {
 	struct exp_read rd = {.exp = exp};
 	u64map_init(&rd.slotmap);
-	size_t n = stacks_only ? 1 : NREADERS;
-	struct datafile *df[NREADERS] = {NULL};
-	void *zbuf[NREADERS] = {NULL}; /* decompressed images of .zst files */
-	void *state[NREADERS] = {NULL};
+	size_t n = stacks_only ? 1 : NREADERS + nplugged;
+	struct datafile *df[NREADERS + NPLUGGED] = {NULL};
+	void *zbuf[NREADERS + NPLUGGED] = {NULL}; /* decompressed images of .zst files */
+	void *state[NREADERS + NPLUGGED] = {NULL};
 	uint32_t *order = NULL;
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < n; i++) {
-		const struct exp_reader *rr = exp_readers[i];
+		const struct exp_reader *rr = reader_at(i);
 		r = open_data(exp, rr->file, rr->kind, &df[i], &zbuf[i]);
 		if (r == 0 && !(state[i] = calloc(1, rr->state_bytes)))
 			r = -ENOMEM;
@@ -231,7 +258,7 @@ static int read_data(struct experiment *exp, int stacks_only)
 		}
 	}
 	for (size_t i = 0; r == 0 && i < n; i++)
-		r = exp_readers[i]->read(&rd, state[i], df[i]);
+		r = reader_at(i)->read(&rd, state[i], df[i]);
 	if (r == 0 && stacks_only) {
 		for (size_t i = rd.nknown; i < rd.stacks.n; i++)
 			free(rd.stacks.v[i].pcs); /* no "unknown" nor "process exit" stack */
@@ -240,7 +267,7 @@ static int read_data(struct experiment *exp, int stacks_only)
 	if (r == 0)
 		r = number_threads(&rd, &order);
 	for (size_t i = 0; r == 0 && i < n; i++)
-		r = exp_readers[i]->finish(&rd, state[i], order);
+		r = reader_at(i)->finish(&rd, state[i], order);
 	if (r == 0 && !stacks_only) {
 		exp->threads = rd.threads.v;
 		exp->nthreads = rd.threads.n;
@@ -248,7 +275,7 @@ static int read_data(struct experiment *exp, int stacks_only)
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (state[i])
-			exp_readers[i]->release(state[i]);
+			reader_at(i)->release(state[i]);
 		free(state[i]);
 		datafile_close(df[i]);
 		free(zbuf[i]);

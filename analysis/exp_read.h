@@ -101,6 +101,17 @@ struct exp_reader {
 	void (*release)(void *st);
 };
 
+/*
+ * Plug in the reader of a data file that is not built in (a new data type,
+ * from outside libanalysis): every experiment_open from then on runs it
+ * after the built-in ones, in registration order, and its finish fills the
+ * table whose id this returns (EXP_TABLE_BUILTIN and up; its present flag
+ * is the reader's to set).  -EEXIST if a reader of that file is known,
+ * -ENOSPC when every spare table is taken, -EINVAL without a file, read,
+ * finish or release.  r must stay valid; not thread-safe.
+ */
+int exp_read_register(const struct exp_reader *r);
+
 /* The stacks file's reader: fills rd->stacks and rd->slotmap; first in the table. */
 extern const struct exp_reader exp_reader_stacks;
 /* Clock samples and thread start/end records: table CLOCK, thread CPU times. */

@@ -155,7 +155,8 @@ enum exp_table_id {
 	EXP_TABLE_IO,         /* struct exp_io_event, by time */
 	EXP_TABLE_IO_FDS,     /* struct exp_io_fd, by vfd, one each */
 	EXP_TABLE_HWC,        /* struct exp_hwc_event, by time */
-	EXP_TABLE_MAX,
+	EXP_TABLE_BUILTIN,    /* the first id of a plugged-in reader's table (exp_read_register) */
+	EXP_TABLE_MAX = EXP_TABLE_BUILTIN + 8,
 };
 
 /* The row type of each built-in table, for EXP_ROWS. */
@@ -219,6 +220,9 @@ struct experiment {
 	 */
 	int has_cpu_split;
 };
+
+/* Experiment x's table `id` (enum exp_table_id, or an id exp_read_register gave); NULL past EXP_TABLE_MAX. */
+const struct exp_table *experiment_table(const struct experiment *x, int id);
 
 /*
  * experiment.c, for exp_open.c: a new experiment for directory path

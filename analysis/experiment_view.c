@@ -96,3 +96,8 @@ const struct exp_callstack *experiment_stack(const struct experiment *x, size_t 
 {
 	return &x->stacks[i];
 }
+
+const struct exp_table *experiment_table(const struct experiment *x, int id)
+{
+	return id >= 0 && id < EXP_TABLE_MAX ? &x->tables[id] : NULL;
+}
