@@ -1,23 +1,24 @@
 /*
  * exp_read.h - the readers of an experiment's binary data files, one per
- * file, behind a table (internal to libanalysis; experiment.c drives them).
+ * file, behind a table (internal to libanalysis; exp_open.c drives them).
  *
- * experiment_open reads the files in table order (experiment.c): the stacks
+ * experiment_open reads the files in table order (exp_open.c): the stacks
  * file first, since the others name its stacks.  Each reader owns a state
  * block of state_bytes (zeroed) and:
  *   read     walks its file (df NULL: the file is absent or unreadable, which
- *            experiment.c has already reported) into its state, taking
+ *            exp_open.c has already reported) into its state, taking
  *            threads from exp_read_thread and stacks from the shared table;
  *            damage is a warning (exp_read_warnf, exp_read_damage);
  *   finish   runs once every file is read and the threads are numbered:
  *            re-points its events at thread_order[old index], adds to the
  *            numbered threads what it knows of them, sorts its events and
- *            moves them into the experiment;
+ *            moves them into the experiment's table (exp_read_finish_rows,
+ *            which does all three, or exp_read_take_rows);
  *   release  frees whatever the state still holds (after finish, or on an
  *            error before it).
  * read and finish return 0 or -ENOMEM (a negative errno); a new data file is
- * one more reader in this table, its events one more array in struct
- * experiment.
+ * one more reader in this table, its events one more table of struct
+ * experiment (experiment_internal.h's enum exp_table_id).
  */
 #ifndef ANALYSIS_EXP_READ_H
 #define ANALYSIS_EXP_READ_H
@@ -25,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "common/u64map.h"
 #include "common/vec.h"
 #include "experiment/datafile.h"
@@ -69,6 +70,28 @@ void exp_read_damage(struct exp_read *rd, const char *file, struct datafile *df,
 /* 1 if the data file (as written, or compressed) exists, readable or not. */
 int exp_read_present(const struct exp_read *rd, const char *file);
 
+/*
+ * Move the n rows at *rows (malloc'd, stride bytes each) into experiment
+ * table id, which owns them from then on (release, or NULL, frees what each
+ * row owns at experiment_free); *rows and *n become NULL and 0.
+ */
+void exp_read_take_rows(struct exp_read *rd, int id, void *rows, size_t *n, size_t stride,
+			void (*release)(void *rows, size_t count));
+
+/*
+ * The readers' finishing: the uint32_t thread index at byte thread_offset of
+ * each row becomes thread_order[that index], the rows are sorted with cmp
+ * (NULL: kept in their order) and taken into table id (exp_read_take_rows).
+ */
+void exp_read_finish_rows(struct exp_read *rd, int id, void *rows, size_t *n, size_t stride,
+			  size_t thread_offset, const uint32_t *thread_order,
+			  int (*cmp)(const void *, const void *), void (*release)(void *rows, size_t count));
+
+/* exp_read_finish_rows for a VEC of rows whose thread index is member `thread`. */
+#define EXP_READ_FINISH_VEC(rd, id, vec, thread_order, cmp, release)             \
+	exp_read_finish_rows((rd), (id), &(vec)->v, &(vec)->n, sizeof *(vec)->v, \
+			     offsetof(__typeof__(*(vec)->v), thread), (thread_order), (cmp), (release))
+
 struct exp_reader {
 	const char *file; /* EXP_FILE_NAME_* */
 	enum exp_file_kind kind;
@@ -78,19 +101,30 @@ struct exp_reader {
 	void (*release)(void *st);
 };
 
+/*
+ * Plug in the reader of a data file that is not built in (a new data type,
+ * from outside libanalysis): every experiment_open from then on runs it
+ * after the built-in ones, in registration order, and its finish fills the
+ * table whose id this returns (EXP_TABLE_BUILTIN and up; its present flag
+ * is the reader's to set).  -EEXIST if a reader of that file is known,
+ * -ENOSPC when every spare table is taken, -EINVAL without a file, read,
+ * finish or release.  r must stay valid; not thread-safe.
+ */
+int exp_read_register(const struct exp_reader *r);
+
 /* The stacks file's reader: fills rd->stacks and rd->slotmap; first in the table. */
 extern const struct exp_reader exp_reader_stacks;
-/* Clock samples and thread start/end records: exp->events, thread CPU times. */
+/* Clock samples and thread start/end records: table CLOCK, thread CPU times. */
 extern const struct exp_reader exp_reader_profile;
-/* Sample points (rusage snapshots): exp->samples. */
+/* Sample points (rusage snapshots): table SAMPLES. */
 extern const struct exp_reader exp_reader_overview;
-/* Heap calls (collect -H): exp->heap, exp->has_heap. */
+/* Heap calls (collect -H): table HEAP. */
 extern const struct exp_reader exp_reader_heap;
-/* Synchronization waits (collect -s): exp->sync, exp->has_sync. */
+/* Synchronization waits (collect -s): tables SYNC, SYNC_ACQ, SYNC_WATCH. */
 extern const struct exp_reader exp_reader_sync;
-/* I/O calls (collect -i on): exp->io, exp->has_io. */
+/* I/O calls (collect -i on): tables IO, IO_FDS. */
 extern const struct exp_reader exp_reader_io;
-/* Counter overflows (collect -h): exp->hwc, exp->has_hwc. */
+/* Counter overflows (collect -h): table HWC. */
 extern const struct exp_reader exp_reader_hwc;
 
 #endif

@@ -2,6 +2,7 @@
  * exp_timemap.c - time-aware load maps (see exp_timemap.h).
  */
 #include "analysis/exp_timemap.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -253,13 +254,13 @@ int exp_timemap_apply(struct experiment *exp)
 	pn.stacks.v = exp->stacks;
 	pn.stacks.n = pn.stacks.cap = exp->nstacks;
 	r = 0;
-	for (size_t i = 0; i < exp->nevents && r == 0; i++) {
-		struct exp_event *ev = &exp->events[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, CLOCK) && r == 0; i++) {
+		struct exp_event *ev = &EXP_ROWS(exp, CLOCK)[i];
 		if (ev->stack < pn.nstacks0 && shared[ev->stack])
 			r = pin(&pn, ev->stack, ev->ts_ns, &ev->stack);
 	}
-	for (size_t i = 0; i < exp->nheap && r == 0; i++) {
-		struct exp_heap_event *h = &exp->heap[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, HEAP) && r == 0; i++) {
+		struct exp_heap_event *h = &EXP_ROWS(exp, HEAP)[i];
 		if (h->stack < pn.nstacks0 && shared[h->stack])
 			r = pin(&pn, h->stack, h->ts_ns, &h->stack);
 	}

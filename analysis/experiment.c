@@ -1,10 +1,11 @@
 /*
  * experiment.c - read log.xml, map.xml and processes.xml (expat, through
- * xmlsafe: no entities, nothing external), the data files
- * (experiment/datafile) and build struct experiment.  Every count and length
- * read from the experiment is capped; damage becomes a warning.
+ * xmlsafe: no entities, nothing external) into struct experiment, and free
+ * it; exp_open.c reads the data files (experiment/datafile) on top.  Every
+ * count and length read from the experiment is capped; damage becomes a
+ * warning.
  */
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <dirent.h>
@@ -18,18 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/exp_read.h"
-#include "analysis/exp_timemap.h"
 #include "analysis/xmlsafe.h"
-#include "analysis/zdata.h"
 #include "common/regfile.h"
 #include "common/strbuf.h"
-#include "common/u64map.h"
 #include "common/vec.h"
-#include "experiment/datafile.h"
 #include "experiment/format.h"
-#include "experiment/heapstream.h"
-#include "experiment/record.h"
 
 #define MAX_XML_BYTES (256u << 20)
 #define MAX_NOTES_BYTES (1u << 20)
@@ -53,8 +47,7 @@ static void add_str(char ***v, size_t *n, const char *s)
 		(*n)++;
 }
 
-static void vwarnf(struct experiment *exp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
-static void vwarnf(struct experiment *exp, const char *fmt, va_list ap)
+void experiment_vwarnf(struct experiment *exp, const char *fmt, va_list ap)
 {
 	struct strbuf b;
 	strbuf_init(&b, 4096);
@@ -68,7 +61,7 @@ static void warnf(struct experiment *exp, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vwarnf(exp, fmt, ap);
+	experiment_vwarnf(exp, fmt, ap);
 	va_end(ap);
 }
 
@@ -860,209 +853,7 @@ static void read_processes(struct experiment *exp)
 	free(buf);
 }
 
-/* ------------------------------------------------------------------ data files */
-
-/* The readers, in reading order: stacks first, the others name its stacks. */
-static const struct exp_reader *const exp_readers[] = {
-	&exp_reader_stacks, &exp_reader_profile, &exp_reader_overview, &exp_reader_heap,
-	&exp_reader_sync,   &exp_reader_io,      &exp_reader_hwc,
-};
-#define NREADERS (sizeof exp_readers / sizeof exp_readers[0])
-
-struct exp_thread *exp_read_thread(struct exp_read *rd, uint32_t tid)
-{
-	for (size_t i = rd->threads.n; i-- > 0;)
-		if (rd->threads.v[i].tid == tid)
-			return &rd->threads.v[i];
-	struct exp_thread t = {.tid = tid};
-	if (rd->threads.n >= 1000000 || VEC_PUSH(&rd->threads, t) < 0)
-		return NULL;
-	return &rd->threads.v[rd->threads.n - 1];
-}
-
-void exp_read_set_stacks(struct exp_read *rd, const uint64_t *ids, size_t n, void *events, size_t stride,
-			 size_t offset, const char *what)
-{
-	uint64_t missing = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t s = exp_read_stack_index(rd, ids[i]);
-		memcpy((uint8_t *)events + i * stride + offset, &s, sizeof s);
-		missing += s == rd->nknown;
-	}
-	if (missing)
-		exp_read_warnf(rd,
-			       "%" PRIu64
-			       " %s name a call stack that is not in the stacks file; shown as <Unknown>",
-			       missing, what);
-}
-
-uint32_t exp_read_stack_index(const struct exp_read *rd, uint64_t id)
-{
-	size_t lo = 0, hi = rd->nknown;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (rd->stacks.v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < rd->nknown && rd->stacks.v[lo].id == id ? (uint32_t)lo : (uint32_t)rd->nknown;
-}
-
-void exp_read_warnf(struct exp_read *rd, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vwarnf(rd->exp, fmt, ap);
-	va_end(ap);
-}
-
-int exp_read_present(const struct exp_read *rd, const char *file)
-{
-	struct strbuf p;
-	strbuf_init(&p, 0);
-	strbuf_addf(&p, "%s/%s", rd->exp->path, file);
-	int present = access(strbuf_str(&p), F_OK) == 0;
-	if (!present) { /* or as collect compressed it */
-		strbuf_adds(&p, ".zst");
-		present = access(strbuf_str(&p), F_OK) == 0;
-	}
-	strbuf_release(&p);
-	return present;
-}
-
-/*
- * Open a data file as written or, after collect compressed it, NAME.zst;
- * *ret_buf receives a decompressed image to free after datafile_close.
- */
-static int open_data(struct experiment *exp, const char *file, enum exp_file_kind kind, struct datafile **ret,
-		     void **ret_buf)
-{
-	char why[PATH_MAX + 256];
-	int r = zdata_open(exp->path, file, kind, ret, ret_buf, why, sizeof why);
-	if (r == -ENOENT)
-		return 0; /* absent data file: that data type was not collected */
-	if (r < 0 && r != -ENOMEM) {
-		/* present but unreadable, or refused: report it and use nothing from it */
-		warnf(exp, "%s; ignored", why);
-		*ret = NULL;
-		return 0;
-	}
-	return r;
-}
-
-void exp_read_damage(struct exp_read *rd, const char *file, struct datafile *df, uint64_t bad_records)
-{
-	struct experiment *exp = rd->exp;
-	struct datafile_damage *d = datafile_damage(df);
-	if (d->torn_bytes)
-		warnf(exp, "%s: truncated: the last %" PRIu64 " bytes are a partial block and were ignored",
-		      file, d->torn_bytes);
-	if (d->bad_blocks)
-		warnf(exp, "%s: %" PRIu64 " damaged block(s): their remaining records were skipped", file,
-		      d->bad_blocks);
-	if (bad_records)
-		warnf(exp, "%s: %" PRIu64 " malformed record(s) skipped", file, bad_records);
-}
-
-static int cmp_thread_start(const void *a, const void *b)
-{
-	const struct exp_thread *x = a, *y = b;
-	/* the main thread (no creator) first, then by start time, then tid */
-	if ((x->creator_tid == 0) != (y->creator_tid == 0) && x->has_start && y->has_start)
-		return x->creator_tid == 0 ? -1 : 1;
-	uint64_t xs = x->has_start ? x->start_ns : UINT64_MAX, ys = y->has_start ? y->start_ns : UINT64_MAX;
-	if (xs != ys)
-		return xs < ys ? -1 : 1;
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
-/*
- * Number the threads (main first, then by start) into rd->threads; *ret_order
- * maps each thread's index of first appearance to its number - 1.
- */
-static int number_threads(struct exp_read *rd, uint32_t **ret_order)
-{
-	size_t nt = rd->threads.n;
-	uint32_t *order = calloc(nt ? nt : 1, sizeof *order);
-	if (!order)
-		return -ENOMEM;
-	struct exp_thread *v = rd->threads.v;
-	for (size_t i = 0; i < nt; i++)
-		v[i].number = (uint32_t)i; /* remember the old index */
-	if (nt)
-		qsort(v, nt, sizeof *v, cmp_thread_start);
-	for (size_t i = 0; i < nt; i++) {
-		order[v[i].number] = (uint32_t)i;
-		v[i].number = (uint32_t)i + 1;
-	}
-	*ret_order = order;
-	return 0;
-}
-
-/*
- * Read the data files through the readers (only the stacks file's when
- * stacks_only: experiment_open_stacks, without the "unknown" stack).
- */
-static int read_data(struct experiment *exp, int stacks_only)
-{
-	struct exp_read rd = {.exp = exp};
-	u64map_init(&rd.slotmap);
-	size_t n = stacks_only ? 1 : NREADERS;
-	struct datafile *df[NREADERS] = {NULL};
-	void *zbuf[NREADERS] = {NULL}; /* decompressed images of .zst files */
-	void *state[NREADERS] = {NULL};
-	uint32_t *order = NULL;
-	int r = 0;
-	for (size_t i = 0; r == 0 && i < n; i++) {
-		const struct exp_reader *rr = exp_readers[i];
-		r = open_data(exp, rr->file, rr->kind, &df[i], &zbuf[i]);
-		if (r == 0 && !(state[i] = calloc(1, rr->state_bytes)))
-			r = -ENOMEM;
-		const struct datafile_info *fi = r == 0 && df[i] ? datafile_info(df[i]) : NULL;
-		if (fi &&
-		    (fi->version_major > exp->format_major ||
-		     (fi->version_major == exp->format_major && fi->version_minor > exp->format_minor))) {
-			exp->format_major = fi->version_major;
-			exp->format_minor = fi->version_minor;
-		}
-	}
-	for (size_t i = 0; r == 0 && i < n; i++)
-		r = exp_readers[i]->read(&rd, state[i], df[i]);
-	if (r == 0 && stacks_only) {
-		for (size_t i = rd.nknown; i < rd.stacks.n; i++)
-			free(rd.stacks.v[i].pcs); /* no "unknown" nor "process exit" stack */
-		rd.stacks.n = rd.nknown;
-	}
-	if (r == 0)
-		r = number_threads(&rd, &order);
-	for (size_t i = 0; r == 0 && i < n; i++)
-		r = exp_readers[i]->finish(&rd, state[i], order);
-	if (r == 0 && !stacks_only) {
-		exp->threads = rd.threads.v;
-		exp->nthreads = rd.threads.n;
-		rd.threads.v = NULL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (state[i])
-			exp_readers[i]->release(state[i]);
-		free(state[i]);
-		datafile_close(df[i]);
-		free(zbuf[i]);
-	}
-	free(order);
-	for (size_t i = 0; i < rd.stacks.n; i++)
-		free(rd.stacks.v[i].pcs);
-	free(rd.stacks.v);
-	free(rd.threads.v);
-	u64map_release(&rd.slotmap);
-	return r;
-}
-
-enum open_what { OPEN_MAPS, OPEN_STACKS, OPEN_ALL };
-
-/* *ret_err = "PATH: text" when the caller wants it. */
-static void set_err(char **ret_err, const char *path, const char *text)
+void experiment_set_err(char **ret_err, const char *path, const char *text)
 {
 	if (!ret_err)
 		return;
@@ -1072,17 +863,16 @@ static void set_err(char **ret_err, const char *path, const char *text)
 	*ret_err = strbuf_detach(&m);
 }
 
-/* A new experiment for directory path (trailing slashes dropped): 0, or -errno with *ret_err. */
-static int exp_new(const char *path, struct experiment **ret, char **ret_err)
+int experiment_new(const char *path, struct experiment **ret, char **ret_err)
 {
 	struct stat st;
 	if (stat(path, &st) < 0) {
 		int e = -errno;
-		set_err(ret_err, path, strerror(-e));
+		experiment_set_err(ret_err, path, strerror(-e));
 		return e;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		set_err(ret_err, path, "not an experiment (an experiment is a directory NAME.er)");
+		experiment_set_err(ret_err, path, "not an experiment (an experiment is a directory NAME.er)");
 		return -ENOTDIR;
 	}
 	struct experiment *exp = calloc(1, sizeof *exp);
@@ -1101,8 +891,7 @@ static int exp_new(const char *path, struct experiment **ret, char **ret_err)
 	return 0;
 }
 
-/* log.xml, map.xml, processes.xml and the notes file. */
-static int read_xml_files(struct experiment *exp, char **ret_err)
+int experiment_read_xml(struct experiment *exp, char **ret_err)
 {
 	struct log_parse lp = {.exp = exp};
 	strbuf_init(&lp.text, 1 << 20);
@@ -1129,62 +918,6 @@ static int read_xml_files(struct experiment *exp, char **ret_err)
 	return 0;
 }
 
-/* The run's length: to <end>, else to the last event (a heap event may be the last). */
-static void set_duration(struct experiment *exp)
-{
-	uint64_t end = exp->log.end_ns;
-	if (!end && exp->nevents)
-		end = exp->events[exp->nevents - 1].ts_ns;
-	for (size_t i = 0; !exp->log.end_ns && i < exp->nheap; i++)
-		if (exp->heap[i].ts_ns > end) /* in seq order: times may step back a little */
-			end = exp->heap[i].ts_ns;
-	exp->duration_ns = end > exp->log.start_ns ? end - exp->log.start_ns : 0;
-}
-
-static int open_impl(const char *path, enum open_what what, struct experiment **ret, char **ret_err)
-{
-	if (ret_err)
-		*ret_err = NULL;
-	struct experiment *exp = NULL;
-	int r = exp_new(path, &exp, ret_err);
-	if (r < 0)
-		return r;
-	r = read_xml_files(exp, ret_err);
-	if (r < 0)
-		goto fail;
-	r = what == OPEN_ALL ? read_data(exp, 0) : what == OPEN_STACKS ? read_data(exp, 1) : 0;
-	if (r == 0 && what == OPEN_ALL)
-		r = exp_timemap_apply(exp);
-	if (r < 0) {
-		if (ret_err && !*ret_err)
-			set_err(ret_err, exp->path, strerror(-r));
-		goto fail;
-	}
-	if (!exp->log.complete)
-		warnf(exp, "log.xml is not closed: the collection did not finish or is still running");
-	set_duration(exp);
-	*ret = exp;
-	return 0;
-fail:
-	experiment_free(exp);
-	return r;
-}
-
-int experiment_open(const char *path, struct experiment **ret, char **ret_err)
-{
-	return open_impl(path, OPEN_ALL, ret, ret_err);
-}
-
-int experiment_open_maps(const char *path, struct experiment **ret, char **ret_err)
-{
-	return open_impl(path, OPEN_MAPS, ret, ret_err);
-}
-
-int experiment_open_stacks(const char *path, struct experiment **ret, char **ret_err)
-{
-	return open_impl(path, OPEN_STACKS, ret, ret_err);
-}
-
 int experiment_is_collector_object(const struct exp_loadobj *lo)
 {
 	return lo && lo->name && strncmp(lo->name, "libcollector", 12) == 0;
@@ -1199,15 +932,16 @@ static void free_strs(char **v, size_t n)
 
 const struct exp_io_fd *experiment_io_fd(const struct experiment *exp, uint32_t vfd)
 {
-	size_t lo = 0, hi = exp->nio_fds;
+	const struct exp_io_fd *v = EXP_ROWS(exp, IO_FDS);
+	size_t lo = 0, hi = EXP_COUNT(exp, IO_FDS);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (exp->io_fds[mid].vfd < vfd)
+		if (v[mid].vfd < vfd)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < exp->nio_fds && exp->io_fds[lo].vfd == vfd ? &exp->io_fds[lo] : NULL;
+	return lo < EXP_COUNT(exp, IO_FDS) && v[lo].vfd == vfd ? &v[lo] : NULL;
 }
 
 void experiment_free(struct experiment *exp)
@@ -1259,22 +993,17 @@ void experiment_free(struct experiment *exp)
 	}
 	free(exp->objs);
 	free(exp->threads);
-	free(exp->events);
 	for (size_t i = 0; i < exp->nstacks; i++) {
 		free(exp->stacks[i].pcs);
 		free(exp->stacks[i].objs);
 	}
 	free(exp->stacks);
-	free(exp->samples);
-	free(exp->heap);
-	free(exp->sync);
-	free(exp->sync_acq);
-	free(exp->sync_watch);
-	free(exp->io);
-	for (size_t i = 0; i < exp->nio_fds; i++)
-		free(exp->io_fds[i].name);
-	free(exp->io_fds);
-	free(exp->hwc);
+	for (size_t i = 0; i < EXP_TABLE_MAX; i++) {
+		struct exp_table *t = &exp->tables[i];
+		if (t->release && t->rows)
+			t->release(t->rows, t->count);
+		free(t->rows);
+	}
 	free(exp->path);
 	free(exp->name);
 	free(exp);

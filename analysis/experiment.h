@@ -1,6 +1,8 @@
 /*
  * experiment.h - one experiment directory read into memory: what log.xml,
- * map.xml and the binary data files say, checked and normalised.
+ * map.xml and the binary data files say, checked and normalised.  The
+ * public face of the experiment, for front ends (er_print, the analyzer)
+ * and the rest of libanalysis.
  *
  * experiment_open never trusts its input: a missing or corrupt file gives a
  * negative errno and a message in *ret_err (-EPERM for a log.xml or map.xml
@@ -8,14 +10,28 @@
  * every XML file goes through); damage that leaves the rest usable
  * (unclosed XML of a collection that did not finish, torn or bad blocks,
  * malformed records, events naming unknown stacks) becomes a message in
- * exp->problems and the rest is used.  Every file of the experiment is
+ * the header's problems and the rest is used.  Every file of the experiment is
  * opened with common/regfile.h's regfile_open_in: a regular file inside the
  * directory only (a FIFO, a device or a link out of it is refused, without
  * blocking), no longer than its ceiling and not sparse (log.xml, map.xml,
  * processes.xml 256 MiB, notes 1 MiB, data files zdata.h's); a refused
  * log.xml or map.xml ends the read, a refused data file, notes or
- * processes.xml is a message in exp->problems.  The returned structure is read-only
- * for callers and owned by the experiment (experiment_free).  Not thread-safe.
+ * processes.xml is a message in the problems.  Not thread-safe.
+ *
+ * `struct experiment` is opaque, as sqlite3.h's and libbpf.h's handles
+ * are: a front end reads it through the accessors below, which return
+ * read-only views owned by the experiment (valid until experiment_free):
+ * its log (what log.xml says, struct exp_log), the header model (what
+ * er_print -header prints beyond the log: name, notes, the collector's
+ * warnings and errors, the reader's problems, the format version, which
+ * data it holds), its threads, load objects, call stacks, sample points and
+ * the founder's processes.  The events of each data type (clock samples,
+ * heap, synchronization, I/O and counter events) are not part of this
+ * header: they are rows of per-type tables (experiment_internal.h, read
+ * by the metric sources and report models inside libanalysis), so adding a
+ * data type adds a reader, a table and a metric source and changes no
+ * struct here.  experiment_internal.h and exp_read.h are libanalysis's
+ * alone (scripts/layers-check.sh keeps front ends out of them).
  */
 #ifndef ANALYSIS_EXPERIMENT_H
 #define ANALYSIS_EXPERIMENT_H
@@ -58,117 +74,6 @@ struct exp_thread {
 	unsigned has_start : 1, has_end : 1, has_wait : 1;
 };
 
-enum exp_event_kind {
-	EXP_EV_CLOCK = 0, /* a clock-profiling sample */
-	EXP_EV_TAIL = 1,  /* CPU time after the thread's last sample, charged to that sample's stack */
-};
-
-struct exp_event {
-	uint64_t ts_ns;
-	uint64_t weight_ns;
-	/*
-	 * Of the weight, the time in user mode (format 1.10, when the
-	 * experiment has_cpu_split; the rest is system time).  A TAIL's is
-	 * its thread's sampled user share of the tail, rounded.
-	 */
-	uint64_t user_ns;
-	uint32_t thread; /* index into threads */
-	uint32_t stack;  /* index into stacks */
-	uint32_t cpu;
-	uint32_t kind; /* enum exp_event_kind */
-};
-
-/*
- * A heap call (collect -H), from the heaptrace file.  `stack` is the stack
- * index of an allocating call (the "unknown" stack, the last one, when the
- * record named none or a stack the stacks file lacks), EXP_HEAP_NO_STACK for
- * a free/munmap.  op is enum exp_heap_op (experiment/format.h); addr 0 on an
- * allocating op is a failed call.  For realloc, old_addr is the block given
- * back (0: none) and addr/size the new block.
- */
-#define EXP_HEAP_NO_STACK UINT32_MAX
-
-struct exp_heap_event {
-	uint64_t ts_ns; /* at most the writer's step (heap_time_step_ns) before the call */
-	uint64_t seq;   /* the process-wide order of heap calls */
-	uint64_t size_bytes;
-	uint64_t addr, old_addr;
-	uint32_t thread; /* index into threads */
-	uint32_t stack;  /* index into stacks, or EXP_HEAP_NO_STACK */
-	uint8_t op;
-};
-
-/*
- * A synchronization wait (collect -s), from the synctrace file: a call to
- * func (enum exp_sync_func) that began at ts_ns and waited wait_ns on the
- * object at `object` (the thread's handle for a join).  `stack` is the
- * stack index (the "unknown" stack when the record named one the stacks
- * file lacks); its leaf is the libc function that waited.
- */
-struct exp_sync_event {
-	uint64_t ts_ns;
-	uint64_t wait_ns;
-	uint64_t object;
-	uint32_t thread; /* index into threads */
-	uint32_t stack;  /* index into stacks */
-	uint32_t func;
-};
-
-/*
- * A sampled acquisition (format 1.4): func took the watched object `object`
- * (one that had a recorded wait) at ts_ns, from stack (leaf: the libc
- * function).  1 in a watched object's sample_every of each thread's
- * acquisitions is sampled.
- */
-struct exp_sync_acq_event {
-	uint64_t ts_ns;
-	uint64_t object;
-	uint32_t thread; /* index into threads */
-	uint32_t stack;  /* index into stacks */
-	uint32_t func;
-};
-
-/* A watched object's exact acquisitions from its first recorded wait to the end (SYNC_COUNT). */
-struct exp_sync_watch {
-	uint64_t object;
-	uint64_t acquisitions;
-	uint64_t sample_every;
-};
-
-/*
- * An I/O call (collect -i on), from the iotrace file: func (enum exp_io_func)
- * began at ts_ns and lasted dur_ns; bytes a read or write transferred; err
- * the errno of a failed call (0: succeeded).  vfd: the descriptor's virtual
- * id (0 for none).
- */
-struct exp_io_event {
-	uint64_t ts_ns;
-	uint64_t dur_ns;
-	uint64_t bytes;
-	uint32_t thread; /* index into threads */
-	uint32_t stack;  /* index into stacks */
-	uint32_t vfd;
-	uint32_t err;
-	uint16_t func;
-	int32_t fd;
-};
-
-/*
- * A descriptor's life as the process saw it (an IO_FILE record): virtual id
- * vfd (1, 2, ... per process; a number reused after a close gets a new one),
- * the descriptor number (-1 for a failed open), how it came to be (enum
- * exp_io_how), the original of a duplicate (origin, else 0), and its name:
- * the path as opened, "<pipe>", "<socket>", an inherited descriptor's
- * /proc/self/fd link; a duplicate's is its origin's (resolved on reading).
- */
-struct exp_io_fd {
-	uint32_t vfd;
-	int32_t fd;
-	uint32_t origin;
-	uint32_t how;
-	char *name; /* never NULL; "" when unknown */
-};
-
 struct exp_callstack {
 	uint64_t id;
 	uint32_t flags; /* EXP_STACK_* */
@@ -206,15 +111,6 @@ struct exp_hwc_counter {
 	uint32_t type;     /* perf_event_attr type and config */
 	uint64_t config;
 	int time_ns; /* it counts nanoseconds (task-clock, cpu-clock): shown as time */
-};
-
-/* Overflows of a counter (collect -h), from the hwctrace file. */
-struct exp_hwc_event {
-	uint64_t ts_ns;
-	uint64_t overflows; /* >= 1, each worth the counter's interval */
-	uint32_t thread;    /* index into threads */
-	uint32_t stack;     /* index into stacks */
-	uint32_t counter;   /* index into log.hwc */
 };
 
 struct exp_rusage {
@@ -309,67 +205,64 @@ struct exp_log {
 	int complete;       /* </experiment> was seen */
 };
 
-struct experiment {
-	char *path; /* as given */
-	char *name; /* basename, e.g. "test.1.er" */
-	struct exp_log log;
-	char **warnings; /* the collector's <warning>s from log.xml */
+/* The experiment handle (experiment_internal.h); read it through the functions below. */
+struct experiment;
+
+/* What -header prints beside the log (experiment_header).  Strings owned by the experiment. */
+struct exp_header {
+	const char *path;      /* as given to experiment_open */
+	const char *name;      /* basename, e.g. "test.1.er" */
+	const char *notes;     /* contents of the notes file, or NULL */
+	char *const *warnings; /* the collector's <warning>s from log.xml */
 	size_t nwarnings;
-	char **problems; /* what the reader found damaged or missing (and worked around) */
+	char *const *problems; /* what the reader found damaged or missing (and worked around) */
 	size_t nproblems;
-	char **errors; /* collector errors */
+	char *const *errors; /* collector errors */
 	size_t nerrors;
-	char *notes; /* contents of notes, or NULL */
-	struct exp_loadobj *objs;
-	size_t nobjs;
-	struct exp_thread *threads; /* sorted by number */
-	size_t nthreads;
-	struct exp_event *events; /* sorted by time */
-	size_t nevents;
-	struct exp_callstack *stacks;
-	size_t nstacks;
-	/*
-	 * Two stacks the reader adds after the file's (no frames): "unknown",
-	 * for events whose stack is missing, and "process exit", for the CPU
-	 * time a process used after its collector's end (profile_process_ends):
-	 * their indexes (nstacks when absent).
-	 */
-	uint32_t unknown_stack, exit_stack;
-	struct exp_sample_point *samples;
-	size_t nsamples;
-	struct exp_process *procs; /* the founder's processes.xml (none in a subexperiment) */
-	size_t nprocs;
 	uint16_t format_major,
-		format_minor;        /* the newest of its data files' format versions (0.0: none read) */
-	int has_heap;                /* a heaptrace file was present (collect -H on) */
-	struct exp_heap_event *heap; /* sorted by seq (the order the calls were made in) */
-	size_t nheap;
-	int has_sync;                /* a synctrace file was present (collect -s) */
-	struct exp_sync_event *sync; /* sorted by time */
-	size_t nsync;
-	struct exp_sync_acq_event *sync_acq; /* sorted by time */
-	size_t nsync_acq;
-	struct exp_sync_watch *sync_watch; /* sorted by object; none when the process did not end normally */
-	size_t nsync_watch;
-	int has_io;              /* an iotrace file was present (collect -i on) */
-	struct exp_io_event *io; /* sorted by time */
-	size_t nio;
-	struct exp_io_fd *io_fds; /* sorted by vfd, one each */
-	size_t nio_fds;
-	int has_hwc;               /* a hwctrace file was present (collect -h) */
-	struct exp_hwc_event *hwc; /* sorted by time */
-	size_t nhwc;
+		format_minor; /* the newest of its data files' format versions (0.0: none read) */
 	uint64_t duration_ns; /* end (or last event) minus start */
-	/*
-	 * The clock samples carry their user/system split (format 1.10,
-	 * <collector_start cpu_split="rusage_thread">, or a CLOCK record with
-	 * user_ns).  0: only their total CPU time is known.
-	 */
-	int has_cpu_split;
+	int has_heap, has_sync, has_io,
+		has_hwc;   /* its heaptrace, synctrace, iotrace, hwctrace file was present */
+	int has_cpu_split; /* the clock samples carry their user/system split (format 1.10) */
 };
 
-/* The descriptor whose virtual id is vfd (I/O tracing), or NULL if none. */
-const struct exp_io_fd *experiment_io_fd(const struct experiment *exp, uint32_t vfd);
+/* Fill *ret with x's header model. */
+void experiment_header(const struct experiment *x, struct exp_header *ret);
+
+/* What x's log.xml says. */
+const struct exp_log *experiment_log(const struct experiment *x);
+
+/* Its path as given to experiment_open, its name (the basename), its duration (end or last event minus start). */
+const char *experiment_path(const struct experiment *x);
+const char *experiment_name(const struct experiment *x);
+uint64_t experiment_duration_ns(const struct experiment *x);
+
+/* How many threads it has, and thread i (< that count) of them. */
+size_t experiment_thread_count(const struct experiment *x);
+const struct exp_thread *experiment_thread(const struct experiment *x, size_t i);
+
+/* The experiment's threads, sorted by number (index i is thread number i + 1); their count in *ret_n. */
+const struct exp_thread *experiment_threads(const struct experiment *x, size_t *ret_n);
+
+/* Its load objects (stacks' objs index them); their count in *ret_n. */
+const struct exp_loadobj *experiment_objects(const struct experiment *x, size_t *ret_n);
+
+/*
+ * Its call stacks, indexed as events name them, the reader's "unknown" and
+ * "process exit" stacks last (experiment_open); their count in *ret_n.
+ */
+const struct exp_callstack *experiment_stacks(const struct experiment *x, size_t *ret_n);
+
+/* How many call stacks it has, and stack i (< that count) of them. */
+size_t experiment_stack_count(const struct experiment *x);
+const struct exp_callstack *experiment_stack(const struct experiment *x, size_t i);
+
+/* Its sample points, in time order; their count in *ret_n. */
+const struct exp_sample_point *experiment_sample_points(const struct experiment *x, size_t *ret_n);
+
+/* The founder's processes.xml lines (none in a subexperiment); their count in *ret_n. */
+const struct exp_process *experiment_processes(const struct experiment *x, size_t *ret_n);
 
 /*
  * Read the experiment directory at `path`.  On failure returns -errno and,

@@ -2,6 +2,7 @@
  * mspec.c - parse and print metric lists.
  */
 #include "analysis/mspec.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -158,7 +159,7 @@ const char *mspec_default_metrics(const struct profile *p)
 {
 	int heap = profile_has_heap(p), io = 0;
 	for (size_t x = 0; x < profile_experiment_count(p); x++)
-		io |= profile_experiment(p, x)->has_io;
+		io |= EXP_PRESENT(profile_experiment(p, x), IO);
 	const char *base = heap && io ? MSPEC_DEFAULT_HEAP_IO_METRICS
 			   : heap     ? MSPEC_DEFAULT_HEAP_METRICS
 			   : io       ? MSPEC_DEFAULT_IO_METRICS

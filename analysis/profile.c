@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "analysis/archive.h"
-#include "analysis/profile_hwc.h"
 #include "analysis/profile_internal.h"
 #include "analysis/symtab.h"
 #include "analysis/symver.h"
@@ -29,7 +28,7 @@
 int profile_has_heap(const struct profile *p)
 {
 	for (size_t x = 0; x < p->exps.n; x++)
-		if (p->exps.v[x].exp->has_heap)
+		if (EXP_PRESENT(p->exps.v[x].exp, HEAP))
 			return 1;
 	return 0;
 }
@@ -54,8 +53,8 @@ static int clock_charge(struct profile *p, size_t x, profile_charge_fn fn, void 
 	const struct exp_slot *e = &p->exps.v[x];
 	const struct experiment *exp = e->exp;
 	int r = 0;
-	for (size_t i = 0; r == 0 && i < exp->nevents; i++) {
-		const struct exp_event *ev = &exp->events[i];
+	for (size_t i = 0; r == 0 && i < EXP_COUNT(exp, CLOCK); i++) {
+		const struct exp_event *ev = &EXP_ROWS(exp, CLOCK)[i];
 		if (!profile_event_selected(p, x, ev->thread, ev->cpu, ev->ts_ns))
 			continue;
 		struct profile_charge c = {.stack = ev->stack,
@@ -74,8 +73,8 @@ static int clock_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride,
 	(void)arg;
 	const struct exp_slot *e = &p->exps.v[x];
 	const struct experiment *exp = e->exp;
-	for (size_t i = 0; i < exp->nevents; i++) {
-		const struct exp_event *ev = &exp->events[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, CLOCK); i++) {
+		const struct exp_event *ev = &EXP_ROWS(exp, CLOCK)[i];
 		if (!profile_event_selected(p, x, ev->thread, ev->cpu, ev->ts_ns))
 			continue;
 		sums[(size_t)ev->stack * stride + cols[0]] += ev->weight_ns;
@@ -92,6 +91,69 @@ static const struct profile_metric_source clock_source = {
 	.charge = clock_charge,
 	.sum = clock_sum,
 };
+
+static const struct profile_module clock_module = {.source = &clock_source};
+
+/* The metric modules, in the order their sources join the registry (profile_internal.h). */
+static const struct profile_module *const profile_modules[] = {
+	&clock_module,        &profile_cpusplit_module, &profile_heap_module,
+	&profile_sync_module, &profile_io_module,       &profile_hwc_module,
+};
+#define NMODULES (sizeof profile_modules / sizeof profile_modules[0])
+
+void *profile_module_state(const struct profile *p, const struct profile_module *m)
+{
+	for (size_t i = 0; i < NMODULES; i++)
+		if (profile_modules[i] == m)
+			return p->module_states ? p->module_states[i] : NULL;
+	return NULL;
+}
+
+/* Give every module its state and register its source (profile_new). 0 or -ENOMEM. */
+static int modules_start(struct profile *p)
+{
+	if (!(p->module_states = calloc(NMODULES, sizeof *p->module_states)))
+		return -ENOMEM;
+	for (size_t i = 0; i < NMODULES; i++) {
+		const struct profile_module *m = profile_modules[i];
+		if (m->state_bytes && !(p->module_states[i] = calloc(1, m->state_bytes)))
+			return -ENOMEM;
+		if (m->source && profile_metric_register(p, m->source) < 0)
+			return -ENOMEM;
+		if (m->reset)
+			m->reset(p, p->module_states[i]);
+	}
+	return 0;
+}
+
+/* Experiment x was added: tell every module.  0 or a negative errno. */
+static int modules_added(struct profile *p, size_t x)
+{
+	for (size_t i = 0; i < NMODULES; i++) {
+		int r = profile_modules[i]->added ? profile_modules[i]->added(p, x, p->module_states[i]) : 0;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Before a profile_compute: every module forgets its figures. */
+static void modules_reset(struct profile *p)
+{
+	for (size_t i = 0; i < NMODULES; i++)
+		if (profile_modules[i]->reset)
+			profile_modules[i]->reset(p, p->module_states[i]);
+}
+
+static void modules_release(struct profile *p)
+{
+	for (size_t i = 0; p->module_states && i < NMODULES; i++) {
+		if (profile_modules[i]->release && p->module_states[i])
+			profile_modules[i]->release(p->module_states[i]);
+		free(p->module_states[i]);
+	}
+	free(p->module_states);
+}
 
 /* Add source slot i's metrics to the registry (once). */
 static int activate_source(struct profile *p, size_t i)
@@ -213,13 +275,8 @@ int profile_new(struct profile **ret)
 	u64map_init(&p->inline_index);
 	p->inline_mode = 1;
 	p->time_t1 = UINT64_MAX;
-	profile_heap_reset(p);
 	uint32_t id;
-	if (profile_metric_register(p, &clock_source) < 0 ||
-	    profile_metric_register(p, &profile_cpusplit_source) < 0 ||
-	    profile_metric_register(p, &profile_heap_source) < 0 ||
-	    profile_metric_register(p, &profile_sync_source) < 0 ||
-	    profile_metric_register(p, &profile_io_source) < 0) {
+	if (modules_start(p) < 0) {
 		profile_free(p);
 		return -ENOMEM;
 	}
@@ -250,7 +307,6 @@ static void exp_slot_release(struct exp_slot *e)
 	free(e->selected);
 	free(e->sample_sel);
 	free(e->cpu_sel);
-	free(e->heap);
 	free(e->sums);
 	u64map_release(&e->pcmemo);
 	experiment_free(e->exp);
@@ -278,9 +334,7 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->strings.n; i++)
 		free(p->strings.v[i]);
 	free(p->strings.v);
-	free(p->hwc_metrics);
-	free(p->hwc_defaults);
-	free(p->hwc_sort);
+	modules_release(p);
 	profile_descendants_release(p);
 	free(p->funcs.v);
 	free(p->pcs.v);
@@ -424,7 +478,7 @@ static int add_one(struct profile *p, const char *path, size_t founder, char **r
 	if (p->exps.n == 1 || e.wall_start_ns < p->wall_min_ns)
 		p->wall_min_ns = e.wall_start_ns;
 	p->dirty = 1;
-	if (profile_hwc_register(p, e.exp) < 0)
+	if (modules_added(p, p->exps.n - 1) < 0)
 		return -ENOMEM; /* the experiment is in the profile: profile_free releases it */
 	return activate_sources(p, p->exps.n - 1);
 nomem:
@@ -954,7 +1008,7 @@ int profile_compute(struct profile *p)
 	p->lm = metrics_new(nm, 0, METRICS_FLAT); /* line id + 1 */
 	p->nsums = nm;
 	p->selected_events = 0;
-	profile_heap_reset(p);
+	modules_reset(p);
 	if (!p->fm || !p->om || !p->pm || !p->lm)
 		return -ENOMEM;
 	uint32_t *buf = NULL;

@@ -35,8 +35,8 @@ static int split_charge(struct profile *p, size_t x, profile_charge_fn fn, void 
 	(void)arg;
 	const struct experiment *exp = p->exps.v[x].exp;
 	int r = 0;
-	for (size_t i = 0; r == 0 && exp->has_cpu_split && i < exp->nevents; i++) {
-		const struct exp_event *ev = &exp->events[i];
+	for (size_t i = 0; r == 0 && exp->has_cpu_split && i < EXP_COUNT(exp, CLOCK); i++) {
+		const struct exp_event *ev = &EXP_ROWS(exp, CLOCK)[i];
 		if (!split_selected(p, x, ev))
 			continue;
 		uint64_t v[2] = {ev->user_ns, ev->weight_ns - ev->user_ns};
@@ -55,8 +55,8 @@ static int split_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride,
 {
 	(void)arg;
 	const struct experiment *exp = p->exps.v[x].exp;
-	for (size_t i = 0; exp->has_cpu_split && i < exp->nevents; i++) {
-		const struct exp_event *ev = &exp->events[i];
+	for (size_t i = 0; exp->has_cpu_split && i < EXP_COUNT(exp, CLOCK); i++) {
+		const struct exp_event *ev = &EXP_ROWS(exp, CLOCK)[i];
 		if (!split_selected(p, x, ev))
 			continue;
 		uint64_t *v = sums + (size_t)ev->stack * stride;
@@ -66,7 +66,7 @@ static int split_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride,
 	return 0;
 }
 
-const struct profile_metric_source profile_cpusplit_source = {
+static const struct profile_metric_source cpusplit_source = {
 	.needs = "the user/system CPU split (collect -p, format 1.10 or later)",
 	.defs = split_defs,
 	.ndefs = sizeof split_defs / sizeof split_defs[0],
@@ -74,3 +74,5 @@ const struct profile_metric_source profile_cpusplit_source = {
 	.charge = split_charge,
 	.sum = split_sum,
 };
+
+const struct profile_module profile_cpusplit_module = {.source = &cpusplit_source};

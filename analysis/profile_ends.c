@@ -138,21 +138,22 @@ static int exit_tail(struct profile *p, size_t founder, size_t i)
 			break;
 		}
 	uint64_t ts = x->log.exit_ns ? x->log.exit_ns : x->log.end_ns;
-	size_t at = x->nevents; /* events are sorted by time: the exit goes after those before it */
-	while (at && x->events[at - 1].ts_ns > ts)
+	size_t at = EXP_COUNT(x, CLOCK); /* events are sorted by time: the exit goes after those before it */
+	while (at && EXP_ROWS(x, CLOCK)[at - 1].ts_ns > ts)
 		at--;
-	struct exp_event *v = realloc(x->events, (x->nevents + 1) * sizeof *v);
+	struct exp_event *v = realloc(EXP_ROWS(x, CLOCK), (EXP_COUNT(x, CLOCK) + 1) * sizeof *v);
 	if (!v)
 		return -ENOMEM;
-	memmove(v + at + 1, v + at, (x->nevents - at) * sizeof *v);
+	memmove(v + at + 1, v + at, (EXP_COUNT(x, CLOCK) - at) * sizeof *v);
 	/* the kernel's exit and what ran after the collector: system time, mostly */
 	v[at] = (struct exp_event){.ts_ns = ts,
 				   .weight_ns = tail,
 				   .thread = main_thread,
 				   .stack = x->exit_stack,
 				   .kind = EXP_EV_TAIL};
-	x->events = v;
-	x->nevents++;
+	x->tables[EXP_TABLE_CLOCK].rows = v;
+	x->tables[EXP_TABLE_CLOCK].stride = sizeof *v;
+	EXP_COUNT(x, CLOCK)++;
 	p->dirty = 1;
 	return 0;
 }

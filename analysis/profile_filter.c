@@ -16,9 +16,9 @@
 static uint32_t cpu_limit(const struct experiment *e)
 {
 	uint32_t n = 0;
-	for (size_t i = 0; i < e->nevents; i++)
-		if (e->events[i].cpu < PROFILE_MAX_CPU && e->events[i].cpu >= n)
-			n = e->events[i].cpu + 1;
+	for (size_t i = 0; i < EXP_COUNT(e, CLOCK); i++)
+		if (EXP_ROWS(e, CLOCK)[i].cpu < PROFILE_MAX_CPU && EXP_ROWS(e, CLOCK)[i].cpu >= n)
+			n = EXP_ROWS(e, CLOCK)[i].cpu + 1;
 	return n;
 }
 
@@ -33,9 +33,9 @@ ssize_t profile_cpus_seen(const struct profile *p, size_t x, uint32_t **ret_cpus
 	uint64_t *count = calloc(lim, sizeof *count);
 	if (!count)
 		return -ENOMEM;
-	for (size_t i = 0; i < e->nevents; i++)
-		if (e->events[i].cpu < lim && e->events[i].kind == EXP_EV_CLOCK)
-			count[e->events[i].cpu]++;
+	for (size_t i = 0; i < EXP_COUNT(e, CLOCK); i++)
+		if (EXP_ROWS(e, CLOCK)[i].cpu < lim && EXP_ROWS(e, CLOCK)[i].kind == EXP_EV_CLOCK)
+			count[EXP_ROWS(e, CLOCK)[i].cpu]++;
 	size_t n = 0;
 	for (uint32_t c = 0; c < lim; c++)
 		n += count[c] != 0;

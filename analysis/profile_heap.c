@@ -368,7 +368,7 @@ static int allocate(struct sim *s, const struct exp_heap_event *ev, size_t i)
 /* Replay event i. */
 static int replay_one(struct sim *s, size_t i)
 {
-	const struct exp_heap_event *ev = &s->exp->heap[i];
+	const struct exp_heap_event *ev = &EXP_ROWS(s->exp, HEAP)[i];
 	int r = 0;
 	switch (ev->op) {
 	case EXP_HEAP_FREE: r = release_addr(s, ev->addr, ev->thread); break;
@@ -445,7 +445,7 @@ int profile_heap_live_open(const struct profile *p, size_t x, struct heap_live *
 	*ret = NULL;
 	if (x >= p->exps.n)
 		return -EINVAL;
-	if (!p->exps.v[x].exp->has_heap)
+	if (!EXP_PRESENT(p->exps.v[x].exp, HEAP))
 		return -ENOENT;
 	struct heap_live *h = calloc(1, sizeof *h);
 	if (!h)
@@ -461,12 +461,12 @@ int profile_heap_live_open(const struct profile *p, size_t x, struct heap_live *
 
 int profile_heap_live_next(struct heap_live *h, uint64_t *ret_ts_ns, uint64_t *ret_bytes)
 {
-	if (h->next >= h->s.exp->nheap)
+	if (h->next >= EXP_COUNT(h->s.exp, HEAP))
 		return 0;
 	int r = replay_one(&h->s, h->next);
 	if (r < 0)
 		return r;
-	*ret_ts_ns = h->s.exp->heap[h->next++].ts_ns;
+	*ret_ts_ns = EXP_ROWS(h->s.exp, HEAP)[h->next++].ts_ns;
 	*ret_bytes = h->s.live;
 	return 1;
 }
@@ -502,9 +502,9 @@ int profile_heap_charges(struct profile *p, size_t x, heap_charge_fn fn, void *a
 {
 	struct exp_slot *e = &p->exps.v[x];
 	const struct experiment *exp = e->exp;
-	if (!exp->has_heap || !e->exp_selected)
+	if (!EXP_PRESENT(exp, HEAP) || !e->exp_selected)
 		return 0;
-	/* the same replay as profile_heap_compute, into scratch figures */
+	/* the same replay as heap_compute, into scratch figures */
 	struct heap_summary sum = {.peak_exp = SIZE_MAX};
 	struct heap_stack_stat *st = calloc(exp->nstacks ? exp->nstacks : 1, sizeof *st);
 	struct sim s;
@@ -515,7 +515,7 @@ int profile_heap_charges(struct profile *p, size_t x, heap_charge_fn fn, void *a
 	}
 	s.charge = fn;
 	s.charge_arg = arg;
-	r = replay(&s, exp->nheap);
+	r = replay(&s, EXP_COUNT(exp, HEAP));
 	if (r == 0) {
 		count_leaks(&s);
 		r = s.charge_err;
@@ -525,22 +525,50 @@ int profile_heap_charges(struct profile *p, size_t x, heap_charge_fn fn, void *a
 	return r;
 }
 
-int profile_heap_compute(struct profile *p, size_t x)
+/*
+ * The heap module's state in a profile: the figures of the last
+ * profile_compute's replays, per experiment (its per-stack array, NULL
+ * without heap data or unselected) and summed.
+ */
+struct heap_state {
+	struct heap_summary sum;
+	struct heap_stack_stat **stacks; /* per experiment, nstacks of them */
+	size_t nstacks;
+};
+
+static struct heap_state *heap_state_of(const struct profile *p)
 {
+	return profile_module_state(p, &profile_heap_module);
+}
+
+/* Replay experiment x's heap calls into the module's figures (profile_compute).  0 or -ENOMEM. */
+static int heap_compute(struct profile *p, size_t x)
+{
+	struct heap_state *hs = heap_state_of(p);
 	struct exp_slot *e = &p->exps.v[x];
 	const struct experiment *exp = e->exp;
-	struct heap_summary *sum = &p->heap_sum;
-	free(e->heap);
-	e->heap = NULL;
-	if (!exp->has_heap || !e->exp_selected)
+	struct heap_summary *sum = &hs->sum;
+	if (x >= hs->nstacks) {
+		struct heap_stack_stat **v = realloc(hs->stacks, p->exps.n * sizeof *v);
+		if (!v)
+			return -ENOMEM;
+		for (size_t i = hs->nstacks; i < p->exps.n; i++)
+			v[i] = NULL;
+		hs->stacks = v;
+		hs->nstacks = p->exps.n;
+	}
+	free(hs->stacks[x]);
+	hs->stacks[x] = NULL;
+	if (!EXP_PRESENT(exp, HEAP) || !e->exp_selected)
 		return 0;
 	sum->has_heap = 1;
-	e->heap = calloc(exp->nstacks ? exp->nstacks : 1, sizeof *e->heap);
-	if (!e->heap)
+	struct heap_stack_stat *st = calloc(exp->nstacks ? exp->nstacks : 1, sizeof *st);
+	if (!st)
 		return -ENOMEM;
+	hs->stacks[x] = st;
 	struct sim s;
-	int r = sim_init(&s, p, x, e->heap, sum);
-	if (r < 0 || (r = replay(&s, exp->nheap)) < 0)
+	int r = sim_init(&s, p, x, st, sum);
+	if (r < 0 || (r = replay(&s, EXP_COUNT(exp, HEAP))) < 0)
 		goto out;
 	count_leaks(&s);
 	uint64_t peak = s.peak, peak_ns = s.peak_ns;
@@ -554,16 +582,16 @@ int profile_heap_compute(struct profile *p, size_t x)
 			sum->peak_ns = peak_ns > exp->log.start_ns ? peak_ns - exp->log.start_ns : 0;
 		}
 		/* who holds the memory at the peak: replay up to it */
-		if ((r = sim_init(&s, p, x, e->heap, NULL)) < 0 || (r = replay(&s, peak_idx + 1)) < 0)
+		if ((r = sim_init(&s, p, x, st, NULL)) < 0 || (r = replay(&s, peak_idx + 1)) < 0)
 			goto out;
 		for (size_t b = 0; b < s.blks.n; b++)
 			if (s.blks.v[b].live) {
-				e->heap[s.blks.v[b].stack].peak_count++;
-				e->heap[s.blks.v[b].stack].peak_bytes += s.blks.v[b].size;
+				st[s.blks.v[b].stack].peak_count++;
+				st[s.blks.v[b].stack].peak_bytes += s.blks.v[b].size;
 			}
 		for (size_t k = 0; k < s.maps.n; k++) {
-			e->heap[s.maps.v[k].stack].peak_count += s.maps.v[k].primary;
-			e->heap[s.maps.v[k].stack].peak_bytes += s.maps.v[k].size;
+			st[s.maps.v[k].stack].peak_count += s.maps.v[k].primary;
+			st[s.maps.v[k].stack].peak_bytes += s.maps.v[k].size;
 		}
 	}
 	r = 0;
@@ -572,14 +600,25 @@ out:
 	return r;
 }
 
-void profile_heap_reset(struct profile *p)
+/* Forget the figures (summary and per stack) before a profile_compute. */
+static void heap_reset(struct profile *p, void *vst)
 {
-	memset(&p->heap_sum, 0, sizeof p->heap_sum);
-	p->heap_sum.peak_exp = SIZE_MAX;
-	for (size_t x = 0; x < p->exps.n; x++) {
-		free(p->exps.v[x].heap);
-		p->exps.v[x].heap = NULL;
+	(void)p;
+	struct heap_state *hs = vst;
+	memset(&hs->sum, 0, sizeof hs->sum);
+	hs->sum.peak_exp = SIZE_MAX;
+	for (size_t x = 0; x < hs->nstacks; x++) {
+		free(hs->stacks[x]);
+		hs->stacks[x] = NULL;
 	}
+}
+
+static void heap_release(void *vst)
+{
+	struct heap_state *hs = vst;
+	for (size_t x = 0; x < hs->nstacks; x++)
+		free(hs->stacks[x]);
+	free(hs->stacks);
 }
 
 /* ------------------------------------------------------------ metric source */
@@ -599,7 +638,7 @@ static const struct metric_def heap_defs[] = {
 static int heap_present(const struct profile *p, size_t x, void *arg)
 {
 	(void)arg;
-	return p->exps.v[x].exp->has_heap;
+	return EXP_PRESENT(p->exps.v[x].exp, HEAP);
 }
 
 struct heap_charge_ctx {
@@ -630,11 +669,11 @@ static int heap_charge(struct profile *p, size_t x, profile_charge_fn fn, void *
 static int heap_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, const size_t *cols, void *arg)
 {
 	(void)arg;
-	int r = profile_heap_compute(p, x);
-	const struct exp_slot *e = &p->exps.v[x];
-	for (size_t s = 0; r == 0 && e->heap && s < e->exp->nstacks; s++) {
+	int r = heap_compute(p, x);
+	const struct heap_stack_stat *st = r == 0 ? heap_state_of(p)->stacks[x] : NULL;
+	for (size_t s = 0; st && s < p->exps.v[x].exp->nstacks; s++) {
 		uint64_t *v = sums + s * stride;
-		const struct heap_stack_stat *h = &e->heap[s];
+		const struct heap_stack_stat *h = &st[s];
 		v[cols[0]] += h->alloc_count;
 		v[cols[1]] += h->alloc_bytes;
 		v[cols[2]] += h->leak_count;
@@ -643,7 +682,7 @@ static int heap_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, 
 	return r;
 }
 
-const struct profile_metric_source profile_heap_source = {
+static const struct profile_metric_source heap_source = {
 	.needs = "heap data (collect -H on)",
 	.defs = heap_defs,
 	.ndefs = sizeof heap_defs / sizeof heap_defs[0],
@@ -652,16 +691,24 @@ const struct profile_metric_source profile_heap_source = {
 	.sum = heap_sum,
 };
 
+const struct profile_module profile_heap_module = {
+	.source = &heap_source,
+	.state_bytes = sizeof(struct heap_state),
+	.reset = heap_reset,
+	.release = heap_release,
+};
+
 const struct heap_stack_stat *profile_heap_stack(const struct profile *p, size_t x, uint32_t s)
 {
-	if (x >= p->exps.n || !p->exps.v[x].heap || s >= p->exps.v[x].exp->nstacks)
+	const struct heap_state *hs = heap_state_of(p);
+	if (x >= p->exps.n || x >= hs->nstacks || !hs->stacks[x] || s >= p->exps.v[x].exp->nstacks)
 		return NULL;
-	return &p->exps.v[x].heap[s];
+	return &hs->stacks[x][s];
 }
 
 const struct heap_summary *profile_heap_summary(const struct profile *p)
 {
-	return &p->heap_sum;
+	return &heap_state_of(p)->sum;
 }
 
 int profile_stack_pcs(struct profile *p, size_t x, uint32_t s, const uint32_t **ret)

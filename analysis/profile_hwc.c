@@ -71,7 +71,7 @@ static int counter_of(const struct profile *p, size_t x, const struct hwc_source
 
 static int hwc_present(const struct profile *p, size_t x, void *arg)
 {
-	return p->exps.v[x].exp->has_hwc && counter_of(p, x, arg) >= 0;
+	return EXP_PRESENT(p->exps.v[x].exp, HWC) && counter_of(p, x, arg) >= 0;
 }
 
 /* What count events of the source's counter are worth in experiment exp. */
@@ -94,8 +94,8 @@ static int hwc_charge(struct profile *p, size_t x, profile_charge_fn fn, void *f
 	if (k < 0)
 		return 0;
 	uint64_t interval = exp->log.hwc[k].interval;
-	for (size_t i = 0; r == 0 && i < exp->nhwc; i++) {
-		const struct exp_hwc_event *y = &exp->hwc[i];
+	for (size_t i = 0; r == 0 && i < EXP_COUNT(exp, HWC); i++) {
+		const struct exp_hwc_event *y = &EXP_ROWS(exp, HWC)[i];
 		if (y->counter != (uint32_t)k || !hwc_selected(p, x, y))
 			continue;
 		uint64_t v = event_value(exp, arg, y->overflows * interval);
@@ -113,8 +113,8 @@ static int hwc_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, c
 	if (k < 0)
 		return 0;
 	uint64_t interval = exp->log.hwc[k].interval;
-	for (size_t i = 0; i < exp->nhwc; i++) {
-		const struct exp_hwc_event *y = &exp->hwc[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, HWC); i++) {
+		const struct exp_hwc_event *y = &EXP_ROWS(exp, HWC)[i];
 		if (y->counter == (uint32_t)k && hwc_selected(p, x, y))
 			sums[(size_t)y->stack * stride + cols[0]] +=
 				event_value(exp, arg, y->overflows * interval);
@@ -131,8 +131,17 @@ static void keyword_of(const char *name, char *ret, size_t room)
 			*q = '_';
 }
 
+/* The counter module's state in a profile: the default metric list and sort its counters make. */
+struct hwc_state {
+	char *metrics;  /* "e.C:i.C:..." of the counter metrics, NULL: none */
+	char *defaults; /* ... and the default metric list with them (a buffer of defaults_bytes) */
+	size_t defaults_bytes;
+	char *sort; /* "e.KW" of the first counter, NULL: none */
+};
+
 /* Counter c's metric, or with as_time its cycles as time (KEYWORD_time, not in the default list). */
-static int register_counter(struct profile *p, const struct exp_hwc_counter *c, int as_time)
+static int register_counter(struct profile *p, struct hwc_state *hs, const struct exp_hwc_counter *c,
+			    int as_time)
 {
 	struct hwc_source *s = calloc(1, sizeof *s);
 	if (!s)
@@ -173,23 +182,23 @@ static int register_counter(struct profile *p, const struct exp_hwc_counter *c, 
 	if (r < 0 || as_time)
 		return r;
 	/* the default list's counter columns, in order of first appearance */
-	size_t old = p->hwc_metrics ? strlen(p->hwc_metrics) : 0;
-	char *m = realloc(p->hwc_metrics, old + 2 * strlen(s->keyword) + 8);
+	size_t old = hs->metrics ? strlen(hs->metrics) : 0;
+	char *m = realloc(hs->metrics, old + 2 * strlen(s->keyword) + 8);
 	if (!m)
 		return -ENOMEM;
 	sprintf(m + old, "%se.%s:i.%s", old ? ":" : "", s->keyword, s->keyword);
-	p->hwc_metrics = m;
+	hs->metrics = m;
 	size_t bytes = strlen(m) + 512; /* room for the longest MSPEC_DEFAULT_*_METRICS too */
-	char *d = realloc(p->hwc_defaults, bytes);
+	char *d = realloc(hs->defaults, bytes);
 	if (!d)
 		return -ENOMEM;
-	p->hwc_defaults = d;
-	p->hwc_defaults_bytes = bytes;
-	if (!p->hwc_sort) { /* the first counter's exclusive metric */
+	hs->defaults = d;
+	hs->defaults_bytes = bytes;
+	if (!hs->sort) { /* the first counter's exclusive metric */
 		size_t n = strlen(s->keyword) + 3;
-		if (!(p->hwc_sort = malloc(n)))
+		if (!(hs->sort = malloc(n)))
 			return -ENOMEM;
-		snprintf(p->hwc_sort, n, "e.%s", s->keyword);
+		snprintf(hs->sort, n, "e.%s", s->keyword);
 	}
 	return 0;
 }
@@ -204,7 +213,7 @@ static int ratio_present(const struct profile *p, size_t x, void *arg)
 {
 	const struct ratio_source *s = arg;
 	const struct experiment *exp = p->exps.v[x].exp;
-	if (!exp->has_hwc)
+	if (!EXP_PRESENT(exp, HWC))
 		return 0;
 	int c = counter_named(exp, NAMES(cycles_names)), i = counter_named(exp, NAMES(insts_names));
 	char kc[64], ki[64];
@@ -258,45 +267,64 @@ static int register_ratios(struct profile *p, const struct experiment *exp)
 	return r == -EEXIST ? 0 : r;
 }
 
-int profile_hwc_register(struct profile *p, const struct experiment *exp)
+/* Experiment x was added: a source for each of its counters not yet known to p. */
+static int hwc_added(struct profile *p, size_t x, void *vst)
 {
+	struct hwc_state *hs = vst;
+	const struct experiment *exp = p->exps.v[x].exp;
 	for (size_t k = 0; k < exp->log.nhwc; k++) {
 		char kw[64];
 		keyword_of(exp->log.hwc[k].name, kw, sizeof kw);
 		if (profile_metric_find(p, kw) >= 0 || profile_metric_needs(p, kw))
 			continue; /* known: registered by an earlier experiment */
-		int r = register_counter(p, &exp->log.hwc[k], 0);
+		int r = register_counter(p, hs, &exp->log.hwc[k], 0);
 		if (r == 0 && name_is(exp->log.hwc[k].name, NAMES(cycles_names)))
-			r = register_counter(p, &exp->log.hwc[k], 1);
+			r = register_counter(p, hs, &exp->log.hwc[k], 1);
 		if (r < 0)
 			return r;
 	}
 	return register_ratios(p, exp);
 }
 
+static void hwc_release(void *vst)
+{
+	struct hwc_state *hs = vst;
+	free(hs->metrics);
+	free(hs->defaults);
+	free(hs->sort);
+}
+
+const struct profile_module profile_hwc_module = {
+	.state_bytes = sizeof(struct hwc_state),
+	.added = hwc_added,
+	.release = hwc_release,
+};
+
 const char *profile_hwc_default_metrics(const struct profile *p, const char *base)
 {
-	if (!p->hwc_metrics || !p->hwc_defaults)
+	const struct hwc_state *hs = profile_module_state(p, &profile_hwc_module);
+	if (!hs->metrics || !hs->defaults)
 		return base;
 	const char *cpu = strstr(base, "i.%totalcpu");
 	if (cpu) {
 		size_t head = (size_t)(cpu - base) + strlen("i.%totalcpu");
-		snprintf(p->hwc_defaults, p->hwc_defaults_bytes, "%.*s:%s%s", (int)head, base, p->hwc_metrics,
+		snprintf(hs->defaults, hs->defaults_bytes, "%.*s:%s%s", (int)head, base, hs->metrics,
 			 base + head);
 	} else {
-		snprintf(p->hwc_defaults, p->hwc_defaults_bytes, "%s:%s", p->hwc_metrics, base);
+		snprintf(hs->defaults, hs->defaults_bytes, "%s:%s", hs->metrics, base);
 	}
-	return p->hwc_defaults;
+	return hs->defaults;
 }
 
 const char *profile_hwc_default_sort(const struct profile *p, const char *base)
 {
-	if (!p->hwc_sort)
+	const struct hwc_state *hs = profile_module_state(p, &profile_hwc_module);
+	if (!hs->sort)
 		return base;
 	for (size_t x = 0; x < p->exps.n; x++) {
 		const char *mode = p->exps.v[x].exp->log.clock_mode;
 		if (!mode || strcmp(mode, "off") != 0)
 			return base; /* some experiment has (or may have) clock data */
 	}
-	return p->hwc_sort;
+	return hs->sort;
 }

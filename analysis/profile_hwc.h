@@ -5,8 +5,8 @@
  * metric lists), worth overflows x interval: a count of events, or time
  * for the nanosecond counters (task-clock, cpu-clock).  Counters are known
  * only when an experiment is read, so each distinct name becomes a metric
- * source of its own as experiments are added (profile.c calls
- * profile_hwc_register); experiments that recorded the same counter share
+ * source of its own as experiments are added (the counter module of
+ * profile_internal.h); experiments that recorded the same counter share
  * its metric.  Besides: per cycles counter KEYWORD_time, its cycles as time
  * (x 1000 / the experiment's clock_mhz ns; none where that is unknown), and
  * when an experiment has a cycles and an instructions counter the derived
@@ -18,12 +18,6 @@
 
 #include "analysis/experiment.h"
 #include "analysis/profile.h"
-
-/*
- * Register a metric source for each counter of exp not yet known to p.
- * Returns 0 or -ENOMEM.
- */
-int profile_hwc_register(struct profile *p, const struct experiment *exp);
 
 /*
  * The default metric list `base` (an MSPEC_DEFAULT_*_METRICS list) with

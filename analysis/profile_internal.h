@@ -8,9 +8,9 @@
 
 #include <regex.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/lines.h"
 #include "analysis/profile.h"
-#include "analysis/profile_heap.h"
 #include "analysis/symtab.h"
 #include "common/u64map.h"
 #include "common/vec.h"
@@ -55,11 +55,10 @@ struct exp_slot {
 	uint8_t *sample_sel;      /* per sample (sample_select), NULL: every sample */
 	uint8_t *cpu_sel;         /* per CPU number below ncpu_sel (cpu_select), NULL: every CPU */
 	uint32_t ncpu_sel;
-	size_t founder;               /* index of its founder (itself for a founder) */
-	long parent;                  /* index of its parent process's experiment, or -1 */
-	int64_t wall_start_ns;        /* its start on the wall clock (profile_experiment_offset_ns) */
-	struct heap_stack_stat *heap; /* per stack, NULL without heap data */
-	uint64_t *sums;               /* per stack, nmetrics values of the last profile_compute, or NULL */
+	size_t founder;        /* index of its founder (itself for a founder) */
+	long parent;           /* index of its parent process's experiment, or -1 */
+	int64_t wall_start_ns; /* its start on the wall clock (profile_experiment_offset_ns) */
+	uint64_t *sums;        /* per stack, nmetrics values of the last profile_compute, or NULL */
 };
 
 /* A registered metric source; active once an experiment has its data. */
@@ -93,12 +92,8 @@ struct profile {
 	struct metrics *fm, *om, *pm, *lm;
 	struct metrics *cm; /* fm with edges and tree: profile_call_metrics, NULL until asked */
 	uint64_t selected_events;
-	struct heap_summary heap_sum;
-	char *hwc_metrics;  /* profile_hwc.c: "e.C:i.C:..." of the counter metrics, NULL: none */
-	char *hwc_defaults; /* ... and the default metric list with them (a buffer of hwc_defaults_bytes) */
-	size_t hwc_defaults_bytes;
-	char *hwc_sort; /* "e.KW" of the first counter, NULL: none */
-	int desc_mode;  /* profile_set_descendants: 0 every one, 1 none, 2 those matching desc_re */
+	void **module_states; /* per row of profile.c's module table: its state block, or NULL */
+	int desc_mode;        /* profile_set_descendants: 0 every one, 1 none, 2 those matching desc_re */
 	regex_t desc_re;
 };
 
@@ -149,17 +144,42 @@ int profile_process_ends(struct profile *p, size_t founder);
 /* Forget the regular expression (profile_free); the mode becomes "on". */
 void profile_descendants_release(struct profile *p);
 
-/* profile_heap.c: forget the heap figures (summary and per stack); replay experiment x's heap calls (0 or -ENOMEM). */
-void profile_heap_reset(struct profile *p);
-int profile_heap_compute(struct profile *p, size_t x);
-/* The heap tracing metric source (profile_metric_register). */
-extern const struct profile_metric_source profile_heap_source;
+/*
+ * A metric module: one kind of data's metric sources and the state they
+ * keep in a profile (the heap's replayed figures, the counters' default
+ * metric lists), so that struct profile holds nothing of any kind of data.
+ * profile_new registers every module of profile.c's table in order: it
+ * gives each a zeroed state block of state_bytes (0: none) that the
+ * profile owns, registers its `source` (NULL: none), then calls reset.
+ *   added    (NULL: nothing) experiment x was added; may register more
+ *            sources (a counter's).  0 or a negative errno;
+ *   reset    (NULL: nothing) forget what the last profile_compute figured
+ *            (called before each);
+ *   release  (NULL: nothing) free what the state holds (profile_free).
+ * Built in: the clock, its user/system split, heap, synchronization, I/O
+ * and counter modules; a new kind of data is one more row in that table.
+ */
+struct profile_module {
+	const struct profile_metric_source *source;
+	size_t state_bytes;
+	int (*added)(struct profile *p, size_t x, void *state);
+	void (*reset)(struct profile *p, void *state);
+	void (*release)(void *state);
+};
+
+/* Module m's state block in p (NULL when m has none or is not in the table). */
+void *profile_module_state(const struct profile *p, const struct profile_module *m);
+
 /* The user/system CPU split of clock profiling (profile_cpusplit.c). */
-extern const struct profile_metric_source profile_cpusplit_source;
-/* The synchronization wait tracing metric source (profile_sync.c). */
-extern const struct profile_metric_source profile_sync_source;
-/* The I/O tracing metric source (profile_io.c). */
-extern const struct profile_metric_source profile_io_source;
+extern const struct profile_module profile_cpusplit_module;
+/* Heap tracing (profile_heap.c): the replay's figures per stack and its summary. */
+extern const struct profile_module profile_heap_module;
+/* Synchronization wait tracing (profile_sync.c). */
+extern const struct profile_module profile_sync_module;
+/* I/O tracing (profile_io.c). */
+extern const struct profile_module profile_io_module;
+/* Counter overflow profiling (profile_hwc.c): a source per counter, as experiments are added. */
+extern const struct profile_module profile_hwc_module;
 
 /*
  * What a heap replay counts, one charge at a time: an allocation (at its
@@ -170,7 +190,7 @@ enum heap_charge_kind { HEAP_CHARGE_ALLOC, HEAP_CHARGE_LEAK };
 typedef int (*heap_charge_fn)(void *arg, enum heap_charge_kind kind, uint32_t stack, uint32_t thread,
 			      uint64_t bytes, uint64_t ts_ns);
 /*
- * Replay experiment x's heap calls as profile_heap_compute does (same
+ * Replay experiment x's heap calls as the heap source's sum does (same
  * semantics, same selection), telling fn of every allocation in call order,
  * then of every leak.  0, -ENOMEM, or fn's non-zero return.
  */

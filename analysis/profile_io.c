@@ -9,6 +9,7 @@
  * are skipped, as clock samples are.
  */
 #include "analysis/profile_io.h"
+#include "analysis/experiment_internal.h"
 
 #include "analysis/profile_internal.h"
 #include "experiment/format.h"
@@ -55,7 +56,7 @@ static const struct metric_def io_defs[NIO] = {
 static int io_present(const struct profile *p, size_t x, void *arg)
 {
 	(void)arg;
-	return p->exps.v[x].exp->has_io;
+	return EXP_PRESENT(p->exps.v[x].exp, IO);
 }
 
 static int io_selected(const struct profile *p, size_t x, const struct exp_io_event *y)
@@ -102,8 +103,8 @@ static int io_charge(struct profile *p, size_t x, profile_charge_fn fn, void *fn
 	(void)arg;
 	const struct experiment *exp = p->exps.v[x].exp;
 	int r = 0;
-	for (size_t i = 0; r == 0 && i < exp->nio; i++) {
-		const struct exp_io_event *y = &exp->io[i];
+	for (size_t i = 0; r == 0 && i < EXP_COUNT(exp, IO); i++) {
+		const struct exp_io_event *y = &EXP_ROWS(exp, IO)[i];
 		if (!io_selected(p, x, y))
 			continue;
 		uint64_t v[NIO];
@@ -119,8 +120,8 @@ static int io_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, co
 {
 	(void)arg;
 	const struct experiment *exp = p->exps.v[x].exp;
-	for (size_t i = 0; i < exp->nio; i++) {
-		const struct exp_io_event *y = &exp->io[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, IO); i++) {
+		const struct exp_io_event *y = &EXP_ROWS(exp, IO)[i];
 		if (!io_selected(p, x, y))
 			continue;
 		uint64_t v[NIO];
@@ -132,7 +133,7 @@ static int io_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, co
 	return 0;
 }
 
-const struct profile_metric_source profile_io_source = {
+static const struct profile_metric_source io_source = {
 	.needs = "I/O tracing data (collect -i on)",
 	.defs = io_defs,
 	.ndefs = NIO,
@@ -140,3 +141,5 @@ const struct profile_metric_source profile_io_source = {
 	.charge = io_charge,
 	.sum = io_sum,
 };
+
+const struct profile_module profile_io_module = {.source = &io_source};

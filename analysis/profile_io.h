@@ -11,6 +11,8 @@
 
 #include "analysis/experiment.h"
 
+struct exp_io_event; /* experiment_internal.h */
+
 /* In the order of the I/O metrics (ioreadbytes, ioreadcnt, ioreadtime, ...). */
 enum profile_io_fig {
 	PROFILE_IO_READ_BYTES,

@@ -14,10 +14,10 @@
 size_t profile_sample_count(const struct profile *p, size_t x)
 {
 	const struct experiment *e = profile_experiment(p, x);
-	if (!e || e->nsamples == 0)
+	if (!e || EXP_COUNT(e, SAMPLES) == 0)
 		return 0;
-	int ended = e->samples[e->nsamples - 1].reason == EXP_SAMPLE_END;
-	return e->nsamples == 1 ? 1 : e->nsamples - (size_t)ended;
+	int ended = EXP_ROWS(e, SAMPLES)[EXP_COUNT(e, SAMPLES) - 1].reason == EXP_SAMPLE_END;
+	return EXP_COUNT(e, SAMPLES) == 1 ? 1 : EXP_COUNT(e, SAMPLES) - (size_t)ended;
 }
 
 /* The experiment's time of absolute ts_ns, relative to its start. */
@@ -30,11 +30,11 @@ static uint64_t rel_ns(const struct experiment *e, uint64_t ts_ns)
 static int paused_after(const struct experiment *e, size_t i)
 {
 	int paused = 0;
-	for (size_t j = 0; j <= i && j < e->nsamples; j++) {
-		if (e->samples[j].reason == EXP_SAMPLE_PAUSE)
+	for (size_t j = 0; j <= i && j < EXP_COUNT(e, SAMPLES); j++) {
+		if (EXP_ROWS(e, SAMPLES)[j].reason == EXP_SAMPLE_PAUSE)
 			paused = 1;
-		else if (e->samples[j].reason == EXP_SAMPLE_RESUME ||
-			 e->samples[j].reason == EXP_SAMPLE_START)
+		else if (EXP_ROWS(e, SAMPLES)[j].reason == EXP_SAMPLE_RESUME ||
+			 EXP_ROWS(e, SAMPLES)[j].reason == EXP_SAMPLE_START)
 			paused = 0;
 	}
 	return paused;
@@ -48,8 +48,8 @@ int profile_sample_get(const struct profile *p, size_t x, size_t k, struct profi
 	const struct experiment *e = profile_experiment(p, x);
 	memset(ret, 0, sizeof *ret);
 	ret->number = k;
-	ret->start = &e->samples[k - 1];
-	ret->end = k < e->nsamples ? &e->samples[k] : NULL;
+	ret->start = &EXP_ROWS(e, SAMPLES)[k - 1];
+	ret->end = k < EXP_COUNT(e, SAMPLES) ? &EXP_ROWS(e, SAMPLES)[k] : NULL;
 	ret->t0_ns = rel_ns(e, ret->start->ts_ns);
 	ret->t1_ns = ret->end ? rel_ns(e, ret->end->ts_ns) : e->duration_ns;
 	if (ret->t1_ns < ret->t0_ns)
@@ -73,10 +73,10 @@ size_t profile_sample_at(const struct profile *p, size_t x, uint64_t ts_ns)
 	if (n == 0)
 		return 0;
 	/* points at or before ts_ns: sample k starts at point k-1 */
-	size_t lo = 0, hi = e->nsamples;
+	size_t lo = 0, hi = EXP_COUNT(e, SAMPLES);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (e->samples[mid].ts_ns <= ts_ns)
+		if (EXP_ROWS(e, SAMPLES)[mid].ts_ns <= ts_ns)
 			lo = mid + 1;
 		else
 			hi = mid;

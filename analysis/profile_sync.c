@@ -19,7 +19,7 @@ static const struct metric_def sync_defs[] = {
 static int sync_present(const struct profile *p, size_t x, void *arg)
 {
 	(void)arg;
-	return p->exps.v[x].exp->has_sync;
+	return EXP_PRESENT(p->exps.v[x].exp, SYNC);
 }
 
 static int sync_selected(const struct profile *p, size_t x, const struct exp_sync_event *y)
@@ -32,8 +32,8 @@ static int sync_charge(struct profile *p, size_t x, profile_charge_fn fn, void *
 	(void)arg;
 	const struct experiment *exp = p->exps.v[x].exp;
 	int r = 0;
-	for (size_t i = 0; r == 0 && i < exp->nsync; i++) {
-		const struct exp_sync_event *y = &exp->sync[i];
+	for (size_t i = 0; r == 0 && i < EXP_COUNT(exp, SYNC); i++) {
+		const struct exp_sync_event *y = &EXP_ROWS(exp, SYNC)[i];
 		if (!sync_selected(p, x, y))
 			continue;
 		uint64_t v[2] = {y->wait_ns, 1};
@@ -48,8 +48,8 @@ static int sync_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, 
 {
 	(void)arg;
 	const struct experiment *exp = p->exps.v[x].exp;
-	for (size_t i = 0; i < exp->nsync; i++) {
-		const struct exp_sync_event *y = &exp->sync[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, SYNC); i++) {
+		const struct exp_sync_event *y = &EXP_ROWS(exp, SYNC)[i];
 		if (!sync_selected(p, x, y))
 			continue;
 		uint64_t *v = sums + (size_t)y->stack * stride;
@@ -59,7 +59,7 @@ static int sync_sum(struct profile *p, size_t x, uint64_t *sums, size_t stride, 
 	return 0;
 }
 
-const struct profile_metric_source profile_sync_source = {
+static const struct profile_metric_source sync_source = {
 	.needs = "synchronization wait data (collect -s on)",
 	.defs = sync_defs,
 	.ndefs = sizeof sync_defs / sizeof sync_defs[0],
@@ -67,3 +67,5 @@ const struct profile_metric_source profile_sync_source = {
 	.charge = sync_charge,
 	.sum = sync_sum,
 };
+
+const struct profile_module profile_sync_module = {.source = &sync_source};

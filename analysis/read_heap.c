@@ -66,7 +66,7 @@ static int heap_read(struct exp_read *rd, void *vst, struct datafile *df)
 	struct heap_state *st = vst;
 	st->rd = rd;
 	/* present (even damaged) means heap tracing was on */
-	rd->exp->has_heap = exp_read_present(rd, EXP_FILE_NAME_HEAP);
+	EXP_PRESENT(rd->exp, HEAP) = exp_read_present(rd, EXP_FILE_NAME_HEAP);
 	if (!df)
 		return 0;
 	st->version_minor = datafile_info(df)->version_minor;
@@ -98,15 +98,8 @@ static int cmp_heap_event(const void *a, const void *b)
 static int heap_finish(struct exp_read *rd, void *vst, const uint32_t *thread_order)
 {
 	struct heap_state *st = vst;
-	for (size_t i = 0; i < st->events.n; i++)
-		st->events.v[i].thread = thread_order[st->events.v[i].thread];
 	/* Heap calls in seq order; glibc's qsort merges, cheap on per-thread sorted runs. */
-	if (st->events.n)
-		qsort(st->events.v, st->events.n, sizeof *st->events.v, cmp_heap_event);
-	rd->exp->heap = st->events.v;
-	rd->exp->nheap = st->events.n;
-	st->events.v = NULL;
-	st->events.n = 0;
+	EXP_READ_FINISH_VEC(rd, EXP_TABLE_HEAP, &st->events, thread_order, cmp_heap_event, NULL);
 	return 0;
 }
 

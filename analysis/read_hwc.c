@@ -48,7 +48,7 @@ static int hwc_read(struct exp_read *rd, void *vst, struct datafile *df)
 {
 	struct hwc_state *st = vst;
 	st->rd = rd;
-	rd->exp->has_hwc = exp_read_present(rd, EXP_FILE_NAME_HWC) && rd->exp->log.nhwc > 0;
+	EXP_PRESENT(rd->exp, HWC) = exp_read_present(rd, EXP_FILE_NAME_HWC) && rd->exp->log.nhwc > 0;
 	if (!df)
 		return 0;
 	int r = datafile_walk(df, hwc_record_cb, st);
@@ -73,14 +73,7 @@ static int cmp_hwc_event(const void *a, const void *b)
 static int hwc_finish(struct exp_read *rd, void *vst, const uint32_t *thread_order)
 {
 	struct hwc_state *st = vst;
-	for (size_t i = 0; i < st->events.n; i++)
-		st->events.v[i].thread = thread_order[st->events.v[i].thread];
-	if (st->events.n)
-		qsort(st->events.v, st->events.n, sizeof *st->events.v, cmp_hwc_event);
-	rd->exp->hwc = st->events.v;
-	rd->exp->nhwc = st->events.n;
-	st->events.v = NULL;
-	st->events.n = 0;
+	EXP_READ_FINISH_VEC(rd, EXP_TABLE_HWC, &st->events, thread_order, cmp_hwc_event, NULL);
 	return 0;
 }
 

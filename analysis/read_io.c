@@ -70,7 +70,7 @@ static int io_read(struct exp_read *rd, void *vst, struct datafile *df)
 	struct io_state *st = vst;
 	st->rd = rd;
 	/* present (even damaged) means I/O tracing was on */
-	rd->exp->has_io = exp_read_present(rd, EXP_FILE_NAME_IO);
+	EXP_PRESENT(rd->exp, IO) = exp_read_present(rd, EXP_FILE_NAME_IO);
 	if (!df)
 		return 0;
 	int r = datafile_walk(df, io_record_cb, st);
@@ -94,6 +94,14 @@ static int cmp_io_fd(const void *a, const void *b)
 {
 	const struct exp_io_fd *x = a, *y = b;
 	return (x->vfd > y->vfd) - (x->vfd < y->vfd);
+}
+
+/* What a table of descriptors owns: their names. */
+static void io_fds_release(void *rows, size_t n)
+{
+	struct exp_io_fd *v = rows;
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
 }
 
 /*
@@ -123,8 +131,8 @@ static int io_fds_finish(struct exp_read *rd, struct io_state *st)
 		free(v[i].name);
 		v[i].name = name;
 	}
-	rd->exp->io_fds = v;
-	rd->exp->nio_fds = n;
+	/* the experiment owns them from here on, names resolved or not */
+	exp_read_take_rows(rd, EXP_TABLE_IO_FDS, &st->fds.v, &st->fds.n, sizeof *v, io_fds_release);
 	for (size_t i = 0; i < n; i++) {
 		const struct exp_io_fd *o = v[i].how == EXP_IO_HOW_DUP && v[i].origin < v[i].vfd
 						    ? experiment_io_fd(rd->exp, v[i].origin)
@@ -137,8 +145,6 @@ static int io_fds_finish(struct exp_read *rd, struct io_state *st)
 		free(v[i].name);
 		v[i].name = name;
 	}
-	st->fds.v = NULL;
-	st->fds.n = 0;
 	return 0;
 }
 
@@ -148,14 +154,7 @@ static int io_finish(struct exp_read *rd, void *vst, const uint32_t *thread_orde
 	int r = io_fds_finish(rd, st);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < st->events.n; i++)
-		st->events.v[i].thread = thread_order[st->events.v[i].thread];
-	if (st->events.n)
-		qsort(st->events.v, st->events.n, sizeof *st->events.v, cmp_io_event);
-	rd->exp->io = st->events.v;
-	rd->exp->nio = st->events.n;
-	st->events.v = NULL;
-	st->events.n = 0;
+	EXP_READ_FINISH_VEC(rd, EXP_TABLE_IO, &st->events, thread_order, cmp_io_event, NULL);
 	return 0;
 }
 

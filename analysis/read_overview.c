@@ -58,10 +58,8 @@ static int overview_finish(struct exp_read *rd, void *vst, const uint32_t *threa
 	(void)thread_order;
 	if (st->samples.n > 1)
 		qsort(st->samples.v, st->samples.n, sizeof *st->samples.v, point_cmp);
-	rd->exp->samples = st->samples.v;
-	rd->exp->nsamples = st->samples.n;
-	st->samples.v = NULL;
-	st->samples.n = 0;
+	exp_read_take_rows(rd, EXP_TABLE_SAMPLES, &st->samples.v, &st->samples.n, sizeof *st->samples.v,
+			   NULL);
 	return 0;
 }
 

@@ -260,10 +260,7 @@ static int profile_finish(struct exp_read *rd, void *vst, const uint32_t *thread
 	int r = add_tails(rd, st);
 	if (r < 0)
 		return r;
-	rd->exp->events = st->events.v;
-	rd->exp->nevents = st->events.n;
-	st->events.v = NULL;
-	st->events.n = 0;
+	exp_read_take_rows(rd, EXP_TABLE_CLOCK, &st->events.v, &st->events.n, sizeof *st->events.v, NULL);
 	return 0;
 }
 

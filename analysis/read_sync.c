@@ -88,7 +88,7 @@ static int sync_read(struct exp_read *rd, void *vst, struct datafile *df)
 	struct sync_state *st = vst;
 	st->rd = rd;
 	/* present (even damaged) means synchronization tracing was on */
-	rd->exp->has_sync = exp_read_present(rd, EXP_FILE_NAME_SYNC);
+	EXP_PRESENT(rd->exp, SYNC) = exp_read_present(rd, EXP_FILE_NAME_SYNC);
 	if (!df)
 		return 0;
 	int r = datafile_walk(df, sync_record, st);
@@ -127,28 +127,12 @@ static int cmp_sync_watch(const void *a, const void *b)
 static int sync_finish(struct exp_read *rd, void *vst, const uint32_t *thread_order)
 {
 	struct sync_state *st = vst;
-	for (size_t i = 0; i < st->events.n; i++)
-		st->events.v[i].thread = thread_order[st->events.v[i].thread];
-	if (st->events.n)
-		qsort(st->events.v, st->events.n, sizeof *st->events.v, cmp_sync_event);
-	rd->exp->sync = st->events.v;
-	rd->exp->nsync = st->events.n;
-	st->events.v = NULL;
-	st->events.n = 0;
-	for (size_t i = 0; i < st->acqs.n; i++)
-		st->acqs.v[i].thread = thread_order[st->acqs.v[i].thread];
-	if (st->acqs.n)
-		qsort(st->acqs.v, st->acqs.n, sizeof *st->acqs.v, cmp_sync_acq);
-	rd->exp->sync_acq = st->acqs.v;
-	rd->exp->nsync_acq = st->acqs.n;
-	st->acqs.v = NULL;
-	st->acqs.n = 0;
-	if (st->watches.n)
+	EXP_READ_FINISH_VEC(rd, EXP_TABLE_SYNC, &st->events, thread_order, cmp_sync_event, NULL);
+	EXP_READ_FINISH_VEC(rd, EXP_TABLE_SYNC_ACQ, &st->acqs, thread_order, cmp_sync_acq, NULL);
+	if (st->watches.n > 1)
 		qsort(st->watches.v, st->watches.n, sizeof *st->watches.v, cmp_sync_watch);
-	rd->exp->sync_watch = st->watches.v;
-	rd->exp->nsync_watch = st->watches.n;
-	st->watches.v = NULL;
-	st->watches.n = 0;
+	exp_read_take_rows(rd, EXP_TABLE_SYNC_WATCH, &st->watches.v, &st->watches.n, sizeof *st->watches.v,
+			   NULL);
 	return 0;
 }
 

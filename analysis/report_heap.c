@@ -2,6 +2,7 @@
  * report_heap.c - the heap reports' model (see report_heap.h).
  */
 #include "analysis/report_heap.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
  * live blocks; cost O(heap calls x experiments).
  */
 #include "analysis/report_heaplive.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -140,8 +141,8 @@ static int source_pull(struct source *s)
 static uint64_t experiment_span(const struct experiment *x)
 {
 	uint64_t span = x->duration_ns;
-	for (size_t i = 0; i < x->nheap; i++) {
-		uint64_t t = report_rel_ns(x, x->heap[i].ts_ns);
+	for (size_t i = 0; i < EXP_COUNT(x, HEAP); i++) {
+		uint64_t t = report_rel_ns(x, EXP_ROWS(x, HEAP)[i].ts_ns);
 		if (t > span)
 			span = t;
 	}
@@ -153,7 +154,7 @@ static int open_sources(const struct profile *p, struct report_heaplive *r, stru
 	uint64_t base = UINT64_MAX;
 	for (size_t i = 0, n = 0; i < profile_experiment_count(p); i++) {
 		const struct experiment *x = profile_experiment(p, i);
-		if (!x->has_heap || !profile_experiment_selected(p, i))
+		if (!EXP_PRESENT(x, HEAP) || !profile_experiment_selected(p, i))
 			continue;
 		r->exps[n].exp = i;
 		r->exps[n].span_ns = experiment_span(x);
@@ -223,7 +224,7 @@ int report_heaplive_compute(const struct profile *p, size_t width, struct report
 	r->width = width;
 	r->total.exp = SIZE_MAX;
 	for (size_t i = 0; i < profile_experiment_count(p); i++)
-		r->nexps += profile_experiment(p, i)->has_heap && profile_experiment_selected(p, i);
+		r->nexps += EXP_PRESENT(profile_experiment(p, i), HEAP) && profile_experiment_selected(p, i);
 	size_t n = r->nexps ? r->nexps : 1;
 	r->exps = calloc(n, sizeof *r->exps);
 	struct source *src = calloc(n, sizeof *src);

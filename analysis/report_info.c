@@ -2,6 +2,7 @@
  * report_info.c - the information reports' model (see report_info.h).
  */
 #include "analysis/report_info.h"
+#include "analysis/experiment_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -19,8 +20,8 @@ uint64_t report_rel_ns(const struct experiment *x, uint64_t t)
 uint64_t report_recorded_ns(const struct experiment *x)
 {
 	uint64_t t = 0;
-	for (size_t i = 0; i < x->nevents; i++)
-		t += x->events[i].weight_ns;
+	for (size_t i = 0; i < EXP_COUNT(x, CLOCK); i++)
+		t += EXP_ROWS(x, CLOCK)[i].weight_ns;
 	return t;
 }
 

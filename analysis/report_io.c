@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "common/jsonw.h"
 #include "common/vec.h"
 
@@ -36,17 +36,17 @@ static void group_add(struct group *g, const uint64_t *v)
 static size_t fd_slot(const struct experiment *exp, uint32_t vfd)
 {
 	const struct exp_io_fd *d = vfd ? experiment_io_fd(exp, vfd) : NULL;
-	return d ? (size_t)(d - exp->io_fds) : exp->nio_fds;
+	return d ? (size_t)(d - EXP_ROWS(exp, IO_FDS)) : EXP_COUNT(exp, IO_FDS);
 }
 
 /* The groups' rows of experiment x (BY_VFD, or BY_FILE before merging names). */
 static int fd_rows(const struct experiment *exp, size_t x, const struct group *g, void *vrows)
 {
 	VEC(struct report_io_row) *rows = vrows;
-	for (size_t i = 0; i <= exp->nio_fds; i++) {
+	for (size_t i = 0; i <= EXP_COUNT(exp, IO_FDS); i++) {
 		if (!g[i].calls)
 			continue;
-		const struct exp_io_fd *d = i < exp->nio_fds ? &exp->io_fds[i] : NULL;
+		const struct exp_io_fd *d = i < EXP_COUNT(exp, IO_FDS) ? &EXP_ROWS(exp, IO_FDS)[i] : NULL;
 		struct report_io_row r = {.name = d ? d->name : REPORT_IO_UNKNOWN_FILE,
 					  .exp = x,
 					  .vfd = d ? d->vfd : 0,
@@ -78,12 +78,12 @@ static int experiment_rows(const struct profile *p, size_t x, enum report_io_by 
 			   void *rows)
 {
 	const struct experiment *exp = profile_experiment(p, x);
-	size_t ngroups = (by == REPORT_IO_BY_STACK ? exp->nstacks : exp->nio_fds) + 1;
+	size_t ngroups = (by == REPORT_IO_BY_STACK ? exp->nstacks : EXP_COUNT(exp, IO_FDS)) + 1;
 	struct group *g = calloc(ngroups, sizeof *g);
 	if (!g)
 		return -ENOMEM;
-	for (size_t i = 0; i < exp->nio; i++) {
-		const struct exp_io_event *y = &exp->io[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, IO); i++) {
+		const struct exp_io_event *y = &EXP_ROWS(exp, IO)[i];
 		if (!call_selected(p, x, y))
 			continue;
 		uint64_t v[PROFILE_IO_FIGS];
@@ -162,7 +162,7 @@ ssize_t report_io_rows(const struct profile *p, enum report_io_by by, int sort, 
 		return -ENOMEM;
 	struct group total = {0};
 	for (size_t x = 0; x < profile_experiment_count(p); x++) {
-		if (!profile_experiment_selected(p, x) || !profile_experiment(p, x)->nio)
+		if (!profile_experiment_selected(p, x) || !EXP_COUNT(profile_experiment(p, x), IO))
 			continue;
 		if (experiment_rows(p, x, by, &total, &rows) < 0) {
 			free(rows.v);
@@ -213,11 +213,11 @@ void report_io_stat(const struct profile *p, struct report_io_stat *ret)
 		if (!profile_experiment_selected(p, x))
 			continue;
 		const struct experiment *exp = profile_experiment(p, x);
-		for (size_t i = 0; i < exp->nio; i++) {
-			if (!call_selected(p, x, &exp->io[i]))
+		for (size_t i = 0; i < EXP_COUNT(exp, IO); i++) {
+			if (!call_selected(p, x, &EXP_ROWS(exp, IO)[i]))
 				continue;
 			uint64_t v[PROFILE_IO_FIGS];
-			profile_io_values(&exp->io[i], v);
+			profile_io_values(&EXP_ROWS(exp, IO)[i], v);
 			stat_add(ret, v);
 		}
 	}
@@ -226,7 +226,7 @@ void report_io_stat(const struct profile *p, struct report_io_stat *ret)
 int report_io_present(const struct profile *p)
 {
 	for (size_t x = 0; x < profile_experiment_count(p); x++)
-		if (profile_experiment(p, x)->has_io)
+		if (EXP_PRESENT(profile_experiment(p, x), IO))
 			return 1;
 	return 0;
 }

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 
 /* Thread lifetimes; a missing start or end is the experiment's. */
 static uint64_t thread_time(const struct experiment *x)
@@ -62,11 +62,11 @@ static void usage_of(const struct profile *p, size_t xi, const struct experiment
 {
 	const struct exp_log *l = &x->log;
 	const struct exp_sample_point *last = NULL, *first = NULL;
-	for (size_t i = 0; i < x->nsamples; i++) {
-		if (!last || x->samples[i].ts_ns >= last->ts_ns)
-			last = &x->samples[i];
-		if (!first || x->samples[i].ts_ns < first->ts_ns)
-			first = &x->samples[i];
+	for (size_t i = 0; i < EXP_COUNT(x, SAMPLES); i++) {
+		if (!last || EXP_ROWS(x, SAMPLES)[i].ts_ns >= last->ts_ns)
+			last = &EXP_ROWS(x, SAMPLES)[i];
+		if (!first || EXP_ROWS(x, SAMPLES)[i].ts_ns < first->ts_ns)
+			first = &EXP_ROWS(x, SAMPLES)[i];
 	}
 	int descendants = 0;
 	for (size_t j = 0; j < profile_experiment_count(p); j++)
@@ -100,16 +100,17 @@ static void recorded_of(const struct profile *p, size_t xi, const struct experim
 {
 	const struct exp_log *l = &x->log;
 	uint64_t clock_events = 0;
-	for (size_t i = 0; i < x->nevents; i++) {
-		const struct exp_event *ev = &x->events[i];
+	for (size_t i = 0; i < EXP_COUNT(x, CLOCK); i++) {
+		const struct exp_event *ev = &EXP_ROWS(x, CLOCK)[i];
 		if (ev->kind == EXP_EV_CLOCK)
 			clock_events++;
 		if (profile_event_selected(p, xi, ev->thread, ev->cpu, ev->ts_ns))
 			s->cpu_recorded_ns += ev->weight_ns;
 	}
-	for (size_t i = 0; i < x->nsync; i++)
-		if (profile_event_selected(p, xi, x->sync[i].thread, PROFILE_NO_CPU, x->sync[i].ts_ns))
-			s->lock_ns += x->sync[i].wait_ns;
+	for (size_t i = 0; i < EXP_COUNT(x, SYNC); i++)
+		if (profile_event_selected(p, xi, EXP_ROWS(x, SYNC)[i].thread, PROFILE_NO_CPU,
+					   EXP_ROWS(x, SYNC)[i].ts_ns))
+			s->lock_ns += EXP_ROWS(x, SYNC)[i].wait_ns;
 	/* a thread's wait is its whole life's: not for a sample, time or CPU selection, nor a filter */
 	uint64_t t0, t1;
 	int windowed = s->by_samples || profile_time_selection(p, &t0, &t1) || profile_filter(p) ||

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "experiment/format.h"
 
 struct wait_ref {
@@ -56,14 +56,14 @@ static ssize_t selected_waits(const struct profile *p, size_t x, struct wait_ref
 {
 	const struct experiment *exp = profile_experiment(p, x);
 	*ret = NULL;
-	if (!exp->nsync || !profile_experiment_selected(p, x))
+	if (!EXP_COUNT(exp, SYNC) || !profile_experiment_selected(p, x))
 		return 0;
-	struct wait_ref *v = malloc(exp->nsync * sizeof *v);
+	struct wait_ref *v = malloc(EXP_COUNT(exp, SYNC) * sizeof *v);
 	if (!v)
 		return -ENOMEM;
 	size_t n = 0;
-	for (size_t i = 0; i < exp->nsync; i++) {
-		const struct exp_sync_event *y = &exp->sync[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, SYNC); i++) {
+		const struct exp_sync_event *y = &EXP_ROWS(exp, SYNC)[i];
 		if (profile_event_selected(p, x, y->thread, PROFILE_NO_CPU, y->ts_ns))
 			v[n++] = (struct wait_ref){y->object, y->stack, y->func, y->wait_ns};
 	}
@@ -98,14 +98,14 @@ static ssize_t selected_acqs(const struct profile *p, size_t x, struct acq_ref *
 {
 	const struct experiment *exp = profile_experiment(p, x);
 	*ret = NULL;
-	if (!exp->nsync_acq)
+	if (!EXP_COUNT(exp, SYNC_ACQ))
 		return 0;
-	struct acq_ref *v = malloc(exp->nsync_acq * sizeof *v);
+	struct acq_ref *v = malloc(EXP_COUNT(exp, SYNC_ACQ) * sizeof *v);
 	if (!v)
 		return -ENOMEM;
 	size_t n = 0;
-	for (size_t i = 0; i < exp->nsync_acq; i++) {
-		const struct exp_sync_acq_event *a = &exp->sync_acq[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, SYNC_ACQ); i++) {
+		const struct exp_sync_acq_event *a = &EXP_ROWS(exp, SYNC_ACQ)[i];
 		if (profile_event_selected(p, x, a->thread, PROFILE_NO_CPU, a->ts_ns))
 			v[n++] = (struct acq_ref){a->object, a->stack};
 	}
@@ -118,17 +118,17 @@ static ssize_t selected_acqs(const struct profile *p, size_t x, struct acq_ref *
 static int add_acquirers(const struct experiment *exp, const struct acq_ref *acq, size_t nacq,
 			 struct report_sync_object *o)
 {
-	size_t lo = 0, hi = exp->nsync_watch;
+	size_t lo = 0, hi = EXP_COUNT(exp, SYNC_WATCH);
 	while (lo < hi) { /* the object's count */
 		size_t mid = lo + (hi - lo) / 2;
-		if (exp->sync_watch[mid].object < o->object)
+		if (EXP_ROWS(exp, SYNC_WATCH)[mid].object < o->object)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < exp->nsync_watch && exp->sync_watch[lo].object == o->object) {
-		o->acquisitions = exp->sync_watch[lo].acquisitions;
-		o->sample_every = exp->sync_watch[lo].sample_every;
+	if (lo < EXP_COUNT(exp, SYNC_WATCH) && EXP_ROWS(exp, SYNC_WATCH)[lo].object == o->object) {
+		o->acquisitions = EXP_ROWS(exp, SYNC_WATCH)[lo].acquisitions;
+		o->sample_every = EXP_ROWS(exp, SYNC_WATCH)[lo].sample_every;
 	}
 	for (lo = 0, hi = nacq; lo < hi;) { /* its first sampled acquisition */
 		size_t mid = lo + (hi - lo) / 2;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/experiment.h"
 #include "analysis/filter.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_calls.h"
@@ -181,12 +182,14 @@ static void metric_registry(struct api_req *r)
 
 static void header_one(struct jsonw *w, const struct experiment *x)
 {
-	const struct exp_log *l = &x->log;
-	jsonw_key_string(w, "path", x->path);
-	jsonw_key_string(w, "name", x->name);
-	jsonw_key_strings(w, "errors", x->errors, x->nerrors);
-	jsonw_key_strings(w, "warnings", x->warnings, x->nwarnings);
-	jsonw_key_strings(w, "problems", x->problems, x->nproblems);
+	struct exp_header h;
+	experiment_header(x, &h);
+	const struct exp_log *l = experiment_log(x);
+	jsonw_key_string(w, "path", experiment_path(x));
+	jsonw_key_string(w, "name", experiment_name(x));
+	jsonw_key_strings(w, "errors", h.errors, h.nerrors);
+	jsonw_key_strings(w, "warnings", h.warnings, h.nwarnings);
+	jsonw_key_strings(w, "problems", h.problems, h.nproblems);
 	key_str_opt(w, "target", l->target_path);
 	jsonw_key_strings(w, "argv", l->argv, l->argc);
 	jsonw_key_uint(w, "pid", l->pid);
@@ -197,15 +200,15 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	jsonw_key_uint(w, "cpus", l->cpus);
 	key_str_opt(w, "clock_profiling", l->clock_mode);
 	jsonw_key_uint(w, "clock_interval_us", l->clock_interval_us);
-	jsonw_key_bool(w, "heap_tracing", x->has_heap);
-	jsonw_key_bool(w, "io_tracing", x->has_io);
+	jsonw_key_bool(w, "heap_tracing", h.has_heap);
+	jsonw_key_bool(w, "io_tracing", h.has_io);
 	jsonw_key_bool(w, "sync_tracing", l->sync_on);
 	if (l->sync_on) {
 		jsonw_key_uint(w, "sync_threshold_ns", l->sync_threshold_ns);
 		key_str_opt(w, "sync_threshold_mode", l->sync_mode);
 	}
 	jsonw_key_uint(w, "start_realtime_ns", l->realtime_ns);
-	jsonw_key_uint(w, "duration_ns", x->duration_ns);
+	jsonw_key_uint(w, "duration_ns", experiment_duration_ns(x));
 	jsonw_key_bool(w, "complete", l->complete);
 }
 
@@ -527,10 +530,10 @@ static int api_experiments(struct api_req *r)
 		report_ending_of(x, &end);
 		jsonw_object_begin(w);
 		jsonw_key_uint(w, "id", i + 1);
-		jsonw_key_string(w, "path", x->path);
+		jsonw_key_string(w, "path", experiment_path(x));
 		jsonw_key_bool(w, "selected", profile_experiment_selected(r->p, i));
-		jsonw_key_uint(w, "pid", x->log.pid);
-		jsonw_key_uint(w, "ppid", x->log.ppid);
+		jsonw_key_uint(w, "pid", experiment_log(x)->pid);
+		jsonw_key_uint(w, "ppid", experiment_log(x)->ppid);
 		long parent = profile_experiment_parent(r->p, i);
 		jsonw_key(w, "parent");
 		if (parent >= 0)
@@ -538,11 +541,11 @@ static int api_experiments(struct api_req *r)
 		else
 			jsonw_null(w);
 		jsonw_key_uint(w, "founder", profile_experiment_founder(r->p, i) + 1);
-		key_str_opt(w, "lineage", x->log.lineage);
-		jsonw_key_strings(w, "argv", x->log.argv, x->log.argc);
-		jsonw_key_uint(w, "threads", x->nthreads);
+		key_str_opt(w, "lineage", experiment_log(x)->lineage);
+		jsonw_key_strings(w, "argv", experiment_log(x)->argv, experiment_log(x)->argc);
+		jsonw_key_uint(w, "threads", experiment_thread_count(x));
 		jsonw_key_uint(w, "start_offset_ns", profile_experiment_offset_ns(r->p, i));
-		jsonw_key_uint(w, "duration_ns", x->duration_ns);
+		jsonw_key_uint(w, "duration_ns", experiment_duration_ns(x));
 		jsonw_key_string(w, "ending", ending_text(&end, buf, sizeof buf));
 		jsonw_key_uint(w, "cpu_recorded_ns", report_recorded_ns(x));
 		if (profile_experiment_founder(r->p, i) == i && process_tree(r, i) < 0)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
 #include "analysis/report_heaplive.h"
@@ -108,7 +109,7 @@ static void live_series(struct api_req *r, const char *key, const struct heapliv
 	jsonw_object_begin(w);
 	if (l->exp != SIZE_MAX) {
 		jsonw_key_uint(w, "experiment", l->exp + 1);
-		jsonw_key_uint(w, "pid", profile_experiment(r->p, l->exp)->log.pid);
+		jsonw_key_uint(w, "pid", experiment_log(profile_experiment(r->p, l->exp))->pid);
 	}
 	jsonw_key_uint(w, "start_offset_ns", l->start_offset_ns);
 	jsonw_key_uint(w, "span_ns", l->span_ns);

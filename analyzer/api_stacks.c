@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment.h"
 #include "analysis/report_calls.h"
 #include "analysis/report_info.h"
 #include "analyzer/api_internal.h"
@@ -341,13 +342,13 @@ static void lanes(struct api_req *r)
 	jsonw_array_begin(&r->w);
 	for (size_t i = 0; i < profile_experiment_count(r->p); i++) {
 		const struct experiment *x = profile_experiment(r->p, i);
-		for (size_t k = 0; k < x->nthreads; k++) {
+		for (size_t k = 0; k < experiment_thread_count(x); k++) {
 			jsonw_object_begin(&r->w);
 			jsonw_key_uint(&r->w, "experiment", i + 1);
-			jsonw_key_uint(&r->w, "pid", x->log.pid);
+			jsonw_key_uint(&r->w, "pid", experiment_log(x)->pid);
 			jsonw_key_uint(&r->w, "start_ns", profile_experiment_offset_ns(r->p, i));
-			jsonw_key_uint(&r->w, "thread", x->threads[k].number);
-			jsonw_key_uint(&r->w, "tid", x->threads[k].tid);
+			jsonw_key_uint(&r->w, "thread", experiment_thread(x, k)->number);
+			jsonw_key_uint(&r->w, "tid", experiment_thread(x, k)->tid);
 			jsonw_object_end(&r->w);
 		}
 	}
@@ -367,8 +368,8 @@ int api_timeline(struct api_req *r)
 	uint64_t width, per_px, duration = 0, v0, v1;
 	size_t nx = profile_experiment_count(r->p);
 	for (size_t i = 0; i < nx; i++) {
-		uint64_t end =
-			profile_experiment_offset_ns(r->p, i) + profile_experiment(r->p, i)->duration_ns;
+		uint64_t end = profile_experiment_offset_ns(r->p, i) +
+			       experiment_duration_ns(profile_experiment(r->p, i));
 		duration = end > duration ? end : duration;
 	}
 	if (count_arg(r, "width", 100000, &width) < 0 || count_arg(r, "per_px", 1000, &per_px) < 0 ||
@@ -390,7 +391,7 @@ int api_timeline(struct api_req *r)
 	int e = -ENOMEM;
 	if (tl.lane0) {
 		for (size_t i = 0; i < nx; i++)
-			tl.lane0[i + 1] = tl.lane0[i] + profile_experiment(r->p, i)->nthreads;
+			tl.lane0[i + 1] = tl.lane0[i] + experiment_thread_count(profile_experiment(r->p, i));
 		struct profile_stacks_options o = {.flags = PROFILE_STACKS_BY_EVENT};
 		e = profile_foreach_stack(r->p, &o, timeline_add, &tl);
 	}

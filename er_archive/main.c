@@ -48,17 +48,18 @@ static size_t archive_objects(const struct ar_options *opt, const char *ep, stru
 {
 	size_t n = 0;
 	for (size_t x = 0; x < nexps; x++) {
-		const struct experiment *exp = exps[x];
-		for (size_t i = 0; i < exp->nobjs && !ar_failed(); i++) {
-			const struct exp_loadobj *lo = &exp->objs[i];
+		size_t nobjs;
+		const struct exp_loadobj *objs = experiment_objects(exps[x], &nobjs);
+		for (size_t i = 0; i < nobjs && !ar_failed(); i++) {
+			const struct exp_loadobj *lo = &objs[i];
 			if (!used[x][i])
 				continue; /* mapped, but no recorded stack runs its code */
 			ar_writer_add_object(ep, lo, v, &n);
 		}
 		if (opt->mode == AR_MODE_SRC)
-			for (size_t i = 0; i < exp->nobjs && !ar_failed(); i++)
+			for (size_t i = 0; i < nobjs && !ar_failed(); i++)
 				if (used[x][i])
-					ar_archive_sources(opt, ep, &exp->objs[i]);
+					ar_archive_sources(opt, ep, &objs[i]);
 	}
 	return n;
 }
@@ -94,7 +95,7 @@ static int archive_experiment(const struct ar_options *opt)
 		free(used);
 		return 1;
 	}
-	const char *ep = exps[0]->path;
+	const char *ep = experiment_path(exps[0]);
 	long nused = ar_used_objects(exps, nexps, used, &nstacks);
 	if (nused < 0) {
 		fprintf(stderr, "er_archive: out of memory\n");

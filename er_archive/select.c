@@ -29,12 +29,14 @@ long ar_used_objects(struct experiment **exps, size_t nexps, uint8_t **ret_used,
 	*ret_nstacks = 0;
 	for (size_t x = 0; x < nexps; x++) {
 		const struct experiment *exp = exps[x];
-		ret_used[x] = calloc(exp->nobjs ? exp->nobjs : 1, 1);
+		size_t nobjs;
+		const struct exp_loadobj *objs = experiment_objects(exp, &nobjs);
+		ret_used[x] = calloc(nobjs ? nobjs : 1, 1);
 		if (!ret_used[x] || experiment_used_objects(exp, ret_used[x]) < 0)
 			return -ENOMEM;
-		*ret_nstacks += exp->nstacks;
-		for (size_t i = 0; i < exp->nobjs; i++) {
-			const struct exp_loadobj *lo = &exp->objs[i];
+		*ret_nstacks += experiment_stack_count(exp);
+		for (size_t i = 0; i < nobjs; i++) {
+			const struct exp_loadobj *lo = &objs[i];
 			if (lo->kind == EXP_OBJ_VDSO || !lo->path || !lo->path[0] ||
 			    experiment_is_collector_object(lo))
 				ret_used[x][i] = 0;
@@ -53,24 +55,30 @@ void ar_report_unused(const struct ar_options *opt, struct experiment **exps, si
 		      const struct ar_entry *v, size_t n)
 {
 	size_t count = 0;
-	for (size_t x = 0; x < nexps; x++)
-		for (size_t i = 0; i < exps[x]->nobjs; i++) {
-			const struct exp_loadobj *lo = &exps[x]->objs[i];
+	for (size_t x = 0; x < nexps; x++) {
+		size_t nobjs;
+		const struct exp_loadobj *objs = experiment_objects(exps[x], &nobjs);
+		for (size_t i = 0; i < nobjs; i++) {
+			const struct exp_loadobj *lo = &objs[i];
 			if (used[x][i] || lo->kind == EXP_OBJ_VDSO || !lo->path || !lo->path[0] ||
 			    experiment_is_collector_object(lo))
 				continue;
 			int seen = 0;
 			for (size_t j = 0; j < n && !seen; j++)
 				seen = same_object(v[j].lo, lo);
-			for (size_t y = 0; y <= x && !seen; y++)
-				for (size_t k = 0; k < (y == x ? i : exps[y]->nobjs) && !seen; k++)
-					seen = !used[y][k] && same_object(&exps[y]->objs[k], lo);
+			for (size_t y = 0; y <= x && !seen; y++) {
+				size_t ny;
+				const struct exp_loadobj *oy = experiment_objects(exps[y], &ny);
+				for (size_t k = 0; k < (y == x ? i : ny) && !seen; k++)
+					seen = !used[y][k] && same_object(&oy[k], lo);
+			}
 			if (seen)
 				continue;
 			count++;
 			if (opt->dry_run)
 				printf("would skip (on no recorded call stack) %s\n", lo->path);
 		}
+	}
 	if (count && !opt->dry_run && !opt->quiet)
 		printf("not archived: %zu mapped load object%s on no recorded call stack\n", count,
 		       count == 1 ? "" : "s");
@@ -99,7 +107,9 @@ size_t ar_open_tree(const char *founder, char **subs, int nsubs, struct experime
 			ar_fail();     /* a damaged subexperiment: archive the rest, exit 1 */
 			continue;
 		}
-		*nobjs += exps[nexps++]->nobjs;
+		size_t n;
+		experiment_objects(exps[nexps++], &n);
+		*nobjs += n;
 	}
 	return nexps;
 }

@@ -34,6 +34,7 @@
 
 #include "common/jsonw.h"
 #include "common/strbuf.h"
+#include "analysis/experiment.h"
 #include "er_print/export.h"
 #include "er_print/export_stacks.h"
 
@@ -66,12 +67,12 @@ static const char *func_name(struct chrome *c, uint32_t func)
 
 static uint32_t pid_of(const struct chrome *c, size_t exp)
 {
-	return profile_experiment(c->e->prof, exp)->log.pid;
+	return experiment_log(profile_experiment(c->e->prof, exp))->pid;
 }
 
 static uint32_t tid_of(const struct chrome *c, size_t exp, uint32_t thread)
 {
-	return profile_experiment(c->e->prof, exp)->threads[thread].tid;
+	return experiment_thread(profile_experiment(c->e->prof, exp), thread)->tid;
 }
 
 /* The fields every event of thread (exp, thread) has. */
@@ -90,7 +91,7 @@ static void write_names(struct chrome *c)
 	char name[128];
 	for (size_t x = 0; x < profile_experiment_count(c->e->prof); x++) {
 		const struct experiment *exp = profile_experiment(c->e->prof, x);
-		if (!profile_experiment_selected(c->e->prof, x) || !exp->nthreads)
+		if (!profile_experiment_selected(c->e->prof, x) || !experiment_thread_count(exp))
 			continue;
 		event_head(c, "M", x, 0);
 		jsonw_key_string(w, "name", "process_name");
@@ -99,7 +100,7 @@ static void write_names(struct chrome *c)
 		jsonw_key_string(w, "name", export_process_name(c->e, x));
 		jsonw_object_end(w);
 		jsonw_object_end(w);
-		for (uint32_t t = 0; t < exp->nthreads; t++) {
+		for (uint32_t t = 0; t < experiment_thread_count(exp); t++) {
 			if (!profile_thread_selected(c->e->prof, x, t))
 				continue;
 			export_thread_name(c->e, x, t, 0, name, sizeof name);
@@ -137,7 +138,7 @@ static int cmp_slice(const void *pa, const void *pb)
 /* Half the sampling interval of experiment exp: how far a span may move earlier. */
 static uint64_t join_slack_ns(const struct chrome *c, size_t exp)
 {
-	const struct exp_log *l = &profile_experiment(c->e->prof, exp)->log;
+	const struct exp_log *l = experiment_log(profile_experiment(c->e->prof, exp));
 	uint64_t us = l->effective_interval_us ? l->effective_interval_us : l->clock_interval_us;
 	return (us ? us : 10000) * 1000 / 2;
 }
@@ -291,7 +292,8 @@ static int write_leaks(struct chrome *c, const struct xstacks *leaks)
 		jsonw_key_string(w, "s", "t");
 		jsonw_key_string(w, "cat", "heap");
 		jsonw_key_string(w, "name", leaf);
-		jsonw_key_uint(w, "ts", rel(c, exp->log.start_ns + exp->duration_ns) / 1000);
+		jsonw_key_uint(w, "ts",
+			       rel(c, experiment_log(exp)->start_ns + experiment_duration_ns(exp)) / 1000);
 		jsonw_key(w, "args");
 		jsonw_object_begin(w);
 		jsonw_key_uint(w, "bytes", xstack_value(s, c->ids.leakbytes));
@@ -339,7 +341,7 @@ int export_chrome(struct erp *e, FILE *f, size_t metric)
 	jsonw_key(w, "otherData");
 	jsonw_object_begin(w);
 	jsonw_key_string(w, "exporter", "er_print " PA_VERSION);
-	jsonw_key_string(w, "experiment", profile_experiment(e->prof, 0)->path);
+	jsonw_key_string(w, "experiment", experiment_path(profile_experiment(e->prof, 0)));
 	jsonw_object_end(w);
 	jsonw_object_end(w);
 	r = export_json_finish(e, w, err);

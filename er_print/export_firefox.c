@@ -29,6 +29,7 @@
 
 #include "common/jsonw.h"
 #include "common/u64map.h"
+#include "analysis/experiment.h"
 #include "er_print/export.h"
 #include "er_print/export_stacks.h"
 
@@ -150,8 +151,8 @@ static void allocation_payload(struct firefox *ff, const struct xstack *s, long 
 	jsonw_key(w, "unregisterTime");
 	jsonw_null(w);
 	jsonw_key_string(w, "processType", "default");
-	jsonw_key_uint(w, "tid", x->threads[s->thread].tid);
-	jsonw_key_uint(w, "pid", x->log.pid);
+	jsonw_key_uint(w, "tid", experiment_thread(x, s->thread)->tid);
+	jsonw_key_uint(w, "pid", experiment_log(x)->pid);
 	empty_markers(w);
 	table_begin(w, "samples", sample_schema, 3);
 	jsonw_array_begin(w);
@@ -244,14 +245,14 @@ static int write_thread(struct firefox *ff, const struct xstack *v, size_t n)
 	u64map_init(&g.stack_ids);
 	int r = xframes_init(&g.frames, ff->e);
 	const struct experiment *x = profile_experiment(ff->e->prof, v[0].exp);
-	const struct exp_thread *t = &x->threads[v[0].thread];
+	const struct exp_thread *t = experiment_thread(x, v[0].thread);
 	char name[128];
 	export_thread_name(ff->e, v[0].exp, v[0].thread, 0, name, sizeof name);
 	jsonw_object_begin(w);
 	jsonw_key_string(w, "name", name);
 	jsonw_key_string(w, "processType", "default");
 	jsonw_key_string(w, "processName", export_process_name(ff->e, v[0].exp));
-	jsonw_key_uint(w, "pid", x->log.pid);
+	jsonw_key_uint(w, "pid", experiment_log(x)->pid);
 	jsonw_key_uint(w, "tid", t->tid);
 	jsonw_key_udecimal(w, "registerTime", t->has_start ? rel(ff, t->start_ns) : 0, MS);
 	jsonw_key(w, "unregisterTime");
@@ -279,7 +280,7 @@ static void write_meta(struct firefox *ff)
 	const struct experiment *x0 = profile_experiment(ff->e->prof, 0);
 	uint64_t realtime = 0, interval_us = 0;
 	for (size_t i = 0; i < profile_experiment_count(ff->e->prof); i++) {
-		const struct exp_log *l = &profile_experiment(ff->e->prof, i)->log;
+		const struct exp_log *l = experiment_log(profile_experiment(ff->e->prof, i));
 		if (l->start_ns == ff->origin_ns && !realtime)
 			realtime = l->realtime_ns;
 		if (!interval_us)
@@ -301,8 +302,8 @@ static void write_meta(struct firefox *ff)
 	jsonw_key_uint(w, "asyncstack", 0);
 	jsonw_key_uint(w, "processType", 0);
 	jsonw_key_string(w, "product", product);
-	jsonw_key_string(w, "oscpu", x0->log.os);
-	jsonw_key_string(w, "abi", x0->log.arch);
+	jsonw_key_string(w, "oscpu", experiment_log(x0)->os);
+	jsonw_key_string(w, "abi", experiment_log(x0)->arch);
 	jsonw_key_bool(w, "presymbolicated", 1);
 	jsonw_key(w, "categories");
 	jsonw_array_begin(w);

@@ -29,6 +29,7 @@
 #include "common/u64map.h"
 #include "common/vec.h"
 #include "er_print/export.h"
+#include "analysis/experiment.h"
 #include "analysis/report_source.h"
 #include "er_print/report.h"
 #include "third_party/pprof/profile.pb-c.h"
@@ -104,10 +105,11 @@ static int64_t str_keep(struct pp *pp, const char *s)
 static const struct exp_loadobj *find_loadobj(const struct profile *p, const char *path)
 {
 	for (size_t x = 0; x < profile_experiment_count(p); x++) {
-		const struct experiment *exp = profile_experiment(p, x);
-		for (size_t i = 0; i < exp->nobjs; i++)
-			if (strcmp(exp->objs[i].path, path) == 0)
-				return &exp->objs[i];
+		size_t n;
+		const struct exp_loadobj *objs = experiment_objects(profile_experiment(p, x), &n);
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(objs[i].path, path) == 0)
+				return &objs[i];
 	}
 	return NULL;
 }
@@ -189,9 +191,9 @@ static int64_t thread_text(struct pp *pp, size_t exp, uint32_t thread)
 	const struct experiment *x = profile_experiment(pp->e->prof, exp);
 	char t[48];
 	if (profile_experiment_count(pp->e->prof) > 1)
-		snprintf(t, sizeof t, "%zu:%" PRIu32, exp + 1, x->threads[thread].number);
+		snprintf(t, sizeof t, "%zu:%" PRIu32, exp + 1, experiment_thread(x, thread)->number);
 	else
-		snprintf(t, sizeof t, "%" PRIu32, x->threads[thread].number);
+		snprintf(t, sizeof t, "%" PRIu32, experiment_thread(x, thread)->number);
 	i = str_copy(pp, t);
 	if (!pp->failed && u64map_put(&pp->threads, key, (uint32_t)i) < 0)
 		pp->failed = 1;
@@ -266,7 +268,7 @@ static void add_times(struct pp *pp, pp_profile *pr)
 	uint64_t first = UINT64_MAX, last = 0;
 	for (size_t x = 0; x < profile_experiment_count(p); x++) {
 		const struct experiment *exp = profile_experiment(p, x);
-		const struct exp_log *l = &exp->log;
+		const struct exp_log *l = experiment_log(exp);
 		if (!profile_experiment_selected(p, x))
 			continue;
 		uint64_t us = l->effective_interval_us ? l->effective_interval_us : l->clock_interval_us;
@@ -284,8 +286,8 @@ static void add_times(struct pp *pp, pp_profile *pr)
 			continue;
 		if (l->realtime_ns < first)
 			first = l->realtime_ns;
-		if (l->realtime_ns + exp->duration_ns > last)
-			last = l->realtime_ns + exp->duration_ns;
+		if (l->realtime_ns + experiment_duration_ns(exp) > last)
+			last = l->realtime_ns + experiment_duration_ns(exp);
 	}
 	if (first != UINT64_MAX && last <= INT64_MAX) {
 		pr->time_nanos = (int64_t)first;
@@ -301,7 +303,8 @@ static void add_comments(struct pp *pp, pp_profile *pr)
 	pr->comment = pp_new(pp, n * sizeof *pr->comment);
 	for (size_t x = 0; pr->comment && x < n; x++)
 		if (profile_experiment_selected(p, x))
-			pr->comment[pr->n_comment++] = str_keep(pp, profile_experiment(p, x)->path);
+			pr->comment[pr->n_comment++] =
+				str_keep(pp, experiment_path(profile_experiment(p, x)));
 }
 
 /* Write data[0..n) gzipped to f.  0, or -EIO from zlib (write errors are on f). */

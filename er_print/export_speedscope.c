@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "common/jsonw.h"
+#include "analysis/experiment.h"
 #include "er_print/export.h"
 #include "er_print/export_stacks.h"
 
@@ -151,7 +152,7 @@ int export_speedscope(struct erp *e, FILE *f, size_t metric)
 	jsonw_object_begin(w);
 	jsonw_key_string(w, "$schema", "https://www.speedscope.app/file-format-schema.json");
 	jsonw_key_string(w, "exporter", "er_print@" PA_VERSION);
-	jsonw_key_string(w, "name", profile_experiment(e->prof, 0)->name);
+	jsonw_key_string(w, "name", experiment_name(profile_experiment(e->prof, 0)));
 	jsonw_key_uint(w, "activeProfileIndex", 0);
 	jsonw_key(w, "profiles");
 	jsonw_array_begin(w);

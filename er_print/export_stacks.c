@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment.h"
 #include "er_print/export.h"
 
 static int copy_stack(const struct profile_stack *s, void *arg)
@@ -157,20 +158,21 @@ void xframes_release(struct xframes *x)
 void export_thread_name(struct erp *e, size_t exp, uint32_t thread, int with_tid, char *buf, size_t room)
 {
 	const struct experiment *x = profile_experiment(e->prof, exp);
-	const struct exp_thread *t = &x->threads[thread];
+	const struct exp_thread *t = experiment_thread(x, thread);
 	char tid[32] = "";
 	if (with_tid)
 		snprintf(tid, sizeof tid, " (tid %" PRIu32 ")", t->tid);
-	snprintf(buf, room, "%s%sThread %" PRIu32 "%s", profile_experiment_count(e->prof) > 1 ? x->name : "",
+	snprintf(buf, room, "%s%sThread %" PRIu32 "%s",
+		 profile_experiment_count(e->prof) > 1 ? experiment_name(x) : "",
 		 profile_experiment_count(e->prof) > 1 ? " " : "", t->number, tid);
 }
 
 const char *export_process_name(struct erp *e, size_t exp)
 {
 	const struct experiment *x = profile_experiment(e->prof, exp);
-	const char *p = x->log.target_path;
+	const char *p = experiment_log(x)->target_path;
 	if (!p || !*p)
-		return x->name;
+		return experiment_name(x);
 	const char *slash = strrchr(p, '/');
 	return slash && slash[1] ? slash + 1 : p;
 }
@@ -179,7 +181,7 @@ uint64_t export_time_origin_ns(struct erp *e)
 {
 	uint64_t t = UINT64_MAX;
 	for (size_t i = 0; i < profile_experiment_count(e->prof); i++) {
-		uint64_t s = profile_experiment(e->prof, i)->log.start_ns;
+		uint64_t s = experiment_log(profile_experiment(e->prof, i))->start_ns;
 		if (s && s < t)
 			t = s;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
 #include "er_print/erp.h"
@@ -135,7 +136,7 @@ int report_heap(struct erp *e, const char *arg)
 	print_counts(e, h->alloc_count, h->alloc_bytes, h->leak_count, h->leak_bytes);
 	for (size_t i = 0; i < shown(e, n); i++) {
 		const struct experiment *exp = profile_experiment(e->prof, v[i].exp);
-		textout_printf(e->out, "\nStack 0x%016" PRIx64 "\n", exp->stacks[v[i].stack].id);
+		textout_printf(e->out, "\nStack 0x%016" PRIx64 "\n", experiment_stack(exp, v[i].stack)->id);
 		print_counts(e, v[i].st->alloc_count, v[i].st->alloc_bytes, v[i].st->leak_count,
 			     v[i].st->leak_bytes);
 		erp_print_frames(e, v[i].exp, v[i].stack);

@@ -121,7 +121,7 @@ static void ending_of(const struct experiment *y, char *buf, size_t room)
 		break;
 	case REPORT_END_EXIT:
 		snprintf(buf, room, "exit %d%s", end.code,
-			 y->log.exit_by_parent ? " (seen by its parent)" : "");
+			 experiment_log(y)->exit_by_parent ? " (seen by its parent)" : "");
 		break;
 	case REPORT_END_EXEC: snprintf(buf, room, "exec %s", end.name); break;
 	case REPORT_END_UNSEEN: snprintf(buf, room, "ended unseen (killed, crashed or a raw exit)"); break;
@@ -182,18 +182,19 @@ static void process_tree(struct erp *e, size_t xi, const struct experiment *x)
 	ssize_t n = report_process_tree(e->prof, xi, &v);
 	if (n < 0)
 		return;
-	size_t followed = 0;
-	for (size_t i = 0; i < x->nprocs; i++)
-		followed += x->procs[i].followed != 0;
+	size_t followed = 0, nprocs;
+	const struct exp_process *procs = experiment_processes(x, &nprocs);
+	for (size_t i = 0; i < nprocs; i++)
+		followed += procs[i].followed != 0;
 	textout_printf(
 		o, "Process tree: the founder and %zu descendant process%s, %zu recorded in subexperiments\n",
-		x->nprocs, x->nprocs == 1 ? "" : "es", followed);
+		nprocs, nprocs == 1 ? "" : "es", followed);
 	char end[PATH_MAX + 64];
 	ending_of(x, end, sizeof end);
-	textout_printf(o, "  %-24s pid %-7" PRIu32 " %.3f s  %s  founder '", x->name, x->log.pid,
-		       sec(report_recorded_ns(x)), end);
-	for (size_t i = 0; i < x->log.argc; i++)
-		textout_printf(o, "%s%s", i ? " " : "", x->log.argv[i]);
+	textout_printf(o, "  %-24s pid %-7" PRIu32 " %.3f s  %s  founder '", experiment_name(x),
+		       experiment_log(x)->pid, sec(report_recorded_ns(x)), end);
+	for (size_t i = 0; i < experiment_log(x)->argc; i++)
+		textout_printf(o, "%s%s", i ? " " : "", experiment_log(x)->argv[i]);
 	textout_printf(o, "'\n");
 	for (ssize_t i = 0; i < n; i++)
 		tree_line(e, &v[i]);
@@ -219,39 +220,45 @@ static void process_warning(FILE *o, const struct exp_process *pr)
 /* Notes, collector errors, and every warning. */
 static void header_messages(FILE *o, const struct experiment *x)
 {
-	const struct exp_log *l = &x->log;
+	const struct exp_log *l = experiment_log(x);
+	struct exp_header h;
+	experiment_header(x, &h);
+	size_t nprocs;
+	const struct exp_process *procs = experiment_processes(x, &nprocs);
 	/* Notes first, as gprofng prints them; log.xml's copy if the file is gone. */
-	if (x->notes && *x->notes)
-		print_lines(o, x->notes);
+	if (h.notes && *h.notes)
+		print_lines(o, h.notes);
 	else
 		for (size_t i = 0; i < l->ncomments; i++)
 			print_lines(o, str_or(l->comments[i], ""));
-	if (x->nerrors == 0)
+	if (h.nerrors == 0)
 		textout_printf(o, "No errors\n");
-	for (size_t i = 0; i < x->nerrors; i++)
-		textout_printf(o, "*** Collector Error: %s\n", x->errors[i]);
+	for (size_t i = 0; i < h.nerrors; i++)
+		textout_printf(o, "*** Collector Error: %s\n", h.errors[i]);
 	struct report_header_warnings w;
 	report_header_warnings(x, &w);
 	if (w.none)
 		textout_printf(o, "No warnings\n");
-	for (size_t i = 0; i < x->nwarnings; i++)
-		textout_printf(o, "*** Collector Warning: %s\n", x->warnings[i]);
+	for (size_t i = 0; i < h.nwarnings; i++)
+		textout_printf(o, "*** Collector Warning: %s\n", h.warnings[i]);
 	for (size_t i = 0; w.exec_lost && i < l->nexecs; i++)
 		textout_printf(o,
 			       "*** Warning: the target exec'd %s; what ran after the exec was not profiled "
 			       "(descendants were not followed)\n",
 			       l->exec_paths[i]);
-	for (size_t i = 0; i < x->nprocs; i++)
-		process_warning(o, &x->procs[i]);
-	for (size_t i = 0; i < x->nproblems; i++)
-		textout_printf(o, "*** Warning: %s\n", x->problems[i]);
+	for (size_t i = 0; i < nprocs; i++)
+		process_warning(o, &procs[i]);
+	for (size_t i = 0; i < h.nproblems; i++)
+		textout_printf(o, "*** Warning: %s\n", h.problems[i]);
 	textout_printf(o, "\n");
 }
 
 /* What ran, as which process, where, with which collector. */
 static void header_target(FILE *o, const struct experiment *x)
 {
-	const struct exp_log *l = &x->log;
+	struct exp_header h;
+	experiment_header(x, &h);
+	const struct exp_log *l = experiment_log(x);
 	unsigned bits = l->wordsize ? l->wordsize : 64;
 	textout_printf(o, "Target command (%u-bit): ", bits);
 	if (l->argc) {
@@ -270,10 +277,9 @@ static void header_target(FILE *o, const struct experiment *x)
 		textout_printf(
 			o, "Process pid unknown (the collector did not report its start in the target)\n");
 	textout_printf(o, "Current working directory: %s\n", str_or(l->cwd, "(not recorded)"));
-	if (x->format_major || x->format_minor)
+	if (h.format_major || h.format_minor)
 		textout_printf(o, "Collector version: `%s'; experiment version %u.%u (%u-bit)\n",
-			       str_or(l->collector_version, "unknown"), x->format_major, x->format_minor,
-			       bits);
+			       str_or(l->collector_version, "unknown"), h.format_major, h.format_minor, bits);
 	else
 		textout_printf(
 			o,
@@ -302,8 +308,10 @@ static void header_host(FILE *o, const struct exp_log *l)
 /* The counters of collect -h: each with its interval; what was lost. */
 static void header_counters(FILE *o, const struct experiment *x)
 {
-	const struct exp_log *l = &x->log;
-	if (!x->has_hwc)
+	struct exp_header h;
+	experiment_header(x, &h);
+	const struct exp_log *l = experiment_log(x);
+	if (!h.has_hwc)
 		return;
 	textout_printf(o, "  Counter overflow profiling (perf_event_open):");
 	for (size_t k = 0; k < l->nhwc; k++)
@@ -323,10 +331,12 @@ static void header_counters(FILE *o, const struct experiment *x)
  */
 static void header_cpu_times(FILE *o, const struct experiment *x)
 {
+	struct exp_header h;
+	experiment_header(x, &h);
 	size_t waited = 0;
-	for (size_t t = 0; t < x->nthreads; t++)
-		waited += x->threads[t].has_wait;
-	if (x->has_cpu_split)
+	for (size_t t = 0; t < experiment_thread_count(x); t++)
+		waited += experiment_thread(x, t)->has_wait;
+	if (h.has_cpu_split)
 		textout_printf(o, "  User CPU, System CPU: measured per sample (each thread's user time from "
 				  "getrusage; metrics user, system)\n");
 	else
@@ -339,7 +349,7 @@ static void header_cpu_times(FILE *o, const struct experiment *x)
 			"  Wait CPU, Sleep: measured per thread (%zu of %zu threads, from schedstat at "
 			"their end; -thread_list, -statistics), not per function: Linux does not say where a "
 			"thread waited or slept without scheduler tracing\n",
-			waited, x->nthreads);
+			waited, experiment_thread_count(x));
 	else
 		textout_printf(o,
 			       "  Wait CPU, Sleep: not measured (no thread end recorded its run-queue wait: "
@@ -349,7 +359,7 @@ static void header_cpu_times(FILE *o, const struct experiment *x)
 /* Clock profiling: its interval, mechanism and which CPU times it measured. */
 static void header_clock(FILE *o, const struct experiment *x)
 {
-	const struct exp_log *l = &x->log;
+	const struct exp_log *l = experiment_log(x);
 	if (l->clock_mode && strcmp(l->clock_mode, "off") == 0) {
 		textout_printf(o, "  Clock-profiling disabled\n");
 	} else if (l->clock_interval_us) {
@@ -376,7 +386,9 @@ static void header_clock(FILE *o, const struct experiment *x)
 /* How the data was collected. */
 static void header_parameters(FILE *o, const struct experiment *x)
 {
-	const struct exp_log *l = &x->log;
+	struct exp_header h;
+	experiment_header(x, &h);
+	const struct exp_log *l = experiment_log(x);
 	textout_printf(o, "Data collection parameters:\n");
 	header_clock(o, x);
 	if (l->sync_on)
@@ -396,9 +408,9 @@ static void header_parameters(FILE *o, const struct experiment *x)
 		else
 			textout_printf(o, "  Data-collection window, %lu-%lu secs.\n", w0, w1);
 	}
-	if (x->has_heap)
+	if (h.has_heap)
 		textout_printf(o, "  Heap tracing\n");
-	if (x->has_io)
+	if (h.has_io)
 		textout_printf(o, "  IO tracing\n");
 	header_counters(o, x);
 	if (l->depth_limit)
@@ -409,7 +421,7 @@ static void header_parameters(FILE *o, const struct experiment *x)
 /* When it started, how it ended, how long it took. */
 static void header_times(FILE *o, const struct experiment *x)
 {
-	const struct exp_log *l = &x->log;
+	const struct exp_log *l = experiment_log(x);
 	char when[64];
 	time_t t = (time_t)(l->realtime_ns / 1000000000u);
 	if (l->realtime_ns && ctime_r(&t, when)) {
@@ -447,7 +459,7 @@ static void header_times(FILE *o, const struct experiment *x)
 		textout_printf(o, "Experiment Ended: %" PRIu64 ".%09" PRIu64 "\n", d / 1000000000u,
 			       d % 1000000000u);
 	}
-	uint64_t d = x->duration_ns;
+	uint64_t d = experiment_duration_ns(x);
 	textout_printf(o, "Data Collection Duration: %" PRIu64 ".%09" PRIu64 "\n", d / 1000000000u,
 		       d % 1000000000u);
 }
@@ -455,10 +467,10 @@ static void header_times(FILE *o, const struct experiment *x)
 static void header_one(struct erp *e, const struct experiment *x)
 {
 	FILE *o = e->out;
-	textout_printf(o, "Experiment: %s\n", x->path);
+	textout_printf(o, "Experiment: %s\n", experiment_path(x));
 	header_messages(o, x);
 	header_target(o, x);
-	header_host(o, &x->log);
+	header_host(o, experiment_log(x));
 	header_parameters(o, x);
 	header_times(o, x);
 }
@@ -474,7 +486,9 @@ int report_header(struct erp *e, const char *arg)
 				       "----------------------------------------------------------------\n");
 		const struct experiment *x = profile_experiment(e->prof, i);
 		header_one(e, x);
-		if (x->nprocs) {
+		size_t nprocs;
+		experiment_processes(x, &nprocs);
+		if (nprocs) {
 			textout_printf(e->out, "\n");
 			process_tree(e, i, x);
 		}
@@ -618,7 +632,7 @@ int report_statistics(struct erp *e, const char *arg)
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf title;
 		strbuf_init(&title, 0);
-		strbuf_addf(&title, "Experiment: %s", profile_experiment(e->prof, lo + i)->path);
+		strbuf_addf(&title, "Experiment: %s", experiment_path(profile_experiment(e->prof, lo + i)));
 		stats_widen(&st[i], &w);
 		stats_print(e, strbuf_str(&title), &st[i], w, 1);
 		strbuf_release(&title);
@@ -642,12 +656,12 @@ int report_experiment_list(struct erp *e, const char *arg)
 	int tree = report_experiments_are_tree(e->prof);
 	for (size_t i = 0; i < n; i++) {
 		const struct experiment *x = profile_experiment(e->prof, i);
-		if (count_digits(x->log.pid) > wpid)
-			wpid = count_digits(x->log.pid);
-		if ((int)strlen(x->path) > wname)
-			wname = (int)strlen(x->path);
-		if (x->log.lineage && (int)strlen(x->log.lineage) > wlin)
-			wlin = (int)strlen(x->log.lineage);
+		if (count_digits(experiment_log(x)->pid) > wpid)
+			wpid = count_digits(experiment_log(x)->pid);
+		if ((int)strlen(experiment_path(x)) > wname)
+			wname = (int)strlen(experiment_path(x));
+		if (experiment_log(x)->lineage && (int)strlen(experiment_log(x)->lineage) > wlin)
+			wlin = (int)strlen(experiment_log(x)->lineage);
 	}
 	if (!tree) {
 		textout_printf(o, "%*s Sel %*s %-*s \n", wid, "ID", wpid, "PID", wname, "Experiment");
@@ -660,7 +674,7 @@ int report_experiment_list(struct erp *e, const char *arg)
 			const struct experiment *x = profile_experiment(e->prof, i);
 			textout_printf(o, "%*zu %-3s %*" PRIu32 " %s \n", wid, i + 1,
 				       profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid,
-				       x->log.pid, x->path);
+				       experiment_log(x)->pid, experiment_path(x));
 		}
 		return 0;
 	}
@@ -676,12 +690,13 @@ int report_experiment_list(struct erp *e, const char *arg)
 	fputc('\n', o);
 	for (size_t i = 0; i < n; i++) {
 		const struct experiment *x = profile_experiment(e->prof, i);
-		const char *lin = x->log.lineage ? x->log.lineage : "founder";
+		const char *lin = experiment_log(x)->lineage ? experiment_log(x)->lineage : "founder";
 		textout_printf(o, "%*zu %-3s %*" PRIu32 " %*" PRIu32 " %-*s %-*s ", wid, i + 1,
-			       profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid, x->log.pid, wpid,
-			       x->log.ppid, wlin, lin, wname, x->path);
-		for (size_t a = 0; a < x->log.argc; a++)
-			textout_printf(o, "%s%s", a ? " " : "", x->log.argv[a]);
+			       profile_experiment_selected(e->prof, i) ? "yes" : "no", wpid,
+			       experiment_log(x)->pid, wpid, experiment_log(x)->ppid, wlin, lin, wname,
+			       experiment_path(x));
+		for (size_t a = 0; a < experiment_log(x)->argc; a++)
+			textout_printf(o, "%s%s", a ? " " : "", experiment_log(x)->argv[a]);
 		fputc('\n', o);
 	}
 	return 0;
@@ -721,8 +736,8 @@ static void thread_row(FILE *o, const struct report_thread *r)
 static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 {
 	FILE *o = e->out;
-	textout_printf(o, "\nExperiment %zu: %s\n", xi + 1, x->path);
-	if (x->nthreads == 0) {
+	textout_printf(o, "\nExperiment %zu: %s\n", xi + 1, experiment_path(x));
+	if (experiment_thread_count(x) == 0) {
 		textout_printf(o, "(no threads recorded)\n");
 		return;
 	}
@@ -787,7 +802,7 @@ int report_thread_list(struct erp *e, const char *arg)
 	}
 	for (size_t i = 0; i < n; i++) {
 		sel[i] = report_thread_selection(e->prof, i);
-		totals[i] = profile_experiment(e->prof, i)->nthreads;
+		totals[i] = experiment_thread_count(profile_experiment(e->prof, i));
 	}
 	report_selection_table(o, n, (const char *const *)sel, totals);
 	free(totals);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment.h"
 #include "analysis/report_io.h"
 #include "common/strbuf.h"
 #include "er_print/erp.h"
@@ -228,7 +229,9 @@ int report_iocallstack(struct erp *e, const char *arg)
 			textout_printf(e->out, "<Total>\n");
 		} else {
 			const struct experiment *exp = profile_experiment(e->prof, v[i].exp);
-			uint64_t id = v[i].stack < exp->nstacks ? exp->stacks[v[i].stack].id : 0;
+			uint64_t id = v[i].stack < experiment_stack_count(exp)
+					      ? experiment_stack(exp, v[i].stack)->id
+					      : 0;
 			textout_printf(e->out, "\nStack 0x%016" PRIx64 "\n", id);
 		}
 		print_figures(e, v[i].v);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
 #include "analysis/report_info.h"
@@ -59,7 +60,7 @@ static void header_exit(struct jsonw *w, const struct experiment *x)
 	if (r.kind == REPORT_END_SIGNAL) {
 		jsonw_key_int(w, "signal", r.code);
 		key_str_opt(w, "signame", r.name);
-		jsonw_key_bool(w, "core_dumped", x->log.core_dumped);
+		jsonw_key_bool(w, "core_dumped", experiment_log(x)->core_dumped);
 	}
 	if (r.kind == REPORT_END_EXEC)
 		key_str_opt(w, "program", r.name);
@@ -72,12 +73,14 @@ static void header_exit(struct jsonw *w, const struct experiment *x)
 
 static void header_one(struct jsonw *w, const struct experiment *x)
 {
-	const struct exp_log *l = &x->log;
+	struct exp_header h;
+	experiment_header(x, &h);
+	const struct exp_log *l = experiment_log(x);
 	jsonw_object_begin(w);
-	jsonw_key_string(w, "experiment", x->path);
-	jsonw_key_strings(w, "errors", x->errors, x->nerrors);
-	jsonw_key_strings(w, "warnings", x->warnings, x->nwarnings);
-	jsonw_key_strings(w, "problems", x->problems, x->nproblems);
+	jsonw_key_string(w, "experiment", experiment_path(x));
+	jsonw_key_strings(w, "errors", h.errors, h.nerrors);
+	jsonw_key_strings(w, "warnings", h.warnings, h.nwarnings);
+	jsonw_key_strings(w, "problems", h.problems, h.nproblems);
 	key_str_opt(w, "target", l->target_path);
 	jsonw_key_strings(w, "argv", l->argv, l->argc);
 	jsonw_key_uint(w, "pid", l->pid);
@@ -97,12 +100,12 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	jsonw_key_uint(w, "effective_interval_us", l->effective_interval_us);
 	key_str_opt(w, "mechanism", l->mechanism);
 	jsonw_key_uint(w, "depth_limit", l->depth_limit);
-	jsonw_key_bool(w, "heap_tracing", x->has_heap);
-	jsonw_key_bool(w, "io_tracing", x->has_io);
+	jsonw_key_bool(w, "heap_tracing", h.has_heap);
+	jsonw_key_bool(w, "io_tracing", h.has_io);
 	jsonw_key_bool(w, "sync_tracing", l->sync_on);
 	jsonw_key(w, "counters"); /* collect -h: name, interval, unit */
 	jsonw_array_begin(w);
-	for (size_t k = 0; x->has_hwc && k < l->nhwc; k++) {
+	for (size_t k = 0; h.has_hwc && k < l->nhwc; k++) {
 		jsonw_object_begin(w);
 		jsonw_key_string(w, "name", l->hwc[k].name);
 		jsonw_key_uint(w, "interval", l->hwc[k].interval);
@@ -117,7 +120,7 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 	key_str_opt(w, "follow", l->follow);
 	jsonw_key_strings(w, "comments", l->comments, l->ncomments);
 	jsonw_key_uint(w, "start_realtime_ns", l->realtime_ns);
-	jsonw_key_uint(w, "duration_ns", x->duration_ns);
+	jsonw_key_uint(w, "duration_ns", experiment_duration_ns(x));
 	header_exit(w, x);
 	jsonw_key_strings(w, "exec", l->exec_paths, l->nexecs);
 	jsonw_key_bool(w, "complete", l->complete);
@@ -194,7 +197,7 @@ static int json_statistics(struct erp *e, const char *arg)
 	jsonw_array_begin(&w);
 	for (size_t i = 0; i < n; i++) {
 		jsonw_object_begin(&w);
-		jsonw_key_string(&w, "experiment", profile_experiment(e->prof, lo + i)->path);
+		jsonw_key_string(&w, "experiment", experiment_path(profile_experiment(e->prof, lo + i)));
 		jsonw_key_bool(&w, "selected", profile_experiment_selected(e->prof, lo + i));
 		stats_object(&w, &st[i]);
 		jsonw_object_end(&w);
@@ -219,19 +222,19 @@ static int json_experiment_list(struct erp *e, const char *arg)
 		const struct experiment *x = profile_experiment(e->prof, i);
 		jsonw_object_begin(&w);
 		jsonw_key_uint(&w, "id", i + 1);
-		jsonw_key_string(&w, "experiment", x->path);
+		jsonw_key_string(&w, "experiment", experiment_path(x));
 		jsonw_key_bool(&w, "selected", profile_experiment_selected(e->prof, i));
-		jsonw_key_uint(&w, "pid", x->log.pid);
-		jsonw_key_uint(&w, "ppid", x->log.ppid);
+		jsonw_key_uint(&w, "pid", experiment_log(x)->pid);
+		jsonw_key_uint(&w, "ppid", experiment_log(x)->ppid);
 		long parent = profile_experiment_parent(e->prof, i);
 		jsonw_key(&w, "parent_id");
 		if (parent >= 0)
 			jsonw_uint(&w, (uint64_t)parent + 1);
 		else
 			jsonw_null(&w);
-		key_str_opt(&w, "lineage", x->log.lineage);
-		key_str_opt(&w, "origin", x->log.origin);
-		jsonw_key_strings(&w, "argv", x->log.argv, x->log.argc);
+		key_str_opt(&w, "lineage", experiment_log(x)->lineage);
+		key_str_opt(&w, "origin", experiment_log(x)->origin);
+		jsonw_key_strings(&w, "argv", experiment_log(x)->argv, experiment_log(x)->argc);
 		jsonw_object_end(&w);
 	}
 	jsonw_array_end(&w);
@@ -399,7 +402,7 @@ static int json_synclocks(struct erp *e, const char *arg)
 		jsonw_object_begin(&w);
 		jsonw_key_uint(&w, "object", v[i].object);
 		jsonw_key_string(&w, "function", record_sync_func_name(v[i].func));
-		jsonw_key_string(&w, "experiment", profile_experiment(e->prof, v[i].exp)->name);
+		jsonw_key_string(&w, "experiment", experiment_name(profile_experiment(e->prof, v[i].exp)));
 		jsonw_key_uint(&w, "wait_ns", v[i].wait_ns);
 		jsonw_key_uint(&w, "waits", v[i].waits);
 		jsonw_key(&w, "stacks");
@@ -442,7 +445,7 @@ static int json_iocallstack(struct erp *e, const char *arg)
 		n = (size_t)e->limit;
 	for (size_t i = 1; i <= n; i++) {
 		jsonw_object_begin(&w);
-		jsonw_key_string(&w, "experiment", profile_experiment(e->prof, v[i].exp)->name);
+		jsonw_key_string(&w, "experiment", experiment_name(profile_experiment(e->prof, v[i].exp)));
 		report_io_row_json(&w, &v[i]);
 		json_frames(&w, e, v[i].exp, v[i].stack);
 		jsonw_object_end(&w);

@@ -63,7 +63,7 @@ static void sample_table(struct erp *e, size_t xi)
 	FILE *o = e->out;
 	const struct experiment *x = profile_experiment(e->prof, xi);
 	size_t n = profile_sample_count(e->prof, xi);
-	textout_printf(o, "\nExperiment %zu: %s\n", xi + 1, x->path);
+	textout_printf(o, "\nExperiment %zu: %s\n", xi + 1, experiment_path(x));
 	if (n == 0) {
 		textout_printf(o, "(no sample points recorded)\n");
 		return;
@@ -144,7 +144,7 @@ int report_overview(struct erp *e, const char *arg)
 	for (size_t xi = lo; xi < hi; xi++) {
 		const struct experiment *x = profile_experiment(e->prof, xi);
 		size_t n = profile_sample_count(e->prof, xi);
-		textout_printf(o, "Experiment %zu: %s\n", xi + 1, x->path);
+		textout_printf(o, "Experiment %zu: %s\n", xi + 1, experiment_path(x));
 		textout_printf(o, "  Per-sample data (%zu sample%s; * = selected by sample_select)\n\n", n,
 			       n == 1 ? "" : "s");
 		if (n == 0) {

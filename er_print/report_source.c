@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/experiment.h"
 #include "analysis/report_source.h"
 #include "common/regfile.h"
 #include "er_print/erp.h"
@@ -47,7 +48,7 @@ static int find_source(struct erp *e, const char *recorded, char *ret, size_t ro
 		return 0;
 	/* a copy er_archive -A src made: <exp>/archives/src/<absolute path>, a file of the experiment */
 	for (size_t x = 0; recorded[0] == '/' && x < profile_experiment_count(e->prof); x++) {
-		const char *ep = profile_experiment(e->prof, x)->path;
+		const char *ep = experiment_path(profile_experiment(e->prof, x));
 		char rel[4096];
 		int fd = (size_t)snprintf(rel, sizeof rel, "archives/src%s", recorded) < sizeof rel
 				 ? regfile_open_in(ep, rel, NULL)
@@ -66,7 +67,7 @@ static int find_source(struct erp *e, const char *recorded, char *ret, size_t ro
 		p += n + (c != NULL);
 		if (strcmp(dir, "$expts") == 0) {
 			for (size_t x = 0; x < profile_experiment_count(e->prof); x++) {
-				const char *ep = profile_experiment(e->prof, x)->path;
+				const char *ep = experiment_path(profile_experiment(e->prof, x));
 				if ((size_t)snprintf(ret, room, "%s/../%s", ep, base_name(recorded)) < room &&
 				    readable_file(ret))
 					return 0;
@@ -289,9 +290,12 @@ static void disasm_failed(struct erp *e, const struct pfunc *f, int r)
 /* 1 if some loaded experiment has counter overflow data (collect -h). */
 static int has_counters(struct erp *e)
 {
-	for (size_t x = 0; x < profile_experiment_count(e->prof); x++)
-		if (profile_experiment(e->prof, x)->has_hwc)
+	for (size_t x = 0; x < profile_experiment_count(e->prof); x++) {
+		struct exp_header h;
+		experiment_header(profile_experiment(e->prof, x), &h);
+		if (h.has_hwc)
 			return 1;
+	}
 	return 0;
 }
 

@@ -17,9 +17,12 @@
 
 static int has_sync(const struct profile *p)
 {
-	for (size_t x = 0; x < profile_experiment_count(p); x++)
-		if (profile_experiment(p, x)->has_sync)
+	for (size_t x = 0; x < profile_experiment_count(p); x++) {
+		struct exp_header h;
+		experiment_header(profile_experiment(p, x), &h);
+		if (h.has_sync)
 			return 1;
+	}
 	return 0;
 }
 
@@ -81,8 +84,8 @@ int report_synclocks(struct erp *e, const char *arg)
 		textout_printf(e->out,
 			       "Object %zu: 0x%016" PRIX64 " (%s) in %s: %.3f s, %" PRIu64 " wait%s\n", i + 1,
 			       o->object, record_sync_func_name(o->func),
-			       profile_experiment(e->prof, o->exp)->name, (double)o->wait_ns / 1e9, o->waits,
-			       o->waits == 1 ? "" : "s");
+			       experiment_name(profile_experiment(e->prof, o->exp)), (double)o->wait_ns / 1e9,
+			       o->waits, o->waits == 1 ? "" : "s");
 		for (size_t k = 0; k < o->nstacks; k++) {
 			const struct report_sync_waiter *w = &o->stacks[k];
 			textout_printf(e->out, " Waited %.3f s, %" PRIu64 " wait%s (%.1f%%) at:\n",

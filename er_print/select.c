@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment.h"
 #include "analysis/filter.h"
 #include "analysis/profile.h"
 #include "common/strbuf.h"
@@ -93,7 +94,7 @@ struct cpu_rows {
 static void cpu_table(struct erp *e, size_t xi, const struct cpu_rows *c)
 {
 	FILE *o = e->out;
-	textout_printf(o, "\nExperiment %zu: %s\n", xi + 1, profile_experiment(e->prof, xi)->path);
+	textout_printf(o, "\nExperiment %zu: %s\n", xi + 1, experiment_path(profile_experiment(e->prof, xi)));
 	if (c->n <= 0) {
 		textout_printf(o, "(no CPU recorded: CPUs come with clock profiling)\n");
 		return;

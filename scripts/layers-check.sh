@@ -21,6 +21,8 @@
 #        tests/ bench/  anything
 #    An include "x/y.h" is resolved like the compiler does (next to the including file, then
 #    from TOP, which is on the -I path); its layer is its first path component.
+# 1b. A front end of libanalysis (er_print/, er_archive/, analyzer/) includes none of its
+#    private headers (analysis/*_internal.h, analysis/exp_read.h).
 # 2. elfutils headers (<libelf.h>, <gelf.h>, <nlist.h>, <dwarf.h>, <libdw.h>, <libdwfl.h>,
 #    <elfutils/...>) only in analysis/symtab*.c (and its internal symtab_elf.h) and
 #    analysis/lines*.c
@@ -29,8 +31,8 @@
 #    depends on Y when one of X's files includes that directory's Y.h or Y_internal.h),
 #    in ACYCLIC's directories (collector/'s subfolders each apart): each module can be
 #    read, tested and replaced from the bottom up (collector/state.h is the collector's
-#    bottom, collector.c its top).  analysis/ is exempt for now: its profile and experiment
-#    modules share private headers by design (profile_internal.h, exp_read.h).
+#    bottom, collector.c its top; analysis/exp_open.c is the top of the experiment's
+#    modules, profile.c of the profile's, whose metric modules it reaches through a table).
 # 4. For each preloaded library of the collector that BUILD_DIR/lib holds (libcollector.so,
 #    and libcollector-heap, -sync, -io.so, each from its folder collector/heap, sync, io):
 #    `nm -D --defined-only` shows only names listed in the global: part of its version
@@ -112,6 +114,22 @@ may_use_elfutils() {
 	return 1
 }
 
+# The front ends of libanalysis, which may use only its public headers (experiment.h's
+# accessors, profile.h, the report models), not what is behind them.
+is_front_end() {
+	case $1 in
+	er_print | er_archive | analyzer) return 0 ;;
+	esac
+	return 1
+}
+
+is_analysis_private() {
+	case $1 in
+	analysis/*_internal.h | analysis/exp_read.h) return 0 ;;
+	esac
+	return 1
+}
+
 while IFS= read -r f; do
 	[[ -f $top/$f ]] || continue
 	layer=${f%%/*}
@@ -147,12 +165,15 @@ while IFS= read -r f; do
 		if [[ " $allowed " != *" $tl "* ]]; then
 			violation "$f:$line: includes \"$target\": $layer/ may include only: ${allowed:-nothing of the project}"
 		fi
+		if is_front_end "$layer" && is_analysis_private "$target"; then
+			violation "$f:$line: includes \"$target\", libanalysis's own: a front end uses only its public headers"
+		fi
 	done < <(grep -nE '^[[:space:]]*#[[:space:]]*include' "$top/$f" || true)
 done < <(list_sources)
 
 # ---- no include cycle among a directory's modules
-ACYCLIC=(common experiment collector collector/heap collector/sync collector/io collector/api collect er_print
-	er_archive er_manage)
+ACYCLIC=(common experiment collector collector/heap collector/sync collector/io collector/api collect analysis
+	er_print er_archive er_manage)
 for d in "${ACYCLIC[@]}"; do
 	[[ -d $top/$d ]] || continue
 	edges=$(

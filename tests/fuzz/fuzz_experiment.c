@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/profile.h"
 #include "experiment/format.h"
 

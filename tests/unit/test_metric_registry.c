@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/mspec.h"
 #include "analysis/profile.h"
 #include "analysis/report_list.h"
@@ -44,7 +45,7 @@ static int counter_present(const struct profile *p, size_t x, void *arg)
 {
 	struct counter *c = arg;
 	c->present_calls++;
-	return profile_experiment(p, x)->nevents > 0;
+	return EXP_COUNT(profile_experiment(p, x), CLOCK) > 0;
 }
 
 /* 7 per selected clock sample at its stack; 1000 per slow sample as a state at the end. */
@@ -53,8 +54,8 @@ static int counter_charge(struct profile *p, size_t x, profile_charge_fn fn, voi
 	const struct counter *c = arg;
 	const struct experiment *exp = profile_experiment(p, x);
 	uint64_t at_end = 0;
-	for (size_t i = 0; i < exp->nevents; i++) {
-		const struct exp_event *ev = &exp->events[i];
+	for (size_t i = 0; i < EXP_COUNT(exp, CLOCK); i++) {
+		const struct exp_event *ev = &EXP_ROWS(exp, CLOCK)[i];
 		if (!profile_thread_selected(p, x, ev->thread))
 			continue;
 		uint64_t v = 7;
@@ -212,8 +213,8 @@ int main(void)
 	const struct experiment *x = profile_experiment(p, 0);
 	for (uint32_t i = 0; x && i < x->nstacks; i++) {
 		uint64_t n = 0;
-		for (size_t e = 0; e < x->nevents; e++)
-			n += x->events[e].stack == i;
+		for (size_t e = 0; e < EXP_COUNT(x, CLOCK); e++)
+			n += EXP_ROWS(x, CLOCK)[e].stack == i;
 		if (n == 10)
 			c.slow_stack = i;
 	}

@@ -5,6 +5,7 @@
  * allocation, a realloc that moves a block, an unknown free, an allocation
  * at a still-live address, a partly unmapped mapping, leaks and the peak.
  */
+#include "analysis/experiment_internal.h"
 #include "analysis/profile_heap.h"
 
 #include <errno.h>

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/experiment_internal.h"
 #include "analysis/profile.h"
 #include "analysis/profile_heap.h"
 #include "tests/unit/check.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "analysis/profile.h"
 #include "tests/unit/check.h"
 #include "tests/unit/report_fixture.h"

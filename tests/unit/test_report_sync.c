@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/experiment.h"
+#include "analysis/experiment_internal.h"
 #include "analysis/metrics.h"
 #include "analysis/profile.h"
 #include "experiment/format.h"
@@ -141,10 +141,10 @@ int main(void)
 	free(err);
 	CHECK(profile_compute(p) == 0);
 	const struct experiment *x = profile_experiment(p, 0);
-	CHECK(x->has_sync);
-	CHECK_EQ_U64(x->nsync, 5);
-	CHECK_EQ_U64(x->nsync_acq, 6);
-	CHECK_EQ_U64(x->nsync_watch, 1);
+	CHECK(EXP_PRESENT(x, SYNC));
+	CHECK_EQ_U64(EXP_COUNT(x, SYNC), 5);
+	CHECK_EQ_U64(EXP_COUNT(x, SYNC_ACQ), 6);
+	CHECK_EQ_U64(EXP_COUNT(x, SYNC_WATCH), 1);
 	long ks = profile_metric_find(p, "sync"), kn = profile_metric_find(p, "syncn");
 	CHECK(ks >= 0 && kn >= 0);
 	if (ks >= 0 && kn >= 0) {

@@ -8,6 +8,7 @@
  * address was shared; and which objects a stack's frames use
  * (experiment_used_objects), with and without the pins.
  */
+#include "analysis/experiment_internal.h"
 #include "analysis/exp_timemap.h"
 
 #include <stdlib.h>
@@ -45,9 +46,11 @@ static void add_stack(struct experiment *x, uint64_t leaf, uint64_t ret)
 
 static void add_event(struct experiment *x, uint64_t ts, uint32_t stack)
 {
-	x->events = realloc(x->events, (x->nevents + 1) * sizeof *x->events);
+	struct exp_table *t = &x->tables[EXP_TABLE_CLOCK];
+	t->rows = realloc(t->rows, (t->count + 1) * sizeof(struct exp_event));
+	t->stride = sizeof(struct exp_event);
 	struct exp_event ev = {.ts_ns = ts, .weight_ns = 10, .stack = stack};
-	x->events[x->nevents++] = ev;
+	EXP_ROWS(x, CLOCK)[EXP_COUNT(x, CLOCK)++] = ev;
 }
 
 static long obj_index(const struct experiment *x, const struct exp_loadobj *o)
@@ -130,10 +133,11 @@ int main(void)
 	add_event(x, 1400, 0);
 	add_event(x, 3200, 0);
 	add_event(x, 3300, 0);
-	x->heap = calloc(2, sizeof *x->heap);
-	x->nheap = 2;
-	x->heap[0] = (struct exp_heap_event){.ts_ns = 1500, .stack = 0, .op = 1};
-	x->heap[1] = (struct exp_heap_event){.ts_ns = 3500, .stack = EXP_HEAP_NO_STACK};
+	x->tables[EXP_TABLE_HEAP].rows = calloc(2, sizeof(struct exp_heap_event));
+	x->tables[EXP_TABLE_HEAP].stride = sizeof(struct exp_heap_event);
+	EXP_COUNT(x, HEAP) = 2;
+	EXP_ROWS(x, HEAP)[0] = (struct exp_heap_event){.ts_ns = 1500, .stack = 0, .op = 1};
+	EXP_ROWS(x, HEAP)[1] = (struct exp_heap_event){.ts_ns = 3500, .stack = EXP_HEAP_NO_STACK};
 
 	CHECK(exp_timemap_apply(x) == 0);
 	CHECK_EQ_U64(x->nstacks, 3); /* stack 0 for a, its copy for b */
@@ -142,13 +146,13 @@ int main(void)
 	CHECK(x->stacks[2].objs && x->stacks[2].objs[0] == 2 && x->stacks[2].objs[1] == EXP_OBJ_BY_PC);
 	CHECK_EQ_U64(x->stacks[2].id, x->stacks[0].id);
 	CHECK(x->stacks[2].pcs[0] == 0x7f0100 && x->stacks[2].pcs[1] == 0x400020);
-	CHECK_EQ_U64(x->events[0].stack, 0);
-	CHECK_EQ_U64(x->events[1].stack, 1);
-	CHECK_EQ_U64(x->events[2].stack, 0);
-	CHECK_EQ_U64(x->events[3].stack, 2);
-	CHECK_EQ_U64(x->events[4].stack, 2);
-	CHECK_EQ_U64(x->heap[0].stack, 0);
-	CHECK_EQ_U64(x->heap[1].stack, EXP_HEAP_NO_STACK);
+	CHECK_EQ_U64(EXP_ROWS(x, CLOCK)[0].stack, 0);
+	CHECK_EQ_U64(EXP_ROWS(x, CLOCK)[1].stack, 1);
+	CHECK_EQ_U64(EXP_ROWS(x, CLOCK)[2].stack, 0);
+	CHECK_EQ_U64(EXP_ROWS(x, CLOCK)[3].stack, 2);
+	CHECK_EQ_U64(EXP_ROWS(x, CLOCK)[4].stack, 2);
+	CHECK_EQ_U64(EXP_ROWS(x, HEAP)[0].stack, 0);
+	CHECK_EQ_U64(EXP_ROWS(x, HEAP)[1].stack, EXP_HEAP_NO_STACK);
 	/* the frame's object follows the pin */
 	CHECK_EQ_U64(obj_index(x, experiment_frame_object(x, &x->stacks[0], 0, 0x7f0100)), 1);
 	CHECK_EQ_U64(obj_index(x, experiment_frame_object(x, &x->stacks[2], 0, 0x7f0100)), 2);
