@@ -17,6 +17,9 @@ user_cpp='-DPA_PROBE_CPP=1'
 user_c='-O2 -g -fstack-protector-strong -D_FORTIFY_SOURCE=2'
 user_ld='-Wl,-z,relro'
 fail() { echo "FAIL: $*"; exit 1; }
+# Under `make check` the outer make's exports (PA_USER_FLAGS: the user's flags were taken
+# already, MAKEFLAGS, MAKELEVEL) are in the environment; these makes are a user's own.
+unset PA_USER_FLAGS PA_USER_CPPFLAGS PA_USER_CFLAGS PA_USER_LDFLAGS MAKEFLAGS MFLAGS MAKELEVEL
 
 # 1. The dry run of the whole build, flags on the command line.
 make -s -n -B -C "$top" BUILD="$b" CPPFLAGS="$user_cpp" CFLAGS="$user_c" LDFLAGS="$user_ld" all >"$tmp/cmd.txt"
