@@ -104,101 +104,101 @@ void erp_table_print(struct erp *e, const struct table *t);
  */
 int printmode_run(struct erp *e, int (*fn)(struct erp *, const char *), const char *name, const char *arg);
 
-/* The typed json renderer of information report `name` (report_json.c), or NULL. */
-int (*report_json_of(const char *name))(struct erp *, const char *);
+/* The typed json renderer of information report `name` (show_json.c), or NULL. */
+int (*show_json_of(const char *name))(struct erp *, const char *);
 
 /*
  * The experiments an `exp_id` argument of command cmd names :
  * none/"all" = every one, else a number 1..N.  0 with [*lo, *hi), or -1
  * after an error message.
  */
-int report_exp_range(struct erp *e, const char *cmd, const char *arg, size_t *lo, size_t *hi);
+int show_exp_range(struct erp *e, const char *cmd, const char *arg, size_t *lo, size_t *hi);
 /*
- * The statistics of the experiments arg names (report_exp_range): *n of them
+ * The statistics of the experiments arg names (show_exp_range): *n of them
  * from *lo in *ret (malloc'd), and in *sum those of the selected ones (the
  * recorded CPU being the profile's total when all are named).  0, or -1
  * after an error message.
  */
-int report_stats_range(struct erp *e, const char *arg, struct report_stats **ret, size_t *lo, size_t *n,
-		       struct report_stats *sum);
+int show_stats_range(struct erp *e, const char *arg, struct report_stats **ret, size_t *lo, size_t *n,
+		     struct report_stats *sum);
 
-/* Information reports (er_print/report_info.c). `arg` may be NULL. */
-int report_header(struct erp *e, const char *arg);
-int report_statistics(struct erp *e, const char *arg);
-int report_experiment_list(struct erp *e, const char *arg);
-int report_thread_list(struct erp *e, const char *arg);
+/* Information reports (er_print/show_info.c). `arg` may be NULL. */
+int show_header(struct erp *e, const char *arg);
+int show_statistics(struct erp *e, const char *arg);
+int show_experiment_list(struct erp *e, const char *arg);
+int show_thread_list(struct erp *e, const char *arg);
 /*
  * gprofng's Exp/Sel/Total table of thread_list and sample_list: per
  * experiment its selection (NULL: "?") and total.
  */
-void report_selection_table(FILE *o, size_t n, const char *const *sel, const size_t *totals);
+void show_selection_table(FILE *o, size_t n, const char *const *sel, const size_t *totals);
 
 /* Filters and CPUs (er_print/select.c). */
 int cmd_filters(struct erp *e, const char *arg);
 int cmd_describe(struct erp *e, const char *arg);
 int cmd_cpu_select(struct erp *e, const char *arg);
-int report_cpu_list(struct erp *e, const char *arg);
+int show_cpu_list(struct erp *e, const char *arg);
 
-/* Sample reports (er_print/report_samples.c). */
-int report_sample_list(struct erp *e, const char *arg);
-int report_sample_list_json(struct erp *e, const char *arg);
-int report_overview(struct erp *e, const char *arg);
+/* Sample reports (er_print/show_samples.c). */
+int show_sample_list(struct erp *e, const char *arg);
+int show_sample_list_json(struct erp *e, const char *arg);
+int show_overview(struct erp *e, const char *arg);
 
-/* Metric reports (er_print/report_func.c, report_calls.c). */
-int report_functions(struct erp *e, const char *arg);
-int report_fsummary(struct erp *e, const char *arg);
-int report_fsingle(struct erp *e, const char *arg);
-int report_objects(struct erp *e, const char *arg);
-int report_callers_callees(struct erp *e, const char *arg);
-int report_csingle(struct erp *e, const char *arg);
-int report_calltree(struct erp *e, const char *arg);
+/* Metric reports (er_print/show_func.c, show_calls.c). */
+int show_functions(struct erp *e, const char *arg);
+int show_fsummary(struct erp *e, const char *arg);
+int show_fsingle(struct erp *e, const char *arg);
+int show_objects(struct erp *e, const char *arg);
+int show_callers_callees(struct erp *e, const char *arg);
+int show_csingle(struct erp *e, const char *arg);
+int show_calltree(struct erp *e, const char *arg);
 
-/* Heap tracing reports (er_print/report_heap.c). */
-int report_leaks(struct erp *e, const char *arg);
-int report_allocs(struct erp *e, const char *arg);
-int report_heap(struct erp *e, const char *arg);
-int report_heapstat(struct erp *e, const char *arg);
+/* Heap tracing reports (er_print/show_heap.c). */
+int show_leaks(struct erp *e, const char *arg);
+int show_allocs(struct erp *e, const char *arg);
+int show_heap(struct erp *e, const char *arg);
+int show_heapstat(struct erp *e, const char *arg);
 /* Stack s of experiment x, leaf first, one "  name + 0xOFFSET[, line N in "file"]" line a frame. */
 void erp_print_frames(struct erp *e, size_t x, uint32_t s);
 
-/* Synchronization objects ranked by wait, with the stacks that waited (er_print/report_sync.c). */
-int report_synclocks(struct erp *e, const char *arg);
+/* Synchronization objects ranked by wait, with the stacks that waited (er_print/show_sync.c). */
+int show_synclocks(struct erp *e, const char *arg);
 struct report_sync_object;
 /* synclocks' model after the checks (sync data present): the count, or -1 after a message. */
-ssize_t report_sync_list(struct erp *e, struct report_sync_object **ret);
+ssize_t show_sync_list(struct erp *e, struct report_sync_object **ret);
 
-/* I/O tracing reports (er_print/report_io.c). */
-int report_ioactivity(struct erp *e, const char *arg);
-int report_iodetail(struct erp *e, const char *arg);
-int report_iocallstack(struct erp *e, const char *arg);
-int report_iostat(struct erp *e, const char *arg);
-/* report_prepare, then an error (-1) unless the experiments traced I/O. */
-int report_io_prepare(struct erp *e);
+/* I/O tracing reports (er_print/show_io.c). */
+int show_ioactivity(struct erp *e, const char *arg);
+int show_iodetail(struct erp *e, const char *arg);
+int show_iocallstack(struct erp *e, const char *arg);
+int show_iostat(struct erp *e, const char *arg);
+/* show_prepare, then an error (-1) unless the experiments traced I/O. */
+int show_io_prepare(struct erp *e);
 struct report_io_row;
 /* iocallstack's model after the checks: the rows (<Total> first), or -1 after a message. */
-ssize_t report_io_stacks(struct erp *e, struct report_io_row **ret);
+ssize_t show_io_stacks(struct erp *e, struct report_io_row **ret);
 
-/* `mapfile LOAD_OBJECT FILE`: a link-order file of the object's hot functions (report_mapfile.c). */
-int report_mapfile(struct erp *e, const char *arg);
+/* `mapfile LOAD_OBJECT FILE`: a link-order file of the object's hot functions (show_mapfile.c). */
+int show_mapfile(struct erp *e, const char *arg);
 
-/* Annotated source and disassembly (er_print/report_source.c). */
-int report_source(struct erp *e, const char *arg);
-int report_disasm(struct erp *e, const char *arg);
+/* Annotated source and disassembly (er_print/show_source.c). */
+int show_source(struct erp *e, const char *arg);
+int show_disasm(struct erp *e, const char *arg);
 
 /*
- * Compare mode (er_print/report_compare.c): `compare on|off|delta|ratio`,
+ * Compare mode (er_print/show_compare.c): `compare on|off|delta|ratio`,
  * and the compared forms of functions, lines and PCs (what), and of
  * callers-callees, printed by those reports when compare is on.
  */
 int cmd_compare(struct erp *e, const char *arg);
-int report_compare_active(const struct erp *e);
-int report_compare_print_list(struct erp *e, enum report_what what);
-int report_compare_print_calls(struct erp *e);
+int show_compare_active(const struct erp *e);
+int show_compare_print_list(struct erp *e, enum report_what what);
+int show_compare_print_calls(struct erp *e);
 
-/* Line and PC reports (er_print/report_lines.c). */
-int report_lines(struct erp *e, const char *arg);
-int report_pcs(struct erp *e, const char *arg);
-int report_lsummary(struct erp *e, const char *arg);
-int report_psummary(struct erp *e, const char *arg);
+/* Line and PC reports (er_print/show_lines.c). */
+int show_lines(struct erp *e, const char *arg);
+int show_pcs(struct erp *e, const char *arg);
+int show_lsummary(struct erp *e, const char *arg);
+int show_psummary(struct erp *e, const char *arg);
 
 #endif

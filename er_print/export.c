@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "er_print/report.h"
+#include "er_print/show.h"
 
 struct export_format {
 	const char *name;
@@ -70,7 +70,7 @@ static long find_metric(struct erp *e, const char *kw, size_t len)
 	return -1;
 }
 
-int report_export(struct erp *e, const char *arg)
+int show_export(struct erp *e, const char *arg)
 {
 	const char *p = arg, *word = p;
 	while (*p && !isspace((unsigned char)*p))
@@ -96,7 +96,7 @@ int report_export(struct erp *e, const char *arg)
 	long metric = (long)EXPORT_METRIC_ALL;
 	if (colon && (metric = find_metric(e, colon + 1, wlen - flen - 1)) < 0)
 		return -1;
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	int to_stdout = strcmp(file, "-") == 0;
 	FILE *f = to_stdout ? stdout : fopen(file, "w");

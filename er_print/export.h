@@ -14,7 +14,7 @@
 #include "er_print/erp.h"
 
 /* The `export` command: "FORMAT[:METRIC] FILE" (FILE "-" = standard output). */
-int report_export(struct erp *e, const char *arg);
+int show_export(struct erp *e, const char *arg);
 
 /*
  * A renderer: write the current selection's stacks valued by metric

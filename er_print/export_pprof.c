@@ -31,7 +31,7 @@
 #include "er_print/export.h"
 #include "analysis/experiment.h"
 #include "analysis/report_source.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "third_party/pprof/profile.pb-c.h"
 
 /* Short names for protoc-c's generated message types. */

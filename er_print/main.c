@@ -26,7 +26,7 @@
 
 #include "er_print/erp.h"
 #include "er_print/export.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "er_print/textout.h"
 #include "experiment/expgroup.h"
 
@@ -66,7 +66,7 @@ const char *erp_func_name(struct erp *e, const struct pfunc *f, char *buf, size_
 	return buf;
 }
 
-int report_prepare(struct erp *e)
+int show_prepare(struct erp *e)
 {
 	if (profile_experiment_count(e->prof) == 0) {
 		erp_error(e, "no experiment is loaded");
@@ -175,33 +175,33 @@ static int cmd_procstats(struct erp *e, const char *arg)
 static int cmd_quit(struct erp *e, const char *arg);
 
 static const struct command commands[] = {
-	{"functions", NULL, ARG_NONE, report_functions, "", "function list with the current metrics"},
+	{"functions", NULL, ARG_NONE, show_functions, "", "function list with the current metrics"},
 	{"metrics", NULL, ARG_OPT, cmd_metrics, "[metric_spec]",
 	 "set the metric list (e.g. e.%totalcpu:i.totalcpu:name, default); no argument prints it"},
 	{"metric_list", NULL, ARG_NONE, cmd_metric_list, "", "list the available metrics"},
 	{"sort", NULL, ARG_OPT, cmd_sort, "[metric_spec]", "set the sort metric (e.g. i.totalcpu, name)"},
 	{"limit", NULL, ARG_ONE, cmd_limit, "n", "print at most n rows per report (0 = all)"},
-	{"fsummary", NULL, ARG_NONE, report_fsummary, "", "summary of every function"},
-	{"fsingle", NULL, ARG_REST, report_fsingle, "function [N]", "summary of one function"},
-	{"callers-callees", "gprof", ARG_NONE, report_callers_callees, "",
+	{"fsummary", NULL, ARG_NONE, show_fsummary, "", "summary of every function"},
+	{"fsingle", NULL, ARG_REST, show_fsingle, "function [N]", "summary of one function"},
+	{"callers-callees", "gprof", ARG_NONE, show_callers_callees, "",
 	 "callers and callees of every function, with attributed metrics"},
-	{"csingle", NULL, ARG_REST, report_csingle, "function [N]", "callers and callees of one function"},
-	{"calltree", "ctree", ARG_NONE, report_calltree, "", "the dynamic call tree"},
-	{"objects", NULL, ARG_NONE, report_objects, "", "load objects with metrics, and their warnings"},
-	{"leaks", NULL, ARG_NONE, report_leaks, "", "heap blocks never freed, by call stack (collect -H)"},
-	{"allocs", NULL, ARG_NONE, report_allocs, "", "heap allocations by call stack (collect -H)"},
-	{"heap", NULL, ARG_NONE, report_heap, "", "allocations and leaks of every call stack (collect -H)"},
-	{"heapstat", NULL, ARG_NONE, report_heapstat, "",
+	{"csingle", NULL, ARG_REST, show_csingle, "function [N]", "callers and callees of one function"},
+	{"calltree", "ctree", ARG_NONE, show_calltree, "", "the dynamic call tree"},
+	{"objects", NULL, ARG_NONE, show_objects, "", "load objects with metrics, and their warnings"},
+	{"leaks", NULL, ARG_NONE, show_leaks, "", "heap blocks never freed, by call stack (collect -H)"},
+	{"allocs", NULL, ARG_NONE, show_allocs, "", "heap allocations by call stack (collect -H)"},
+	{"heap", NULL, ARG_NONE, show_heap, "", "allocations and leaks of every call stack (collect -H)"},
+	{"heapstat", NULL, ARG_NONE, show_heapstat, "",
 	 "heap statistics: peak, size histograms, temporary allocations, memory at the peak"},
-	{"synclocks", NULL, ARG_NONE, report_synclocks, "",
+	{"synclocks", NULL, ARG_NONE, show_synclocks, "",
 	 "synchronization objects ranked by wait time, with the stacks that waited (collect -s)"},
-	{"ioactivity", NULL, ARG_NONE, report_ioactivity, "", "I/O by file name (collect -i on)"},
-	{"iodetail", NULL, ARG_NONE, report_iodetail, "",
+	{"ioactivity", NULL, ARG_NONE, show_ioactivity, "", "I/O by file name (collect -i on)"},
+	{"iodetail", NULL, ARG_NONE, show_iodetail, "",
 	 "I/O by file descriptor: each life of a descriptor number (collect -i on)"},
-	{"iocallstack", NULL, ARG_NONE, report_iocallstack, "", "I/O by call stack (collect -i on)"},
-	{"iostat", NULL, ARG_NONE, report_iostat, "",
+	{"iocallstack", NULL, ARG_NONE, show_iocallstack, "", "I/O by call stack (collect -i on)"},
+	{"iostat", NULL, ARG_NONE, show_iostat, "",
 	 "I/O statistics: read and write size histograms, extremes, totals (collect -i on)"},
-	{"mapfile", NULL, ARG_TWO, report_mapfile, "load_object file",
+	{"mapfile", NULL, ARG_TWO, show_mapfile, "load_object file",
 	 "write the object's functions with data, hottest first, as a linker symbol-ordering file (- output)"},
 	{"viewmode", NULL, ARG_OPT, cmd_viewmode, "[user|expert|machine]",
 	 "how Java and OpenMP stacks are shown (native code: all three are the same)"},
@@ -210,15 +210,15 @@ static const struct command commands[] = {
 	 "instruction frequency (count data): not available on Linux"},
 	{"en_desc", NULL, ARG_ONE, cmd_en_desc, "on|off|=regex",
 	 "which descendants' experiments to read: only in .er.rc, before loading"},
-	{"export", NULL, ARG_TWO, report_export, "format[:metric] file",
+	{"export", NULL, ARG_TWO, show_export, "format[:metric] file",
 	 "write the call stacks to file (- stdout): folded, pprof, speedscope, firefox, chrome; one metric or all"},
-	{"lines", NULL, ARG_NONE, report_lines, "", "source lines with metrics"},
-	{"pcs", NULL, ARG_NONE, report_pcs, "", "instructions (PCs) with metrics"},
-	{"lsummary", NULL, ARG_NONE, report_lsummary, "", "summary of every source line"},
-	{"psummary", NULL, ARG_NONE, report_psummary, "", "summary of every PC"},
-	{"source", "src", ARG_REST, report_source, "function|file [N]",
+	{"lines", NULL, ARG_NONE, show_lines, "", "source lines with metrics"},
+	{"pcs", NULL, ARG_NONE, show_pcs, "", "instructions (PCs) with metrics"},
+	{"lsummary", NULL, ARG_NONE, show_lsummary, "", "summary of every source line"},
+	{"psummary", NULL, ARG_NONE, show_psummary, "", "summary of every PC"},
+	{"source", "src", ARG_REST, show_source, "function|file [N]",
 	 "annotated source, hot lines marked ##"},
-	{"disasm", "dis", ARG_REST, report_disasm, "function|file [N]",
+	{"disasm", "dis", ARG_REST, show_disasm, "function|file [N]",
 	 "annotated disassembly with source lines"},
 	{"sthresh", NULL, ARG_ONE, cmd_sthresh, "percent", "hot-line threshold of source (default 75)"},
 	{"dthresh", NULL, ARG_ONE, cmd_dthresh, "percent", "hot-line threshold of disassembly (default 75)"},
@@ -238,25 +238,25 @@ static const struct command commands[] = {
 	{"objects_default", NULL, ARG_NONE, cmd_objects_default, "", "show every object's functions"},
 	{"inline", NULL, ARG_OPT, cmd_inline, "[on|off]",
 	 "on (default): inlined functions are functions of their own; off: folded into their caller"},
-	{"header", NULL, ARG_OPT, report_header, "[exp_id]",
+	{"header", NULL, ARG_OPT, show_header, "[exp_id]",
 	 "experiment header: target, host, parameters, errors"},
-	{"statistics", NULL, ARG_OPT, report_statistics, "[exp_id]", "execution statistics"},
-	{"experiment_list", "exp_list", ARG_NONE, report_experiment_list, "",
+	{"statistics", NULL, ARG_OPT, show_statistics, "[exp_id]", "execution statistics"},
+	{"experiment_list", "exp_list", ARG_NONE, show_experiment_list, "",
 	 "the loaded experiments (with descendants: pid, parent, lineage, command)"},
 	{"experiment_select", NULL, ARG_ONE, cmd_experiment_select, "spec",
 	 "select experiments: all, 1, 1-3, 1,3 (see experiment_list)"},
-	{"thread_list", "lwp_list", ARG_NONE, report_thread_list, "", "threads and which are selected"},
+	{"thread_list", "lwp_list", ARG_NONE, show_thread_list, "", "threads and which are selected"},
 	{"thread_select", "lwp_select", ARG_ONE, cmd_thread_select, "spec",
 	 "select threads: all, 1, 1-3, 1,3, or exp:spec (e.g. 2:1-3)"},
-	{"cpu_list", NULL, ARG_NONE, report_cpu_list, "",
+	{"cpu_list", NULL, ARG_NONE, show_cpu_list, "",
 	 "the CPUs of the clock samples and which are selected"},
 	{"cpu_select", NULL, ARG_ONE, cmd_cpu_select, "spec",
 	 "count only events on these CPUs: all, 0, 0-3, 0,2, or exp:spec (see cpu_list)"},
-	{"sample_list", NULL, ARG_NONE, report_sample_list, "",
+	{"sample_list", NULL, ARG_NONE, show_sample_list, "",
 	 "sample points: each experiment's samples, their labels and which are selected"},
 	{"sample_select", NULL, ARG_ONE, cmd_sample_select, "spec",
 	 "count only events inside these samples: all, 1, 1-3, 1,3, or exp:spec (see sample_list)"},
-	{"overview", "sample_detail", ARG_OPT, report_overview, "[exp_id]",
+	{"overview", "sample_detail", ARG_OPT, show_overview, "[exp_id]",
 	 "per-sample data: each sample's CPU time, faults, blocks and context switches"},
 	{"filters", NULL, ARG_OPT, cmd_filters, "[expr]",
 	 "filter events, e.g. THRID IN (1,3) && CPU==2 || TSTAMP<2s (see describe); 1 or all: none"},
@@ -915,8 +915,8 @@ static int option_arg(const struct command *c, int argc, char **argv, int *i, co
 	int need = c->arg == ARG_TWO || c->fn == cmd_pathmap ? 2
 		   : c->arg == ARG_ONE || c->arg == ARG_REST ||
 				   (c->arg == ARG_OPT && *i + 1 < argc && argv[*i + 1][0] != '-' &&
-				    ((c->fn != report_header && c->fn != report_statistics &&
-				      c->fn != report_overview && c->fn != cmd_filters) ||
+				    ((c->fn != show_header && c->fn != show_statistics &&
+				      c->fn != show_overview && c->fn != cmd_filters) ||
 				     (c->fn == cmd_filters ? access(argv[*i + 1], F_OK) != 0
 							   : is_exp_id(argv[*i + 1]))))
 			   ? 1

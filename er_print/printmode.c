@@ -172,8 +172,7 @@ int printmode_run(struct erp *e, int (*fn)(struct erp *, const char *), const ch
 {
 	if (e->printmode != ERP_PRINT_HTML && e->printmode != ERP_PRINT_JSON)
 		return fn(e, arg);
-	int (*typed)(struct erp *, const char *) =
-		e->printmode == ERP_PRINT_JSON ? report_json_of(name) : NULL;
+	int (*typed)(struct erp *, const char *) = e->printmode == ERP_PRINT_JSON ? show_json_of(name) : NULL;
 	if (typed)
 		return typed(e, arg);
 	char *buf = NULL;

@@ -105,7 +105,7 @@ static void cpu_table(struct erp *e, size_t xi, const struct cpu_rows *c)
 			       profile_cpu_selected(e->prof, xi, c->cpus[i]) ? "*" : "", c->counts[i]);
 }
 
-int report_cpu_list(struct erp *e, const char *arg)
+int show_cpu_list(struct erp *e, const char *arg)
 {
 	(void)arg;
 	size_t n = profile_experiment_count(e->prof);
@@ -121,7 +121,7 @@ int report_cpu_list(struct erp *e, const char *arg)
 		totals[i] = rows[i].n > 0 ? (size_t)rows[i].n : 0;
 	}
 	if (r == 0) {
-		report_selection_table(e->out, n, (const char *const *)sel, totals);
+		show_selection_table(e->out, n, (const char *const *)sel, totals);
 		for (size_t i = 0; i < n; i++)
 			cpu_table(e, i, &rows[i]);
 	} else {

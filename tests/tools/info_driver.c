@@ -1,5 +1,5 @@
 /*
- * info_driver - run er_print's information reports (er_print/report_info.c)
+ * info_driver - run er_print's information reports (er_print/show_info.c)
  * without the command front end, for the component tests:
  *
  *   info_driver [-select SPEC] CMD [ARG] -- EXP.er...
@@ -9,7 +9,7 @@
  * first.  Exit status: the report's (0, or 1 after an error), 2 on usage or
  * when an experiment cannot be read.
  *
- * It links er_print's renderer of these reports (er_print/report_info.o)
+ * It links er_print's renderer of these reports (er_print/show_info.o)
  * with libanalysis, whose model (analysis/report_info.h, report_stats.h)
  * says what they show; the two er_print functions the renderer calls are
  * here.
@@ -82,13 +82,13 @@ int main(int argc, char **argv)
 	struct erp e = {.prof = p, .out = stdout, .prog = "er_print"};
 	int r;
 	if (strcmp(cmd, "header") == 0)
-		r = report_header(&e, arg);
+		r = show_header(&e, arg);
 	else if (strcmp(cmd, "statistics") == 0)
-		r = report_statistics(&e, arg);
+		r = show_statistics(&e, arg);
 	else if (strcmp(cmd, "experiment_list") == 0)
-		r = report_experiment_list(&e, arg);
+		r = show_experiment_list(&e, arg);
 	else if (strcmp(cmd, "thread_list") == 0)
-		r = report_thread_list(&e, arg);
+		r = show_thread_list(&e, arg);
 	else {
 		fprintf(stderr, "info_driver: unknown command %s\n", cmd);
 		r = -2;

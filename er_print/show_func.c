@@ -1,5 +1,5 @@
 /*
- * report_func.c - the function list (functions), function summaries
+ * show_func.c - the function list (functions), function summaries
  * (fsummary, fsingle) and the load-object list (objects).
  */
 #include <errno.h>
@@ -8,7 +8,7 @@
 
 #include "analysis/report_source.h"
 #include "er_print/erp.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "er_print/table.h"
 #include "er_print/textout.h"
 
@@ -22,12 +22,12 @@ static const char *flavor_abbrev(enum mspec_flavor f)
 	return f == MSPEC_EXCL ? "Excl." : f == MSPEC_INCL ? "Incl." : "Attr.";
 }
 
-size_t report_rows(const struct erp *e, size_t n)
+size_t show_rows(const struct erp *e, size_t n)
 {
 	return e->limit > 0 && (size_t)e->limit + 1 < n ? (size_t)e->limit + 1 : n;
 }
 
-void report_sort_title(struct erp *e, char *buf, size_t room)
+void show_sort_title(struct erp *e, char *buf, size_t room)
 {
 	size_t n;
 	const struct metric_def *d = profile_metric_defs(e->prof, &n);
@@ -38,22 +38,22 @@ void report_sort_title(struct erp *e, char *buf, size_t room)
 		snprintf(buf, room, "%s %s", flavor_word(s->flavor), d[s->metric].username);
 }
 
-const char *report_entity_name(void *arg, enum report_what what, uint32_t id, char *buf, size_t room)
+const char *show_entity_name(void *arg, enum report_what what, uint32_t id, char *buf, size_t room)
 {
 	struct erp *e = arg;
 	switch (what) {
 	case REPORT_FUNCTIONS: return erp_func_name(e, profile_func(e->prof, id), buf, room);
 	case REPORT_OBJECTS: snprintf(buf, room, "<%s>", profile_object(e->prof, id)->name); return buf;
-	case REPORT_LINES: return report_line_name(e, id, buf, room);
-	case REPORT_PCS: return report_pc_name(e, id, buf, room);
+	case REPORT_LINES: return show_line_name(e, id, buf, room);
+	case REPORT_PCS: return show_pc_name(e, id, buf, room);
 	}
 	return "?";
 }
 
-struct report_list *report_list_get(struct erp *e, enum report_what what)
+struct report_list *show_list_get(struct erp *e, enum report_what what)
 {
 	struct report_list *l;
-	int r = report_list_new(e->prof, what, &e->metrics, &e->sort.items[0], report_entity_name, e, &l);
+	int r = report_list_new(e->prof, what, &e->metrics, &e->sort.items[0], show_entity_name, e, &l);
 	if (r < 0) {
 		erp_error(e, "%s", r == -ENOMEM ? "out of memory" : strerror(-r));
 		return NULL;
@@ -61,8 +61,8 @@ struct report_list *report_list_get(struct erp *e, enum report_what what)
 	return l;
 }
 
-size_t report_columns(struct erp *e, const struct mspec_item *items, size_t n, const uint64_t *percent_base,
-		      struct table_col *cols, char titles[][64])
+size_t show_columns(struct erp *e, const struct mspec_item *items, size_t n, const uint64_t *percent_base,
+		    struct table_col *cols, char titles[][64])
 {
 	size_t nd;
 	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
@@ -92,17 +92,17 @@ size_t report_columns(struct erp *e, const struct mspec_item *items, size_t n, c
 	return n;
 }
 
-int report_print_list(struct erp *e, const struct report_list *l, int func_texts)
+int show_print_list(struct erp *e, const struct report_list *l, int func_texts)
 {
 	struct table_col cols[MSPEC_MAX];
 	char titles[MSPEC_MAX][64];
-	size_t nc = report_columns(e, l->cols, l->ncols, l->percent_base, cols, titles);
+	size_t nc = show_columns(e, l->cols, l->ncols, l->percent_base, cols, titles);
 	struct table *t = table_new(cols, nc);
 	if (!t) {
 		erp_error(e, "out of memory");
 		return -1;
 	}
-	size_t rows = report_rows(e, l->nrows);
+	size_t rows = show_rows(e, l->nrows);
 	for (size_t i = 0; i < rows; i++) {
 		char texts[MSPEC_MAX][32];
 		const char *tp[MSPEC_MAX];
@@ -134,20 +134,20 @@ static void object_warnings(struct erp *e)
 	}
 }
 
-int report_functions(struct erp *e, const char *arg)
+int show_functions(struct erp *e, const char *arg)
 {
 	(void)arg;
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	char title[256];
-	report_sort_title(e, title, sizeof title);
+	show_sort_title(e, title, sizeof title);
 	textout_printf(e->out, "Functions sorted by metric: %s\n\n", title);
-	if (report_compare_active(e))
-		return report_compare_print_list(e, REPORT_FUNCTIONS);
-	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
+	if (show_compare_active(e))
+		return show_compare_print_list(e, REPORT_FUNCTIONS);
+	struct report_list *l = show_list_get(e, REPORT_FUNCTIONS);
 	if (!l)
 		return -1;
-	int r = report_print_list(e, l, 1);
+	int r = show_print_list(e, l, 1);
 	if (r == 0)
 		object_warnings(e);
 	report_list_free(l);
@@ -189,25 +189,25 @@ static void print_summary(struct erp *e, uint32_t f, const char *name)
 	fputc('\n', e->out);
 }
 
-int report_fsummary(struct erp *e, const char *arg)
+int show_fsummary(struct erp *e, const char *arg)
 {
 	(void)arg;
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	char title[256];
-	report_sort_title(e, title, sizeof title);
+	show_sort_title(e, title, sizeof title);
 	textout_printf(e->out, "Functions sorted by metric: %s\n\n", title);
-	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
+	struct report_list *l = show_list_get(e, REPORT_FUNCTIONS);
 	if (!l)
 		return -1;
-	size_t rows = report_rows(e, l->nrows);
+	size_t rows = show_rows(e, l->nrows);
 	for (size_t i = 0; i < rows; i++)
 		print_summary(e, l->ids[i], l->names[i]);
 	report_list_free(l);
 	return 0;
 }
 
-int report_resolve_function(struct erp *e, const char *arg, uint32_t *ret)
+int show_resolve_function(struct erp *e, const char *arg, uint32_t *ret)
 {
 	char name[4096];
 	long which = 0;
@@ -247,30 +247,30 @@ int report_resolve_function(struct erp *e, const char *arg, uint32_t *ret)
 	return 0;
 }
 
-int report_fsingle(struct erp *e, const char *arg)
+int show_fsingle(struct erp *e, const char *arg)
 {
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	uint32_t f;
-	if (report_resolve_function(e, arg, &f) < 0)
+	if (show_resolve_function(e, arg, &f) < 0)
 		return -1;
 	char buf[4096];
 	print_summary(e, f, erp_func_name(e, profile_func(e->prof, f), buf, sizeof buf));
 	return 0;
 }
 
-int report_objects(struct erp *e, const char *arg)
+int show_objects(struct erp *e, const char *arg)
 {
 	(void)arg;
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	char title[256];
-	report_sort_title(e, title, sizeof title);
+	show_sort_title(e, title, sizeof title);
 	textout_printf(e->out, "Load Objects sorted by metric: %s\n\n", title);
-	struct report_list *l = report_list_get(e, REPORT_OBJECTS);
+	struct report_list *l = show_list_get(e, REPORT_OBJECTS);
 	if (!l)
 		return -1;
-	int r = report_print_list(e, l, 0);
+	int r = show_print_list(e, l, 0);
 	if (r == 0)
 		object_warnings(e); /* objects whose symbols could not be read */
 	report_list_free(l);

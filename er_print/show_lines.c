@@ -1,5 +1,5 @@
 /*
- * report_lines.c - metrics by source line and by PC: `lines`, `pcs`,
+ * show_lines.c - metrics by source line and by PC: `lines`, `pcs`,
  * `lsummary`, `psummary`, in gprofng's layouts (shared/reference §4.4):
  *   work, line 10 in "prog.c"
  *   <Function: name, instructions without line numbers>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "er_print/erp.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "er_print/table.h"
 #include "er_print/textout.h"
 
@@ -20,7 +20,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-const char *report_line_name(struct erp *e, uint32_t id, char *buf, size_t room)
+const char *show_line_name(struct erp *e, uint32_t id, char *buf, size_t room)
 {
 	const struct pline *l = profile_line(e->prof, id);
 	char fn[4096];
@@ -32,7 +32,7 @@ const char *report_line_name(struct erp *e, uint32_t id, char *buf, size_t room)
 	return buf;
 }
 
-const char *report_pc_name(struct erp *e, uint32_t id, char *buf, size_t room)
+const char *show_pc_name(struct erp *e, uint32_t id, char *buf, size_t room)
 {
 	const struct ppc *pc = profile_pc(e->prof, id);
 	const struct pfunc *f = profile_func(e->prof, pc->func);
@@ -51,38 +51,38 @@ static const char *what_title(enum report_what what)
 	return what == REPORT_LINES ? "Lines" : "PCs";
 }
 
-static int report_list(struct erp *e, enum report_what what)
+static int show_list(struct erp *e, enum report_what what)
 {
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	char title[256];
-	report_sort_title(e, title, sizeof title);
+	show_sort_title(e, title, sizeof title);
 	textout_printf(e->out, "%s sorted by metric: %s\n\n", what_title(what), title);
-	if (report_compare_active(e))
-		return report_compare_print_list(e, what);
-	struct report_list *l = report_list_get(e, what);
+	if (show_compare_active(e))
+		return show_compare_print_list(e, what);
+	struct report_list *l = show_list_get(e, what);
 	if (!l)
 		return -1;
-	int r = report_print_list(e, l, 0);
+	int r = show_print_list(e, l, 0);
 	report_list_free(l);
 	return r;
 }
 
 /* The summary form (lsummary, psummary): every metric of every row. */
-static int report_list_summary(struct erp *e, enum report_what what)
+static int show_list_summary(struct erp *e, enum report_what what)
 {
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	size_t nd;
 	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	char title[256];
-	report_sort_title(e, title, sizeof title);
+	show_sort_title(e, title, sizeof title);
 	textout_printf(e->out, "%s sorted by metric: %s\n\n", what_title(what), title);
-	struct report_list *l = report_list_get(e, what);
+	struct report_list *l = show_list_get(e, what);
 	if (!l)
 		return -1;
 	const uint64_t *total = metrics_total(l->m);
-	size_t show = report_rows(e, l->nrows);
+	size_t show = show_rows(e, l->nrows);
 	for (size_t i = 0; i < show; i++) {
 		textout_printf(e->out, "%s\n", l->names[i]);
 		for (size_t k = 0; k < nd; k++) {
@@ -102,26 +102,26 @@ static int report_list_summary(struct erp *e, enum report_what what)
 	return 0;
 }
 
-int report_lines(struct erp *e, const char *arg)
+int show_lines(struct erp *e, const char *arg)
 {
 	(void)arg;
-	return report_list(e, REPORT_LINES);
+	return show_list(e, REPORT_LINES);
 }
 
-int report_pcs(struct erp *e, const char *arg)
+int show_pcs(struct erp *e, const char *arg)
 {
 	(void)arg;
-	return report_list(e, REPORT_PCS);
+	return show_list(e, REPORT_PCS);
 }
 
-int report_lsummary(struct erp *e, const char *arg)
+int show_lsummary(struct erp *e, const char *arg)
 {
 	(void)arg;
-	return report_list_summary(e, REPORT_LINES);
+	return show_list_summary(e, REPORT_LINES);
 }
 
-int report_psummary(struct erp *e, const char *arg)
+int show_psummary(struct erp *e, const char *arg)
 {
 	(void)arg;
-	return report_list_summary(e, REPORT_PCS);
+	return show_list_summary(e, REPORT_PCS);
 }

@@ -1,5 +1,5 @@
 /*
- * report_calls.c - callers-callees (one block per function, in function-list
+ * show_calls.c - callers-callees (one block per function, in function-list
  * order), csingle (one function's callers and callees) and calltree, as
  * text tables.  The blocks, their order and the tree walk are
  * analysis/report_calls.h's model; the percentages of a callers-callees
@@ -12,7 +12,7 @@
 
 #include "analysis/report_calls.h"
 #include "er_print/erp.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "er_print/table.h"
 #include "er_print/textout.h"
 
@@ -25,8 +25,8 @@ static void attr_sort_title(struct erp *e, const struct mspec_item *items, size_
 	snprintf(buf, room, "Attributed %s", d[metric].username);
 }
 
-size_t report_attr_columns(struct erp *e, const uint64_t *base, struct mspec_item *items,
-			   struct table_col *cols, char titles[][64])
+size_t show_attr_columns(struct erp *e, const uint64_t *base, struct mspec_item *items,
+			 struct table_col *cols, char titles[][64])
 {
 	size_t nd;
 	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
@@ -69,8 +69,7 @@ static void add_edges(struct erp *e, struct table *t, const struct report_edge *
 static int print_block(struct erp *e, uint32_t f, int fragment)
 {
 	struct report_calls rc;
-	int r = report_calls_of(e->prof, f, report_sort_metric(&e->sort.items[0]), report_entity_name, e,
-				&rc);
+	int r = report_calls_of(e->prof, f, report_sort_metric(&e->sort.items[0]), show_entity_name, e, &rc);
 	if (r < 0) {
 		erp_error_r(e, r);
 		return -1;
@@ -78,7 +77,7 @@ static int print_block(struct erp *e, uint32_t f, int fragment)
 	struct mspec_item items[MSPEC_MAX];
 	struct table_col cols[MSPEC_MAX];
 	char titles[MSPEC_MAX][64], name[4096];
-	size_t ni = report_attr_columns(e, rc.base, items, cols, titles);
+	size_t ni = show_attr_columns(e, rc.base, items, cols, titles);
 	struct table *t = table_new(cols, ni);
 	if (!t) {
 		report_calls_release(&rc);
@@ -109,24 +108,24 @@ static int print_block(struct erp *e, uint32_t f, int fragment)
 	return 0;
 }
 
-int report_callers_callees(struct erp *e, const char *arg)
+int show_callers_callees(struct erp *e, const char *arg)
 {
 	(void)arg;
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	char title[256];
 	struct mspec_item items[MSPEC_MAX];
 	size_t ni = report_attr_items(&e->metrics, items);
-	report_sort_title(e, title, sizeof title);
+	show_sort_title(e, title, sizeof title);
 	textout_printf(e->out, "Functions sorted by metric: %s\n", title);
 	attr_sort_title(e, items, ni, title, sizeof title);
 	textout_printf(e->out, "Callers and callees sorted by metric: %s\n\n", title);
-	if (report_compare_active(e))
-		return report_compare_print_calls(e);
-	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
+	if (show_compare_active(e))
+		return show_compare_print_calls(e);
+	struct report_list *l = show_list_get(e, REPORT_FUNCTIONS);
 	if (!l)
 		return -1;
-	size_t rows = report_rows(e, l->nrows);
+	size_t rows = show_rows(e, l->nrows);
 	int r = 0;
 	for (size_t i = 0; i < rows && r == 0; i++)
 		r = print_block(e, l->ids[i], 0);
@@ -134,12 +133,12 @@ int report_callers_callees(struct erp *e, const char *arg)
 	return r;
 }
 
-int report_csingle(struct erp *e, const char *arg)
+int show_csingle(struct erp *e, const char *arg)
 {
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	uint32_t f;
-	if (report_resolve_function(e, arg, &f) < 0)
+	if (show_resolve_function(e, arg, &f) < 0)
 		return -1;
 	char title[256];
 	struct mspec_item items[MSPEC_MAX];
@@ -205,16 +204,16 @@ static int tree_row(void *arg, const struct metrics_node *n, size_t depth, int h
 	return 0;
 }
 
-int report_calltree(struct erp *e, const char *arg)
+int show_calltree(struct erp *e, const char *arg)
 {
 	(void)arg;
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	const struct metrics *m = profile_metrics(e->prof);
 	struct mspec_item items[MSPEC_MAX];
 	struct table_col cols[MSPEC_MAX];
 	char titles[MSPEC_MAX][64];
-	size_t ni = report_attr_columns(e, metrics_total(m), items, cols, titles);
+	size_t ni = show_attr_columns(e, metrics_total(m), items, cols, titles);
 	char title[256];
 	attr_sort_title(e, items, ni, title, sizeof title);
 	textout_printf(e->out, "Functions Call Tree. Metric: %s\n\n", title);

@@ -1,5 +1,5 @@
 /*
- * report_sync.c - er_print's synclocks report: the synchronization objects
+ * show_sync.c - er_print's synclocks report: the synchronization objects
  * ranked by the time threads waited on them (analysis/report_sync.h), each
  * with the call stacks that waited, largest first, listed leaf first like
  * the heap reports' stacks, then how often it was taken from its first
@@ -11,7 +11,7 @@
 #include "analysis/experiment.h"
 #include "analysis/report_sync.h"
 #include "er_print/erp.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "er_print/textout.h"
 #include "experiment/record.h"
 
@@ -26,10 +26,10 @@ static int has_sync(const struct profile *p)
 	return 0;
 }
 
-ssize_t report_sync_list(struct erp *e, struct report_sync_object **ret)
+ssize_t show_sync_list(struct erp *e, struct report_sync_object **ret)
 {
 	*ret = NULL;
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	if (!has_sync(e->prof)) {
 		erp_error(e, "no synchronization wait data in the experiments (record with collect -s on)");
@@ -65,11 +65,11 @@ static void print_acquirers(struct erp *e, const struct report_sync_object *o)
 	}
 }
 
-int report_synclocks(struct erp *e, const char *arg)
+int show_synclocks(struct erp *e, const char *arg)
 {
 	(void)arg;
 	struct report_sync_object *v;
-	ssize_t got = report_sync_list(e, &v);
+	ssize_t got = show_sync_list(e, &v);
 	if (got < 0)
 		return -1;
 	size_t n = (size_t)got, shown = e->limit > 0 && (size_t)e->limit < n ? (size_t)e->limit : n;

@@ -1,5 +1,5 @@
 /*
- * report_json.c - `printmode json` for the reports whose text layouts are
+ * show_json.c - `printmode json` for the reports whose text layouts are
  * sentences rather than tables: header, statistics, experiment_list,
  * thread_list, leaks, allocs and synclocks, as typed JSON (times in ns, counts,
  * bytes), from the experiments and the library's statistics and heap
@@ -18,7 +18,7 @@
 #include "analysis/report_sync.h"
 #include "common/jsonw.h"
 #include "er_print/erp.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "experiment/record.h"
 
 static void key_str_opt(struct jsonw *w, const char *key, const char *s)
@@ -130,7 +130,7 @@ static void header_one(struct jsonw *w, const struct experiment *x)
 static int json_header(struct erp *e, const char *arg)
 {
 	size_t lo, hi;
-	if (report_exp_range(e, "header", arg, &lo, &hi) < 0)
+	if (show_exp_range(e, "header", arg, &lo, &hi) < 0)
 		return -1;
 	struct jsonw w;
 	begin(&w, e, "header", arg);
@@ -189,7 +189,7 @@ static int json_statistics(struct erp *e, const char *arg)
 {
 	size_t lo, n;
 	struct report_stats *st, sum;
-	if (report_stats_range(e, arg, &st, &lo, &n, &sum) < 0)
+	if (show_stats_range(e, arg, &st, &lo, &n, &sum) < 0)
 		return -1;
 	struct jsonw w;
 	begin(&w, e, "statistics", arg);
@@ -275,7 +275,7 @@ static void thread_object(struct jsonw *w, struct erp *e, size_t xi, const struc
 
 static int json_thread_list(struct erp *e, const char *arg)
 {
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	struct jsonw w;
 	begin(&w, e, "thread_list", arg);
@@ -329,7 +329,7 @@ static void json_frames(struct jsonw *w, struct erp *e, size_t x, uint32_t s)
 static int json_heap_blocks(struct erp *e, const char *name, const char *arg, enum report_heap_key key)
 {
 	struct report_heap_item *v;
-	ssize_t got = report_heap_stacks(e, key, &v);
+	ssize_t got = show_heap_stacks(e, key, &v);
 	if (got < 0)
 		return -1;
 	const struct heap_summary *h = profile_heap_summary(e->prof);
@@ -389,7 +389,7 @@ static void json_acquirers(struct jsonw *w, struct erp *e, const struct report_s
 static int json_synclocks(struct erp *e, const char *arg)
 {
 	struct report_sync_object *v;
-	ssize_t got = report_sync_list(e, &v);
+	ssize_t got = show_sync_list(e, &v);
 	if (got < 0)
 		return -1;
 	struct jsonw w;
@@ -428,7 +428,7 @@ static int json_synclocks(struct erp *e, const char *arg)
 static int json_iocallstack(struct erp *e, const char *arg)
 {
 	struct report_io_row *v;
-	ssize_t got = report_io_stacks(e, &v);
+	ssize_t got = show_io_stacks(e, &v);
 	if (got < 0)
 		return -1;
 	struct jsonw w;
@@ -458,7 +458,7 @@ static int json_iocallstack(struct erp *e, const char *arg)
 
 static int json_iostat(struct erp *e, const char *arg)
 {
-	if (report_io_prepare(e) < 0)
+	if (show_io_prepare(e) < 0)
 		return -1;
 	struct report_io_stat s;
 	report_io_stat(e->prof, &s);
@@ -477,10 +477,10 @@ static const struct {
 	{"synclocks", json_synclocks},     {"leaks", json_leaks},
 	{"allocs", json_allocs},           {"header", json_header},
 	{"statistics", json_statistics},   {"experiment_list", json_experiment_list},
-	{"thread_list", json_thread_list}, {"sample_list", report_sample_list_json},
+	{"thread_list", json_thread_list}, {"sample_list", show_sample_list_json},
 };
 
-int (*report_json_of(const char *name))(struct erp *, const char *)
+int (*show_json_of(const char *name))(struct erp *, const char *)
 {
 	for (size_t i = 0; i < sizeof json_reports / sizeof json_reports[0]; i++)
 		if (strcmp(json_reports[i].name, name) == 0)

@@ -1,5 +1,5 @@
 /*
- * report_source.c - annotated source (`source`) and disassembly (`disasm`):
+ * show_source.c - annotated source (`source`) and disassembly (`disasm`):
  * every line of a source file with the metrics of its code, functions marked
  * where they start, hot lines (>= sthresh % of the hottest) prefixed "##";
  * every instruction of a function with its metrics, its line, and the source
@@ -18,7 +18,7 @@
 #include "analysis/report_source.h"
 #include "common/regfile.h"
 #include "er_print/erp.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "er_print/table.h"
 #include "er_print/textout.h"
 
@@ -155,7 +155,7 @@ static const char *source_file_of(struct erp *e, const char *arg, const struct p
 			erp_error(e, "source: no function or source file named '%s' in the experiment", arg);
 		return file;
 	}
-	if (report_resolve_function(e, arg, &fid) < 0)
+	if (show_resolve_function(e, arg, &fid) < 0)
 		return NULL;
 	*focus = profile_func(e->prof, fid);
 	struct line_loc pos;
@@ -175,7 +175,7 @@ static struct table *model_table(struct erp *e, const struct mspec_item *items, 
 				 const uint64_t *base, char titles[][64])
 {
 	struct table_col cols[MSPEC_MAX];
-	struct table *t = table_new(cols, report_columns(e, items, n, base, cols, titles));
+	struct table *t = table_new(cols, show_columns(e, items, n, base, cols, titles));
 	if (!t)
 		erp_error(e, "out of memory");
 	else
@@ -201,9 +201,9 @@ static void source_rows(struct erp *e, struct table *t, const struct report_sour
 	}
 }
 
-int report_source(struct erp *e, const char *arg)
+int show_source(struct erp *e, const char *arg)
 {
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	if (!arg || !*arg) {
 		erp_error(e, "source: a function or file name is required");
@@ -339,9 +339,9 @@ static int disasm_one(struct erp *e, const struct pfunc *f)
 	return r;
 }
 
-int report_disasm(struct erp *e, const char *arg)
+int show_disasm(struct erp *e, const char *arg)
 {
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	if (!arg || !*arg) {
 		erp_error(e, "disasm: a function or file name is required");
@@ -349,7 +349,7 @@ int report_disasm(struct erp *e, const char *arg)
 	}
 	uint32_t fid;
 	if (profile_find_funcs(e->prof, arg, &fid, 1) > 0 || strchr(arg, ' ')) {
-		if (report_resolve_function(e, arg, &fid) < 0)
+		if (show_resolve_function(e, arg, &fid) < 0)
 			return -1;
 		return disasm_one(e, profile_func(e->prof, fid));
 	}

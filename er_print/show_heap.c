@@ -1,5 +1,5 @@
 /*
- * report_heap.c - the heap tracing reports: leaks and allocs (one block per
+ * show_heap.c - the heap tracing reports: leaks and allocs (one block per
  * call stack, gprofng's layout), heap (allocations and leaks per stack) and
  * heapstat (peak, size histograms, temporary allocations, who holds memory
  * at the peak).  The numbers come from analysis/profile_heap (semantics
@@ -14,7 +14,7 @@
 #include "analysis/profile_heap.h"
 #include "analysis/report_heap.h"
 #include "er_print/erp.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "er_print/textout.h"
 
 void erp_print_frames(struct erp *e, size_t x, uint32_t s)
@@ -41,9 +41,9 @@ void erp_print_frames(struct erp *e, size_t x, uint32_t s)
 	}
 }
 
-int report_heap_prepare(struct erp *e)
+int show_heap_prepare(struct erp *e)
 {
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	if (!profile_has_heap(e->prof)) {
 		erp_error(e, "no heap tracing data in the experiments (record with collect -H on)");
@@ -58,9 +58,9 @@ static size_t shown(const struct erp *e, size_t n)
 }
 
 /* leaks / allocs: Summary Results, then one block per stack by bytes. */
-ssize_t report_heap_stacks(struct erp *e, enum report_heap_key key, struct report_heap_item **ret)
+ssize_t show_heap_stacks(struct erp *e, enum report_heap_key key, struct report_heap_item **ret)
 {
-	if (report_heap_prepare(e) < 0)
+	if (show_heap_prepare(e) < 0)
 		return -1;
 	ssize_t got = report_heap_items(e->prof, key, 0, ret);
 	if (got < 0)
@@ -68,10 +68,10 @@ ssize_t report_heap_stacks(struct erp *e, enum report_heap_key key, struct repor
 	return got < 0 ? -1 : got;
 }
 
-static int report_stack_blocks(struct erp *e, enum report_heap_key key)
+static int show_stack_blocks(struct erp *e, enum report_heap_key key)
 {
 	struct report_heap_item *v;
-	ssize_t got = report_heap_stacks(e, key, &v);
+	ssize_t got = show_heap_stacks(e, key, &v);
 	if (got < 0)
 		return -1;
 	size_t n = (size_t)got;
@@ -98,16 +98,16 @@ static int report_stack_blocks(struct erp *e, enum report_heap_key key)
 	return 0;
 }
 
-int report_leaks(struct erp *e, const char *arg)
+int show_leaks(struct erp *e, const char *arg)
 {
 	(void)arg;
-	return report_stack_blocks(e, REPORT_HEAP_LEAK);
+	return show_stack_blocks(e, REPORT_HEAP_LEAK);
 }
 
-int report_allocs(struct erp *e, const char *arg)
+int show_allocs(struct erp *e, const char *arg)
 {
 	(void)arg;
-	return report_stack_blocks(e, REPORT_HEAP_ALLOC);
+	return show_stack_blocks(e, REPORT_HEAP_ALLOC);
 }
 
 static void print_counts(struct erp *e, uint64_t ac, uint64_t ab, uint64_t lc, uint64_t lb)
@@ -119,10 +119,10 @@ static void print_counts(struct erp *e, uint64_t ac, uint64_t ab, uint64_t lc, u
 }
 
 /* heap: <Total>, then every stack that allocated (by bytes allocated), gprofng's layout. */
-int report_heap(struct erp *e, const char *arg)
+int show_heap(struct erp *e, const char *arg)
 {
 	(void)arg;
-	if (report_heap_prepare(e) < 0)
+	if (show_heap_prepare(e) < 0)
 		return -1;
 	struct report_heap_item *v;
 	ssize_t got = report_heap_items(e->prof, REPORT_HEAP_ALLOC, 1, &v);
@@ -174,10 +174,10 @@ static int print_top(struct erp *e, enum report_heap_key key, const char *what, 
 	return 0;
 }
 
-int report_heapstat(struct erp *e, const char *arg)
+int show_heapstat(struct erp *e, const char *arg)
 {
 	(void)arg;
-	if (report_heap_prepare(e) < 0)
+	if (show_heap_prepare(e) < 0)
 		return -1;
 	const struct heap_summary *h = profile_heap_summary(e->prof);
 	FILE *o = e->out;

@@ -1,5 +1,5 @@
 /*
- * report_info.c - er_print's information reports: header (what was run, on
+ * show_info.c - er_print's information reports: header (what was run, on
  * what, and how it ended), statistics (process times and resource usage),
  * experiment_list and thread_list, in gprofng's `display text` layouts.
  *
@@ -38,7 +38,7 @@
  * The experiments an `exp_id` argument names: none/"all" = every one, else a
  * number 1..N.  Returns 0 with [*lo, *hi), or -1 after an error message.
  */
-int report_exp_range(struct erp *e, const char *cmd, const char *arg, size_t *lo, size_t *hi)
+int show_exp_range(struct erp *e, const char *cmd, const char *arg, size_t *lo, size_t *hi)
 {
 	size_t n = profile_experiment_count(e->prof);
 	if (n == 0) {
@@ -475,10 +475,10 @@ static void header_one(struct erp *e, const struct experiment *x)
 	header_times(o, x);
 }
 
-int report_header(struct erp *e, const char *arg)
+int show_header(struct erp *e, const char *arg)
 {
 	size_t lo, hi;
-	if (report_exp_range(e, "header", arg, &lo, &hi) < 0)
+	if (show_exp_range(e, "header", arg, &lo, &hi) < 0)
 		return -1;
 	for (size_t i = lo; i < hi; i++) {
 		if (i != lo)
@@ -583,11 +583,11 @@ static void stats_print(struct erp *e, const char *title, const struct report_st
 	textout_printf(o, "\n");
 }
 
-int report_stats_range(struct erp *e, const char *arg, struct report_stats **ret, size_t *lo, size_t *n,
-		       struct report_stats *sum)
+int show_stats_range(struct erp *e, const char *arg, struct report_stats **ret, size_t *lo, size_t *n,
+		     struct report_stats *sum)
 {
 	size_t hi;
-	if (report_exp_range(e, "statistics", arg, lo, &hi) < 0)
+	if (show_exp_range(e, "statistics", arg, lo, &hi) < 0)
 		return -1;
 	if (profile_compute(e->prof) < 0) {
 		erp_error(e, "statistics: out of memory");
@@ -617,11 +617,11 @@ int report_stats_range(struct erp *e, const char *arg, struct report_stats **ret
 	return 0;
 }
 
-int report_statistics(struct erp *e, const char *arg)
+int show_statistics(struct erp *e, const char *arg)
 {
 	size_t lo, n;
 	struct report_stats *st, sum;
-	if (report_stats_range(e, arg, &st, &lo, &n, &sum) < 0)
+	if (show_stats_range(e, arg, &st, &lo, &n, &sum) < 0)
 		return -1;
 	int w = 0;
 	if (n > 1) {
@@ -647,7 +647,7 @@ int report_statistics(struct erp *e, const char *arg)
  * gprofng's `ID Sel PID Experiment` table; with descendants (collect -F) also
  * each process's parent, lineage and command line.
  */
-int report_experiment_list(struct erp *e, const char *arg)
+int show_experiment_list(struct erp *e, const char *arg)
 {
 	FILE *o = e->out;
 	(void)arg;
@@ -763,7 +763,7 @@ static void thread_table(struct erp *e, size_t xi, const struct experiment *x)
 	free(v);
 }
 
-void report_selection_table(FILE *o, size_t n, const char *const *sel, const size_t *totals)
+void show_selection_table(FILE *o, size_t n, const char *const *sel, const size_t *totals)
 {
 	int wexp = 3, wsel = 3, wtot = 5;
 	for (size_t i = 0; i < n; i++) {
@@ -784,7 +784,7 @@ void report_selection_table(FILE *o, size_t n, const char *const *sel, const siz
 			       totals[i]);
 }
 
-int report_thread_list(struct erp *e, const char *arg)
+int show_thread_list(struct erp *e, const char *arg)
 {
 	FILE *o = e->out;
 	(void)arg;
@@ -804,7 +804,7 @@ int report_thread_list(struct erp *e, const char *arg)
 		sel[i] = report_thread_selection(e->prof, i);
 		totals[i] = experiment_thread_count(profile_experiment(e->prof, i));
 	}
-	report_selection_table(o, n, (const char *const *)sel, totals);
+	show_selection_table(o, n, (const char *const *)sel, totals);
 	free(totals);
 	for (size_t i = 0; i < n; i++) {
 		thread_table(e, i, profile_experiment(e->prof, i));

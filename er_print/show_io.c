@@ -1,5 +1,5 @@
 /*
- * report_io.c - er_print's I/O reports (collect -i on), in gprofng's
+ * show_io.c - er_print's I/O reports (collect -i on), in gprofng's
  * layouts: ioactivity (a table by file name) and iodetail (by descriptor,
  * "name (IOVFD=12, FD=3)"), whose columns are the I/O metrics of the
  * metric list (all shown as exclusive: a file has no callees) or, when it
@@ -15,7 +15,7 @@
 #include "analysis/report_io.h"
 #include "common/strbuf.h"
 #include "er_print/erp.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "er_print/table.h"
 #include "er_print/textout.h"
 
@@ -39,9 +39,9 @@ static int metric_fig(struct erp *e, size_t m)
 	return -1;
 }
 
-int report_io_prepare(struct erp *e)
+int show_io_prepare(struct erp *e)
 {
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	if (!report_io_present(e->prof)) {
 		erp_error(e, "no I/O tracing data in the experiments (record with collect -i on)");
@@ -132,7 +132,7 @@ static int print_rows(struct erp *e, const struct report_io_row *v, size_t n, in
 	struct table *t = table_new(cols, nf);
 	if (!t)
 		goto nomem;
-	size_t rows = report_rows(e, n);
+	size_t rows = show_rows(e, n);
 	int multi = profile_experiment_count(e->prof) > 1;
 	for (size_t i = 0; i < rows; i++) {
 		uint64_t vals[PROFILE_IO_FIGS];
@@ -159,7 +159,7 @@ nomem:
 
 static int io_table(struct erp *e, enum report_io_by by)
 {
-	if (report_io_prepare(e) < 0)
+	if (show_io_prepare(e) < 0)
 		return -1;
 	struct report_io_row *v;
 	ssize_t got = report_io_rows(e->prof, by, io_sort(e), &v);
@@ -172,13 +172,13 @@ static int io_table(struct erp *e, enum report_io_by by)
 	return r;
 }
 
-int report_ioactivity(struct erp *e, const char *arg)
+int show_ioactivity(struct erp *e, const char *arg)
 {
 	(void)arg;
 	return io_table(e, REPORT_IO_BY_FILE);
 }
 
-int report_iodetail(struct erp *e, const char *arg)
+int show_iodetail(struct erp *e, const char *arg)
 {
 	(void)arg;
 	return io_table(e, REPORT_IO_BY_VFD);
@@ -205,10 +205,10 @@ static void print_figures(struct erp *e, const uint64_t *v)
 			       (double)v[PROFILE_IO_ERROR_TIME] / 1e9, v[PROFILE_IO_ERROR_CNT]);
 }
 
-ssize_t report_io_stacks(struct erp *e, struct report_io_row **ret)
+ssize_t show_io_stacks(struct erp *e, struct report_io_row **ret)
 {
 	*ret = NULL;
-	if (report_io_prepare(e) < 0)
+	if (show_io_prepare(e) < 0)
 		return -1;
 	ssize_t got = report_io_rows(e->prof, REPORT_IO_BY_STACK, io_sort(e), ret);
 	if (got < 0)
@@ -216,14 +216,14 @@ ssize_t report_io_stacks(struct erp *e, struct report_io_row **ret)
 	return got < 0 ? -1 : got;
 }
 
-int report_iocallstack(struct erp *e, const char *arg)
+int show_iocallstack(struct erp *e, const char *arg)
 {
 	(void)arg;
 	struct report_io_row *v;
-	ssize_t got = report_io_stacks(e, &v);
+	ssize_t got = show_io_stacks(e, &v);
 	if (got < 0)
 		return -1;
-	size_t rows = report_rows(e, (size_t)got);
+	size_t rows = show_rows(e, (size_t)got);
 	for (size_t i = 0; i < rows; i++) {
 		if (i == 0) {
 			textout_printf(e->out, "<Total>\n");
@@ -273,10 +273,10 @@ static void print_sizes(struct erp *e, const struct report_io_sizes *s, int writ
 	textout_printf(o, "Total bytes                       %" PRIu64 "\n", s->bytes);
 }
 
-int report_iostat(struct erp *e, const char *arg)
+int show_iostat(struct erp *e, const char *arg)
 {
 	(void)arg;
-	if (report_io_prepare(e) < 0)
+	if (show_io_prepare(e) < 0)
 		return -1;
 	struct report_io_stat s;
 	report_io_stat(e->prof, &s);

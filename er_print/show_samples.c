@@ -1,5 +1,5 @@
 /*
- * report_samples.c - er_print's sample reports: sample_list (gprofng's
+ * show_samples.c - er_print's sample reports: sample_list (gprofng's
  * Exp/Sel/Total table, then each experiment's samples with the labels of the
  * points that open and close them), overview (per-sample data, the Oracle
  * 12.4-and-earlier layout, which gprofng calls sample_detail), and the JSON
@@ -83,7 +83,7 @@ static void sample_table(struct erp *e, size_t xi)
 	}
 }
 
-int report_sample_list(struct erp *e, const char *arg)
+int show_sample_list(struct erp *e, const char *arg)
 {
 	FILE *o = e->out;
 	(void)arg;
@@ -102,7 +102,7 @@ int report_sample_list(struct erp *e, const char *arg)
 			r = -1;
 	}
 	if (r == 0) {
-		report_selection_table(o, n, (const char *const *)sel, totals);
+		show_selection_table(o, n, (const char *const *)sel, totals);
 		for (size_t i = 0; i < n; i++)
 			sample_table(e, i);
 	} else {
@@ -135,10 +135,10 @@ static void overview_row(FILE *o, const struct profile_sample *s, int selected)
 		       s->paused ? " (paused)" : "");
 }
 
-int report_overview(struct erp *e, const char *arg)
+int show_overview(struct erp *e, const char *arg)
 {
 	size_t lo, hi;
-	if (report_exp_range(e, "overview", arg, &lo, &hi) < 0)
+	if (show_exp_range(e, "overview", arg, &lo, &hi) < 0)
 		return -1;
 	FILE *o = e->out;
 	for (size_t xi = lo; xi < hi; xi++) {
@@ -186,7 +186,7 @@ static void json_sample(struct jsonw *w, struct erp *e, size_t xi, const struct 
 	jsonw_object_end(w);
 }
 
-int report_sample_list_json(struct erp *e, const char *arg)
+int show_sample_list_json(struct erp *e, const char *arg)
 {
 	struct jsonw w;
 	jsonw_init(&w, e->out, NULL, 0);

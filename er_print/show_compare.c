@@ -1,5 +1,5 @@
 /*
- * report_compare.c - compare mode (`compare on|off|delta|ratio`, Oracle
+ * show_compare.c - compare mode (`compare on|off|delta|ratio`, Oracle
  * 12.5+ and gprofng): functions, lines, PCs and callers-callees with each
  * metric column once per experiment (or group) as given, side by side in
  * gprofng's layout: the experiment's name above each column, the first
@@ -14,7 +14,7 @@
 
 #include "analysis/report_calls.h"
 #include "er_print/erp.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "er_print/table.h"
 #include "er_print/textout.h"
 
@@ -48,7 +48,7 @@ int cmd_compare(struct erp *e, const char *arg)
 	return 0;
 }
 
-int report_compare_active(const struct erp *e)
+int show_compare_active(const struct erp *e)
 {
 	return e->compare && e->nsides > 1;
 }
@@ -59,7 +59,7 @@ static void error_r(struct erp *e, int r)
 }
 
 /*
- * Table columns: each of the n base columns (report_columns) once per side,
+ * Table columns: each of the n base columns (show_columns) once per side,
  * side by side, with side s's 100% of base column c at totals[s * n + c].
  * Returns the count, or 0 after an error message when they do not fit.
  */
@@ -96,7 +96,7 @@ static void side_values(size_t ns, size_t n, const uint64_t *v, uint64_t *out)
 			out[c * ns + s] = v[s * n + c];
 }
 
-int report_compare_print_list(struct erp *e, enum report_what what)
+int show_compare_print_list(struct erp *e, enum report_what what)
 {
 	struct report_compare *m;
 	/* the metric columns only: a size or an address is no figure to compare */
@@ -105,7 +105,7 @@ int report_compare_print_list(struct erp *e, enum report_what what)
 		if (e->metrics.items[i].kind == MSPEC_METRIC)
 			spec.items[spec.n++] = e->metrics.items[i];
 	int r = report_compare_list(e->prof, what, e->sides, e->nsides, &spec, &e->sort.items[0],
-				    report_entity_name, e, &m);
+				    show_entity_name, e, &m);
 	if (r < 0) {
 		error_r(e, r);
 		return -1;
@@ -113,7 +113,7 @@ int report_compare_print_list(struct erp *e, enum report_what what)
 	struct table_col base[MSPEC_MAX], cols[40];
 	char titles[MSPEC_MAX][64];
 	uint64_t zero[MSPEC_MAX] = {0};
-	report_columns(e, m->cols, m->ncols, zero, base, titles);
+	show_columns(e, m->cols, m->ncols, zero, base, titles);
 	size_t nc = side_columns(e, base, m->ncols, m->totals, cols);
 	struct table *t = nc || !m->ncols ? table_new(cols, nc) : NULL;
 	if (!t) {
@@ -122,7 +122,7 @@ int report_compare_print_list(struct erp *e, enum report_what what)
 		report_compare_free(m);
 		return -1;
 	}
-	size_t rows = report_rows(e, m->nrows);
+	size_t rows = show_rows(e, m->nrows);
 	for (size_t i = 0; i < rows; i++) {
 		uint64_t vals[40];
 		side_values(e->nsides, m->ncols, m->rows[i].values, vals);
@@ -158,7 +158,7 @@ static int print_block(struct erp *e, const struct report_compare_calls *cc,
 	char titles[MSPEC_MAX][64];
 	uint64_t totals[40] = {0};
 	/* the side's 100% is set per column below: b->base for metric k of side s */
-	size_t ni = report_attr_columns(e, b->base, items, base, titles);
+	size_t ni = show_attr_columns(e, b->base, items, base, titles);
 	if (ni * ns > 40)
 		return side_columns(e, base, ni, totals, cols) ? 0 : -1; /* its message */
 	for (size_t c = 0; c < ni; c++)
@@ -184,16 +184,16 @@ static int print_block(struct erp *e, const struct report_compare_calls *cc,
 	return 0;
 }
 
-int report_compare_print_calls(struct erp *e)
+int show_compare_print_calls(struct erp *e)
 {
 	struct report_compare_calls *cc;
-	int r = report_compare_calls(e->prof, e->sides, e->nsides, &e->sort.items[0], report_entity_name, e,
+	int r = report_compare_calls(e->prof, e->sides, e->nsides, &e->sort.items[0], show_entity_name, e,
 				     &cc);
 	if (r < 0) {
 		error_r(e, r);
 		return -1;
 	}
-	size_t rows = report_rows(e, cc->nblocks);
+	size_t rows = show_rows(e, cc->nblocks);
 	r = 0;
 	for (size_t i = 0; i < rows && r == 0; i++)
 		r = print_block(e, cc, &cc->blocks[i]);

@@ -1,5 +1,5 @@
 /*
- * report_mapfile.c - er_print's `mapfile LOAD_OBJECT FILE` (the Oracle
+ * show_mapfile.c - er_print's `mapfile LOAD_OBJECT FILE` (the Oracle
  * tools' link-order file, issue #16 item 6): the functions of one load
  * object that have data, in the order of the function list (the current
  * sort metric, hottest first), one linker symbol name (mangled, without
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "er_print/erp.h"
-#include "er_print/report.h"
+#include "er_print/show.h"
 #include "er_print/textout.h"
 
 /* The load object named obj (its name, "<name>" or its path), or -1 after a message. */
@@ -31,19 +31,19 @@ static long find_object(struct erp *e, const char *obj)
 	return -1;
 }
 
-int report_mapfile(struct erp *e, const char *arg)
+int show_mapfile(struct erp *e, const char *arg)
 {
 	char obj[4096], path[4096];
 	if (sscanf(arg, "%4095s %4095s", obj, path) != 2) {
 		erp_error(e, "mapfile: expected LOAD_OBJECT FILE (FILE - for the output)");
 		return -1;
 	}
-	if (report_prepare(e) < 0)
+	if (show_prepare(e) < 0)
 		return -1;
 	long o = find_object(e, obj);
 	if (o < 0)
 		return -1;
-	struct report_list *l = report_list_get(e, REPORT_FUNCTIONS);
+	struct report_list *l = show_list_get(e, REPORT_FUNCTIONS);
 	if (!l)
 		return -1;
 	FILE *f = strcmp(path, "-") == 0 ? e->out : fopen(path, "w");
