@@ -931,7 +931,7 @@ int main(int argc, char **argv)
 {
 	struct collect_options o;
 	char err[512], target_path[PATH_MAX];
-	char descriptor[2048], duration[64] = "", cwd[PATH_MAX];
+	char descriptor[EXP_PARAMS_MAX_BYTES], duration[64] = "", cwd[PATH_MAX];
 	char unprofilable[PATH_MAX + 512] = "";
 	struct preload pre;
 	struct place pl;

@@ -27,6 +27,7 @@
 #include "common/io.h"
 #include "experiment/format.h"
 #include "experiment/loghead.h"
+#include "experiment/params.h"
 #include "experiment/sysinfo.h"
 #include "experiment/xmlw.h"
 
@@ -40,7 +41,7 @@ static struct lineage_params params;
 /* What the environment said at start; the exec interposers pass it on. */
 static char env_experiment[PATH_MAX];
 static char env_target_pid[32];
-static char env_params[512];
+static char env_params[EXP_PARAMS_MAX_BYTES]; /* PA_PARAMS: as long as collect may write it */
 static char env_follow[4096];
 static char env_preload[2 * PATH_MAX];
 /* "PA_LINEAGE=PID:NAME", the very string environ points to (putenv). */

@@ -54,6 +54,13 @@
 #define EXP_PARAMS_DEPTH_MAX 6000u             /* d= is clamped to 1 .. this */
 #define EXP_PARAMS_SAMPLE_MAX_S 86400u         /* S= is clamped to this */
 #define EXP_PARAMS_SIGNAL_MAX 64               /* l=, y= above it: none */
+/*
+ * The room of PA_PARAMS with its NUL: every struct exp_params params_encode
+ * accepts fits (8 counters with the longest names and fields take about 1.4 KiB);
+ * collect encodes into this much and the collector saves this much for its
+ * descendants (collector/lineage.c).
+ */
+#define EXP_PARAMS_MAX_BYTES 2048u
 
 /* The tracers: each one's key is an index here (collector/tracer.h `param`). */
 enum exp_params_tracer {

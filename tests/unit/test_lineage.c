@@ -14,7 +14,8 @@
  *   -F off: the name is taken, nothing is created, with the reason;
  *   a process that is neither the founder nor a descendant, or whose
  *   PA_LINEAGE is not a lineage name: dormant;
- *   and the environment an exec passes on (lineage_exec_env).
+ *   and the environment an exec passes on (lineage_exec_env), also with
+ *   the longest PA_PARAMS collect may write.
  * Every process adds its <process> line to the founder's processes.xml.
  */
 #include "collector/lineage.h"
@@ -25,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "experiment/params.h"
 #include "tests/unit/check.h"
 
 static char tmp[PATH_MAX / 2], exp_dir[PATH_MAX];
@@ -202,6 +204,35 @@ static void relative_experiment(void)
 	CHECK(!lineage_init(&follow_on)->known);
 }
 
+/*
+ * The founder with the longest PA_PARAMS collect may write (EXP_PARAMS_MAX_BYTES
+ * with its NUL: eight counters with long names and fields): it records, and an
+ * exec passes the whole string on (a 512-byte copy left the process dormant).
+ */
+static void long_params(void)
+{
+	char pid[32], params[EXP_PARAMS_MAX_BYTES];
+	snprintf(pid, sizeof pid, "%d", (int)getpid());
+	set_env(pid, NULL);
+	memset(params, 'x', sizeof params - 1);
+	memcpy(params, "p=10007;z=", 10); /* an unknown key: ignored by the decoder */
+	params[sizeof params - 1] = '\0';
+	setenv("PA_PARAMS", params, 1);
+	const struct lineage_self *s = lineage_init(&follow_on);
+	CHECK(s->known && s->followed);
+	CHECK_EQ_U64(s->origin, LINEAGE_FOUNDER);
+	char *const envp[] = {"HOME=/h", NULL};
+	size_t bytes = lineage_exec_env_bytes(envp);
+	void *buf = malloc(bytes);
+	char **out = buf ? lineage_exec_env(envp, buf, bytes) : NULL;
+	CHECK(out != NULL);
+	int found = 0;
+	for (char **e = out; out && *e; e++)
+		found += strncmp(*e, "PA_PARAMS=", 10) == 0 && strcmp(*e + 10, params) == 0;
+	CHECK_EQ_U64(found, 1);
+	free(buf);
+}
+
 static size_t count_in(const char *path, const char *needle)
 {
 	FILE *f = fopen(path, "r");
@@ -233,6 +264,7 @@ int main(void)
 	in_child(outsider);
 	in_child(bad_lineage);
 	in_child(relative_experiment);
+	in_child(long_params);
 
 	char p[PATH_MAX * 2];
 	snprintf(p, sizeof p, "%s/processes.xml", exp_dir);

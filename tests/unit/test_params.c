@@ -109,7 +109,7 @@ static void check_same(const struct exp_params *a, const struct exp_params *b)
 /* p encoded and decoded is p; encoded again, the same bytes. */
 static void check_round_trip(const struct exp_params *p)
 {
-	char buf[2048], again[2048];
+	char buf[EXP_PARAMS_MAX_BYTES], again[EXP_PARAMS_MAX_BYTES];
 	CHECK(params_encode(p, buf, sizeof buf) > 0);
 	struct exp_params d;
 	params_decode(buf, &d);
