@@ -585,6 +585,8 @@ static void log_end_counters(struct xmlw *w)
 	xmlw_attr_u64(w, "tstamp_ns", col_now_ns());
 	xmlw_attr_u64(w, "samples", atomic_load(&n->samples));
 	xmlw_attr_u64(w, "samples_at_start", atomic_load(&n->startup_samples));
+	xmlw_attr_u64(w, "samples_at_end", atomic_load(&n->end_samples));
+	xmlw_attr_u64(w, "resyncs", atomic_load(&n->resyncs));
 	xmlw_attr_u64(w, "signals", atomic_load(&n->signals));
 	xmlw_attr_u64(w, "deferred", atomic_load(&n->deferred));
 	xmlw_attr_u64(w, "wait_samples", atomic_load(&n->wait_samples));

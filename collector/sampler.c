@@ -370,6 +370,11 @@ int sampler_rearm(struct sampler_thread *s, uint64_t first_ns)
 	return start_timer(s, s->tid, s->cookie, first_ns);
 }
 
+int sampler_counts_apart(const struct sampler_thread *s)
+{
+	return s->kind == SAMPLER_PERF;
+}
+
 int sampler_first_pending(const struct sampler_thread *s)
 {
 	return s->kind == SAMPLER_PERF && s->oneshot;

@@ -27,7 +27,12 @@
  *    whose period is the distance to the thread's first grid point; at its
  *    sample the handler lets it go and makes the steady event, period I
  *    (sampler_after_sample): one event per thread at a time, none at all
- *    for the thread's own code after the first sample's handler;
+ *    for the thread's own code after the first sample's handler.  The
+ *    event's count drifts from the thread's clock: an expiry that comes
+ *    before its grid point, or later than the steady event was made after
+ *    one, is followed by a one-shot to the grid point, then the steady
+ *    event again (threads.c), so that a point is sampled where the thread
+ *    passes it;
  *  - timer: a POSIX timer on the thread's CPU clock (SIGEV_THREAD_ID, its
  *    first expiry at the first grid point, then every I), which the kernel
  *    checks only at its tick (HZ=250: every 4 ms of a thread's running), so a
@@ -164,6 +169,13 @@ int sampler_rearm(struct sampler_thread *s, uint64_t first_ns);
  * counters).  After sampler_start.  SIGNAL_SAFE.
  */
 void sampler_avoid(struct sampler_thread *s, const int *fds, unsigned n);
+
+/*
+ * 1 if s's expiries come from a count of its own (perf's task-clock event),
+ * which drifts from the thread's CPU clock (threads.c's next_expiry).
+ * SIGNAL_SAFE.
+ */
+int sampler_counts_apart(const struct sampler_thread *s);
 
 /* 1 if s's event is still the first expiry's one-shot (perf). SIGNAL_SAFE. */
 int sampler_first_pending(const struct sampler_thread *s);

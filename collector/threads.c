@@ -70,6 +70,7 @@ struct col_thread {
 	uint64_t raw_stack_hi;           /* ... and the top of the stack clone was given */
 	uint64_t origin_ns;              /* thread CPU clock where its recording counts from (sampler.h) */
 	uint64_t next_grid_ns;           /* ... of its next grid point not yet passed */
+	uint64_t steady_lag_ns;          /* how far after a grid point its steady event was made (perf) */
 	uint64_t credit;                 /* grid points from there on a blocking call charged already */
 	uint64_t last_cpu_ns;            /* ... up to which its samples charged it */
 	uint64_t last_at_ns;             /* when last_cpu_ns was read (col_now_ns) */
@@ -133,6 +134,7 @@ void threads_unlock(void)
 static void thread_key_destructor(void *p);
 static void take_deferred(struct col_thread *t, int ending);
 static void take_hwc_here(struct col_thread *t);
+static void take_end(struct col_thread *t, uint64_t cpu_ns);
 
 int threads_init(void (*thread_end)(void))
 {
@@ -463,7 +465,9 @@ static void thread_key_destructor(void *p)
 	if (!atomic_compare_exchange_strong(&t->state, &expect, SLOT_ENDING))
 		return; /* the process-end path has ended it */
 	tls_guard = 1;
+	uint64_t cpu = col_thread_cpu_ns(); /* before the sampler's own teardown */
 	sampler_stop(&t->smp);
+	take_end(t, cpu);
 	take_hwc_here(t); /* overflows of the way out, over the stack from here */
 	hwc_thread_stop(&t->hwc);
 	thread_write_end(t, t->tid, col_thread_cpu_ns());
@@ -545,9 +549,11 @@ void threads_finish(void)
 	int expect_self = SLOT_LIVE;
 	if (self && atomic_compare_exchange_strong(&self->state, &expect_self, SLOT_ENDING)) {
 		ended[self - thread_slots] = 1;
+		uint64_t cpu = col_thread_cpu_ns();
 		sampler_stop(&self->smp);
 		if (self->deferred)
 			take_deferred(self, 1);
+		take_end(self, cpu);
 		take_hwc_here(self); /* overflows of the way out, over the stack from here */
 		hwc_thread_stop(&self->hwc);
 	}
@@ -911,32 +917,61 @@ void threads_resignal_self(void)
 }
 
 /*
- * After an expiry of t's sampler: the first expiry's one-shot event gives
- * way to the steady one (sampler_after_sample), unless it came before its
- * grid point by the thread's own clock (a task-clock event counts the time
- * the hypervisor took the CPU away, which the thread's clock does not):
- * then a one-shot again, for what is left.  0 in that case (no grid point
- * passed), else 1.  SIGNAL_SAFE.
+ * After an expiry of t's sampler, before its sample is charged (the steady
+ * event first: the later it is made, the later its expiries come).  The
+ * first expiry's one-shot event gives way to the steady one
+ * (sampler_after_sample), whose expiries come as far after their grid
+ * points as it was made after this one (steady_lag_ns).  A task-clock
+ * event's count drifts from the thread's own clock: it counts the time a
+ * hypervisor took the CPU away, and not the scheduler's switches, a few
+ * microseconds each under load.  An expiry that comes before its grid
+ * point is followed by a one-shot for what is left (0: no grid point
+ * passed); one that comes more than I/16 (at least 250 us) later than the
+ * steady event's lag by a one-shot to the next grid point, then a steady
+ * event again.
+ * Without them a point is charged to what runs when its late expiry comes,
+ * which is always later: the function a process runs first lost the lag
+ * at its end.  SIGNAL_SAFE.
  */
+#define RESYNC_FLOOR_NS 250000u /* the lag a VM's timer interrupts alone can add */
+
 static int next_expiry(struct col_thread *t)
 {
-	if (sampler_first_pending(&t->smp)) {
-		uint64_t cpu = col_thread_cpu_ns();
-		if (cpu < t->next_grid_ns) {
-			sampler_rearm(&t->smp, t->next_grid_ns - cpu);
-			return 0;
-		}
+	if (!sampler_counts_apart(&t->smp)) {
+		sampler_after_sample(&t->smp);
+		return 1;
+	}
+	uint64_t iv = sampler_interval_ns(), cpu = col_thread_cpu_ns(), grid = t->next_grid_ns;
+	if (cpu < grid) {
+		sampler_rearm(&t->smp, grid - cpu);
+		return 0;
+	}
+	int first = sampler_first_pending(&t->smp);
+	uint64_t slack = iv / 16 > RESYNC_FLOOR_NS ? iv / 16 : RESYNC_FLOOR_NS;
+	if (!first && iv && cpu - grid > t->steady_lag_ns + slack) {
+		sampler_rearm(&t->smp, grid + ((cpu - grid) / iv + 1) * iv - cpu);
+		atomic_fetch_add(&col_counters()->resyncs, 1);
+		return 1;
 	}
 	sampler_after_sample(&t->smp);
+	if (first && iv)
+		t->steady_lag_ns = (col_thread_cpu_ns() - grid) % iv;
 	return 1;
 }
 
-enum sig_owner { SIG_APP, SIG_STALE, SIG_CLOCK, SIG_HWC };
+enum sig_owner { SIG_APP, SIG_STALE, SIG_CLOCK, SIG_RETIRED, SIG_HWC };
+
+/* SIG_CLOCK for the thread's sampler's own signal, SIG_RETIRED for a late one of an event it let go. */
+static enum sig_owner clock_owner(int owns)
+{
+	return owns == 1 ? SIG_CLOCK : SIG_RETIRED;
+}
 
 /*
  * Whose signal sig with si is: the program's, a stale one of ours (a
- * deleted timer), the clock sampler's or the counters' of thread *ret_t (a
- * raw thread is named by its timer's value).  SIGNAL_SAFE.
+ * deleted timer), the clock sampler's (its event's, or a retired one's)
+ * or the counters' of thread *ret_t (a raw thread is named by its timer's
+ * value).  SIGNAL_SAFE.
  */
 static enum sig_owner signal_owner(int sig, const siginfo_t *si, struct col_thread **ret_t)
 {
@@ -949,10 +984,12 @@ static enum sig_owner signal_owner(int sig, const siginfo_t *si, struct col_thre
 		else if (named != t)
 			return SIG_STALE; /* a deleted timer's */
 		/* a timer of ours on no signal the samplers use is stale */
-		return sampler_owns(&t->smp, sig, si, t) ? SIG_CLOCK : SIG_STALE;
+		int owns = sampler_owns(&t->smp, sig, si, t);
+		return owns ? clock_owner(owns) : SIG_STALE;
 	}
-	if (t && sampler_owns(&t->smp, sig, si, t))
-		return SIG_CLOCK;
+	int owns = t ? sampler_owns(&t->smp, sig, si, t) : 0;
+	if (owns)
+		return clock_owner(owns);
 	return t && hwc_owns(&t->hwc, sig, si) ? SIG_HWC : SIG_APP;
 }
 
@@ -991,12 +1028,17 @@ int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *u
 			t->deferred++; /* only this thread and its handler touch it */
 		if (hwc)
 			t->hwc_deferred = 1;
-		next_expiry(t); /* the first expiry's event gives way to the steady one */
+		if (owner == SIG_CLOCK)
+			next_expiry(t); /* the first expiry's event gives way to the steady one */
 		return 1;
 	}
 	*guard = 1;
-	/* the steady event first: the longer after its grid point it starts, the more its grid shifts */
-	if (!next_expiry(t) || !take_sample(t, uc, 0))
+	/*
+	 * The steady event first: the longer after its grid point it starts,
+	 * the more its grid shifts.  A late signal of an event let go says
+	 * nothing of the one that replaced it.
+	 */
+	if ((owner == SIG_CLOCK && !next_expiry(t)) || !take_sample(t, uc, 0))
 		atomic_fetch_add(&n->coalesced, 1); /* its grid point comes with a later sample */
 	if (hwc)
 		take_hwc(t, uc, 0);
@@ -1132,6 +1174,30 @@ __attribute__((noinline)) static void take_deferred(struct col_thread *t, int en
 		if (k > 1) /* one sample weighs the CPU time of all of them */
 			atomic_fetch_add(&n->coalesced, (uint64_t)k - 1);
 	}
+	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
+}
+
+/*
+ * At t's end, its sampler stopped: the grid points its own clock passed by
+ * cpu_ns (read as its end began, before the sampler's teardown) that no
+ * expiry brought, as one sample over the stack from here: the collector's
+ * frames (hidden by the reader) over the thread's way out.  The event's
+ * count lags the thread's clock by the scheduler's switches, a few
+ * microseconds each, so without it a point passed just before the end is
+ * lost and threads shorter than I are under-sampled.  The caller holds the
+ * guard.
+ */
+__attribute__((noinline)) static void take_end(struct col_thread *t, uint64_t cpu_ns)
+{
+	if (!t->pcs || tls_wait_cpu || !sampler_interval_ns() || cpu_ns < t->next_grid_ns)
+		return;
+	uint64_t now = col_now_ns(), w = sample_weight(t, cpu_ns, now);
+	if (!w)
+		return;
+	ucontext_t uc;
+	context_here(&uc);
+	charge_sample(t, &uc, 0, now, w, 0);
+	atomic_fetch_add(&col_counters()->end_samples, 1);
 	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
 }
 
