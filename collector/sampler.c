@@ -343,17 +343,25 @@ static void retire(struct sampler_thread *s, int fd)
 	s->nretired++;
 }
 
-/* Let the thread's event or timer go (its numbers retired); the thread's own call. */
+/*
+ * Let the thread's event or timer go (its numbers retired); the thread's
+ * own call.  s stops naming it first: a signal of it that comes as it goes
+ * (at the return of munmap or timer_delete) is a retired one's, not the
+ * current event's, whose expiry the handler would act on.
+ */
 static void disarm(struct sampler_thread *s)
 {
-	if (s->kind == SAMPLER_PERF) {
-		retire(s, s->fd_num);
-		let_go(&s->page);
-	} else if (s->kind == SAMPLER_TIMER) {
-		retire(s, -1);
-		syscall(SYS_timer_delete, s->timer_id);
-	}
+	enum sampler_kind kind = s->kind;
 	s->kind = SAMPLER_NONE;
+	if (kind == SAMPLER_PERF)
+		retire(s, s->fd_num);
+	else if (kind == SAMPLER_TIMER)
+		retire(s, -1);
+	atomic_signal_fence(memory_order_seq_cst); /* the handler sees it retired before it goes */
+	if (kind == SAMPLER_PERF)
+		let_go(&s->page);
+	else if (kind == SAMPLER_TIMER)
+		syscall(SYS_timer_delete, s->timer_id);
 }
 
 int sampler_rearm(struct sampler_thread *s, uint64_t first_ns)

@@ -58,8 +58,8 @@ struct col_config {
 struct col_counters {
 	_Atomic uint64_t samples;
 	_Atomic uint64_t startup_samples; /* grid points passed before a thread was armed (sampler.h) */
-	_Atomic uint64_t end_samples;     /* grid points passed that no expiry brought, taken at a thread's end */
-	_Atomic uint64_t resyncs;         /* steady events made again on the grid: they had drifted (threads.c) */
+	_Atomic uint64_t end_samples; /* grid points passed that no expiry brought, taken at a thread's end */
+	_Atomic uint64_t resyncs;     /* steady events made again on the grid: they had drifted (threads.c) */
 	_Atomic uint64_t
 		signals; /* sampling signals of live threads while collecting: samples - wait_samples + coalesced + dropped + lost */
 	_Atomic uint64_t deferred;      /* samples taken when the collector's own code returned */

@@ -77,6 +77,8 @@ struct col_thread {
 	uint64_t last_user_ns;  /* its user-mode CPU time charged to samples so far (sampler_user_ns) */
 	uint64_t window_cpu_ns; /* CPU charged to samples inside the collection window (-t) */
 	volatile sig_atomic_t deferred; /* samples that arrived inside the collector: taken on the way out */
+	volatile sig_atomic_t
+		expiry_pending; /* ... and their expiry's next_expiry: that code may be the sampler's */
 	struct blockw_cursor prof, stk; /* clock samples, stacks: in the signal handler */
 	uint8_t *region;                /* [guard page][altstack][pcs] */
 	size_t region_bytes;
@@ -133,6 +135,7 @@ void threads_unlock(void)
 
 static void thread_key_destructor(void *p);
 static void take_deferred(struct col_thread *t, int ending);
+static int deferred_work(const struct col_thread *t);
 static void take_hwc_here(struct col_thread *t);
 static void take_end(struct col_thread *t, uint64_t cpu_ns);
 
@@ -350,7 +353,7 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 	thread_sampler(t, how);
 	if (!t->raw)
 		hwc_thread_started(&t->hwc); /* the sampler's events took other numbers */
-	if (!t->raw && !guard && (t->deferred || t->hwc_deferred))
+	if (!t->raw && !guard && deferred_work(t))
 		take_deferred(t, 0); /* a first expiry that came as the thread was armed */
 	*g = guard;
 }
@@ -908,11 +911,13 @@ void threads_resignal_self(void)
 		return;
 	sig_atomic_t g = tls_guard;
 	tls_guard = 1;
-	if (t->hwc_deferred || t->deferred)
+	if (deferred_work(t))
 		take_deferred(t, 0);
 	if (hwc_active())
 		take_hwc_here(t); /* what the old counters counted, before they go */
 	thread_resignal(t);
+	if (!g && deferred_work(t))
+		take_deferred(t, 0); /* an expiry of the new event, as it was made */
 	tls_guard = g;
 }
 
@@ -957,6 +962,22 @@ static int next_expiry(struct col_thread *t)
 	if (first && iv)
 		t->steady_lag_ns = (col_thread_cpu_ns() - grid) % iv;
 	return 1;
+}
+
+/* The next_expiry of an expiry that came inside the collector's code, now that it is done. SIGNAL_SAFE. */
+static void take_expiry(struct col_thread *t)
+{
+	for (int round = 0; round < 2 && t->expiry_pending; round++) {
+		t->expiry_pending = 0;
+		if (atomic_load(&t->state) == SLOT_LIVE && col_collecting())
+			next_expiry(t);
+	}
+}
+
+/* 1 if the collector's code t leaves has deferred something to its way out. */
+static int deferred_work(const struct col_thread *t)
+{
+	return t->deferred || t->hwc_deferred || t->expiry_pending;
 }
 
 enum sig_owner { SIG_APP, SIG_STALE, SIG_CLOCK, SIG_RETIRED, SIG_HWC };
@@ -1011,6 +1032,7 @@ int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *u
 		}
 		tls_guard = 1;
 		take_hwc(t, uc, 0);
+		take_expiry(t);
 		tls_guard = 0;
 		return 1;
 	}
@@ -1028,8 +1050,13 @@ int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *u
 			t->deferred++; /* only this thread and its handler touch it */
 		if (hwc)
 			t->hwc_deferred = 1;
-		if (owner == SIG_CLOCK)
-			next_expiry(t); /* the first expiry's event gives way to the steady one */
+		/*
+		 * The code interrupted may be making or letting go of this
+		 * thread's events (arming, moving to another signal): what the
+		 * expiry asks of the sampler waits until it returns.
+		 */
+		if (owner == SIG_CLOCK && !t->raw)
+			t->expiry_pending = 1;
 		return 1;
 	}
 	*guard = 1;
@@ -1044,6 +1071,7 @@ int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *u
 		take_hwc(t, uc, 0);
 	if (sampler_stale(&t->smp))
 		thread_resignal(t); /* the program took the sampling signal: move to the new one */
+	take_expiry(t);             /* a nested signal's (another signal number), deferred above */
 	*guard = 0;
 	return 1;
 }
@@ -1151,6 +1179,10 @@ __attribute__((noinline)) static void take_hwc_here(struct col_thread *t)
 __attribute__((noinline)) static void take_deferred(struct col_thread *t, int ending)
 {
 	struct col_counters *n = col_counters();
+	if (ending)
+		t->expiry_pending = 0; /* its sampler is stopped */
+	else
+		take_expiry(t);
 	if (t->hwc_deferred) {
 		t->hwc_deferred = 0;
 		if (ending || (atomic_load(&t->state) == SLOT_LIVE && col_collecting()))
@@ -1211,7 +1243,7 @@ int threads_guard_enter(void)
 void threads_guard_leave(int old)
 {
 	struct col_thread *t = tls_thread;
-	if (!old && t && (t->deferred || t->hwc_deferred))
+	if (!old && t && deferred_work(t))
 		take_deferred(t, 0); /* still under the guard */
 	tls_guard = old;
 }
@@ -1277,7 +1309,7 @@ __attribute__((noinline)) void threads_wait_end(uint64_t pc)
 		tls_wait_leaf = outer_leaf;
 		atomic_fetch_add(&col_counters()->wait_samples, 1);
 	}
-	if (t->deferred || t->hwc_deferred)
+	if (deferred_work(t))
 		take_deferred(t, 0); /* still under the guard */
 	tls_guard = 0;
 	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
