@@ -56,7 +56,12 @@ for p in hi on; do
 	got=$(incl "${exps[@]}" first_fn)
 	python3 -c "import sys; r = ${got:-0} / $want; print(f'# -p $p: first_fn over 10 runs: recorded {${got:-0}} s of {$want} s, ratio {r:.4f}'); sys.exit(0 if abs(r - 1) <= $tol else 1)" &&
 		ok "-p $p: the first 100 ms of main (first_fn) within ${tol#0.0}% over 10 runs: $got s of $want s" ||
-		bad "-p $p: first_fn over 10 runs: recorded '${got:-nothing}' s of $want s"
+		{
+			bad "-p $p: first_fn over 10 runs: recorded '${got:-nothing}' s of $want s"
+			for e in "${exps[@]}"; do # each run's, and its collector's counts, for the log
+				echo "#   $e: first_fn $(incl "$e" first_fn) s; $(grep -o '<collector_end[^>]*' "$e/log.xml")"
+			done
+		}
 done
 
 exps=() used=0
