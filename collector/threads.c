@@ -940,6 +940,13 @@ void threads_resignal_self(void)
  */
 #define RESYNC_FLOOR_NS 250000u /* the lag a VM's timer interrupts alone can add */
 
+/* How late after its grid point an expiry of t's may come before it counts as drifted. */
+static uint64_t lag_bound(const struct col_thread *t)
+{
+	uint64_t iv = sampler_interval_ns();
+	return t->steady_lag_ns + (iv / 16 > RESYNC_FLOOR_NS ? iv / 16 : RESYNC_FLOOR_NS);
+}
+
 static int next_expiry(struct col_thread *t)
 {
 	if (!sampler_counts_apart(&t->smp)) {
@@ -952,8 +959,7 @@ static int next_expiry(struct col_thread *t)
 		return 0;
 	}
 	int first = sampler_first_pending(&t->smp);
-	uint64_t slack = iv / 16 > RESYNC_FLOOR_NS ? iv / 16 : RESYNC_FLOOR_NS;
-	if (!first && iv && cpu - grid > t->steady_lag_ns + slack) {
+	if (!first && iv && cpu - grid > lag_bound(t)) {
 		sampler_rearm(&t->smp, grid + ((cpu - grid) / iv + 1) * iv - cpu);
 		atomic_fetch_add(&col_counters()->resyncs, 1);
 		return 1;
@@ -1210,18 +1216,22 @@ __attribute__((noinline)) static void take_deferred(struct col_thread *t, int en
 }
 
 /*
- * At t's end, its sampler stopped: the grid points its own clock passed by
- * cpu_ns (read as its end began, before the sampler's teardown) that no
- * expiry brought, as one sample over the stack from here: the collector's
- * frames (hidden by the reader) over the thread's way out.  The event's
- * count lags the thread's clock by the scheduler's switches, a few
- * microseconds each, so without it a point passed just before the end is
- * lost and threads shorter than I are under-sampled.  The caller holds the
- * guard.
+ * At t's end, its sampler stopped: a grid point its own clock passed by
+ * cpu_ns (read as its end began, before the sampler's teardown) so shortly
+ * before that its expiry could still be on its way (lag_bound), as one
+ * sample over the stack from here: the collector's frames (hidden by the
+ * reader) over the thread's way out.  The event's count lags the thread's
+ * clock by the scheduler's switches, a few microseconds each, so without
+ * it a point passed just before the end is lost and threads shorter than I
+ * are under-sampled.  Points passed earlier, whose expiries never came
+ * (the thread held the signal), are the reader's to charge from the
+ * thread's end record (<Unknown> for a thread never sampled).  The caller
+ * holds the guard.
  */
 __attribute__((noinline)) static void take_end(struct col_thread *t, uint64_t cpu_ns)
 {
-	if (!t->pcs || tls_wait_cpu || !sampler_interval_ns() || cpu_ns < t->next_grid_ns)
+	if (!t->pcs || tls_wait_cpu || !sampler_interval_ns() || cpu_ns < t->next_grid_ns ||
+	    cpu_ns - t->next_grid_ns > lag_bound(t))
 		return;
 	uint64_t now = col_now_ns(), w = sample_weight(t, cpu_ns, now);
 	if (!w)
