@@ -77,10 +77,10 @@ struct col_thread {
 	uint64_t last_user_ns;  /* its user-mode CPU time charged to samples so far (sampler_user_ns) */
 	uint64_t window_cpu_ns; /* CPU charged to samples inside the collection window (-t) */
 	volatile sig_atomic_t deferred; /* samples that arrived inside the collector: taken on the way out */
-	volatile sig_atomic_t
-		expiry_pending; /* ... and their expiry's next_expiry: that code may be the sampler's */
-	struct blockw_cursor prof, stk; /* clock samples, stacks: in the signal handler */
-	uint8_t *region;                /* [guard page][altstack][pcs] */
+	volatile sig_atomic_t in_sampler;     /* its events are being made or let go (sampler_busy) */
+	volatile sig_atomic_t expiry_pending; /* an expiry that came meanwhile: its next_expiry waits */
+	struct blockw_cursor prof, stk;       /* clock samples, stacks: in the signal handler */
+	uint8_t *region;                      /* [guard page][altstack][pcs] */
 	size_t region_bytes;
 	uint64_t *pcs;
 	/* threads_count's: only this thread writes them (a raw thread shares its creator's) */
@@ -135,7 +135,8 @@ void threads_unlock(void)
 
 static void thread_key_destructor(void *p);
 static void take_deferred(struct col_thread *t, int ending);
-static int deferred_work(const struct col_thread *t);
+static void sampler_busy(struct col_thread *t);
+static void sampler_done(struct col_thread *t);
 static void take_hwc_here(struct col_thread *t);
 static void take_end(struct col_thread *t, uint64_t cpu_ns);
 
@@ -291,9 +292,11 @@ static void thread_sampler(struct col_thread *t, enum startup how)
 		take_startup(t, passed * iv, first, how);
 		t->last_cpu_ns = t->next_grid_ns - iv; /* the last point passed */
 	}
+	sampler_busy(t);
 	int r = sampler_start(&t->smp, t->tid, t, t->raw, t->next_grid_ns > cpu ? t->next_grid_ns - cpu : 1);
 	if (!t->raw) /* its counters' numbers: the events made later (in the handler) must not take them */
 		sampler_avoid(&t->smp, t->hwc.fd_num, EXP_HWC_MAX_COUNTERS);
+	sampler_done(t);
 	if (r < 0 && atomic_fetch_add(&col_counters()->timer_failures, 1) == 0) {
 		char msg[96] = "could not arm the thread's sampling: ";
 		const char *e = strerror(-r);
@@ -353,7 +356,7 @@ static void thread_begin(struct col_thread *t, uint32_t creator, uint64_t start_
 	thread_sampler(t, how);
 	if (!t->raw)
 		hwc_thread_started(&t->hwc); /* the sampler's events took other numbers */
-	if (!t->raw && !guard && deferred_work(t))
+	if (!t->raw && !guard && (t->deferred || t->hwc_deferred))
 		take_deferred(t, 0); /* a first expiry that came as the thread was armed */
 	*g = guard;
 }
@@ -891,6 +894,7 @@ static void take_hwc(struct col_thread *t, const ucontext_t *uc, uint32_t extra_
  */
 static void thread_resignal(struct col_thread *t)
 {
+	sampler_busy(t);
 	int counters = !t->raw && hwc_active();
 	if (counters) {
 		hwc_thread_stop(&t->hwc);
@@ -902,6 +906,7 @@ static void thread_resignal(struct col_thread *t)
 		sampler_avoid(&t->smp, t->hwc.fd_num, EXP_HWC_MAX_COUNTERS);
 		hwc_thread_started(&t->hwc);
 	}
+	sampler_done(t);
 }
 
 void threads_resignal_self(void)
@@ -911,13 +916,11 @@ void threads_resignal_self(void)
 		return;
 	sig_atomic_t g = tls_guard;
 	tls_guard = 1;
-	if (deferred_work(t))
+	if (t->hwc_deferred || t->deferred)
 		take_deferred(t, 0);
 	if (hwc_active())
 		take_hwc_here(t); /* what the old counters counted, before they go */
 	thread_resignal(t);
-	if (!g && deferred_work(t))
-		take_deferred(t, 0); /* an expiry of the new event, as it was made */
 	tls_guard = g;
 }
 
@@ -947,7 +950,7 @@ static uint64_t lag_bound(const struct col_thread *t)
 	return t->steady_lag_ns + (iv / 16 > RESYNC_FLOOR_NS ? iv / 16 : RESYNC_FLOOR_NS);
 }
 
-static int next_expiry(struct col_thread *t)
+static int next_expiry_now(struct col_thread *t)
 {
 	if (!sampler_counts_apart(&t->smp)) {
 		sampler_after_sample(&t->smp);
@@ -970,20 +973,41 @@ static int next_expiry(struct col_thread *t)
 	return 1;
 }
 
-/* The next_expiry of an expiry that came inside the collector's code, now that it is done. SIGNAL_SAFE. */
-static void take_expiry(struct col_thread *t)
+static int next_expiry(struct col_thread *t)
 {
-	for (int round = 0; round < 2 && t->expiry_pending; round++) {
-		t->expiry_pending = 0;
-		if (atomic_load(&t->state) == SLOT_LIVE && col_collecting())
-			next_expiry(t);
-	}
+	sampler_busy(t);
+	int r = next_expiry_now(t);
+	sampler_done(t);
+	return r;
 }
 
-/* 1 if the collector's code t leaves has deferred something to its way out. */
-static int deferred_work(const struct col_thread *t)
+/*
+ * t's events are being made or let go, here or in the handler: an expiry
+ * that comes meanwhile (a signal of another number, or the new event's
+ * own) leaves the sampler alone and is followed up by sampler_done.
+ * SIGNAL_SAFE.
+ */
+static void sampler_busy(struct col_thread *t)
 {
-	return t->deferred || t->hwc_deferred || t->expiry_pending;
+	t->in_sampler = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+/* The sampler is consistent again: the next_expiry of expiries that came meanwhile. SIGNAL_SAFE. */
+static void sampler_done(struct col_thread *t)
+{
+	for (;;) {
+		atomic_signal_fence(memory_order_seq_cst);
+		t->in_sampler = 0;
+		atomic_signal_fence(memory_order_seq_cst);
+		if (!t->expiry_pending)
+			return; /* one that comes from here on finds in_sampler 0 and acts itself */
+		t->in_sampler = 1;
+		atomic_signal_fence(memory_order_seq_cst);
+		t->expiry_pending = 0;
+		if (atomic_load(&t->state) == SLOT_LIVE && col_collecting())
+			next_expiry_now(t);
+	}
 }
 
 enum sig_owner { SIG_APP, SIG_STALE, SIG_CLOCK, SIG_RETIRED, SIG_HWC };
@@ -1038,7 +1062,6 @@ int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *u
 		}
 		tls_guard = 1;
 		take_hwc(t, uc, 0);
-		take_expiry(t);
 		tls_guard = 0;
 		return 1;
 	}
@@ -1058,11 +1081,13 @@ int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *u
 			t->hwc_deferred = 1;
 		/*
 		 * The code interrupted may be making or letting go of this
-		 * thread's events (arming, moving to another signal): what the
-		 * expiry asks of the sampler waits until it returns.
+		 * thread's events (arming, moving to another signal): then
+		 * what the expiry asks of the sampler waits until it is done.
 		 */
-		if (owner == SIG_CLOCK && !t->raw)
+		if (owner == SIG_CLOCK && t->in_sampler)
 			t->expiry_pending = 1;
+		else if (owner == SIG_CLOCK)
+			next_expiry(t); /* the first expiry's event gives way to the steady one */
 		return 1;
 	}
 	*guard = 1;
@@ -1077,7 +1102,6 @@ int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *u
 		take_hwc(t, uc, 0);
 	if (sampler_stale(&t->smp))
 		thread_resignal(t); /* the program took the sampling signal: move to the new one */
-	take_expiry(t);             /* a nested signal's (another signal number), deferred above */
 	*guard = 0;
 	return 1;
 }
@@ -1185,10 +1209,6 @@ __attribute__((noinline)) static void take_hwc_here(struct col_thread *t)
 __attribute__((noinline)) static void take_deferred(struct col_thread *t, int ending)
 {
 	struct col_counters *n = col_counters();
-	if (ending)
-		t->expiry_pending = 0; /* its sampler is stopped */
-	else
-		take_expiry(t);
 	if (t->hwc_deferred) {
 		t->hwc_deferred = 0;
 		if (ending || (atomic_load(&t->state) == SLOT_LIVE && col_collecting()))
@@ -1253,7 +1273,7 @@ int threads_guard_enter(void)
 void threads_guard_leave(int old)
 {
 	struct col_thread *t = tls_thread;
-	if (!old && t && deferred_work(t))
+	if (!old && t && (t->deferred || t->hwc_deferred))
 		take_deferred(t, 0); /* still under the guard */
 	tls_guard = old;
 }
@@ -1319,7 +1339,7 @@ __attribute__((noinline)) void threads_wait_end(uint64_t pc)
 		tls_wait_leaf = outer_leaf;
 		atomic_fetch_add(&col_counters()->wait_samples, 1);
 	}
-	if (deferred_work(t))
+	if (t->deferred || t->hwc_deferred)
 		take_deferred(t, 0); /* still under the guard */
 	tls_guard = 0;
 	__asm__ volatile("" ::: "memory"); /* keep this frame: no tail call */
