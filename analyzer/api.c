@@ -17,6 +17,7 @@
 
 #include "analysis/experiment.h"
 #include "analysis/filter.h"
+#include "analysis/json_schema.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_calls.h"
 #include "analysis/report_info.h"
@@ -80,9 +81,7 @@ long api_metric_arg(struct api_req *r, const char *key, const char *def)
 
 const char *api_func_name(const struct profile *p, uint32_t f, char *buf, size_t room)
 {
-	const struct pfunc *pf = profile_func(p, f);
-	snprintf(buf, room, "%s%s", pf->name, pf->show_version ? pf->version : "");
-	return buf;
+	return json_func_name(profile_func(p, f), buf, room);
 }
 
 static const char *base_name(const char *path)
@@ -180,51 +179,6 @@ static void metric_registry(struct api_req *r)
 	jsonw_array_end(&r->w);
 }
 
-static void header_one(struct jsonw *w, const struct experiment *x)
-{
-	struct exp_header h;
-	experiment_header(x, &h);
-	const struct exp_log *l = experiment_log(x);
-	jsonw_key_string(w, "path", experiment_path(x));
-	jsonw_key_string(w, "name", experiment_name(x));
-	jsonw_key_strings(w, "errors", h.errors, h.nerrors);
-	jsonw_key_strings(w, "warnings", h.warnings, h.nwarnings);
-	jsonw_key_strings(w, "problems", h.problems, h.nproblems);
-	key_str_opt(w, "target", l->target_path);
-	jsonw_key_strings(w, "argv", l->argv, l->argc);
-	jsonw_key_uint(w, "pid", l->pid);
-	key_str_opt(w, "host", l->host);
-	key_str_opt(w, "os", l->os);
-	key_str_opt(w, "release", l->release);
-	key_str_opt(w, "arch", l->arch);
-	jsonw_key_uint(w, "cpus", l->cpus);
-	key_str_opt(w, "clock_profiling", l->clock_mode);
-	jsonw_key_uint(w, "clock_interval_us", l->clock_interval_us);
-	jsonw_key_bool(w, "heap_tracing", h.has_heap);
-	jsonw_key_bool(w, "io_tracing", h.has_io);
-	jsonw_key_bool(w, "sync_tracing", l->sync_on);
-	if (l->sync_on) {
-		jsonw_key_uint(w, "sync_threshold_ns", l->sync_threshold_ns);
-		key_str_opt(w, "sync_threshold_mode", l->sync_mode);
-	}
-	jsonw_key_uint(w, "start_realtime_ns", l->realtime_ns);
-	jsonw_key_uint(w, "duration_ns", experiment_duration_ns(x));
-	jsonw_key_bool(w, "complete", l->complete);
-}
-
-static void stats_object(struct jsonw *w, const struct report_stats *s)
-{
-	jsonw_key_uint(w, "duration_ns", s->duration_ns);
-	jsonw_key_uint(w, "thread_ns", s->thread_ns);
-	jsonw_key_uint(w, "user_cpu_ns", s->user_ns);
-	jsonw_key_uint(w, "system_cpu_ns", s->sys_ns);
-	jsonw_key_uint(w, "cpu_recorded_ns", s->cpu_recorded_ns);
-	jsonw_key_uint(w, "samples_recorded", s->samples_recorded);
-	jsonw_key_uint(w, "samples_dropped", s->samples_dropped);
-	if (s->note[0])
-		jsonw_key_string(w, "note", s->note);
-}
-
 static int api_overview(struct api_req *r)
 {
 	if (profile_compute(r->p) < 0)
@@ -232,6 +186,7 @@ static int api_overview(struct api_req *r)
 	struct jsonw *w = &r->w;
 	struct report_stats sum;
 	memset(&sum, 0, sizeof sum);
+	jsonw_key_string(w, "schema", JSON_SCHEMA_VERSION);
 	jsonw_key(w, "experiments");
 	jsonw_array_begin(w);
 	for (size_t i = 0; i < profile_experiment_count(r->p); i++) {
@@ -240,17 +195,17 @@ static int api_overview(struct api_req *r)
 		report_stats_add(&sum, &s);
 		jsonw_object_begin(w);
 		jsonw_key_uint(w, "id", i + 1);
-		header_one(w, profile_experiment(r->p, i));
+		json_header_fields(w, profile_experiment(r->p, i));
 		jsonw_key(w, "statistics");
 		jsonw_object_begin(w);
-		stats_object(w, &s);
+		json_stats_fields(w, &s);
 		jsonw_object_end(w);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
 	jsonw_key(w, "statistics");
 	jsonw_object_begin(w);
-	stats_object(w, &sum);
+	json_stats_fields(w, &sum);
 	jsonw_object_end(w);
 	metric_registry(r);
 	jsonw_key_string(w, "default_metrics", mspec_default_metrics(r->p));
@@ -420,19 +375,6 @@ static int api_callers(struct api_req *r)
 	return 0;
 }
 
-static const char *routine_name(const struct profile *p, const struct report_thread *t, char *buf,
-				size_t room)
-{
-	switch (t->routine) {
-	case REPORT_ROUTINE_MAIN: return "main thread";
-	case REPORT_ROUTINE_FUNC: return api_func_name(p, t->func->id, buf, room);
-	case REPORT_ROUTINE_ADDRESS:
-		snprintf(buf, room, "0x%llx", (unsigned long long)t->t->start_pc);
-		return buf;
-	default: return NULL;
-	}
-}
-
 static int api_threads(struct api_req *r)
 {
 	struct jsonw *w = &r->w;
@@ -443,46 +385,12 @@ static int api_threads(struct api_req *r)
 		ssize_t n = report_threads(r->p, i, &v);
 		if (n < 0)
 			return api_fail(r, 500, "out of memory");
-		for (ssize_t k = 0; k < n; k++) {
-			char buf[4096];
-			jsonw_object_begin(w);
-			jsonw_key_uint(w, "experiment", i + 1);
-			jsonw_key_uint(w, "thread", v[k].t->number);
-			jsonw_key_uint(w, "tid", v[k].t->tid);
-			jsonw_key_bool(w, "selected", v[k].selected);
-			jsonw_key_uint(w, "samples", v[k].t->samples);
-			if (v[k].t->has_start)
-				jsonw_key_uint(w, "start_ns", v[k].start_ns);
-			if (v[k].t->has_end)
-				jsonw_key_uint(w, "end_ns", v[k].end_ns);
-			jsonw_key_uint(w, "cpu_ns", v[k].cpu_ns);
-			jsonw_key_bool(w, "cpu_sampled", v[k].cpu_sampled);
-			if (v[k].has_wait) { /* Wait CPU and Sleep, per thread only */
-				jsonw_key_uint(w, "wait_cpu_ns", v[k].wait_ns);
-				jsonw_key_uint(w, "sleep_ns", v[k].sleep_ns);
-			}
-			key_str_opt(w, "routine", routine_name(r->p, &v[k], buf, sizeof buf));
-			jsonw_object_end(w);
-		}
+		for (ssize_t k = 0; k < n; k++)
+			json_thread(w, r->p, i, &v[k], NULL);
 		free(v);
 	}
 	jsonw_array_end(w);
 	return 0;
-}
-
-static const char *ending_text(const struct report_ending *e, char *buf, size_t room)
-{
-	switch (e->kind) {
-	case REPORT_END_SIGNAL:
-		snprintf(buf, room, "signal %d%s%s", e->code, e->name ? " " : "", e->name ? e->name : "");
-		break;
-	case REPORT_END_EXIT: snprintf(buf, room, "exit %d", e->code); break;
-	case REPORT_END_EXEC: snprintf(buf, room, "exec %s", e->name ? e->name : "?"); break;
-	case REPORT_END_UNSEEN: snprintf(buf, room, "ended unseen"); break;
-	case REPORT_END_ENDED: snprintf(buf, room, "ended"); break;
-	default: snprintf(buf, room, "unfinished"); break;
-	}
-	return buf;
 }
 
 /* "processes": founder xi's descendants (processes.xml), depth first, children in start order. */
@@ -525,28 +433,13 @@ static int api_experiments(struct api_req *r)
 	jsonw_array_begin(w);
 	for (size_t i = 0; i < profile_experiment_count(r->p); i++) {
 		const struct experiment *x = profile_experiment(r->p, i);
-		struct report_ending end;
-		char buf[4096];
-		report_ending_of(x, &end);
 		jsonw_object_begin(w);
-		jsonw_key_uint(w, "id", i + 1);
-		jsonw_key_string(w, "path", experiment_path(x));
-		jsonw_key_bool(w, "selected", profile_experiment_selected(r->p, i));
-		jsonw_key_uint(w, "pid", experiment_log(x)->pid);
-		jsonw_key_uint(w, "ppid", experiment_log(x)->ppid);
-		long parent = profile_experiment_parent(r->p, i);
-		jsonw_key(w, "parent");
-		if (parent >= 0)
-			jsonw_uint(w, (uint64_t)parent + 1);
-		else
-			jsonw_null(w);
+		json_experiment_fields(w, r->p, i);
 		jsonw_key_uint(w, "founder", profile_experiment_founder(r->p, i) + 1);
-		key_str_opt(w, "lineage", experiment_log(x)->lineage);
-		jsonw_key_strings(w, "argv", experiment_log(x)->argv, experiment_log(x)->argc);
 		jsonw_key_uint(w, "threads", experiment_thread_count(x));
 		jsonw_key_uint(w, "start_offset_ns", profile_experiment_offset_ns(r->p, i));
 		jsonw_key_uint(w, "duration_ns", experiment_duration_ns(x));
-		jsonw_key_string(w, "ending", ending_text(&end, buf, sizeof buf));
+		json_ending_fields(w, x);
 		jsonw_key_uint(w, "cpu_recorded_ns", report_recorded_ns(x));
 		if (profile_experiment_founder(r->p, i) == i && process_tree(r, i) < 0)
 			return -1;
@@ -724,28 +617,7 @@ int api_ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret)
 
 int api_frames(struct api_req *r, size_t x, uint32_t s)
 {
-	const uint32_t *pcs;
-	int n = profile_stack_pcs(r->p, x, s, &pcs);
-	if (n < 0)
-		return n;
-	char name[4096];
-	jsonw_key(&r->w, "frames");
-	jsonw_array_begin(&r->w);
-	for (int i = 0; i < n; i++) {
-		const struct ppc *pc = profile_pc(r->p, pcs[i]);
-		jsonw_object_begin(&r->w);
-		jsonw_key_uint(&r->w, "func", pc->func);
-		jsonw_key_string(&r->w, "name", api_func_name(r->p, pc->func, name, sizeof name));
-		const struct pline *l = profile_line(r->p, pc->line);
-		if (l && l->file && l->line) {
-			const char *base = strrchr(l->file, '/');
-			jsonw_key_string(&r->w, "file", base ? base + 1 : l->file);
-			jsonw_key_uint(&r->w, "line", l->line);
-		}
-		jsonw_object_end(&r->w);
-	}
-	jsonw_array_end(&r->w);
-	return 0;
+	return json_frames(&r->w, r->p, x, s, NULL, 1);
 }
 
 int api_count_arg(struct api_req *r, const char *key, size_t def, size_t max, size_t *ret)

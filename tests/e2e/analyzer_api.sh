@@ -167,11 +167,23 @@ assert all(0 <= x <= t["duration_ns"] for x in e["t"]) and set(e["lane"]) == {0}
 assert len(e["t"]) == len(e["leaf"]) == len(e["value"]) > 0' "$total_ns"
 check "threads: er_print's thread list" test "$(py 'print(len(json.load(open("threads.json"))["threads"]))')" = \
 	"$("$er_print" -thread_list h.er | awk '/^Thread +TID/ { f = 1; next } f && /^ *[0-9]/ { n++ } END { print n }')"
-check "experiments: one, exit 0" py 'x = json.load(open("experiments.json"))["experiments"]; assert len(x) == 1 and x[0]["ending"] == "exit 0" and x[0]["path"] == "h.er"'
+check "experiments: one, exit 0" py 'x = json.load(open("experiments.json"))["experiments"]; assert len(x) == 1 and x[0]["ending"] == {"how": "exit", "status": 0} and x[0]["experiment"] == "h.er"'
 check "overview: the metric registry, typed" py '
 o = json.load(open("overview.json")); m = {x["keyword"]: x["unit"] for x in o["metrics"]}
 assert m == {"totalcpu": "ns", "user": "ns", "system": "ns", "heapalloccnt": "count", "heapallocbytes": "bytes", "heapleakcnt": "count", "heapleakbytes": "bytes"}, m
 assert o["experiments"][0]["heap_tracing"] and o["statistics"]["cpu_recorded_ns"] > 0'
+# one JSON schema (analysis/json_schema.h): the overview's header and statistics are er_print's
+"$er_print" -printmode json -header -statistics h.er >erp.json
+check "overview: the header and statistics are er_print -printmode json's, key for key" py '
+o = json.load(open("overview.json")); r = [json.loads(l) for l in open("erp.json")]
+h = next(x for x in r if x["report"] == "header"); s = next(x for x in r if x["report"] == "statistics")
+assert o["schema"] == "1.0" and len(o["experiments"]) == len(h["experiments"]) == len(s["experiments"]) == 1
+for i, x in enumerate(o["experiments"]):
+    head = {k: v for k, v in x.items() if k not in ("id", "statistics")}
+    stats = {k: v for k, v in s["experiments"][i].items() if k not in ("experiment", "selected")}
+    assert x["id"] == i + 1 and head == h["experiments"][i], (head, h["experiments"][i])
+    assert x["statistics"] == stats, (x["statistics"], stats)
+assert o["statistics"] == s["sum"], (o["statistics"], s["sum"])'
 
 get "api/source?func=$sid" >source.json
 check "source: export_prog.c, a hot line in spin_until" py '
@@ -195,7 +207,7 @@ blocks leaks >leaks.er
 blocks allocs >allocs.er
 py 'h = json.load(open("heap.json"))
 for k, f in (("leaks", "leaks.an"), ("allocations", "allocs.an")):
-    open(f, "w").write("".join("%d %d %s\n" % (x["count"], x["bytes"], " ".join(y["name"] for y in x["frames"])) for x in h[k]["stacks"]))'
+    open(f, "w").write("".join("%d %d %s\n" % (x["count"], x["bytes"], " ".join(y["function"] for y in x["frames"])) for x in h[k]["stacks"]))'
 check "heap: the leaks are er_print's ($(head -c 150 leaks.er))" eval '[[ -s leaks.er ]] && cmp -s leaks.an leaks.er'
 check "heap: the allocations are er_print's ($(wc -l <allocs.er) stacks)" eval '[[ -s allocs.er ]] && cmp -s allocs.an allocs.er'
 read -r distinct inst bytes < <("$er_print" -leaks h.er | sed -n 's/^Summary Results: Distinct Leaks = \([0-9]*\), Total Instances = \([0-9]*\), Total Bytes Leaked = \([0-9]*\)$/\1 \2 \3/p')
@@ -372,11 +384,11 @@ got = [(f["pid"], 0)] + [(p["pid"], p["depth"]) for p in f["processes"]]
 want = [tuple(map(int, l.split())) for l in open("d.tree")]
 assert got == want and len(x) == 3, (got, want)
 assert all(p["followed"] and p["origin"] == "fork" and x[p["experiment"] - 1]["pid"] == p["pid"] for p in f["processes"])
-assert [e["parent"] for e in x] == [None, 1, 2] or [e["parent"] for e in x] == [None, 1, 1], [e["parent"] for e in x]
-assert all(e["ending"] == "exit 0" and e["cpu_recorded_ns"] > 0 for e in x)'
+assert [e["parent_id"] for e in x] == [None, 1, 2] or [e["parent_id"] for e in x] == [None, 1, 1], [e["parent_id"] for e in x]
+assert all(e["ending"] == {"how": "exit", "status": 0} and e["cpu_recorded_ns"] > 0 for e in x)'
 check "d.er: the threads are er_print's ($("$er_print" -thread_list d.er | grep -c 'main thread') main threads)" py '
 t = json.load(open("dth.json"))["threads"]; x = json.load(open("dx.json"))["experiments"]
-assert [(h["experiment"], h["tid"]) for h in t] == [(e["id"], e["pid"]) for e in x], t
+assert [(h["experiment_id"], h["tid"]) for h in t] == [(e["id"], e["pid"]) for e in x], t
 assert len(t) == int(sys.argv[1])' "$("$er_print" -thread_list d.er | grep -c 'main thread')"
 check "d.er: one timeline lane per thread, with its process, every process has samples" py '
 t = json.load(open("dtl.json")); x = json.load(open("dx.json"))["experiments"]
@@ -474,7 +486,7 @@ assert len(v) == 3 and len({x["vfd"] for x in v}) == 3 and all(x["fd"] >= 0 for 
 nst=$("$er_print" -iocallstack i.er | grep -c '^Stack 0x')
 check "io: by stack, iocallstack's $nst stacks, leaf first" py '
 d = json.load(open("io_stack.json")); assert d["distinct"] == len(d["rows"]) == int(sys.argv[1])
-assert all(r["frames"] and r["frames"][0]["name"] in ("open", "write", "read", "close") for r in d["rows"]), d["rows"]' "$nst"
+assert all(r["frames"] and r["frames"][0]["function"] in ("open", "write", "read", "close") for r in d["rows"]), d["rows"]' "$nst"
 read -r wcalls wbytes rcalls < <("$er_print" -iostat i.er | awk '/^Write Statistics/ { s = "w" } /^Read Statistics/ { s = "r" } /^Total calls/ && s == "w" { wc = $NF } /^Total bytes/ && s == "w" { wb = $NF } /^Total calls/ && s == "r" { rc = $NF; s = "" } END { print wc, wb, rc }')
 check "io: the stat is iostat's ($wcalls writes, $wbytes bytes, $rcalls reads)" py '
 s = json.load(open("io_file.json"))["stat"]; assert (s["write"]["calls"], s["write"]["bytes"], s["read"]["calls"]) == tuple(map(int, sys.argv[1:4])), s' "$wcalls" "$wbytes" "$rcalls"

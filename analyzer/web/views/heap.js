@@ -48,12 +48,12 @@ async function showHeap() {
       `${l.distinct} distinct stacks` + (l.stacks.length < l.distinct ? `, the first ${l.stacks.length} shown` : '');
     dataTable(document.getElementById('heap-' + key), ['#', 'Instances', 'Bytes', 'Stack (leaf first)'],
       l.stacks.map((x, i) => ({
-        attrs: { 'data-count': x.count, 'data-bytes': x.bytes, 'data-leaf': x.frames.length ? x.frames[0].name : '' },
-        cells: [i + 1, x.count, x.bytes, x.frames.map((f) => f.name).join(' < ')],
+        attrs: { 'data-count': x.count, 'data-bytes': x.bytes, 'data-leaf': x.frames.length ? x.frames[0].function : '' },
+        cells: [i + 1, x.count, x.bytes, x.frames.map((f) => f.function).join(' < ')],
       })));
     document.querySelectorAll(`#heap-${key} tbody tr`).forEach((tr, i) => {
       const f = l.stacks[i].frames[0];
-      if (f) tr.addEventListener('click', () => select(f.func, f.name));
+      if (f) tr.addEventListener('click', () => select(f.func, f.function));
     });
   }
 }

@@ -33,7 +33,7 @@ async function showIO() {
   const what = { stack: 'stack', file: 'file', descriptor: 'descriptor' }[d.by];
   document.getElementById('io-count').textContent = `${d.distinct} ${what}${d.distinct === 1 ? '' : 's'}` +
     (d.rows.length < d.distinct ? `, the first ${d.rows.length} shown` : '') + ', the most I/O time first';
-  const name = (r) => d.by === 'stack' ? r.frames.map((f) => f.name).join(' < ')
+  const name = (r) => d.by === 'stack' ? r.frames.map((f) => f.function).join(' < ')
     : d.by === 'descriptor' ? `${r.name} (${r.vfd ? 'IOVFD=' + r.vfd : ''}${r.vfd && r.fd >= 0 ? ', ' : ''}${r.fd >= 0 ? 'FD=' + r.fd : ''})`
       : r.name;
   const cells = (r) => [r.ioreadbytes, r.ioreadcnt, secs6(r.ioreadtime_ns), r.iowritebytes, r.iowritecnt,
@@ -48,7 +48,7 @@ async function showIO() {
   if (d.by === 'stack')
     document.querySelectorAll('#io-rows tbody tr:not([data-total])').forEach((tr, i) => {
       const f = d.rows[i].frames[0];
-      if (f) tr.addEventListener('click', () => select(f.func, f.name));
+      if (f) tr.addEventListener('click', () => select(f.func, f.function));
     });
 }
 

@@ -12,7 +12,7 @@ export function showOverview() {
   for (const x of o.experiments) {
     const dl = el('dl');
     const add = (k, v) => dl.append(el('dt', {}, k), el('dd', {}, String(v)));
-    add('Experiment', x.path);
+    add('Experiment', x.experiment);
     add('Target', (x.argv || []).join(' '));
     add('Host', `${x.host} (${x.cpus} CPUs, ${x.os} ${x.release}, ${x.arch})`);
     add('Duration', fmt(x.duration_ns, 'ns') + ' s');
