@@ -129,9 +129,9 @@ $(LIBERMANAGE): $(call obj,$(ERMANAGE_SRC))
 	rm -f $@ && ar rcs $@ $^
 
 # (experiment/expgroup.c is for the tools that read group files, common/fsops.c for those
-# that copy files: not for the target)
+# that copy files, common/why.c for the libraries' failure words: not for the target)
 $(LIBCOLLECTOR): $(call pic,$(COLLECTOR_SRC) $(filter-out experiment/expgroup.c,$(EXPERIMENT_SRC)) \
-		$(filter-out common/fsops.c,$(COMMON_SRC))) \
+		$(filter-out common/fsops.c common/why.c,$(COMMON_SRC))) \
 		collector/libcollector.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(COLLECTOR_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--version-script=collector/libcollector.map \

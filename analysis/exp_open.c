@@ -24,16 +24,6 @@
 #include "experiment/datafile.h"
 #include "experiment/format.h"
 
-/* A problem of the experiment (exp->problems), formatted. */
-static void warnf(struct experiment *exp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warnf(struct experiment *exp, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	experiment_vwarnf(exp, fmt, ap);
-	va_end(ap);
-}
-
 /* ------------------------------------------------------------------ data files */
 
 /* The readers, in reading order: stacks first, the others name its stacks. */
@@ -174,7 +164,7 @@ static int open_data(struct experiment *exp, const char *file, enum exp_file_kin
 		return 0; /* absent data file: that data type was not collected */
 	if (r < 0 && r != -ENOMEM) {
 		/* present but unreadable, or refused: report it and use nothing from it */
-		warnf(exp, "%s; ignored", why);
+		experiment_warnf(exp, "%s; ignored", why);
 		*ret = NULL;
 		return 0;
 	}
@@ -186,13 +176,15 @@ void exp_read_damage(struct exp_read *rd, const char *file, struct datafile *df,
 	struct experiment *exp = rd->exp;
 	struct datafile_damage *d = datafile_damage(df);
 	if (d->torn_bytes)
-		warnf(exp, "%s: truncated: the last %" PRIu64 " bytes are a partial block and were ignored",
-		      file, d->torn_bytes);
+		experiment_warnf(
+			exp, "%s: truncated: the last %" PRIu64 " bytes are a partial block and were ignored",
+			file, d->torn_bytes);
 	if (d->bad_blocks)
-		warnf(exp, "%s: %" PRIu64 " damaged block(s): their remaining records were skipped", file,
-		      d->bad_blocks);
+		experiment_warnf(exp,
+				 "%s: %" PRIu64 " damaged block(s): their remaining records were skipped",
+				 file, d->bad_blocks);
 	if (bad_records)
-		warnf(exp, "%s: %" PRIu64 " malformed record(s) skipped", file, bad_records);
+		experiment_warnf(exp, "%s: %" PRIu64 " malformed record(s) skipped", file, bad_records);
 }
 
 static int cmp_thread_start(const void *a, const void *b)
@@ -323,7 +315,8 @@ static int open_impl(const char *path, enum open_what what, struct experiment **
 		goto fail;
 	}
 	if (!exp->log.complete)
-		warnf(exp, "log.xml is not closed: the collection did not finish or is still running");
+		experiment_warnf(exp,
+				 "log.xml is not closed: the collection did not finish or is still running");
 	set_duration(exp);
 	*ret = exp;
 	return 0;

@@ -56,8 +56,7 @@ void experiment_vwarnf(struct experiment *exp, const char *fmt, va_list ap)
 	strbuf_release(&b);
 }
 
-static void warnf(struct experiment *exp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warnf(struct experiment *exp, const char *fmt, ...)
+void experiment_warnf(struct experiment *exp, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -503,14 +502,15 @@ static void loss_problems(struct experiment *exp)
 {
 	char line[512];
 	if (experiment_loss_line(exp, line, sizeof line))
-		warnf(exp, "%s", line);
+		experiment_warnf(exp, "%s", line);
 	const struct exp_log *l = &exp->log;
 	uint64_t all = l->samples_recorded + l->samples_dropped;
 	if (l->samples_dropped && l->samples_dropped * 1000 > all)
-		warnf(exp,
-		      "%" PRIu64 " of %" PRIu64 " clock samples (%.2f%%) were dropped by the collector "
-		      "(see -statistics); their CPU time went to the next sample of the same thread",
-		      l->samples_dropped, all, 100.0 * (double)l->samples_dropped / (double)all);
+		experiment_warnf(
+			exp,
+			"%" PRIu64 " of %" PRIu64 " clock samples (%.2f%%) were dropped by the collector "
+			"(see -statistics); their CPU time went to the next sample of the same thread",
+			l->samples_dropped, all, 100.0 * (double)l->samples_dropped / (double)all);
 }
 
 /*
@@ -556,8 +556,8 @@ static int parse_xml(struct experiment *exp, const char *file, XML_StartElementH
 		int at_end = e == XML_ERROR_NO_ELEMENTS || e == XML_ERROR_UNCLOSED_TOKEN ||
 			     e == XML_ERROR_PARTIAL_CHAR || (at >= 0 && (size_t)at + 256 >= len);
 		if (at_end && len > 0) {
-			warnf(exp, "%s: %s at the end of the file (the collection did not finish)", file,
-			      XML_ErrorString(e));
+			experiment_warnf(exp, "%s: %s at the end of the file (the collection did not finish)",
+					 file, XML_ErrorString(e));
 			r = 0;
 		}
 	}
@@ -821,8 +821,8 @@ static void read_processes(struct experiment *exp)
 	int r = read_file(exp->path, EXP_FILE_NAME_PROCESSES, &buf, &len, MAX_XML_BYTES, why, sizeof why);
 	if (r < 0) {
 		if (r != -ENOENT)
-			warnf(exp, "%s: %s; the descendant processes are not listed", EXP_FILE_NAME_PROCESSES,
-			      why);
+			experiment_warnf(exp, "%s: %s; the descendant processes are not listed",
+					 EXP_FILE_NAME_PROCESSES, why);
 		return;
 	}
 	len = strnlen(buf, len);
@@ -836,9 +836,10 @@ static void read_processes(struct experiment *exp)
 		static const char open[] = "<processes>", close[] = "</processes>";
 		if (xmlsafe_parse(&x, open, strlen(open), 0) < 0 || xmlsafe_parse(&x, buf, len, 0) < 0 ||
 		    xmlsafe_parse(&x, close, strlen(close), 1) < 0)
-			warnf(exp, "%s: malformed at line %lu (%s); the process list may be incomplete",
-			      EXP_FILE_NAME_PROCESSES, (unsigned long)XML_GetCurrentLineNumber(x.parser),
-			      xmlsafe_error(&x));
+			experiment_warnf(
+				exp, "%s: malformed at line %lu (%s); the process list may be incomplete",
+				EXP_FILE_NAME_PROCESSES, (unsigned long)XML_GetCurrentLineNumber(x.parser),
+				xmlsafe_error(&x));
 		xmlsafe_release(&x);
 	}
 	/* an element cut at its end (the parse stopped inside it) has no command */
@@ -914,7 +915,7 @@ int experiment_read_xml(struct experiment *exp, char **ret_err)
 	if (r == 0)
 		exp->notes = notes;
 	else if (r != -ENOENT)
-		warnf(exp, "%s: %s; not shown", EXP_FILE_NAME_NOTES, why);
+		experiment_warnf(exp, "%s: %s; not shown", EXP_FILE_NAME_NOTES, why);
 	return 0;
 }
 

@@ -236,6 +236,7 @@ int experiment_read_xml(struct experiment *exp, char **ret_err);
 void experiment_set_err(char **ret_err, const char *path, const char *text);
 void experiment_vwarnf(struct experiment *exp, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+void experiment_warnf(struct experiment *exp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The descriptor whose virtual id is vfd (I/O tracing), or NULL if none. */
 const struct exp_io_fd *experiment_io_fd(const struct experiment *exp, uint32_t vfd);

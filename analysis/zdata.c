@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "common/why.h"
 #include "common/regfile.h"
 #include "common/strbuf.h"
 #include "experiment/colxform.h"
@@ -43,17 +44,6 @@ uint64_t zdata_max_bytes(void)
 	return (uint64_t)n << shift;
 }
 
-static int refuse(char *why, size_t room, int r, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int refuse(char *why, size_t room, int r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (room)
-		vsnprintf(why, room, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 /* why = "NAME: LENGTH_TEXT ... " with sizes in words. */
 static int refuse_sizes(char *why, size_t room, const char *name, const char *a, uint64_t x, const char *b,
 			uint64_t y, const char *c)
@@ -66,7 +56,7 @@ static int refuse_sizes(char *why, size_t room, const char *name, const char *a,
 	if (y != UINT64_MAX) /* UINT64_MAX: no second size */
 		strbuf_add_size(&s, y);
 	strbuf_adds(&s, c);
-	int r = refuse(why, room, -EFBIG, "%s", strbuf_str(&s));
+	int r = why_set(why, room, -EFBIG, "%s", strbuf_str(&s));
 	strbuf_release(&s);
 	return r;
 }
@@ -170,10 +160,10 @@ static int zst_image(int fd, const struct stat *st, const char *zname, uint64_t 
 {
 	size_t zn = (size_t)st->st_size;
 	if (zn == 0)
-		return refuse(why, room, -EBADMSG, "%s: empty, not a zstd file", zname);
+		return why_set(why, room, -EBADMSG, "%s: empty, not a zstd file", zname);
 	uint8_t *z = mmap(NULL, zn, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (z == MAP_FAILED)
-		return refuse(why, room, -errno, "%s: %s", zname, strerror(errno));
+		return why_set(why, room, -errno, "%s: %s", zname, strerror(errno));
 	uint64_t n = 0, got;
 	uint8_t *img = NULL;
 	int r = declared_size(z, zn, max, &n);
@@ -195,7 +185,7 @@ static int zst_image(int fd, const struct stat *st, const char *zname, uint64_t 
 	if (r == 0 && (r = inflate(z, zn, img, n, &got)) == 0 && got != n)
 		r = -EBADMSG; /* fewer bytes than the frames declared */
 	if (r == -EBADMSG)
-		refuse(why, room, r, "%s: corrupt or truncated zstd data", zname);
+		why_set(why, room, r, "%s: corrupt or truncated zstd data", zname);
 out:
 	munmap(z, zn);
 	if (r < 0) {
@@ -211,13 +201,13 @@ out:
 static int header_refusal(int r, const char *name, char *why, size_t room)
 {
 	if (r == -EBADMSG)
-		return refuse(why, room, r, "%s: not an experiment data file, or its header is damaged",
-			      name);
+		return why_set(why, room, r, "%s: not an experiment data file, or its header is damaged",
+			       name);
 	if (r == -ENOTSUP)
-		return refuse(why, room, r, "%s: written by a newer version of the format", name);
+		return why_set(why, room, r, "%s: written by a newer version of the format", name);
 	if (r == -ENOMEM)
 		return r;
-	return refuse(why, room, r, "%s: %s", name, regfile_strerror(r));
+	return why_set(why, room, r, "%s: %s", name, regfile_strerror(r));
 }
 
 static int open_file(const char *dir, const char *name, struct stat *st)
@@ -245,7 +235,8 @@ static int open_zst(int fd, const struct stat *st, const char *zname, enum exp_f
 		if (r == -EFBIG)
 			return ceiling_refusal(why, room, zname, max, "");
 		if (r < 0)
-			return r == -ENOMEM ? r : refuse(why, room, r, "%s: corrupt column transform", zname);
+			return r == -ENOMEM ? r
+					    : why_set(why, room, r, "%s: corrupt column transform", zname);
 		buf = img;
 		bytes = n;
 	}
@@ -283,7 +274,7 @@ int zdata_open_max(const char *dir, const char *name, enum exp_file_kind kind, u
 		return header_refusal(fd, name, why, room);
 	char zname[PATH_MAX];
 	if ((size_t)snprintf(zname, sizeof zname, "%s.zst", name) >= sizeof zname)
-		return refuse(why, room, -ENAMETOOLONG, "%s: name too long", name);
+		return why_set(why, room, -ENAMETOOLONG, "%s: name too long", name);
 	fd = open_file(dir, zname, &st);
 	if (fd < 0)
 		return fd == -ENOENT ? fd : header_refusal(fd, zname, why, room);

@@ -125,7 +125,7 @@ static const char usage_text[] =
 	"cannot be executed; 127 if it is not found.\n";
 
 /* The call stack depth limit: PA_MAX_CALL_STACK_DEPTH or the default. */
-static int depth_limit = COLLECT_DEPTH_LIMIT;
+static int depth_limit = (int)EXP_PARAMS_DEPTH_DEFAULT;
 
 static void read_depth_limit(void)
 {
@@ -135,10 +135,10 @@ static void read_depth_limit(void)
 	char *end;
 	errno = 0;
 	long n = strtol(v, &end, 10);
-	if (errno || *end || n < 1 || n > COLLECT_DEPTH_MAX) {
+	if (errno || *end || n < 1 || n > (long)EXP_PARAMS_DEPTH_MAX) {
 		fprintf(stderr,
-			"collect: PA_MAX_CALL_STACK_DEPTH: invalid value '%s' (expected 1 to %d frames)\n", v,
-			COLLECT_DEPTH_MAX);
+			"collect: PA_MAX_CALL_STACK_DEPTH: invalid value '%s' (expected 1 to %u frames)\n", v,
+			EXP_PARAMS_DEPTH_MAX);
 		exit(EXIT_USAGE);
 	}
 	depth_limit = (int)n;

@@ -14,8 +14,6 @@
 #include <stddef.h>
 
 #define COLLECT_COMMENTS_MAX 10
-#define COLLECT_DEPTH_LIMIT 4096
-#define COLLECT_DEPTH_MAX 6000 /* a stack record must fit in one 64 KiB block */
 
 /* Clock-profiling intervals (microseconds); odd values avoid correlation
  * with the system clock, as in Oracle collect. */

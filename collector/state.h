@@ -40,7 +40,7 @@ struct col_config {
 	uint64_t start_ns;        /* CLOCK_MONOTONIC at init */
 	uint64_t init_cpu_ns;     /* the initialising thread's CPU clock when col_init began */
 	uint32_t interval_us;     /* 0: clock profiling off */
-	uint32_t depth_limit;     /* frames, [1, 6000] */
+	uint32_t depth_limit;     /* frames, [1, EXP_PARAMS_DEPTH_MAX] */
 	uint64_t window_start_ns; /* collect only in [start, end) after start_ns */
 	uint64_t window_end_ns;   /* 0: no end */
 	int follow;               /* F=: enum lineage_follow */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analysis/archive.h"
+#include "common/why.h"
 #include "common/fsops.h"
 #include "common/regfile.h"
 #include "common/strbuf.h"
@@ -86,17 +87,6 @@ int copy_temp_open(const char *dst, char *ret_tmp, size_t room)
 	return fd < 0 ? -e : fd;
 }
 
-static int say(char *why, size_t room, int r, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int say(char *why, size_t room, int r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (room)
-		vsnprintf(why, room, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 /* Is the open file fd what `want` asks for?  0, or -errno / -ENOEXEC / -ESTALE with why. */
 static int check_elf(int fd, enum copy_want want, const char *expect_id, char *why, size_t room)
 {
@@ -105,11 +95,11 @@ static int check_elf(int fd, enum copy_want want, const char *expect_id, char *w
 	char id[ARCHIVE_BUILD_ID_HEX_MAX + 1];
 	int r = archive_read_build_id_fd(fd, id, sizeof id);
 	if (r == -ENOEXEC)
-		return say(why, room, r, "not an ELF file");
+		return why_set(why, room, r, "not an ELF file");
 	if (r < 0)
-		return say(why, room, r, "%s", regfile_strerror(r));
+		return why_set(why, room, r, "%s", regfile_strerror(r));
 	if (expect_id && expect_id[0] && (r != 1 || strcmp(id, expect_id) != 0))
-		return say(why, room, -ESTALE, "its build-id is not the one map.xml recorded");
+		return why_set(why, room, -ESTALE, "its build-id is not the one map.xml recorded");
 	return 0;
 }
 
@@ -119,7 +109,7 @@ static int open_source(const char *src, enum copy_want want, const char *expect_
 {
 	int in = regfile_open(src, st);
 	if (in < 0)
-		return say(why, room, in, "%s", regfile_strerror(in));
+		return why_set(why, room, in, "%s", regfile_strerror(in));
 	uint64_t stored;
 	int r = 0;
 	if (regfile_is_sparse(in, st, &stored)) {
@@ -130,7 +120,7 @@ static int open_source(const char *src, enum copy_want want, const char *expect_
 		strbuf_adds(&b, " long, ");
 		strbuf_add_size(&b, stored);
 		strbuf_adds(&b, " stored");
-		r = say(why, room, -REGFILE_ESPARSE, "%s", strbuf_str(&b));
+		r = why_set(why, room, -REGFILE_ESPARSE, "%s", strbuf_str(&b));
 		strbuf_release(&b);
 	}
 	if (r == 0)
@@ -201,31 +191,32 @@ static int copy_into(int in, const struct stat *st, const char *dst, enum copy_w
 		named = 1;
 	}
 	if (out < 0)
-		return say(why, room, out, "cannot create a file in the directory of %s: %s", dst,
-			   strerror(-out));
+		return why_set(why, room, out, "cannot create a file in the directory of %s: %s", dst,
+			       strerror(-out));
 	int r = fsops_copy_bytes(in, out, (uint64_t)st->st_size, ret_src_failed);
 	if (r == 0 && fchmod(out, st->st_mode & 0755) < 0)
 		r = -errno;
 	if (r < 0 && !*ret_src_failed)
-		say(why, room, r, "cannot write %s: %s", dst, strerror(-r));
+		why_set(why, room, r, "cannot write %s: %s", dst, strerror(-r));
 	else if (r < 0)
-		say(why, room, r, "%s", r == -ESTALE ? "it changed while it was copied" : strerror(-r));
+		why_set(why, room, r, "%s", r == -ESTALE ? "it changed while it was copied" : strerror(-r));
 	if (r == 0 && check_elf(out, want, expect_id, why, room) < 0) { /* the copy, by its descriptor */
 		*ret_src_failed = 1;
-		r = say(why, room, -ESTALE, "it changed while it was copied");
+		r = why_set(why, room, -ESTALE, "it changed while it was copied");
 	}
 	if (named) {
 		if (close(out) < 0 && r == 0)
-			r = say(why, room, -errno, "cannot write %s: %s", dst, strerror(errno));
+			r = why_set(why, room, -errno, "cannot write %s: %s", dst, strerror(errno));
 		if (r == 0 && rename(tmp, dst) < 0)
-			r = say(why, room, -errno, "cannot rename %s to %s: %s", tmp, dst, strerror(errno));
+			r = why_set(why, room, -errno, "cannot rename %s to %s: %s", tmp, dst,
+				    strerror(errno));
 		if (r < 0)
 			unlink(tmp);
 		copy_temp_done();
 		return r;
 	}
 	if (r == 0 && (r = anon_commit(out, dst)) < 0)
-		say(why, room, r, "cannot write %s: %s", dst, strerror(-r));
+		why_set(why, room, r, "cannot write %s: %s", dst, strerror(-r));
 	close(out);
 	return r;
 }

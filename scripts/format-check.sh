@@ -2,9 +2,9 @@
 # format-check.sh - check C sources against the project's .clang-format.
 #
 #   scripts/format-check.sh              every *.c/*.h of common experiment collector collect
-#                                        analysis er_print analyzer tests bench demo (git-tracked
-#                                        plus untracked-but-not-ignored files; `find` outside git)
-#                                        and the lines that differ.  This is `make format-check`
+#                                        analysis er_print er_archive er_manage analyzer tests
+#                                        bench demo (git-tracked plus untracked-but-not-ignored
+#                                        files; `find` outside git) and the lines that differ.  This is `make format-check`
 #                                        and what the test suite runs (tests/e2e/plumbing_format.sh).
 #   scripts/format-check.sh FILE...      only these files.
 #
@@ -17,7 +17,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 config=$top/.clang-format
-DIRS=(common experiment collector collect analysis er_print er_archive analyzer tests bench demo)
+DIRS=(common experiment collector collect analysis er_print er_archive er_manage analyzer tests bench demo)
 
 die() { printf 'format-check: error: %s\n' "$*" >&2; exit 2; }
 

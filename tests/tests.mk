@@ -20,16 +20,16 @@ TEST_LDLIBS := $(ANALYSIS_LIBS) $(EDIT_LIBS) -lprotobuf-c -lpfm -lz -lm
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(TEST_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.a,$^) $(TEST_LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.a,$^) $(TEST_LDLIBS)
 
 # Fuzz targets: LLVMFuzzerTestOneInput + a replay main (tests/fuzz/replay_main.c).
 $(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(TEST_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay_main.c $(filter %.a,$^) $(TEST_LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay_main.c $(filter %.a,$^) $(TEST_LDLIBS)
 
 $(BUILD)/tests/tools/%: tests/tools/%.c $(TEST_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter %.a,$^) $(TEST_LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.a,$^) $(TEST_LDLIBS)
 
 test-bins: all $(UNIT_BIN) $(FUZZ_BIN) $(TOOLS_BIN)
 
