@@ -414,7 +414,7 @@ static int process_tree(struct api_req *r, size_t xi)
 		key_str_opt(w, "command", pr->command && *pr->command ? pr->command : pr->path);
 		jsonw_key_bool(w, "followed", pr->followed);
 		key_str_opt(w, "reason", pr->reason);
-		jsonw_key(w, "experiment");
+		jsonw_key(w, "experiment_id");
 		if (v[k].exp >= 0)
 			jsonw_uint(w, (uint64_t)v[k].exp + 1);
 		else

@@ -65,14 +65,14 @@ static void summary(struct api_req *r, const struct heap_summary *h)
 		return;
 	}
 	jsonw_object_begin(w);
-	jsonw_key_uint(w, "experiment", h->peak_exp + 1);
+	jsonw_key_uint(w, "experiment_id", h->peak_exp + 1);
 	jsonw_key_uint(w, "pid", h->peak_pid);
 	jsonw_key_uint(w, "bytes", h->peak_bytes);
 	jsonw_key_uint(w, "t_ns", h->peak_ns);
 	jsonw_object_end(w);
 }
 
-/* "key": {"distinct": N, "stacks": [{experiment, count, bytes, frames}, ... at most limit]}. */
+/* "key": {"distinct_stacks": N, "stacks": [{experiment_id, count, bytes, frames}, ... at most limit]}. */
 static int stack_list(struct api_req *r, const char *key, enum report_heap_key what, size_t limit)
 {
 	struct report_heap_item *v;
@@ -83,12 +83,12 @@ static int stack_list(struct api_req *r, const char *key, enum report_heap_key w
 	int e = 0;
 	jsonw_key(&r->w, key);
 	jsonw_object_begin(&r->w);
-	jsonw_key_uint(&r->w, "distinct", n);
+	jsonw_key_uint(&r->w, "distinct_stacks", n);
 	jsonw_key(&r->w, "stacks");
 	jsonw_array_begin(&r->w);
 	for (size_t i = 0; i < shown && e == 0; i++) {
 		jsonw_object_begin(&r->w);
-		jsonw_key_uint(&r->w, "experiment", v[i].exp + 1);
+		jsonw_key_uint(&r->w, "experiment_id", v[i].exp + 1);
 		jsonw_key_uint(&r->w, "count", v[i].count);
 		jsonw_key_uint(&r->w, "bytes", v[i].bytes);
 		e = api_frames(r, v[i].exp, v[i].stack);
@@ -108,7 +108,7 @@ static void live_series(struct api_req *r, const char *key, const struct heapliv
 		jsonw_key(w, key);
 	jsonw_object_begin(w);
 	if (l->exp != SIZE_MAX) {
-		jsonw_key_uint(w, "experiment", l->exp + 1);
+		jsonw_key_uint(w, "experiment_id", l->exp + 1);
 		jsonw_key_uint(w, "pid", experiment_log(profile_experiment(r->p, l->exp))->pid);
 	}
 	jsonw_key_uint(w, "start_offset_ns", l->start_offset_ns);

@@ -31,7 +31,7 @@ static int row(struct api_req *r, enum report_io_by by, const struct report_io_r
 	if (by != REPORT_IO_BY_STACK)
 		jsonw_key_string(w, "name", x->name);
 	if (by != REPORT_IO_BY_FILE)
-		jsonw_key_uint(w, "experiment", x->exp + 1);
+		jsonw_key_uint(w, "experiment_id", x->exp + 1);
 	if (by == REPORT_IO_BY_VFD) {
 		jsonw_key_uint(w, "vfd", x->vfd);
 		jsonw_key_int(w, "fd", x->fd);

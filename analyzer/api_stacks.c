@@ -344,7 +344,7 @@ static void lanes(struct api_req *r)
 		const struct experiment *x = profile_experiment(r->p, i);
 		for (size_t k = 0; k < experiment_thread_count(x); k++) {
 			jsonw_object_begin(&r->w);
-			jsonw_key_uint(&r->w, "experiment", i + 1);
+			jsonw_key_uint(&r->w, "experiment_id", i + 1);
 			jsonw_key_uint(&r->w, "pid", experiment_log(x)->pid);
 			jsonw_key_uint(&r->w, "start_ns", profile_experiment_offset_ns(r->p, i));
 			jsonw_key_uint(&r->w, "thread", experiment_thread(x, k)->number);

@@ -212,11 +212,11 @@ check "heap: the leaks are er_print's ($(head -c 150 leaks.er))" eval '[[ -s lea
 check "heap: the allocations are er_print's ($(wc -l <allocs.er) stacks)" eval '[[ -s allocs.er ]] && cmp -s allocs.an allocs.er'
 read -r distinct inst bytes < <("$er_print" -leaks h.er | sed -n 's/^Summary Results: Distinct Leaks = \([0-9]*\), Total Instances = \([0-9]*\), Total Bytes Leaked = \([0-9]*\)$/\1 \2 \3/p')
 check "heap: leak totals = er_print's ($distinct distinct, $inst, $bytes bytes)" py '
-h = json.load(open("heap.json")); assert (h["leaks"]["distinct"], h["summary"]["leak_count"], h["summary"]["leak_bytes"]) == tuple(map(int, sys.argv[1:4]))' "$distinct" "$inst" "$bytes"
+h = json.load(open("heap.json")); assert (h["leaks"]["distinct_stacks"], h["summary"]["leak_count"], h["summary"]["leak_bytes"]) == tuple(map(int, sys.argv[1:4]))' "$distinct" "$inst" "$bytes"
 read -r pbytes pexp ppid ptime < <("$er_print" -heapstat h.er | awk '/^Heap size bytes/ { b = $NF } /^Experiment Id/ { x = $NF } /^Process Id/ { p = $NF } /^Time of peak/ { t = $(NF - 1) } END { print b, x, p, t }')
 check "heap: the peak is heapstat's ($pbytes bytes, experiment $pexp, pid $ppid, at $ptime s)" py '
 p = json.load(open("heap.json"))["peak"]
-assert (p["bytes"], p["experiment"], p["pid"], "%.3f" % (p["t_ns"] / 1e9)) == (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]), p' "$pbytes" "$pexp" "$ppid" "$ptime"
+assert (p["bytes"], p["experiment_id"], p["pid"], "%.3f" % (p["t_ns"] / 1e9)) == (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]), p' "$pbytes" "$pexp" "$ppid" "$ptime"
 check "heap: the stacks held at the peak add up to it" py '
 h = json.load(open("heap.json")); assert sum(x["bytes"] for x in h["at_peak"]["stacks"]) == h["peak"]["bytes"] > 0'
 # the live heap over time (width=N): its peak is heapstat's, it ends with er_print's leaked bytes,
@@ -224,7 +224,7 @@ h = json.load(open("heap.json")); assert sum(x["bytes"] for x in h["at_peak"]["s
 get "api/heap?width=200" >live.json
 check "heap live: one line per process, its peak heapstat's ($pbytes bytes at $ptime s)" py '
 l = json.load(open("live.json"))["live"]; x = l["experiments"]; p = json.load(open("heap.json"))["peak"]
-assert l["width"] == 200 and [e["experiment"] for e in x] == [1] and x[0]["pid"] == p["pid"], l
+assert l["width"] == 200 and [e["experiment_id"] for e in x] == [1] and x[0]["pid"] == p["pid"], l
 pk = x[0]["peak"]
 assert (pk["bytes"], "%.3f" % (pk["t"] / 1e9)) == (int(sys.argv[1]), sys.argv[2]) and pk["t"] == p["t_ns"], pk
 assert l["total"]["peak"] == pk and l["total"]["series"] == x[0]["series"]' "$pbytes" "$ptime"
@@ -243,7 +243,7 @@ assert f["peak"] == c["peak"] and len(f["series"]["t"]) >= len(c["series"]["t"])
 check "heap: no width, no live line" py 'assert "live" not in json.load(open("heap.json"))'
 get "api/heap?limit=1" >heap1.json
 check "heap: limit=1 keeps one stack per list, the distinct counts stay" py '
-h = json.load(open("heap1.json")); assert len(h["leaks"]["stacks"]) == 1 and h["leaks"]["distinct"] == int(sys.argv[1])' "$distinct"
+h = json.load(open("heap1.json")); assert len(h["leaks"]["stacks"]) == 1 and h["leaks"]["distinct_stacks"] == int(sys.argv[1])' "$distinct"
 
 # timeline downsampling: at most per_px events per lane and time bucket (duration / width), each
 # one of the full timeline's, events_total the full count
@@ -383,7 +383,7 @@ x = json.load(open("dx.json"))["experiments"]; f = x[0]
 got = [(f["pid"], 0)] + [(p["pid"], p["depth"]) for p in f["processes"]]
 want = [tuple(map(int, l.split())) for l in open("d.tree")]
 assert got == want and len(x) == 3, (got, want)
-assert all(p["followed"] and p["origin"] == "fork" and x[p["experiment"] - 1]["pid"] == p["pid"] for p in f["processes"])
+assert all(p["followed"] and p["origin"] == "fork" and x[p["experiment_id"] - 1]["pid"] == p["pid"] for p in f["processes"])
 assert [e["parent_id"] for e in x] == [None, 1, 2] or [e["parent_id"] for e in x] == [None, 1, 1], [e["parent_id"] for e in x]
 assert all(e["ending"] == {"how": "exit", "status": 0} and e["cpu_recorded_ns"] > 0 for e in x)'
 check "d.er: the threads are er_print's ($("$er_print" -thread_list d.er | grep -c 'main thread') main threads)" py '
@@ -392,7 +392,7 @@ assert [(h["experiment_id"], h["tid"]) for h in t] == [(e["id"], e["pid"]) for e
 assert len(t) == int(sys.argv[1])' "$("$er_print" -thread_list d.er | grep -c 'main thread')"
 check "d.er: one timeline lane per thread, with its process, every process has samples" py '
 t = json.load(open("dtl.json")); x = json.load(open("dx.json"))["experiments"]
-assert [(l["experiment"], l["pid"]) for l in t["lanes"]] == [(e["id"], e["pid"]) for e in x], t["lanes"]
+assert [(l["experiment_id"], l["pid"]) for l in t["lanes"]] == [(e["id"], e["pid"]) for e in x], t["lanes"]
 assert set(t["events"]["lane"]) == {0, 1, 2}'
 stop_analyzer TERM
 check "d.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
@@ -431,7 +431,7 @@ check "starts on f.er" start_analyzer f.er
 get "api/heap?width=300" >flive.json
 check "f.er: a line per process, heapstat's peak ($fbytes bytes, experiment $fexp at $ftime s) on the one it names" py '
 l = json.load(open("flive.json"))["live"]; x = l["experiments"]; b, e, pid, t = sys.argv[1:5]
-assert [(s["experiment"], s["start_offset_ns"] > 0) for s in x] == [(1, False), (2, True)], x
+assert [(s["experiment_id"], s["start_offset_ns"] > 0) for s in x] == [(1, False), (2, True)], x
 s = x[int(e) - 1]; assert (s["pid"], s["peak"]["bytes"], "%.3f" % (s["peak"]["t"] / 1e9)) == (int(pid), int(b), t), s
 assert all(len(s["series"]["t"]) <= 301 and max(s["series"]["bytes"]) == s["peak"]["bytes"] for s in x + [l["total"]])' \
 	"$fbytes" "$fexp" "$fpid" "$ftime"

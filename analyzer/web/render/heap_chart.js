@@ -14,7 +14,7 @@ const HEAP_COLORS = ['#1f6fb4', '#e07b00', '#2a9d3a', '#8a3fb8', '#b03a48', '#17
 // The lines drawn: each process's, then the sum's when there are several.
 function heapLines(live) {
   const x = live.experiments.map((e, i) => ({ e, color: HEAP_COLORS[i % HEAP_COLORS.length], dash: [],
-    name: `process ${e.pid} (experiment ${e.experiment})` }));
+    name: `process ${e.pid} (experiment ${e.experiment_id})` }));
   if (x.length > 1) x.push({ e: live.total, color: '#555', dash: [5, 3], name: 'all processes' });
   return x;
 }
@@ -69,7 +69,7 @@ function heapLine(ctx, lay, l) {
 
 // heapstat's peak: a dot on its process's line and a label; its figures as data- attributes.
 function heapPeak(ctx, lay, canvas, hl) {
-  const e = hl.peak && hl.live.experiments.find((s) => s.experiment === hl.peak.experiment);
+  const e = hl.peak && hl.live.experiments.find((s) => s.experiment_id === hl.peak.experiment_id);
   if (!e || !e.peak) return;
   const t = e.start_offset_ns + e.peak.t, px = lay.x(t), py = lay.y(e.peak.bytes);
   const label = `peak ${e.peak.bytes} B at ${fmt(t, 'ns')} s` +

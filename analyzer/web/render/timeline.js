@@ -22,15 +22,15 @@ export function xTime(v, x, width) {
 
 // The timeline's rows: with several processes, a label row above each process's thread lanes.
 function timelineLayout(t) {
-  const many = new Set(t.lanes.map((l) => l.experiment)).size > 1;
+  const many = new Set(t.lanes.map((l) => l.experiment_id)).size > 1;
   const laneY = [], labels = [];
   let y = 0, prev = null;
   t.lanes.forEach((l, i) => {
-    if (many && l.experiment !== prev) {
-      labels.push({ y, text: `process ${l.pid} (experiment ${l.experiment})`, experiment: l.experiment, start: l.start_ns });
+    if (many && l.experiment_id !== prev) {
+      labels.push({ y, text: `process ${l.pid} (experiment ${l.experiment_id})`, experiment: l.experiment_id, start: l.start_ns });
       y += PROC;
     }
-    prev = l.experiment;
+    prev = l.experiment_id;
     laneY[i] = y;
     y += LANE;
   });
@@ -90,8 +90,8 @@ export function drawTimelineCanvas(canvas, tl, range) {
     ctx.fillText(p.text, 4, p.y + 12);
   }
   if (tl.peak) { // heapstat's time is its experiment's: on the run's base from that process's start
-    const lane = t.lanes.find((l) => l.experiment === tl.peak.experiment), at = tl.peak.t_ns + (lane ? lane.start_ns : 0);
-    const x = timeX(v, at, width), ys = t.lanes.map((l, i) => (l.experiment === tl.peak.experiment ? lay.laneY[i] : -1)).filter((y) => y >= 0);
+    const lane = t.lanes.find((l) => l.experiment_id === tl.peak.experiment_id), at = tl.peak.t_ns + (lane ? lane.start_ns : 0);
+    const x = timeX(v, at, width), ys = t.lanes.map((l, i) => (l.experiment_id === tl.peak.experiment_id ? lay.laneY[i] : -1)).filter((y) => y >= 0);
     ctx.fillStyle = '#c00';
     if (x >= GUTTER && x <= width) {
       for (const y of ys) ctx.fillRect(x - 1, y, 2, LANE);

@@ -22,7 +22,7 @@ async function showExperiments() {
     rows.push({ attrs: { 'data-pid': f.pid, 'data-depth': 0 },
       cells: [f.id, f.pid, fmt(f.cpu_recorded_ns, 'ns'), endingText(f.ending), 'founder', `${f.experiment}  '${f.argv.join(' ')}'`] });
     for (const p of f.processes || []) {
-      const e = p.experiment === null ? null : byId.get(p.experiment);
+      const e = p.experiment_id === null ? null : byId.get(p.experiment_id);
       rows.push({ attrs: { 'data-pid': p.pid, 'data-depth': p.depth },
         cells: [e ? e.id : '', p.pid, e ? fmt(e.cpu_recorded_ns, 'ns') : '', e ? endingText(e.ending) : (p.reason || 'not profiled'),
           p.origin || '', '\u00a0\u00a0'.repeat(p.depth) + (e ? e.experiment : '(no experiment)') + `  '${p.command || ''}'`] });

@@ -31,7 +31,7 @@ async function showHeap() {
   state.heapLive = { live: h.live, peak: h.peak };
   drawChart();
   const p = h.peak, peak = document.getElementById('heap-peak');
-  peak.textContent = p ? `Peak live heap: ${p.bytes} bytes at ${fmt(p.t_ns, 'ns')} s in process ${p.pid} (experiment ${p.experiment})`
+  peak.textContent = p ? `Peak live heap: ${p.bytes} bytes at ${fmt(p.t_ns, 'ns')} s in process ${p.pid} (experiment ${p.experiment_id})`
     : 'No live heap';
   peak.dataset.bytes = p ? p.bytes : 0;
   const dl = document.getElementById('heap-summary'), s = h.summary;
@@ -45,7 +45,7 @@ async function showHeap() {
   for (const key of ['leaks', 'allocations', 'at_peak']) {
     const l = h[key];
     document.getElementById(`heap-${key}-count`).textContent =
-      `${l.distinct} distinct stacks` + (l.stacks.length < l.distinct ? `, the first ${l.stacks.length} shown` : '');
+      `${l.distinct_stacks} distinct stacks` + (l.stacks.length < l.distinct_stacks ? `, the first ${l.stacks.length} shown` : '');
     dataTable(document.getElementById('heap-' + key), ['#', 'Instances', 'Bytes', 'Stack (leaf first)'],
       l.stacks.map((x, i) => ({
         attrs: { 'data-count': x.count, 'data-bytes': x.bytes, 'data-leaf': x.frames.length ? x.frames[0].function : '' },
