@@ -178,14 +178,12 @@ void json_experiment_fields(struct jsonw *w, const struct profile *p, size_t i)
 	jsonw_key_strings(w, "argv", l->argv, l->argc);
 }
 
-void json_thread(struct jsonw *w, const struct profile *p, size_t xi, const struct report_thread *r,
-		 const struct json_names *names)
+void json_thread(struct jsonw *w, size_t xi, const struct report_thread *r, const struct json_names *names)
 {
 	static const char *const routine[] = {[REPORT_ROUTINE_UNKNOWN] = "unknown",
 					      [REPORT_ROUTINE_MAIN] = "main",
 					      [REPORT_ROUTINE_FUNC] = "function",
 					      [REPORT_ROUTINE_ADDRESS] = "address"};
-	(void)p;
 	jsonw_object_begin(w);
 	jsonw_key_uint(w, "experiment_id", xi + 1);
 	jsonw_key_uint(w, "thread", r->t->number);

@@ -52,8 +52,7 @@ void json_stats_fields(struct jsonw *w, const struct report_stats *s);
 void json_experiment_fields(struct jsonw *w, const struct profile *p, size_t i);
 
 /* Thread r of experiment xi (0-based) as an object: "experiment_id", "thread", "tid" ... "samples". */
-void json_thread(struct jsonw *w, const struct profile *p, size_t xi, const struct report_thread *r,
-		 const struct json_names *names);
+void json_thread(struct jsonw *w, size_t xi, const struct report_thread *r, const struct json_names *names);
 
 /*
  * "frames": stack s of experiment x, leaf first, each {"function", "offset"

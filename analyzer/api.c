@@ -386,7 +386,7 @@ static int api_threads(struct api_req *r)
 		if (n < 0)
 			return api_fail(r, 500, "out of memory");
 		for (ssize_t k = 0; k < n; k++)
-			json_thread(w, r->p, i, &v[k], NULL);
+			json_thread(w, i, &v[k], NULL);
 		free(v);
 	}
 	jsonw_array_end(w);

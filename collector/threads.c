@@ -777,11 +777,12 @@ static void charge_sample(struct col_thread *t, const ucontext_t *uc, uint32_t e
  * signal context, or a context taken in the collector's own code, whose
  * frames the reader hides).  0 if no grid point has passed since the
  * previous sample (nothing to record: the signal is folded into the next
- * sample), else 1.  The caller holds t's guard.  SIGNAL_SAFE.
+ * sample), else 1; cpu: the thread's CPU clock at the sample.  The caller
+ * holds t's guard.  SIGNAL_SAFE.
  */
-static int take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags)
+static int take_sample_at(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags, uint64_t cpu)
 {
-	uint64_t now = col_now_ns(), cpu = col_thread_cpu_ns();
+	uint64_t now = col_now_ns();
 	uint64_t from = t->raw ? 0 : tls_wait_cpu;
 	/*
 	 * In a blocking call (its signals held till it returns): only the grid
@@ -796,6 +797,12 @@ static int take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extr
 		return 0;
 	charge_sample(t, uc, extra_flags, now, weight, from != 0);
 	return 1;
+}
+
+/* As take_sample_at, with the thread's CPU clock now. SIGNAL_SAFE. */
+static int take_sample(struct col_thread *t, const ucontext_t *uc, uint32_t extra_flags)
+{
+	return take_sample_at(t, uc, extra_flags, col_thread_cpu_ns());
 }
 
 /* The entry of the dynamic loader (or of the program, without one): where a process's loading runs. */
@@ -939,7 +946,8 @@ void threads_resignal_self(void)
  * event again.
  * Without them a point is charged to what runs when its late expiry comes,
  * which is always later: the function a process runs first lost the lag
- * at its end.  SIGNAL_SAFE.
+ * at its end.  cpu: the thread's CPU clock as the expiry came (the handler
+ * reads it once, for this and for the sample).  SIGNAL_SAFE.
  */
 #define RESYNC_FLOOR_NS 250000u /* the lag a VM's timer interrupts alone can add */
 
@@ -950,13 +958,13 @@ static uint64_t lag_bound(const struct col_thread *t)
 	return t->steady_lag_ns + (iv / 16 > RESYNC_FLOOR_NS ? iv / 16 : RESYNC_FLOOR_NS);
 }
 
-static int next_expiry_now(struct col_thread *t)
+static int next_expiry_now(struct col_thread *t, uint64_t cpu)
 {
 	if (!sampler_counts_apart(&t->smp)) {
 		sampler_after_sample(&t->smp);
 		return 1;
 	}
-	uint64_t iv = sampler_interval_ns(), cpu = col_thread_cpu_ns(), grid = t->next_grid_ns;
+	uint64_t iv = sampler_interval_ns(), grid = t->next_grid_ns;
 	if (cpu < grid) {
 		sampler_rearm(&t->smp, grid - cpu);
 		return 0;
@@ -973,10 +981,11 @@ static int next_expiry_now(struct col_thread *t)
 	return 1;
 }
 
-static int next_expiry(struct col_thread *t)
+/* next_expiry_now under sampler_busy; cpu: the thread's CPU clock as the expiry came. */
+static int next_expiry(struct col_thread *t, uint64_t cpu)
 {
 	sampler_busy(t);
-	int r = next_expiry_now(t);
+	int r = next_expiry_now(t, cpu);
 	sampler_done(t);
 	return r;
 }
@@ -1006,7 +1015,7 @@ static void sampler_done(struct col_thread *t)
 		atomic_signal_fence(memory_order_seq_cst);
 		t->expiry_pending = 0;
 		if (atomic_load(&t->state) == SLOT_LIVE && col_collecting())
-			next_expiry_now(t);
+			next_expiry_now(t, col_thread_cpu_ns());
 	}
 }
 
@@ -1087,7 +1096,9 @@ int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *u
 		if (owner == SIG_CLOCK && t->in_sampler)
 			t->expiry_pending = 1;
 		else if (owner == SIG_CLOCK)
-			next_expiry(t); /* the first expiry's event gives way to the steady one */
+			next_expiry(
+				t,
+				col_thread_cpu_ns()); /* the first one-shot gives way to the steady event */
 		return 1;
 	}
 	*guard = 1;
@@ -1096,7 +1107,8 @@ int threads_on_sampling_signal(int sig, const siginfo_t *si, const ucontext_t *u
 	 * the more its grid shifts.  A late signal of an event let go says
 	 * nothing of the one that replaced it.
 	 */
-	if ((owner == SIG_CLOCK && !next_expiry(t)) || !take_sample(t, uc, 0))
+	uint64_t cpu = col_thread_cpu_ns(); /* read once: for the expiry's follow-up and its sample */
+	if ((owner == SIG_CLOCK && !next_expiry(t, cpu)) || !take_sample_at(t, uc, 0, cpu))
 		atomic_fetch_add(&n->coalesced, 1); /* its grid point comes with a later sample */
 	if (hwc)
 		take_hwc(t, uc, 0);

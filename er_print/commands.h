@@ -30,7 +30,7 @@ const struct command *erp_command_lookup(struct erp *e, const char *word);
 /* Run command c with arg (NULL or "": none), its output through printmode. 0 or -1. */
 int erp_command_run(struct erp *e, const struct command *c, const char *arg);
 
-/* Close the output file `outfile` opened, if any: 0, or -1 after a message (a failed write). */
+/* Flush the output, and close it if `outfile` opened it: 0, or -1 after a message (a failed write). */
 int erp_end_out(struct erp *e);
 
 /* Run every command line of f (where: its name for messages): 0, or -1 if one failed. */

@@ -132,7 +132,7 @@ static int json_thread_list(struct erp *e, const char *arg)
 		}
 		struct json_names names = names_of(e);
 		for (ssize_t k = 0; k < n; k++)
-			json_thread(&w, e->prof, i, &v[k], &names);
+			json_thread(&w, i, &v[k], &names);
 		free(v);
 	}
 	jsonw_array_end(&w);
