@@ -241,3 +241,124 @@ int json_frames(struct jsonw *w, struct profile *p, size_t x, uint32_t s, const 
 	jsonw_array_end(w);
 	return n < 0 ? n : 0;
 }
+
+/* ------------------------------------------------------------ metric tables */
+
+const char *json_unit_name(enum metric_unit u)
+{
+	if (u == METRIC_UNIT_RATIO)
+		return "ratio_x1000"; /* IPC 1.375 is 1375 */
+	return u == METRIC_UNIT_TIME ? "ns" : u == METRIC_UNIT_BYTES ? "bytes" : "count";
+}
+
+const char *json_col_key(const struct json_col *c, char *buf, size_t room)
+{
+	if (!c->keyword || !c->flavor)
+		return c->title;
+	if (c->side)
+		snprintf(buf, room, "%c.%s#%d", c->flavor, c->keyword, c->side);
+	else
+		snprintf(buf, room, "%c.%s", c->flavor, c->keyword);
+	return buf;
+}
+
+static char flavor_char(enum mspec_flavor f)
+{
+	return f == MSPEC_EXCL ? 'e' : f == MSPEC_INCL ? 'i' : 'a';
+}
+
+void json_list_col(const struct profile *p, const struct mspec_item *c, uint64_t total,
+		   const struct mspec_item *sort, struct json_col *ret, char *title, size_t room)
+{
+	*ret = (struct json_col){.title = title};
+	if (c->kind != MSPEC_METRIC) {
+		snprintf(title, room, "%s", c->kind == MSPEC_SIZE ? "Size" : "PC Addr.");
+		return;
+	}
+	size_t nd;
+	const struct metric_def *d = &profile_metric_defs(p, &nd)[c->metric];
+	snprintf(title, room, "%s %s",
+		 c->flavor == MSPEC_EXCL ? "Excl." : c->flavor == MSPEC_INCL ? "Incl." : "Attr.", d->abbrev);
+	ret->keyword = d->keyword;
+	ret->flavor = flavor_char(c->flavor);
+	ret->unit = d->unit;
+	ret->show_percent = c->show_percent;
+	ret->total = total;
+	ret->sort = sort && sort->kind == MSPEC_METRIC && sort->metric == c->metric && sort->flavor == c->flavor;
+}
+
+void json_attr_col(const struct profile *p, int m, uint64_t total, int sort, struct json_col *ret,
+		   char *title, size_t room)
+{
+	size_t nd;
+	const struct metric_def *d = &profile_metric_defs(p, &nd)[m];
+	snprintf(title, room, "Attr. %s", d->abbrev);
+	*ret = (struct json_col){.title = title,
+				 .keyword = d->keyword,
+				 .flavor = 'a',
+				 .unit = d->unit,
+				 .show_percent = 1,
+				 .total = total,
+				 .sort = sort};
+}
+
+void json_columns(struct jsonw *w, const struct json_col *cols, size_t n,
+		  void (*extra)(struct jsonw *w, size_t c, void *ctx), void *ctx)
+{
+	jsonw_key(w, "columns");
+	jsonw_array_begin(w);
+	for (size_t c = 0; c < n; c++) {
+		const struct json_col *col = &cols[c];
+		char key[96];
+		jsonw_object_begin(w);
+		jsonw_key_string(w, "key", json_col_key(col, key, sizeof key));
+		jsonw_key_string(w, "title", col->title);
+		if (col->keyword) {
+			jsonw_key_string(w, "unit", json_unit_name(col->unit));
+			if (col->show_percent)
+				jsonw_key_uint(w, "total", col->total);
+		} else {
+			jsonw_key_string(w, "unit", "text");
+		}
+		if (col->sort)
+			jsonw_key_bool(w, "sort", 1);
+		if (col->group) {
+			jsonw_key_string(w, "experiment", col->group);
+			jsonw_key_uint(w, "side", (uint64_t)col->side);
+			if (col->compare)
+				jsonw_key_string(w, "compare", col->compare == 'd' ? "delta" : "ratio");
+		}
+		if (extra)
+			extra(w, c, ctx);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
+void json_cells(struct jsonw *w, const struct json_col *cols, size_t n, const uint64_t *vals,
+		const char *const *texts)
+{
+	for (size_t c = 0; c < n; c++) {
+		char key[96];
+		if (!cols[c].keyword) {
+			const char *s = texts ? texts[c] : NULL;
+			while (s && *s == ' ')
+				s++;
+			jsonw_key_string(w, json_col_key(&cols[c], key, sizeof key), s);
+		} else {
+			jsonw_key_uint(w, json_col_key(&cols[c], key, sizeof key), vals[c]);
+		}
+	}
+}
+
+void json_row_fields(struct jsonw *w, const struct json_col *cols, size_t n, const struct json_row *r)
+{
+	key_str_opt(w, "section", r->section);
+	if (!r->blank)
+		json_cells(w, cols, n, r->vals, r->texts);
+	if (r->marker && r->marker != ' ')
+		jsonw_key_string(w, "marker", (char[2]){r->marker, 0});
+	if (r->hot)
+		jsonw_key_bool(w, "hot", 1);
+	jsonw_key_string(w, "name", r->name);
+}

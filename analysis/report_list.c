@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/profile.h"
@@ -189,4 +190,19 @@ int report_list_new(struct profile *p, enum report_what what, const struct mspec
 	}
 	*ret = l;
 	return 0;
+}
+
+const char *report_list_text(const struct profile *p, const struct report_list *l, size_t row, size_t c,
+			     char *buf, size_t room)
+{
+	buf[0] = 0;
+	if (l->what != REPORT_FUNCTIONS)
+		return buf;
+	const struct pfunc *f = profile_func(p, l->ids[row]);
+	if (l->cols[c].kind == MSPEC_SIZE)
+		snprintf(buf, room, "%llu", (unsigned long long)f->size);
+	else if (l->cols[c].kind == MSPEC_ADDRESS)
+		snprintf(buf, room, "%u:0x%08llx", f->obj == PROFILE_NO_OBJECT ? 1u : f->obj + 2,
+			 (unsigned long long)f->addr);
+	return buf;
 }

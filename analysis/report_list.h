@@ -85,6 +85,16 @@ void report_list_free(struct report_list *l);
 long report_columns_of(enum report_what what, const struct mspec *spec, const struct metrics *m,
 		       struct mspec_item **ret_cols, uint64_t **ret_base);
 
+/*
+ * The text of static column c (size or address) of row `row` of a function
+ * list, as gprofng shows it: the size in bytes ("123"), the address as
+ * "object:0xoffset" (object 1: no object, the others from 2 in load order:
+ * "2:0x00001234"); "" for other columns and other lists.  Into buf (room
+ * bytes), returned.
+ */
+const char *report_list_text(const struct profile *p, const struct report_list *l, size_t row, size_t c,
+			     char *buf, size_t room);
+
 /* The entity id (function, object, line or PC id) of an engine id of a list of `what`. */
 uint32_t report_list_entity(enum report_what what, uint32_t engine_id);
 

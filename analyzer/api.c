@@ -127,28 +127,10 @@ const char *api_entity_name(void *arg, enum report_what what, uint32_t id, char 
 	}
 }
 
-void api_key_metrics(struct api_req *r, const char *key, const uint64_t *v)
-{
-	size_t n;
-	profile_metric_defs(r->p, &n);
-	jsonw_key(&r->w, key);
-	jsonw_array_begin(&r->w);
-	for (size_t i = 0; i < n; i++)
-		jsonw_uint(&r->w, v ? v[i] : 0);
-	jsonw_array_end(&r->w);
-}
-
 static void key_str_opt(struct jsonw *w, const char *key, const char *s)
 {
 	if (s)
 		jsonw_key_string(w, key, s);
-}
-
-static const char *unit_name(enum metric_unit u)
-{
-	if (u == METRIC_UNIT_RATIO)
-		return "ratio_x1000"; /* IPC 1.375 is 1375 */
-	return u == METRIC_UNIT_TIME ? "ns" : u == METRIC_UNIT_BYTES ? "bytes" : "count";
 }
 
 static void metric_registry(struct api_req *r)
@@ -162,7 +144,7 @@ static void metric_registry(struct api_req *r)
 		jsonw_key_string(&r->w, "keyword", d[i].keyword);
 		jsonw_key_string(&r->w, "name", d[i].username);
 		jsonw_key_string(&r->w, "abbrev", d[i].abbrev);
-		jsonw_key_string(&r->w, "unit", unit_name(d[i].unit));
+		jsonw_key_string(&r->w, "unit", json_unit_name(d[i].unit));
 		char fl[4];
 		size_t k = 0;
 		if (d[i].flavors & METRIC_FLAVOR_EXCL)
@@ -258,44 +240,49 @@ static int default_spec(struct api_req *r, struct mspec *spec, struct mspec *sor
 	return sort ? api_sort_arg(r, sort) : 0;
 }
 
-static const char *flavor_name(enum mspec_flavor f)
-{
-	return f == MSPEC_EXCL ? "e" : f == MSPEC_INCL ? "i" : f == MSPEC_ATTR ? "a" : "s";
-}
+struct column_ctx {
+	const struct mspec_item *items;
+	const struct api_cols *cols;
+	const struct profile *p;
+};
 
-static const char *static_name(enum mspec_kind k)
-{
-	return k == MSPEC_SIZE ? "size" : k == MSPEC_ADDRESS ? "address" : "name";
-}
-
-void api_columns(struct api_req *r, const struct mspec_item *cols, size_t n, const uint64_t *base)
+/* "name": the registry's name of metric m (the page's headings say it). */
+static void metric_name(struct jsonw *w, const struct profile *p, int m)
 {
 	size_t nd;
-	const struct metric_def *d = profile_metric_defs(r->p, &nd);
-	jsonw_key(&r->w, "columns");
-	jsonw_array_begin(&r->w);
-	for (size_t c = 0; c < n; c++) {
-		jsonw_object_begin(&r->w);
-		if (cols[c].kind == MSPEC_METRIC) {
-			jsonw_key_string(&r->w, "keyword", d[cols[c].metric].keyword);
-			jsonw_key_string(&r->w, "flavor", flavor_name(cols[c].flavor));
-			jsonw_key_string(&r->w, "name", d[cols[c].metric].username);
-			jsonw_key_string(&r->w, "unit", unit_name(d[cols[c].metric].unit));
-			jsonw_key_bool(&r->w, "value", cols[c].show_value);
-			jsonw_key_bool(&r->w, "percent", cols[c].show_percent);
-			jsonw_key_uint(&r->w, "total", base ? base[c] : 0);
-		} else {
-			jsonw_key_string(&r->w, "keyword", static_name(cols[c].kind));
-			jsonw_key_string(&r->w, "flavor", "s");
-		}
-		jsonw_object_end(&r->w);
-	}
-	jsonw_array_end(&r->w);
+	jsonw_key_string(w, "name", profile_metric_defs(p, &nd)[m].username);
 }
 
-static uint64_t static_value(const struct pfunc *f, enum mspec_kind k)
+/* The analyzer's key of a callers-callees block's column c, the attributed column of metric c. */
+static void attr_extra(struct jsonw *w, size_t c, void *p)
 {
-	return k == MSPEC_SIZE ? f->size : k == MSPEC_ADDRESS ? f->addr : 0;
+	metric_name(w, p, (int)c);
+}
+
+/* The analyzer's keys of a column (api_internal.h). */
+static void column_extra(struct jsonw *w, size_t c, void *arg)
+{
+	const struct column_ctx *x = arg;
+	const struct mspec_item *it = &x->items[c];
+	jsonw_key_bool(w, "value", it->kind != MSPEC_METRIC || it->show_value);
+	char key[96];
+	jsonw_key_string(w, "spec",
+			 it->kind == MSPEC_SIZE      ? "size"
+			 : it->kind == MSPEC_ADDRESS ? "address"
+						     : json_col_key(&x->cols->c[c], key, sizeof key));
+	if (it->kind == MSPEC_METRIC)
+		metric_name(w, x->p, it->metric);
+}
+
+void api_columns(struct api_req *r, const struct mspec_item *items, size_t n, const uint64_t *base,
+		 const struct mspec_item *sort, struct api_cols *ret)
+{
+	ret->n = n < MSPEC_MAX ? n : MSPEC_MAX;
+	for (size_t c = 0; c < ret->n; c++)
+		json_list_col(r->p, &items[c], base ? base[c] : 0, sort, &ret->c[c], ret->titles[c],
+			      sizeof ret->titles[c]);
+	struct column_ctx x = {items, ret, r->p};
+	json_columns(&r->w, ret->c, ret->n, column_extra, &x);
 }
 
 static int api_functions(struct api_req *r)
@@ -311,20 +298,19 @@ static int api_functions(struct api_req *r)
 	jsonw_key_string(&r->w, "metrics", text);
 	mspec_format(r->p, &sort, text, sizeof text);
 	jsonw_key_string(&r->w, "sort", text);
-	api_columns(r, l->cols, l->ncols, l->percent_base);
+	struct api_cols cols;
+	api_columns(r, l->cols, l->ncols, l->percent_base, &sort.items[0], &cols);
 	jsonw_key(&r->w, "rows");
 	jsonw_array_begin(&r->w);
 	for (size_t i = 0; i < l->nrows; i++) {
-		const struct pfunc *f = profile_func(r->p, l->ids[i]);
+		char texts[MSPEC_MAX][32];
+		const char *tp[MSPEC_MAX];
+		for (size_t c = 0; c < cols.n; c++)
+			tp[c] = report_list_text(r->p, l, i, c, texts[c], sizeof texts[c]);
+		struct json_row row = {.vals = l->values + i * l->ncols, .texts = tp, .name = l->names[i]};
 		jsonw_object_begin(&r->w);
 		jsonw_key_uint(&r->w, "id", l->ids[i]);
-		jsonw_key_string(&r->w, "name", l->names[i]);
-		jsonw_key(&r->w, "values");
-		jsonw_array_begin(&r->w);
-		for (size_t c = 0; c < l->ncols; c++)
-			jsonw_uint(&r->w, l->cols[c].kind == MSPEC_METRIC ? l->values[i * l->ncols + c]
-									  : static_value(f, l->cols[c].kind));
-		jsonw_array_end(&r->w);
+		json_row_fields(&r->w, cols.c, cols.n, &row);
 		jsonw_object_end(&r->w);
 	}
 	jsonw_array_end(&r->w);
@@ -332,21 +318,31 @@ static int api_functions(struct api_req *r)
 	return 0;
 }
 
-static void edges(struct api_req *r, const char *key, const struct report_edge *e, size_t n)
+/* The rows of one section of a callers-callees block: each function with its attributed values. */
+static void edges(struct api_req *r, const struct api_cols *cols, const char *section,
+		  const struct report_edge *e, size_t n)
 {
 	char name[4096];
-	jsonw_key(&r->w, key);
-	jsonw_array_begin(&r->w);
 	for (size_t i = 0; i < n; i++) {
+		uint64_t vals[MSPEC_MAX];
+		for (size_t c = 0; c < cols->n; c++)
+			vals[c] = e[i].values[c];
+		struct json_row row = {.section = section,
+				       .vals = vals,
+				       .name = api_func_name(r->p, e[i].func, name, sizeof name)};
 		jsonw_object_begin(&r->w);
 		jsonw_key_uint(&r->w, "id", e[i].func);
-		jsonw_key_string(&r->w, "name", api_func_name(r->p, e[i].func, name, sizeof name));
-		api_key_metrics(r, "attributed", e[i].values);
+		json_row_fields(&r->w, cols->c, cols->n, &row);
 		jsonw_object_end(&r->w);
 	}
-	jsonw_array_end(&r->w);
 }
 
+/*
+ * One function's callers-callees block as er_print's csingle has it: an
+ * attributed column for every metric (its 100%: the function's inclusive
+ * value), and rows in sections "Callers", "Stack Fragment" (the function,
+ * with its exclusive values) and "Callees".
+ */
 static int api_callers(struct api_req *r)
 {
 	uint32_t f;
@@ -356,21 +352,31 @@ static int api_callers(struct api_req *r)
 	if (profile_compute(r->p) < 0)
 		return api_fail(r, 500, "out of memory");
 	struct report_calls rc;
-	int e = report_calls_of(r->p, f, report_sort_metric(&sort.items[0]), api_entity_name, r->p, &rc);
+	int sm = report_sort_metric(&sort.items[0]);
+	int e = report_calls_of(r->p, f, sm, api_entity_name, r->p, &rc);
 	if (e < 0)
 		return e == -EINVAL ? api_fail(r, 404, "no function %u", f)
 				    : api_fail(r, 500, "out of memory");
+	size_t nd;
+	profile_metric_defs(r->p, &nd);
+	struct api_cols cols = {.n = nd < MSPEC_MAX ? nd : MSPEC_MAX};
+	for (size_t m = 0; m < cols.n; m++)
+		json_attr_col(r->p, (int)m, rc.base[m], (int)m == sm, &cols.c[m], cols.titles[m],
+			      sizeof cols.titles[m]);
 	char name[4096];
 	jsonw_key(&r->w, "function");
 	jsonw_object_begin(&r->w);
 	jsonw_key_uint(&r->w, "id", f);
 	jsonw_key_string(&r->w, "name", api_func_name(r->p, f, name, sizeof name));
-	api_key_metrics(r, "exclusive", rc.exclusive);
-	api_key_metrics(r, "inclusive", metrics_inclusive(profile_metrics(r->p), f));
-	api_key_metrics(r, "base", rc.base);
 	jsonw_object_end(&r->w);
-	edges(r, "callers", rc.callers, rc.ncallers);
-	edges(r, "callees", rc.callees, rc.ncallees);
+	json_columns(&r->w, cols.c, cols.n, attr_extra, r->p);
+	jsonw_key(&r->w, "rows");
+	jsonw_array_begin(&r->w);
+	edges(r, &cols, "Callers", rc.callers, rc.ncallers);
+	struct report_edge self = {.func = f, .values = rc.exclusive};
+	edges(r, &cols, "Stack Fragment", &self, 1);
+	edges(r, &cols, "Callees", rc.callees, rc.ncallees);
+	jsonw_array_end(&r->w);
 	report_calls_release(&rc);
 	return 0;
 }
@@ -449,16 +455,6 @@ static int api_experiments(struct api_req *r)
 	return 0;
 }
 
-/* The value rows of an annotation: values[i * ncols + c]. */
-static void key_row(struct api_req *r, const uint64_t *v, size_t ncols)
-{
-	jsonw_key(&r->w, "values");
-	jsonw_array_begin(&r->w);
-	for (size_t c = 0; c < ncols; c++)
-		jsonw_uint(&r->w, v[c]);
-	jsonw_array_end(&r->w);
-}
-
 /* The text of a source file, or NULL (unreadable or too large); *ret_lines its line count. */
 static char *read_source(const char *path, size_t *ret_lines)
 {
@@ -498,7 +494,7 @@ static char *read_source(const char *path, size_t *ret_lines)
 	return s;
 }
 
-static void source_lines(struct api_req *r, const struct report_source *s, char *text)
+static void source_lines(struct api_req *r, const struct report_source *s, const struct api_cols *cols, char *text)
 {
 	char *line = text;
 	jsonw_key(&r->w, "lines");
@@ -514,7 +510,7 @@ static void source_lines(struct api_req *r, const struct report_source *s, char 
 		if (s->lines[ln].func != UINT32_MAX)
 			jsonw_key_uint(&r->w, "func", s->lines[ln].func);
 		if (s->lines[ln].has)
-			key_row(r, s->values + ln * s->ncols, s->ncols);
+			json_cells(&r->w, cols->c, cols->n, s->values + ln * s->ncols, NULL);
 		jsonw_object_end(&r->w);
 		line = nl ? nl + 1 : NULL;
 	}
@@ -545,8 +541,9 @@ static int api_source(struct api_req *r)
 	jsonw_key_string(&r->w, "file", file);
 	jsonw_key_uint(&r->w, "entry_line", loc.line);
 	jsonw_key_bool(&r->w, "text_found", text != NULL);
-	api_columns(r, s->cols, s->ncols, s->percent_base);
-	source_lines(r, s, text);
+	struct api_cols cols;
+	api_columns(r, s->cols, s->ncols, s->percent_base, &sort.items[0], &cols);
+	source_lines(r, s, &cols, text);
 	report_source_free(s);
 	free(text);
 	return 0;
@@ -568,7 +565,8 @@ static int api_disasm(struct api_req *r)
 		return api_fail(r, e == -ENOMEM ? 500 : 404, "cannot disassemble function %u: %s", f,
 				strerror(-e));
 	key_str_opt(&r->w, "entry_file", d->entry_file);
-	api_columns(r, d->cols, d->ncols, d->percent_base);
+	struct api_cols cols;
+	api_columns(r, d->cols, d->ncols, d->percent_base, NULL, &cols);
 	jsonw_key(&r->w, "rows");
 	jsonw_array_begin(&r->w);
 	for (size_t i = 0; i < d->nrows; i++) {
@@ -584,7 +582,7 @@ static int api_disasm(struct api_req *r)
 			jsonw_key_string(&r->w, "text", row->text);
 			jsonw_key_uint(&r->w, "line", row->line);
 			jsonw_key_bool(&r->w, "hot", row->hot);
-			key_row(r, d->values + i * d->ncols, d->ncols);
+			json_cells(&r->w, cols.c, cols.n, d->values + i * d->ncols, NULL);
 		}
 		jsonw_object_end(&r->w);
 	}

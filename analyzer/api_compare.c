@@ -118,7 +118,8 @@ int api_compare(struct api_req *r)
 	mspec_format(r->p, &sort, text, sizeof text);
 	jsonw_key_string(&r->w, "sort", text);
 	jsonw_key_string(&r->w, "mode", mode);
-	api_columns(r, c->cols, c->ncols, NULL);
+	struct api_cols cols;
+	api_columns(r, c->cols, c->ncols, c->totals, &sort.items[0], &cols);
 	sides(r, c);
 	rows(r, c);
 	report_compare_free(c);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/json_schema.h"
 #include "analysis/report_list.h"
 #include "analyzer/api.h"
 #include "common/jsonw.h"
@@ -40,9 +41,6 @@ const char *api_func_name(const struct profile *p, uint32_t f, char *buf, size_t
 /* report_name_fn for the list, calls and compare models (arg: the profile): er_print's names. */
 const char *api_entity_name(void *arg, enum report_what what, uint32_t id, char *buf, size_t room);
 
-/* "key": [v0, v1, ...] with one value per registered metric. */
-void api_key_metrics(struct api_req *r, const char *key, const uint64_t *v);
-
 /* Argument key as nanoseconds into *ret (def when absent): 0, or -1 after api_fail. */
 int api_ns_arg(struct api_req *r, const char *key, uint64_t def, uint64_t *ret);
 
@@ -55,8 +53,22 @@ int api_frames(struct api_req *r, size_t x, uint32_t s);
 /* Argument key as a count up to max into *ret (def when absent): 0, or -1 after api_fail. */
 int api_count_arg(struct api_req *r, const char *key, size_t def, size_t max, size_t *ret);
 
-/* "columns": what each value of a row is (size and address too); base[c] column c's 100% (NULL: 0). */
-void api_columns(struct api_req *r, const struct mspec_item *cols, size_t n, const uint64_t *base);
+/* The columns of a reply's rows, in the schema of analysis/json_schema.h. */
+struct api_cols {
+	struct json_col c[MSPEC_MAX];
+	char titles[MSPEC_MAX][64];
+	size_t n;
+};
+
+/*
+ * "columns": items[0..n) as analysis/json_schema.h has them (base[c] column
+ * c's 100%, NULL: none; sort the sort item, NULL: none), each with the
+ * analyzer's own "value" (whether the page shows the value; "total" says
+ * whether it shows a percentage) and "spec" (how a metric list or a sort
+ * names the column: "e.totalcpu", "size"); into *ret for the rows' cells.
+ */
+void api_columns(struct api_req *r, const struct mspec_item *items, size_t n, const uint64_t *base,
+		 const struct mspec_item *sort, struct api_cols *ret);
 
 /* The endpoint of api_compare.c. */
 int api_compare(struct api_req *r);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/json_schema.h"
 #include "analysis/report_calls.h"
 #include "er_print/erp.h"
 #include "er_print/show.h"
@@ -32,17 +33,19 @@ size_t show_attr_columns(struct erp *e, const uint64_t *base, struct mspec_item 
 	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
 	size_t ni = report_attr_items(&e->metrics, items);
 	for (size_t c = 0; c < ni; c++) {
-		snprintf(titles[c], 64, "Attr. %s", d[items[c].metric].abbrev);
+		int m = items[c].metric;
+		struct json_col j;
+		json_attr_col(e->prof, m, base[m], c == 0, &j, titles[c], 64);
 		cols[c] = (struct table_col){.kind = TABLE_METRIC,
-					     .title = titles[c],
-					     .unit = d[items[c].metric].unit,
+					     .title = j.title,
+					     .unit = j.unit,
 					     .show_value = 1,
-					     .show_percent = 1,
-					     .percent_base = base[items[c].metric],
-					     .flavor = 'a',
-					     .keyword = d[items[c].metric].keyword,
-					     .username = d[items[c].metric].username,
-					     .sort = c == 0};
+					     .show_percent = j.show_percent,
+					     .percent_base = j.total,
+					     .flavor = j.flavor,
+					     .keyword = j.keyword,
+					     .username = d[m].username,
+					     .sort = j.sort};
 	}
 	return ni;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/json_schema.h"
 #include "analysis/report_source.h"
 #include "er_print/erp.h"
 #include "er_print/show.h"
@@ -15,11 +16,6 @@
 static const char *flavor_word(enum mspec_flavor f)
 {
 	return f == MSPEC_EXCL ? "Exclusive" : f == MSPEC_INCL ? "Inclusive" : "Attributed";
-}
-
-static const char *flavor_abbrev(enum mspec_flavor f)
-{
-	return f == MSPEC_EXCL ? "Excl." : f == MSPEC_INCL ? "Incl." : "Attr.";
 }
 
 size_t show_rows(const struct erp *e, size_t n)
@@ -66,28 +62,20 @@ size_t show_columns(struct erp *e, const struct mspec_item *items, size_t n, con
 {
 	size_t nd;
 	const struct metric_def *d = profile_metric_defs(e->prof, &nd);
+	const struct mspec_item *sort = e->sort.n ? &e->sort.items[0] : NULL;
 	for (size_t i = 0; i < n; i++) {
-		const struct mspec_item *it = &items[i];
-		struct table_col c = {0};
-		if (it->kind == MSPEC_METRIC) {
-			snprintf(titles[i], 64, "%s %s", flavor_abbrev(it->flavor), d[it->metric].abbrev);
-			c.kind = TABLE_METRIC;
-			c.unit = d[it->metric].unit;
-			c.show_value = it->show_value;
-			c.show_percent = it->show_percent;
-			c.percent_base = percent_base[i];
-			c.flavor = it->flavor == MSPEC_EXCL ? 'e' : it->flavor == MSPEC_INCL ? 'i' : 'a';
-			c.keyword = d[it->metric].keyword;
-			c.username = d[it->metric].username;
-			c.sort = e->sort.n && e->sort.items[0].kind == MSPEC_METRIC &&
-				 e->sort.items[0].metric == it->metric &&
-				 e->sort.items[0].flavor == it->flavor;
-		} else {
-			snprintf(titles[i], 64, "%s", it->kind == MSPEC_SIZE ? "Size" : "PC Addr.");
-			c.kind = TABLE_TEXT;
-		}
-		c.title = titles[i];
-		cols[i] = c;
+		struct json_col j;
+		json_list_col(e->prof, &items[i], percent_base[i], sort, &j, titles[i], 64);
+		cols[i] = (struct table_col){.kind = j.keyword ? TABLE_METRIC : TABLE_TEXT,
+					     .title = j.title,
+					     .flavor = j.flavor,
+					     .keyword = j.keyword,
+					     .username = j.keyword ? d[items[i].metric].username : NULL,
+					     .sort = j.sort,
+					     .unit = j.unit,
+					     .show_value = j.keyword ? items[i].show_value : 0,
+					     .show_percent = j.show_percent,
+					     .percent_base = j.keyword ? j.total : 0};
 	}
 	return n;
 }
@@ -106,16 +94,8 @@ int show_print_list(struct erp *e, const struct report_list *l, int func_texts)
 	for (size_t i = 0; i < rows; i++) {
 		char texts[MSPEC_MAX][32];
 		const char *tp[MSPEC_MAX];
-		const struct pfunc *pf = func_texts ? profile_func(e->prof, l->ids[i]) : NULL;
-		for (size_t c = 0; pf && c < nc; c++) {
-			if (l->cols[c].kind == MSPEC_SIZE)
-				snprintf(texts[c], 32, "%llu", (unsigned long long)pf->size);
-			else if (l->cols[c].kind == MSPEC_ADDRESS)
-				snprintf(texts[c], 32, "%u:0x%08llx",
-					 pf->obj == PROFILE_NO_OBJECT ? 1u : pf->obj + 2,
-					 (unsigned long long)pf->addr);
-			tp[c] = texts[c];
-		}
+		for (size_t c = 0; func_texts && c < nc; c++)
+			tp[c] = report_list_text(e->prof, l, i, c, texts[c], sizeof texts[c]);
 		table_add_row(t, l->values + i * l->ncols, func_texts ? tp : NULL, l->names[i], 0);
 	}
 	erp_table_print(e, t);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/json_schema.h"
 #include "common/jsonw.h"
 #include "er_print/table_internal.h"
 
@@ -241,77 +242,36 @@ void table_print_html(const struct table *t, FILE *out)
 
 /* ------------------------------------------------------------ json */
 
-static const char *unit_name(enum metric_unit u)
+/* Column c as the library's JSON schema has it (analysis/json_schema.h). */
+static struct json_col json_col_of(const struct table_col *c)
 {
-	if (u == METRIC_UNIT_RATIO)
-		return "ratio_x1000"; /* IPC 1.375 is 1375 */
-	return u == METRIC_UNIT_TIME ? "ns" : u == METRIC_UNIT_BYTES ? "bytes" : "count";
+	return (struct json_col){.title = c->title,
+				 .keyword = c->kind == TABLE_METRIC ? c->keyword : NULL,
+				 .flavor = c->flavor,
+				 .unit = c->unit,
+				 .show_percent = c->show_percent,
+				 .total = c->percent_base,
+				 .sort = c->sort,
+				 .group = c->group,
+				 .side = c->side,
+				 .compare = c->compare};
 }
 
-/* A column's key: "e.totalcpu" for a metric, else the title. */
-static const char *key_of(const struct table_col *c, char *buf, size_t room)
+static void json_row(const struct table *t, const struct json_col *cols, const struct row *r,
+		     const char *section, struct jsonw *w)
 {
-	if (c->kind != TABLE_METRIC || !c->keyword || !c->flavor)
-		return c->title;
-	if (c->side)
-		snprintf(buf, room, "%c.%s#%d", c->flavor, c->keyword, c->side);
-	else
-		snprintf(buf, room, "%c.%s", c->flavor, c->keyword);
-	return buf;
-}
-
-static void json_columns(const struct table *t, struct jsonw *w)
-{
-	jsonw_key(w, "columns");
-	jsonw_array_begin(w);
-	for (size_t c = 0; c < t->ncols; c++) {
-		const struct table_col *col = &t->cols[c];
-		char key[96];
-		jsonw_object_begin(w);
-		jsonw_key_string(w, "key", key_of(col, key, sizeof key));
-		jsonw_key_string(w, "title", col->title);
-		if (col->kind == TABLE_METRIC) {
-			jsonw_key_string(w, "unit", unit_name(col->unit));
-			if (col->show_percent)
-				jsonw_key_uint(w, "total", col->percent_base);
-		} else {
-			jsonw_key_string(w, "unit", "text");
-		}
-		if (col->sort)
-			jsonw_key_bool(w, "sort", 1);
-		if (col->group) {
-			jsonw_key_string(w, "experiment", col->group);
-			jsonw_key_uint(w, "side", (uint64_t)col->side);
-			if (col->compare)
-				jsonw_key_string(w, "compare", col->compare == 'd' ? "delta" : "ratio");
-		}
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
-}
-
-static void json_row(const struct table *t, const struct row *r, const char *section, struct jsonw *w)
-{
+	const char *texts[MAX_COLS];
+	for (size_t c = 0; c < t->ncols; c++)
+		texts[c] = r->cells ? r->cells[2 * c] : NULL;
+	struct json_row jr = {.section = section,
+			      .vals = r->vals,
+			      .texts = texts,
+			      .blank = r->blank,
+			      .marker = r->marker,
+			      .hot = strncmp(r->prefix, "##", 2) == 0,
+			      .name = r->name};
 	jsonw_object_begin(w);
-	if (section)
-		jsonw_key_string(w, "section", section);
-	for (size_t c = 0; c < t->ncols && !r->blank; c++) {
-		const struct table_col *col = &t->cols[c];
-		char key[96];
-		if (col->kind == TABLE_TEXT) {
-			const char *s = r->cells[2 * c];
-			while (s && *s == ' ')
-				s++;
-			jsonw_key_string(w, key_of(col, key, sizeof key), s);
-		} else {
-			jsonw_key_uint(w, key_of(col, key, sizeof key), r->vals[c]);
-		}
-	}
-	if (r->marker && r->marker != ' ')
-		jsonw_key_string(w, "marker", (char[2]){r->marker, 0});
-	if (strncmp(r->prefix, "##", 2) == 0)
-		jsonw_key_bool(w, "hot", 1);
-	jsonw_key_string(w, "name", r->name);
+	json_row_fields(w, cols, t->ncols, &jr);
 	jsonw_object_end(w);
 }
 
@@ -328,7 +288,10 @@ void table_print_json(const struct table *t, FILE *out)
 	struct jsonw w;
 	jsonw_init(&w, out, NULL, 0);
 	jsonw_object_begin(&w);
-	json_columns(t, &w);
+	struct json_col cols[MAX_COLS];
+	for (size_t c = 0; c < t->ncols; c++)
+		cols[c] = json_col_of(&t->cols[c]);
+	json_columns(&w, cols, t->ncols, NULL, NULL);
 	jsonw_key(&w, "rows");
 	jsonw_array_begin(&w);
 	const char *section = NULL;
@@ -340,7 +303,7 @@ void table_print_json(const struct table *t, FILE *out)
 				section = s;
 			continue;
 		}
-		json_row(t, r, section, &w);
+		json_row(t, cols, r, section, &w);
 	}
 	jsonw_array_end(&w);
 	jsonw_object_end(&w);

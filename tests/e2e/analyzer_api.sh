@@ -98,13 +98,27 @@ done
 # The function list against er_print
 py() { python3 -c "import json, sys; $1" "${@:2}"; }
 read -r cpu_s _ bytes < <(total_row h.er e.totalcpu:i.totalcpu:i.heapallocbytes)
-total_ns=$(py 'r = json.load(open("functions.json"))["rows"][0]; assert r["name"] == "<Total>"; print(r["values"][0])')
+total_ns=$(py 'r = json.load(open("functions.json"))["rows"][0]; assert r["name"] == "<Total>"; print(r["e.totalcpu"])')
 check "<Total> CPU $total_ns ns = er_print's $cpu_s s" test "$(secs "$total_ns")" = "$cpu_s"
 check "<Total> bytes = er_print's $bytes" \
-	test "$(py 'print(json.load(open("functions.json"))["rows"][0]["values"][2])')" = "$bytes"
+	test "$(py 'print(json.load(open("functions.json"))["rows"][0]["i.heapallocbytes"])')" = "$bytes"
 top=$(py 'print(json.load(open("functions.json"))["rows"][1]["name"])')
 check "top function $top = er_print's $(top_function h.er)" test "$top" = "$(top_function h.er)"
-check "the columns are typed" py 'c = json.load(open("functions.json"))["columns"]; assert [(x["keyword"], x["flavor"], x["unit"]) for x in c] == [("totalcpu", "e", "ns"), ("totalcpu", "i", "ns"), ("heapallocbytes", "i", "bytes")]'
+check "the columns are typed" py 'c = json.load(open("functions.json"))["columns"]; assert [(x["key"], x["unit"]) for x in c] == [("e.totalcpu", "ns"), ("i.totalcpu", "ns"), ("i.heapallocbytes", "bytes")]'
+# one schema (docs/json-schema.md#tables): the list is er_print's, with the analyzer's own keys beside
+# (a row's "id", a column's "value", "spec" and "name")
+schema_same() { # DESC ANALYZER_JSON ER_PRINT_JSON: the same columns and rows but the analyzer's keys
+	check "$1" py '
+an = json.load(open(sys.argv[1])); er = json.load(open(sys.argv[2]))["tables"][0]
+strip = lambda xs, keys: [{k: v for k, v in x.items() if k not in keys} for x in xs]
+assert strip(an["columns"], ("value", "spec", "name")) == er["columns"], (an["columns"], er["columns"])
+assert strip(an["rows"], ("id",)) == er["rows"], [(a, b) for a, b in zip(strip(an["rows"], ("id",)), er["rows"]) if a != b][:3]' "$2" "$3"
+}
+get "api/functions?metrics=e.%25totalcpu:i.totalcpu:size:address:name&sort=i.totalcpu" >fl.json
+# (the metrics and sort commands' echoes come first)
+"$er_print" -metrics e.%totalcpu:i.totalcpu:size:address:name -sort i.totalcpu -printmode json -functions h.er |
+	tail -1 >fl.er.json
+schema_same "/api/functions = er_print -printmode json -functions but the analyzer's keys" fl.json fl.er.json
 get "api/functions?sort=name" >byname.json
 check "sort=name orders by name" py 'r = [x["name"] for x in json.load(open("byname.json"))["rows"][1:]]; assert r == sorted(r), r[:5]'
 
@@ -113,10 +127,13 @@ sid=$(py 'print(next(r["id"] for r in json.load(open("functions.json"))["rows"] 
 get "api/callers?func=$sid" >callers.json
 "$er_print" -metrics a.totalcpu:name -csingle spin_until h.er |
 	awk '/== Callers/ { f = 1; next } /^$/ { f = 0 } f { print $NF, $1 }' | sort >callers.er
-py 'c = json.load(open("callers.json")); [print(e["name"], "%.3f" % (e["attributed"][0] / 1e9)) for e in c["callers"]]' |
+py 'c = json.load(open("callers.json")); [print(e["name"], "%.3f" % (e["a.totalcpu"] / 1e9)) for e in c["rows"] if e["section"] == "Callers"]' |
 	sort >callers.an
 check "callers of spin_until: $(tr '\n' ' ' <callers.an)= er_print's $(tr '\n' ' ' <callers.er)" cmp -s callers.an callers.er
 check "callers are hot and warm" test "$(cut -d' ' -f1 callers.an | tr '\n' ' ')" = "hot warm "
+attr=$(py 'print(":".join("a." + c["key"][2:] for c in json.load(open("callers.json"))["columns"]))')
+"$er_print" -metrics "$attr:name" -printmode json -csingle spin_until h.er | tail -1 >callers.er.json
+schema_same "/api/callers = er_print -printmode json -metrics $attr -csingle but the analyzer's keys" callers.json callers.er.json
 
 # Flame graph: the root is <Total>; a node is its children plus its self; self sums to exclusive
 check "flame: root value = <Total> CPU" py 'f = json.load(open("flame.json")); assert f["nodes"]["value"][0] == int(sys.argv[1])' "$total_ns"
@@ -126,7 +143,7 @@ for i, p in enumerate(n["parent"][1:], 1): kids[p] += n["value"][i]
 assert all(kids[i] + n["self"][i] == n["value"][i] for i in range(len(kids)))' flame.json
 check "flame: the self time of $top = its exclusive CPU" py '
 f = json.load(open("flame.json")); rows = json.load(open("functions.json"))["rows"]
-fid = next(r["id"] for r in rows if r["name"] == sys.argv[1]); excl = next(r["values"][0] for r in rows if r["name"] == sys.argv[1])
+fid = next(r["id"] for r in rows if r["name"] == sys.argv[1]); excl = next(r["e.totalcpu"] for r in rows if r["name"] == sys.argv[1])
 s = sum(f["nodes"]["self"][i] for i in range(len(f["nodes"]["func"])) if f["functions"]["id"][f["nodes"]["func"][i]] == fid)
 assert s == excl, (s, excl)' "$top"
 check "flame inverted: the roots' children are leaves (allocs first by bytes)" py '
@@ -193,9 +210,9 @@ assert any("spin_until" in l["text"] for l in s["lines"][s["entry_line"] - 2:s["
 get "api/disasm?func=$sid" >disasm.json
 check "disasm: the instructions' exclusive CPU sums to spin_until's" py '
 d = json.load(open("disasm.json")); rows = json.load(open("functions.json"))["rows"]
-c = next(i for i, x in enumerate(d["columns"]) if x["keyword"] == "totalcpu" and x["flavor"] == "e")
-s = sum(r["values"][c] for r in d["rows"] if r["kind"] == "insn")
-assert s == next(r["values"][0] for r in rows if r["name"] == "spin_until"), s'
+assert any(x["key"] == "e.totalcpu" for x in d["columns"])
+s = sum(r["e.totalcpu"] for r in d["rows"] if r["kind"] == "insn")
+assert s == next(r["e.totalcpu"] for r in rows if r["name"] == "spin_until"), s'
 
 # Heap: er_print's leaks, allocs and heapstat (blocks: instances, bytes, the stack's functions)
 blocks() { # er_print -REPORT h.er as "count bytes frame frame ..." lines
@@ -319,7 +336,7 @@ read -r t0 t1 want < <(py '
 e = json.load(open("timeline.json"))["events"]; t = sorted(e["t"]); a, b = t[len(t) // 4], t[3 * len(t) // 4]
 print(a, b, sum(v for x, v in zip(e["t"], e["value"]) if a <= x < b))')
 get "api/functions?metrics=e.totalcpu:name&t0=$t0&t1=$t1" >win.json
-got=$(py 'print(json.load(open("win.json"))["rows"][0]["values"][0])')
+got=$(py 'print(json.load(open("win.json"))["rows"][0]["e.totalcpu"])')
 check "t0=$t0 t1=$t1: <Total> CPU $got = the timeline's events in it $want (< $total_ns)" \
 	eval '[[ $got == "$want" ]] && ((want > 0 && want < total_ns))'
 get "api/flame?metric=totalcpu&t0=$t0&t1=$t1" >winflame.json
@@ -334,7 +351,7 @@ e = json.load(open("wintl.json"))["events"]; a, b = int(sys.argv[1]), int(sys.ar
 assert all(a <= x < b for x in e["t"]) and sum(e["value"]) == int(sys.argv[3])' "$t0" "$t1" "$want"
 get "api/functions?metrics=e.totalcpu:name" >nowin.json
 check "without t0/t1 every event counts again" \
-	test "$(py 'print(json.load(open("nowin.json"))["rows"][0]["values"][0])')" = "$total_ns"
+	test "$(py 'print(json.load(open("nowin.json"))["rows"][0]["e.totalcpu"])')" = "$total_ns"
 
 # bad arguments
 err() { # DESC STATUS PATH TEXT
@@ -362,7 +379,7 @@ check "the experiment is unchanged" cmp -s before after
 
 check "starts on c.er" start_analyzer c.er
 get "api/functions" >c.json
-check "c.er: no heap metric" py 'assert [x["keyword"] for x in json.load(open("c.json"))["columns"]] == ["totalcpu", "totalcpu"]'
+check "c.er: no heap metric" py 'assert [x["key"] for x in json.load(open("c.json"))["columns"]] == ["e.totalcpu", "i.totalcpu"]'
 err "no heap data, no heap view" 400 "api/heap" "no heap tracing data"
 err "heap metric without heap data" 400 "api/flame?metric=heapallocbytes" "needs heap data"
 "$analyzer" --no-browser --port "$port" c.er >busy.out 2>busy.err && rc=0 || rc=$?
@@ -418,7 +435,7 @@ t = json.load(open("ltl.json")); e = t["events"]; a = t["lanes"][2]["start_ns"]
 print(a, sum(v for x, v in zip(e["t"], e["value"]) if x >= a))')
 get "api/functions?metrics=e.totalcpu:name&t0=$lt0" >lwin.json
 check "late.er: t0=$lt0 (the exec'd leaf's start) on the shared base: <Total> $lsum, the timeline's events after it" \
-	test "$(py 'print(json.load(open("lwin.json"))["rows"][0]["values"][0])')" = "$lsum"
+	test "$(py 'print(json.load(open("lwin.json"))["rows"][0]["e.totalcpu"])')" = "$lsum"
 stop_analyzer TERM
 check "late.er: SIGTERM: exit 0 ($an_rc; $(head -c 300 an.err))" test "$an_rc" = 0
 
@@ -511,7 +528,7 @@ rows_er() { # er_print's function list rows as "name seconds", er_print ARGS
 rows_an() { # the analyzer's, /api/functions with query arguments ARGS
 	get "api/functions?metrics=e.totalcpu:name&sort=e.totalcpu$1" |
 		py '
-for r in json.load(sys.stdin)["rows"]: print(r["name"], "%.3f" % (r["values"][0] / 1e9))'
+for r in json.load(sys.stdin)["rows"]: print(r["name"], "%.3f" % (r["e.totalcpu"] / 1e9))'
 }
 for f in 'THRID==3' 'THRID==1' 'THRID IN (2,4) || CPU>=0 && TSTAMP<100ms'; do
 	rows_er -filters "$f" >filt.er
@@ -533,7 +550,7 @@ check "the timeline under THRID==3: one lane's events, summing to the filtered <
 e = json.load(open("ftl.json"))["events"]; assert len(set(e["lane"])) == 1, set(e["lane"])
 assert "%.3f" % (sum(e["value"]) / 1e9) == sys.argv[1], sum(e["value"])' "$(awk '$1 == "<Total>" { print $2 }' filt3.er)"
 check "a time range composes with the filter: <Total> of THRID==3 in [$ft0, $ft1) = its events there ($fsum)" \
-	test "$(get "api/functions?metrics=e.totalcpu:name&filter=THRID%3D%3D3&t0=$ft0&t1=$ft1" | py 'print(json.load(sys.stdin)["rows"][0]["values"][0])')" = "$fsum"
+	test "$(get "api/functions?metrics=e.totalcpu:name&filter=THRID%3D%3D3&t0=$ft0&t1=$ft1" | py 'print(json.load(sys.stdin)["rows"][0]["e.totalcpu"])')" = "$fsum"
 for v in callers?func=1 calltree flame?metric=totalcpu threads "source?func=$(get api/functions | py 'print([r["id"] for r in json.load(sys.stdin)["rows"] if r["name"] == "spin"][0])')"; do
 	code=$(curl -s -o fv.json -w '%{http_code}' -b "pa_token_$port=$token" "$base/api/$v&filter=THRID%3D%3D3")
 	[[ $v != *\?* ]] && code=$(curl -s -o fv.json -w '%{http_code}' -b "pa_token_$port=$token" "$base/api/$v?filter=THRID%3D%3D3")

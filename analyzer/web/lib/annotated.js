@@ -4,22 +4,23 @@
 import { state } from './state.js';
 import { api, withRange } from './api.js';
 import { el } from './dom.js';
-import { fmt, pct, colTitle } from './format.js';
+import { fmt, pct, colTitle, hasPercent } from './format.js';
 
-// The metric cells of an annotated row: value and percent as the column asks.
-export function metricCells(tr, columns, values) {
-  columns.forEach((c, i) => {
-    if (c.flavor === 's') return;
-    const v = values ? values[i] : null;
+// The metric cells of an annotated row (its values under the columns' keys; null or a row
+// without them: blank cells): value and percent as the column asks.
+export function metricCells(tr, columns, row) {
+  for (const c of columns) {
+    if (c.unit === 'text') continue;
+    const v = row && c.key in row ? row[c.key] : null;
     if (c.value) tr.append(el('td', {}, v === null ? '' : fmt(v, c.unit)));
-    if (c.percent) tr.append(el('td', {}, v === null ? '' : pct(v, c.total)));
-  });
+    if (hasPercent(c)) tr.append(el('td', {}, v === null ? '' : pct(v, c.total)));
+  }
 }
 
 function codeHead(columns, last) {
   const head = el('tr');
   for (const c of columns)
-    if (c.flavor !== 's') head.append(el('th', { colSpan: c.value && c.percent ? 2 : 1 }, colTitle(c)));
+    if (c.unit !== 'text') head.append(el('th', { colSpan: c.value && hasPercent(c) ? 2 : 1 }, colTitle(c)));
   head.append(el('th', { class: 'name' }, last));
   return el('thead', {}, head);
 }

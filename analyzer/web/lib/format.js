@@ -11,11 +11,17 @@ export function pct(v, total) {
   return total ? (100 * v / total).toFixed(2) : '0.00';
 }
 
-// A metric column's title (/api/functions' columns): "Excl. Total CPU Time (s)".
+// A column's heading (the columns of docs/json-schema.md#tables, with the analyzer's "spec"
+// and "name"): "Excl. Total CPU Time (s)", "size".
 export function colTitle(c) {
-  if (c.flavor === 's') return c.keyword;
-  const f = { e: 'Excl.', i: 'Incl.', a: 'Attr.' }[c.flavor];
+  if (c.unit === 'text') return c.spec;
+  const f = { e: 'Excl.', i: 'Incl.', a: 'Attr.' }[c.key[0]];
   return `${f} ${c.name}` + (c.unit === 'ns' ? ' (s)' : '');
+}
+
+// Whether a column shows a percentage (its "total" is their 100%).
+export function hasPercent(c) {
+  return 'total' in c;
 }
 
 // A string's hash: the same function has the same colour in every drawing.

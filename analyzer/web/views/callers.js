@@ -6,17 +6,15 @@ import { el } from '../lib/dom.js';
 import { fmt, pct } from '../lib/format.js';
 import { select } from '../lib/router.js';
 
-function attrTable(table, rows, base) {
-  const metrics = state.overview.metrics;
+// The rows of one section of the reply in table, under the reply's attributed columns.
+function attrTable(table, columns, rows) {
   const head = el('tr');
-  for (const m of metrics) head.append(el('th', { colSpan: 2 }, 'Attr. ' + m.name));
+  for (const c of columns) head.append(el('th', { colSpan: 2 }, 'Attr. ' + c.name));
   head.append(el('th', { class: 'name' }, 'Name'));
   const body = el('tbody');
   for (const r of rows) {
     const tr = el('tr', { 'data-id': r.id });
-    metrics.forEach((m, i) => {
-      tr.append(el('td', {}, fmt(r.values[i], m.unit)), el('td', {}, pct(r.values[i], base[i])));
-    });
+    for (const c of columns) tr.append(el('td', {}, fmt(r[c.key], c.unit)), el('td', {}, pct(r[c.key], c.total)));
     tr.append(el('td', { class: 'name' }, r.name));
     tr.addEventListener('click', () => select(r.id, r.name));
     body.append(tr);
@@ -32,11 +30,10 @@ async function showCallers() {
   }
   empty.style.display = 'none';
   const c = await api(withRange('callers?func=' + state.selected.id + (state.sort ? '&sort=' + encodeURIComponent(state.sort) : '')));
-  const base = c.function.base;
-  attrTable(document.getElementById('callers'), c.callers.map((e) => ({ id: e.id, name: e.name, values: e.attributed })), base);
-  attrTable(document.getElementById('callers-self'),
-    [{ id: c.function.id, name: c.function.name, values: c.function.exclusive }], base);
-  attrTable(document.getElementById('callees'), c.callees.map((e) => ({ id: e.id, name: e.name, values: e.attributed })), base);
+  const section = (name) => c.rows.filter((r) => r.section === name);
+  attrTable(document.getElementById('callers'), c.columns, section('Callers'));
+  attrTable(document.getElementById('callers-self'), c.columns, section('Stack Fragment'));
+  attrTable(document.getElementById('callees'), c.columns, section('Callees'));
 }
 
 export const view = { name: 'callers', show: showCallers, onSelect: showCallers };

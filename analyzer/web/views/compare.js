@@ -4,7 +4,7 @@
 import { state } from '../lib/state.js';
 import { api, withRange } from '../lib/api.js';
 import { el } from '../lib/dom.js';
-import { fmt, pct, colTitle } from '../lib/format.js';
+import { fmt, pct, colTitle, hasPercent } from '../lib/format.js';
 
 // A compared value as er_print prints it (er_print/table.c): the baseline's and mode "on" as values,
 // the others' as a signed difference from the baseline (+0.030) or a ratio to it (x 1.600).
@@ -55,7 +55,7 @@ function renderCompare() {
   const names = el('tr'), titles = el('tr');
   c.columns.forEach((col) => {
     c.sides.forEach((s, k) => {
-      const span = col.value && col.percent ? 2 : 1;
+      const span = col.value && hasPercent(col) ? 2 : 1;
       names.append(el('th', { colSpan: span, class: 'side' }, s.name));
       const kind = k === 0 || c.mode === 'on' ? '' : ' ' + c.mode;
       titles.append(el('th', { colSpan: span }, colTitle(col) + kind));
@@ -75,7 +75,7 @@ function renderCompare() {
           tr.append(el('td', {}, text));
         }
         // a percentage of the side's own total, 0 as er_print prints it
-        if (col.percent) tr.append(el('td', {}, v && c.sides[k].totals[i] ? pct(v, c.sides[k].totals[i]) : '0.'));
+        if (hasPercent(col)) tr.append(el('td', {}, v && c.sides[k].totals[i] ? pct(v, c.sides[k].totals[i]) : '0.'));
       }
     });
     tr.append(el('td', { class: 'name' }, row.name));

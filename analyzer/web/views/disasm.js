@@ -14,7 +14,7 @@ function rows(d, title, body) {
       tr.append(el('td', { class: 'text' }, `${r.file || ''}:${r.line}`));
     } else {
       if (r.hot) tr.classList.add('hot');
-      metricCells(tr, d.columns, r.values);
+      metricCells(tr, d.columns, r);
       tr.append(el('td', { class: 'text' }, `0x${r.addr.toString(16)}  ${r.text}`));
     }
     body.append(tr);

@@ -3,7 +3,7 @@
 import { state } from '../lib/state.js';
 import { api, withRange } from '../lib/api.js';
 import { el } from '../lib/dom.js';
-import { fmt, pct, colTitle } from '../lib/format.js';
+import { fmt, pct, colTitle, hasPercent } from '../lib/format.js';
 import { select } from '../lib/router.js';
 import { renderChooser } from './overview.js';
 
@@ -35,11 +35,11 @@ function renderFunctions() {
   const needle = document.getElementById('search').value.toLowerCase();
   const head = el('tr');
   f.columns.forEach((c) => {
-    const sortKey = c.flavor === 's' ? c.keyword : c.flavor + '.' + c.keyword;
+    const sortKey = c.spec;
     const th = el('th', { title: 'sort by ' + sortKey, 'data-sort': sortKey }, colTitle(c));
     if (sortKey === state.sort) th.classList.add('sorted');
     th.addEventListener('click', () => { state.sort = sortKey; loadFunctions(); });
-    if (c.percent) th.colSpan = c.value ? 2 : 1;
+    if (hasPercent(c)) th.colSpan = c.value ? 2 : 1;
     head.append(th);
   });
   const nameTh = el('th', { class: 'name', 'data-sort': 'name' }, 'Name');
@@ -52,14 +52,14 @@ function renderFunctions() {
     if (needle && row.id !== 0 && !row.name.toLowerCase().includes(needle)) continue;
     if (row.id !== 0) shown++; // <Total> is not one of the functions counted
     const tr = el('tr', { 'data-id': row.id });
-    f.columns.forEach((c, i) => {
-      const v = row.values[i];
-      if (c.flavor === 's') tr.append(el('td', {}, c.keyword === 'address' ? '0x' + v.toString(16) : String(v)));
+    for (const c of f.columns) {
+      const v = row[c.key];
+      if (c.unit === 'text') tr.append(el('td', {}, v));
       else {
         if (c.value) tr.append(el('td', {}, fmt(v, c.unit)));
-        if (c.percent) tr.append(el('td', {}, pct(v, c.total)));
+        if (hasPercent(c)) tr.append(el('td', {}, pct(v, c.total)));
       }
-    });
+    }
     tr.append(el('td', { class: 'name' }, row.name));
     if (state.selected && state.selected.id === row.id) tr.classList.add('selected');
     tr.addEventListener('click', () => select(row.id, row.name));

@@ -2,7 +2,7 @@
 // metric chooser that makes the Functions view's metric list.
 import { state } from '../lib/state.js';
 import { el } from '../lib/dom.js';
-import { fmt } from '../lib/format.js';
+import { fmt, hasPercent } from '../lib/format.js';
 import { show } from '../lib/router.js';
 
 // Drawn once, from /api/overview.
@@ -60,9 +60,9 @@ export function renderChooser() {
     for (const [flavor, what] of CHOICES) {
       const td = el('td');
       if (m.flavors.includes(flavor)) {
-        const c = cols.find((x) => x.keyword === m.keyword && x.flavor === flavor);
+        const c = cols.find((x) => x.spec === flavor + '.' + m.keyword);
         const box = el('input', { type: 'checkbox', 'data-flavor': flavor, 'data-what': what });
-        box.checked = !!(c && c[what]);
+        box.checked = !!c && (what === 'value' ? c.value : hasPercent(c));
         box.addEventListener('change', () => { document.getElementById('chooser-spec').textContent = chooserSpec(); });
         td.append(box);
       }

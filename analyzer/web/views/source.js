@@ -9,7 +9,7 @@ function rows(d, title, body) {
   for (const l of d.lines) {
     const tr = el('tr', { 'data-line': l.line });
     if (l.hot) tr.classList.add('hot');
-    metricCells(tr, d.columns, l.values || null);
+    metricCells(tr, d.columns, l);
     tr.append(el('td', { class: 'text' }, `${String(l.line).padStart(5)}  ${l.text === null ? '' : l.text}`));
     body.append(tr);
   }
