@@ -9,6 +9,7 @@
 
 #include "analysis/experiment.h"
 #include "analysis/profile_heap.h"
+#include "analysis/report_heap.h"
 #include "common/jsonw.h"
 
 static void key_str_opt(struct jsonw *w, const char *key, const char *s)
@@ -240,6 +241,66 @@ int json_frames(struct jsonw *w, struct profile *p, size_t x, uint32_t s, const 
 	}
 	jsonw_array_end(w);
 	return n < 0 ? n : 0;
+}
+
+/* ------------------------------------------------------------ heap */
+
+int json_heap_stack(struct jsonw *w, struct profile *p, const struct report_heap_item *it,
+		    const struct json_names *names, int with_ids)
+{
+	jsonw_key_uint(w, "count", it->count);
+	jsonw_key_uint(w, "bytes", it->bytes);
+	return json_frames(w, p, it->exp, it->stack, names, with_ids);
+}
+
+static void key_classes(struct jsonw *w, const char *key, const uint64_t *classes)
+{
+	jsonw_key(w, key);
+	jsonw_array_begin(w);
+	for (size_t c = 0; c < HEAP_SIZE_CLASSES; c++) {
+		if (!classes[c])
+			continue;
+		jsonw_object_begin(w);
+		jsonw_key_string(w, "range", heap_size_class_label(c));
+		jsonw_key_uint(w, "count", classes[c]);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
+void json_heap_summary_fields(struct jsonw *w, const struct heap_summary *h)
+{
+	jsonw_key_uint(w, "alloc_count", h->alloc_count);
+	jsonw_key_uint(w, "alloc_bytes", h->alloc_bytes);
+	jsonw_key_uint(w, "leak_count", h->leak_count);
+	jsonw_key_uint(w, "leak_bytes", h->leak_bytes);
+	jsonw_key_uint(w, "temp_count", h->temp_count);
+	jsonw_key_uint(w, "temp_bytes", h->temp_bytes);
+	jsonw_key_uint(w, "free_count", h->free_count);
+	jsonw_key_uint(w, "unknown_free_count", h->unknown_free_count);
+	jsonw_key_uint(w, "reused_count", h->reused_count);
+	jsonw_key_uint(w, "failed_count", h->failed_count);
+	jsonw_key_uint(w, "alloc_min_bytes", h->alloc_min_bytes);
+	jsonw_key_uint(w, "alloc_max_bytes", h->alloc_max_bytes);
+	jsonw_key_uint(w, "leak_min_bytes", h->leak_min_bytes);
+	jsonw_key_uint(w, "leak_max_bytes", h->leak_max_bytes);
+	key_classes(w, "alloc_classes", h->alloc_classes);
+	key_classes(w, "leak_classes", h->leak_classes);
+}
+
+void json_heap_peak(struct jsonw *w, const struct heap_summary *h)
+{
+	jsonw_key(w, "peak");
+	if (h->peak_exp == SIZE_MAX || h->peak_bytes == 0) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object_begin(w);
+	jsonw_key_uint(w, "experiment_id", h->peak_exp + 1);
+	jsonw_key_uint(w, "pid", h->peak_pid);
+	jsonw_key_uint(w, "bytes", h->peak_bytes);
+	jsonw_key_uint(w, "t_ns", h->peak_ns);
+	jsonw_object_end(w);
 }
 
 /* ------------------------------------------------------------ metric tables */

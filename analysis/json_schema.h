@@ -65,6 +65,23 @@ void json_thread(struct jsonw *w, size_t xi, const struct report_thread *r, cons
 int json_frames(struct jsonw *w, struct profile *p, size_t x, uint32_t s, const struct json_names *names,
 		int with_ids);
 
+struct heap_summary;
+struct report_heap_item;
+
+/* One heap stack of a leaks or allocs list: "count", "bytes" (the list's figures) and json_frames' "frames". */
+int json_heap_stack(struct jsonw *w, struct profile *p, const struct report_heap_item *it,
+		    const struct json_names *names, int with_ids);
+
+/*
+ * The heap's figures (profile_heap_summary): "alloc_count" ... "leak_max_bytes",
+ * "alloc_classes" and "leak_classes" ([{"range", "count"}] of the size classes
+ * with blocks).
+ */
+void json_heap_summary_fields(struct jsonw *w, const struct heap_summary *h);
+
+/* "peak": {"experiment_id", "pid", "bytes", "t_ns"} of the heap's peak, or null when it has none. */
+void json_heap_peak(struct jsonw *w, const struct heap_summary *h);
+
 /*
  * One column of a metric table: er_print's tables (functions, lines, pcs,
  * objects, callers-callees, csingle, source, disasm, compare) and the

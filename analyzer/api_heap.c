@@ -22,54 +22,13 @@
 /* The most points per live heap line a request may ask for (width=N). */
 #define API_HEAP_WIDTH_MAX 100000u
 
-static void key_classes(struct jsonw *w, const char *key, const uint64_t *classes)
-{
-	jsonw_key(w, key);
-	jsonw_array_begin(w);
-	for (size_t c = 0; c < HEAP_SIZE_CLASSES; c++) {
-		if (!classes[c])
-			continue;
-		jsonw_object_begin(w);
-		jsonw_key_string(w, "range", heap_size_class_label(c));
-		jsonw_key_uint(w, "count", classes[c]);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
-}
-
 static void summary(struct api_req *r, const struct heap_summary *h)
 {
-	struct jsonw *w = &r->w;
-	jsonw_key(w, "summary");
-	jsonw_object_begin(w);
-	jsonw_key_uint(w, "alloc_count", h->alloc_count);
-	jsonw_key_uint(w, "alloc_bytes", h->alloc_bytes);
-	jsonw_key_uint(w, "leak_count", h->leak_count);
-	jsonw_key_uint(w, "leak_bytes", h->leak_bytes);
-	jsonw_key_uint(w, "temp_count", h->temp_count);
-	jsonw_key_uint(w, "temp_bytes", h->temp_bytes);
-	jsonw_key_uint(w, "free_count", h->free_count);
-	jsonw_key_uint(w, "unknown_free_count", h->unknown_free_count);
-	jsonw_key_uint(w, "reused_count", h->reused_count);
-	jsonw_key_uint(w, "failed_count", h->failed_count);
-	jsonw_key_uint(w, "alloc_min_bytes", h->alloc_min_bytes);
-	jsonw_key_uint(w, "alloc_max_bytes", h->alloc_max_bytes);
-	jsonw_key_uint(w, "leak_min_bytes", h->leak_min_bytes);
-	jsonw_key_uint(w, "leak_max_bytes", h->leak_max_bytes);
-	key_classes(w, "alloc_classes", h->alloc_classes);
-	key_classes(w, "leak_classes", h->leak_classes);
-	jsonw_object_end(w);
-	jsonw_key(w, "peak");
-	if (h->peak_exp == SIZE_MAX || h->peak_bytes == 0) {
-		jsonw_null(w);
-		return;
-	}
-	jsonw_object_begin(w);
-	jsonw_key_uint(w, "experiment_id", h->peak_exp + 1);
-	jsonw_key_uint(w, "pid", h->peak_pid);
-	jsonw_key_uint(w, "bytes", h->peak_bytes);
-	jsonw_key_uint(w, "t_ns", h->peak_ns);
-	jsonw_object_end(w);
+	jsonw_key(&r->w, "summary");
+	jsonw_object_begin(&r->w);
+	json_heap_summary_fields(&r->w, h);
+	jsonw_object_end(&r->w);
+	json_heap_peak(&r->w, h);
 }
 
 /* "key": {"distinct_stacks": N, "stacks": [{experiment_id, count, bytes, frames}, ... at most limit]}. */
@@ -89,9 +48,7 @@ static int stack_list(struct api_req *r, const char *key, enum report_heap_key w
 	for (size_t i = 0; i < shown && e == 0; i++) {
 		jsonw_object_begin(&r->w);
 		jsonw_key_uint(&r->w, "experiment_id", v[i].exp + 1);
-		jsonw_key_uint(&r->w, "count", v[i].count);
-		jsonw_key_uint(&r->w, "bytes", v[i].bytes);
-		e = api_frames(r, v[i].exp, v[i].stack);
+		e = json_heap_stack(&r->w, r->p, &v[i], NULL, 1);
 		jsonw_object_end(&r->w);
 	}
 	jsonw_array_end(&r->w);

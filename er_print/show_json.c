@@ -166,11 +166,10 @@ static int json_heap_blocks(struct erp *e, const char *name, const char *arg, en
 	jsonw_key(&w, "stacks");
 	jsonw_array_begin(&w);
 	size_t n = e->limit > 0 && (size_t)e->limit < (size_t)got ? (size_t)e->limit : (size_t)got;
+	struct json_names names = names_of(e);
 	for (size_t i = 0; i < n; i++) {
 		jsonw_object_begin(&w);
-		jsonw_key_uint(&w, "count", v[i].count);
-		jsonw_key_uint(&w, "bytes", v[i].bytes);
-		frames(&w, e, v[i].exp, v[i].stack);
+		json_heap_stack(&w, e->prof, &v[i], &names, 0);
 		jsonw_object_end(&w);
 	}
 	jsonw_array_end(&w);
