@@ -339,13 +339,17 @@ void json_list_col(const struct profile *p, const struct mspec_item *c, uint64_t
 	size_t nd;
 	const struct metric_def *d = &profile_metric_defs(p, &nd)[c->metric];
 	snprintf(title, room, "%s %s",
-		 c->flavor == MSPEC_EXCL ? "Excl." : c->flavor == MSPEC_INCL ? "Incl." : "Attr.", d->abbrev);
+		 c->flavor == MSPEC_EXCL   ? "Excl."
+		 : c->flavor == MSPEC_INCL ? "Incl."
+					   : "Attr.",
+		 d->abbrev);
 	ret->keyword = d->keyword;
 	ret->flavor = flavor_char(c->flavor);
 	ret->unit = d->unit;
 	ret->show_percent = c->show_percent;
 	ret->total = total;
-	ret->sort = sort && sort->kind == MSPEC_METRIC && sort->metric == c->metric && sort->flavor == c->flavor;
+	ret->sort =
+		sort && sort->kind == MSPEC_METRIC && sort->metric == c->metric && sort->flavor == c->flavor;
 }
 
 void json_attr_col(const struct profile *p, int m, uint64_t total, int sort, struct json_col *ret,
