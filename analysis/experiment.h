@@ -41,6 +41,8 @@
 
 #include "experiment/format.h"
 
+struct exp_sample_ctx; /* experiment/record.h */
+
 enum exp_obj_kind { EXP_OBJ_EXE, EXP_OBJ_LIB, EXP_OBJ_VDSO };
 
 struct exp_segment {
@@ -88,6 +90,14 @@ struct exp_callstack {
 	 * different copies of the stack (same id).
 	 */
 	uint32_t *objs;
+	/*
+	 * 0 for a recorded stack.  A view copy (analysis/profile_view.h): the
+	 * copy of a recorded stack (same id, frames and objs) that the clock
+	 * samples taken there with one runtime context use, so that a viewmode
+	 * can show them apart; that context, as an index + 1 into
+	 * experiment_contexts.
+	 */
+	uint32_t ctx;
 };
 
 #define EXP_OBJ_BY_PC UINT32_MAX
@@ -257,6 +267,14 @@ const struct exp_callstack *experiment_stacks(const struct experiment *x, size_t
 /* How many call stacks it has, and stack i (< that count) of them. */
 size_t experiment_stack_count(const struct experiment *x);
 const struct exp_callstack *experiment_stack(const struct experiment *x, size_t i);
+
+/*
+ * The runtime contexts its clock samples were taken in (EXP_REC_CLOCK_CTX:
+ * what an OpenMP, MPI or Java runtime said of the thread), each once;
+ * their count in *ret_n.  A sample's or a view copy's ctx k > 0 is
+ * element k - 1.
+ */
+const struct exp_sample_ctx *experiment_contexts(const struct experiment *x, size_t *ret_n);
 
 /* Its sample points, in time order; their count in *ret_n. */
 const struct exp_sample_point *experiment_sample_points(const struct experiment *x, size_t *ret_n);

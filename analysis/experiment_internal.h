@@ -33,6 +33,7 @@ struct exp_event {
 	uint32_t stack;  /* index into stacks */
 	uint32_t cpu;
 	uint32_t kind; /* enum exp_event_kind */
+	uint32_t ctx;  /* its runtime context: index + 1 into the CONTEXTS table, 0: none */
 };
 
 /*
@@ -155,6 +156,7 @@ enum exp_table_id {
 	EXP_TABLE_IO,         /* struct exp_io_event, by time */
 	EXP_TABLE_IO_FDS,     /* struct exp_io_fd, by vfd, one each */
 	EXP_TABLE_HWC,        /* struct exp_hwc_event, by time */
+	EXP_TABLE_CONTEXTS,   /* struct exp_sample_ctx: the clock samples' runtime contexts, each once */
 	EXP_TABLE_BUILTIN,    /* the first id of a plugged-in reader's table (exp_read_register) */
 	EXP_TABLE_MAX = EXP_TABLE_BUILTIN + 8,
 };
@@ -169,6 +171,7 @@ typedef struct exp_sync_watch exp_table_row_SYNC_WATCH;
 typedef struct exp_io_event exp_table_row_IO;
 typedef struct exp_io_fd exp_table_row_IO_FDS;
 typedef struct exp_hwc_event exp_table_row_HWC;
+typedef struct exp_sample_ctx exp_table_row_CONTEXTS;
 
 struct exp_table {
 	void *rows; /* count rows of stride bytes, or NULL */

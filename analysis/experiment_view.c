@@ -97,6 +97,12 @@ const struct exp_callstack *experiment_stack(const struct experiment *x, size_t 
 	return &x->stacks[i];
 }
 
+const struct exp_sample_ctx *experiment_contexts(const struct experiment *x, size_t *ret_n)
+{
+	*ret_n = EXP_COUNT(x, CONTEXTS);
+	return EXP_ROWS(x, CONTEXTS);
+}
+
 const struct exp_table *experiment_table(const struct experiment *x, int id)
 {
 	return id >= 0 && id < EXP_TABLE_MAX ? &x->tables[id] : NULL;

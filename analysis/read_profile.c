@@ -14,10 +14,44 @@
 struct profile_state {
 	struct exp_read *rd;
 	VEC(struct exp_event) events;
-	VEC(uint64_t) stack_ids; /* per event, resolved once the file is read */
+	VEC(uint64_t) stack_ids;         /* per event, resolved once the file is read */
+	VEC(struct exp_sample_ctx) ctxs; /* the CONTEXTS table */
+	struct u64map ctx_index;         /* a context's hash -> index + 1 of the first with that hash */
 	uint64_t prev_ns;
 	uint64_t bad;
 };
+
+static uint64_t ctx_hash(const struct exp_sample_ctx *c)
+{
+	uint64_t h = 1469598103934665603ull;
+	const uint64_t v[5] = {c->runtime, c->state, c->flags, c->region, c->aux};
+	for (size_t i = 0; i < 5; i++)
+		h = (h ^ v[i]) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+static int ctx_equal(const struct exp_sample_ctx *a, const struct exp_sample_ctx *b)
+{
+	return a->runtime == b->runtime && a->state == b->state && a->flags == b->flags &&
+	       a->region == b->region && a->aux == b->aux;
+}
+
+/* Context c's index + 1 in the table (added when new; one whose hash another has is added unmapped). */
+static int ctx_intern(struct profile_state *st, const struct exp_sample_ctx *c, uint32_t *ret)
+{
+	uint64_t h = ctx_hash(c);
+	int64_t k = u64map_get(&st->ctx_index, h);
+	if (k > 0 && ctx_equal(&st->ctxs.v[k - 1], c)) {
+		*ret = (uint32_t)k;
+		return 0;
+	}
+	if (st->ctxs.n >= UINT32_MAX - 1 || VEC_PUSH(&st->ctxs, *c) < 0)
+		return -ENOMEM;
+	*ret = (uint32_t)st->ctxs.n;
+	if (k < 0 && u64map_put(&st->ctx_index, h, (uint32_t)st->ctxs.n) < 0)
+		return -ENOMEM;
+	return 0;
+}
 
 static int add_clock(struct profile_state *st, uint32_t tid, const struct exp_record *rec)
 {
@@ -37,6 +71,8 @@ static int add_clock(struct profile_state *st, uint32_t tid, const struct exp_re
 			      .user_ns = c.user_ns,
 			      .thread = (uint32_t)(t - st->rd->threads.v),
 			      .cpu = c.cpu};
+	if (c.ctx.runtime && ctx_intern(st, &c.ctx, &e.ctx) < 0)
+		return -ENOMEM;
 	if (VEC_PUSH(&st->events, e) < 0 || VEC_PUSH(&st->stack_ids, c.stack_id) < 0)
 		return -ENOMEM;
 	return 0;
@@ -48,7 +84,7 @@ static int profile_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_s
 	struct profile_state *st = ctx;
 	if (block_start)
 		st->prev_ns = base_ns;
-	if (rec->kind == EXP_REC_CLOCK)
+	if (rec->kind == EXP_REC_CLOCK || rec->kind == EXP_REC_CLOCK_CTX)
 		return add_clock(st, tid, rec);
 	if (rec->kind == EXP_REC_THREAD_START) {
 		struct exp_thread_start s;
@@ -261,6 +297,7 @@ static int profile_finish(struct exp_read *rd, void *vst, const uint32_t *thread
 	if (r < 0)
 		return r;
 	exp_read_take_rows(rd, EXP_TABLE_CLOCK, &st->events.v, &st->events.n, sizeof *st->events.v, NULL);
+	exp_read_take_rows(rd, EXP_TABLE_CONTEXTS, &st->ctxs.v, &st->ctxs.n, sizeof *st->ctxs.v, NULL);
 	return 0;
 }
 
@@ -269,6 +306,8 @@ static void profile_release(void *vst)
 	struct profile_state *st = vst;
 	free(st->events.v);
 	free(st->stack_ids.v);
+	free(st->ctxs.v);
+	u64map_release(&st->ctx_index);
 }
 
 const struct exp_reader exp_reader_profile = {

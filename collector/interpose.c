@@ -14,6 +14,7 @@
 #include <sys/signalfd.h>
 
 #include "collector/collector.h"
+#include "collector/context.h"
 #include "collector/heaptrace.h"
 #include "collector/loadmap.h"
 #include "collector/samples.h"
@@ -132,6 +133,7 @@ static const struct pa_trace_api trace_api = {
 	.io_record = iotrace_record,
 	.io_vfd = iotrace_vfd,
 	.sync_acquired = synctrace_acquired,
+	.context_set = col_context_set,
 };
 
 EXPORT const struct pa_trace_api *pa_collector_trace_api(void)

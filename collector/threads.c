@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "collector/state.h"
+#include "collector/context.h"
 #include "collector/encode.h"
 #include "collector/hwc.h"
 #include "collector/logxml.h"
@@ -629,7 +630,9 @@ static int record_clock_stack(struct col_thread *t, struct exp_stack *s, uint32_
 			.user_ns = user_ns ? *user_ns : 0,
 			.has_user = user_ns != NULL,
 		};
-		r = blockw_append(&cfg->profile, &t->prof, t->tid, now, EXP_REC_CLOCK, encode_clock, &c, now);
+		col_context_get(&c.ctx); /* a runtime's, if it set one */
+		r = blockw_append(&cfg->profile, &t->prof, t->tid, now, record_clock_kind(&c), encode_clock,
+				  &c, now);
 	}
 	if (r == 0)
 		atomic_fetch_add(startup ? &n->startup_samples : &n->samples, 1);

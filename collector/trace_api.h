@@ -15,13 +15,15 @@
 
 #include <stdint.h>
 
+#include "experiment/record.h"
+
 /*
  * A tracing library uses the table only when its version is exactly this one
  * (a library of another build traces nothing rather than misread a table):
  * any change of the table or of struct pa_io_call increments it.  6: the
- * close race (io_vfd, pa_io_call's vfd).
+ * close race (io_vfd, pa_io_call's vfd); 7: context_set.
  */
-#define PA_TRACE_API_VERSION 6u
+#define PA_TRACE_API_VERSION 7u
 
 /* One I/O call made by the program (collect -i), as libcollector-io.so saw it. */
 struct pa_io_call {
@@ -92,6 +94,13 @@ struct pa_trace_api {
 	 * descriptor out of the table, the collector's own call).  Keeps errno.
 	 */
 	uint32_t (*io_vfd)(int fd);
+	/*
+	 * The calling thread's sample context from now on (collector/context.h):
+	 * a runtime library (OpenMP, MPI, Java support) says what the thread is
+	 * doing, and each clock sample it takes carries that; NULL or runtime
+	 * EXP_RUNTIME_NONE: none.  SIGNAL_SAFE.
+	 */
+	void (*context_set)(const struct exp_sample_ctx *c);
 };
 
 /* Exported by libcollector.so (collector/libcollector.map). */

@@ -111,8 +111,32 @@ enum exp_record_kind {
 	/* 14: not used (reserved for hardware counters) */
 	/* overview (format 1.8): a sample point with why it was taken and its label */
 	EXP_REC_SAMPLE_POINT = 15, /* the 15 SAMPLE varints, varint reason, the label's bytes (no NUL) */
+	/*
+	 * profile: a CLOCK sample taken while a runtime had set the thread's
+	 * context (struct exp_sample_ctx); written only then, so that a run
+	 * without one has CLOCK records alone.
+	 */
+	EXP_REC_CLOCK_CTX = 16, /* varint runtime, varint state, varint flags, varint region,
+				   varint aux, then the CLOCK fields */
 	EXP_REC_KIND_LIMIT
 };
+
+/*
+ * The runtime that set a sample's context (exp_sample_ctx.runtime): what its
+ * state, region and aux mean is that runtime's (docs/experiment-format.md).
+ * EXP_RUNTIME_PRIVATE and above: for tests and experiments of the reader's
+ * own, never written by the collector.
+ */
+enum exp_runtime {
+	EXP_RUNTIME_NONE = 0,
+	EXP_RUNTIME_OPENMP = 1,
+	EXP_RUNTIME_MPI = 2,
+	EXP_RUNTIME_JAVA = 3,
+	EXP_RUNTIME_PRIVATE = 128,
+};
+
+/* exp_sample_ctx.flags */
+#define EXP_CTX_IN_MPI 0x1u /* the thread is inside an MPI call */
 
 /*
  * Why a sample point (EXP_REC_SAMPLE_POINT) was taken.  The data between a

@@ -32,10 +32,22 @@ static size_t finish(uint8_t *buf, size_t room, const uint8_t *tmp, size_t n)
 	return h + n;
 }
 
+enum exp_record_kind record_clock_kind(const struct exp_clock *c)
+{
+	return c->ctx.runtime ? EXP_REC_CLOCK_CTX : EXP_REC_CLOCK;
+}
+
 size_t record_encode_clock(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_clock *c)
 {
-	uint8_t tmp[5 * VARINT_MAX_BYTES + 8];
+	uint8_t tmp[10 * VARINT_MAX_BYTES + 8];
 	size_t n = 0;
+	if (c->ctx.runtime) { /* a CLOCK_CTX: the context first */
+		n += varint_put(tmp + n, c->ctx.runtime);
+		n += varint_put(tmp + n, c->ctx.state);
+		n += varint_put(tmp + n, c->ctx.flags);
+		n += varint_put(tmp + n, c->ctx.region);
+		n += varint_put(tmp + n, c->ctx.aux);
+	}
 	n += varint_put(tmp + n, c->ts_ns >= prev_ns ? c->ts_ns - prev_ns : 0);
 	n += varint_put(tmp + n, c->cpu);
 	le64_put(tmp + n, c->stack_id);
@@ -259,11 +271,32 @@ static int get_varints(const struct exp_record *r, uint64_t *v, int count)
 	return p == end ? 0 : -EBADMSG;
 }
 
+/* A CLOCK_CTX's context, before its CLOCK fields: -EBADMSG when cut, out of range or of no runtime. */
+static int decode_ctx(const uint8_t **pp, const uint8_t *end, struct exp_sample_ctx *ret)
+{
+	uint64_t rt, st, fl;
+	const uint8_t *p = *pp;
+	if (!(p = varint_get(p, end, &rt)) || !(p = varint_get(p, end, &st)) ||
+	    !(p = varint_get(p, end, &fl)) || !(p = varint_get(p, end, &ret->region)) ||
+	    !(p = varint_get(p, end, &ret->aux)))
+		return -EBADMSG;
+	if (rt == 0 || rt > UINT32_MAX || st > UINT32_MAX || fl > UINT32_MAX)
+		return -EBADMSG;
+	ret->runtime = (uint32_t)rt;
+	ret->state = (uint32_t)st;
+	ret->flags = (uint32_t)fl;
+	*pp = p;
+	return 0;
+}
+
 int record_decode_clock(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_clock *ret)
 {
 	const uint8_t *p = r->payload, *end = p + r->payload_bytes;
 	uint64_t dt, cpu, w, user = 0;
-	if (r->kind != EXP_REC_CLOCK)
+	if (r->kind != EXP_REC_CLOCK && r->kind != EXP_REC_CLOCK_CTX)
+		return -EBADMSG;
+	ret->ctx = (struct exp_sample_ctx){0};
+	if (r->kind == EXP_REC_CLOCK_CTX && decode_ctx(&p, end, &ret->ctx) < 0)
 		return -EBADMSG;
 	if (!(p = varint_get(p, end, &dt)) || !(p = varint_get(p, end, &cpu)) || end - p < 8)
 		return -EBADMSG;

@@ -19,6 +19,20 @@
 
 #include "experiment/format.h"
 
+/*
+ * What a runtime (OpenMP, MPI, Java) said of the thread when a clock sample
+ * was taken: its state (an OpenMP wait kind), the region or task it works
+ * for, flags (EXP_CTX_IN_MPI) and aux (a Java stack id); runtime
+ * EXP_RUNTIME_NONE: no context.  The numbers are the runtime's own.
+ */
+struct exp_sample_ctx {
+	uint32_t runtime; /* enum exp_runtime */
+	uint32_t state;
+	uint32_t flags;
+	uint64_t region;
+	uint64_t aux;
+};
+
 struct exp_clock {
 	uint64_t ts_ns; /* absolute CLOCK_MONOTONIC (decoders add the delta) */
 	uint32_t tid;   /* from the block header */
@@ -31,6 +45,8 @@ struct exp_clock {
 	 */
 	uint64_t user_ns;
 	int has_user;
+	/* EXP_REC_CLOCK_CTX (record_clock_kind): the context; runtime 0 in a CLOCK */
+	struct exp_sample_ctx ctx;
 };
 
 struct exp_thread_start {
@@ -114,7 +130,10 @@ size_t record_header_bytes(size_t payload_bytes);
  * is the timestamp the delta is taken from (block base or previous event).
  * SIGNAL_SAFE.
  */
+/* A clock sample with a context (c->ctx.runtime) is a CLOCK_CTX, else a CLOCK. */
 size_t record_encode_clock(uint8_t *buf, size_t room, uint64_t prev_ns, const struct exp_clock *c);
+/* The kind to publish record_encode_clock's record as: EXP_REC_CLOCK_CTX or EXP_REC_CLOCK. SIGNAL_SAFE. */
+enum exp_record_kind record_clock_kind(const struct exp_clock *c);
 size_t record_encode_thread_start(uint8_t *buf, size_t room, const struct exp_thread_start *t);
 size_t record_encode_thread_end(uint8_t *buf, size_t room, const struct exp_thread_end *t);
 size_t record_encode_stack(uint8_t *buf, size_t room, const struct exp_stack *s);
@@ -148,6 +167,7 @@ struct exp_record {
 int record_next(const uint8_t **pos, const uint8_t *end, struct exp_record *ret);
 
 /* Payload decoders; -EBADMSG if the payload does not hold a valid record. */
+/* A CLOCK or a CLOCK_CTX (whose runtime is never 0). */
 int record_decode_clock(const struct exp_record *r, uint64_t prev_ns, uint32_t tid, struct exp_clock *ret);
 int record_decode_thread_start(const struct exp_record *r, struct exp_thread_start *ret);
 int record_decode_thread_end(const struct exp_record *r, struct exp_thread_end *ret);

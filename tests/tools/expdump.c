@@ -48,7 +48,8 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 		d->running_ns = base_ns;
 	int r = -EBADMSG;
 	switch (rec->kind) {
-	case EXP_REC_CLOCK: {
+	case EXP_REC_CLOCK:
+	case EXP_REC_CLOCK_CTX: {
 		struct exp_clock c;
 		if ((r = record_decode_clock(rec, d->running_ns, tid, &c)) == 0) {
 			d->running_ns = c.ts_ns;
@@ -57,6 +58,10 @@ static int on_record(void *ctx, uint32_t tid, uint64_t base_ns, int block_start,
 			       c.tid, c.ts_ns, c.cpu, c.stack_id, c.weight_ns);
 			if (c.has_user)
 				printf(" user=%" PRIu64, c.user_ns);
+			if (c.ctx.runtime)
+				printf(" runtime=%" PRIu32 " state=%" PRIu32 " flags=0x%" PRIx32
+				       " region=0x%" PRIx64 " aux=0x%" PRIx64,
+				       c.ctx.runtime, c.ctx.state, c.ctx.flags, c.ctx.region, c.ctx.aux);
 			printf("\n");
 		}
 		break;

@@ -15,6 +15,9 @@
  *   tsample TID COUNT WEIGHT_NS FRAME...   the same, stack flagged truncated
  *   csample TID CPU COUNT WEIGHT_NS FRAME...  samples recorded on CPU (sample and tsample
  *                               alternate CPUs 0 and 1)
+ *   xsample TID COUNT WEIGHT_NS RUNTIME STATE FLAGS REGION AUX FRAME...  samples taken in a
+ *                               runtime's context (CLOCK_CTX records); REGION @N: the stack id
+ *                               of the Nth sample line (0-based) of the script
  *   heap TID OP SIZE ADDR FRAME...        a heap call (writes the heaptrace file); OP is
  *                               malloc, calloc, memalign, mmap (allocations), free or munmap
  *                               (no frames), or realloc, whose ADDR is NEWADDR/OLDADDR
@@ -103,6 +106,8 @@ struct sline {
 	int64_t cpu; /* -1: alternate 0 and 1 */
 	uint64_t pcs[256];
 	uint32_t n;
+	struct exp_sample_ctx ctx; /* xsample */
+	long region_line;          /* xsample REGION @N: N, else -1 */
 };
 
 static struct obj objs[16];
@@ -401,7 +406,8 @@ int main(int argc, char **argv)
 				}
 		} else if ((strcmp(tok[0], "sample") == 0 || strcmp(tok[0], "tsample") == 0 ||
 			    (strcmp(tok[0], "usample") == 0 && nt >= 5) ||
-			    (strcmp(tok[0], "csample") == 0 && nt >= 5)) &&
+			    (strcmp(tok[0], "csample") == 0 && nt >= 5) ||
+			    (strcmp(tok[0], "xsample") == 0 && nt >= 9)) &&
 			   nt >= 4) {
 			if (nlines == lcap) {
 				lcap = lcap ? lcap * 2 : 256;
@@ -419,7 +425,20 @@ int main(int argc, char **argv)
 			s->user = s->has_user ? strtoull(tok[4], NULL, 10) : 0;
 			s->flags = tok[0][0] == 't' ? EXP_STACK_TRUNCATED : 0;
 			s->n = 0;
-			for (int k = 4 + c + s->has_user; k < nt && s->n < 256; k++)
+			int x = tok[0][0] == 'x' ? 5 : 0; /* xsample: the context's five fields */
+			s->ctx = (struct exp_sample_ctx){0};
+			s->region_line = -1;
+			if (x) {
+				s->ctx.runtime = (uint32_t)strtoul(tok[4], NULL, 0);
+				s->ctx.state = (uint32_t)strtoul(tok[5], NULL, 0);
+				s->ctx.flags = (uint32_t)strtoul(tok[6], NULL, 0);
+				if (tok[7][0] == '@')
+					s->region_line = strtol(tok[7] + 1, NULL, 10);
+				else
+					s->ctx.region = strtoull(tok[7], NULL, 0);
+				s->ctx.aux = strtoull(tok[8], NULL, 0);
+			}
+			for (int k = 4 + c + s->has_user + x; k < nt && s->n < 256; k++)
 				s->pcs[s->n++] = lookup(tok[k]);
 		} else if ((strcmp(tok[0], "sync") == 0 && nt >= 5) ||
 			   (strcmp(tok[0], "acq") == 0 && nt >= 4) ||
@@ -581,7 +600,12 @@ int main(int argc, char **argv)
 					      .stack_id = record_stack_hash(s->pcs, s->n, s->flags),
 					      .weight_ns = s->weight,
 					      .user_ns = s->user,
-					      .has_user = s->has_user};
+					      .has_user = s->has_user,
+					      .ctx = s->ctx};
+			if (s->region_line >= 0 && s->region_line < nlines) {
+				const struct sline *o = &lines[s->region_line];
+				c.ctx.region = record_stack_hash(o->pcs, o->n, o->flags);
+			}
 			uint8_t *at = wfile_room(&prof, s->tid, now);
 			size_t n = record_encode_clock(at, EXP_BLOCK_BYTES - prof.used, prof.prev_ns, &c);
 			if (!n) {
@@ -590,7 +614,7 @@ int main(int argc, char **argv)
 				n = record_encode_clock(at, EXP_BLOCK_BYTES - prof.used, prof.prev_ns, &c);
 			}
 			prof.prev_ns = now;
-			wfile_commit(&prof, n, EXP_REC_CLOCK, at);
+			wfile_commit(&prof, n, record_clock_kind(&c), at);
 		}
 	}
 	for (int t = 0; t < nthreads; t++) {

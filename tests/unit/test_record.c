@@ -71,6 +71,60 @@ static void test_clock_split(void)
 	CHECK(record_decode_clock(&rx, 0, 1, &d) == -EBADMSG);
 }
 
+/* A sample with a context is a CLOCK_CTX: the context round trips; one without is a CLOCK, unchanged. */
+static void test_clock_ctx(void)
+{
+	uint8_t buf[96], plain[96];
+	struct exp_clock c = {.ts_ns = 70,
+			      .cpu = 2,
+			      .stack_id = 9,
+			      .weight_ns = 4000000,
+			      .user_ns = 1000000,
+			      .has_user = 1,
+			      .ctx = {.runtime = EXP_RUNTIME_OPENMP,
+				      .state = 5,
+				      .flags = EXP_CTX_IN_MPI,
+				      .region = 0x1234567890ull,
+				      .aux = 77}};
+	CHECK(record_clock_kind(&c) == EXP_REC_CLOCK_CTX);
+	size_t n = record_encode_clock(buf, sizeof buf, 0, &c);
+	record_publish(buf, record_clock_kind(&c));
+	const uint8_t *pos = buf;
+	struct exp_record r;
+	struct exp_clock d;
+	CHECK(n > 0 && record_next(&pos, buf + n, &r) == 1 && r.kind == EXP_REC_CLOCK_CTX);
+	CHECK(record_decode_clock(&r, 0, 3, &d) == 0);
+	CHECK_EQ_U64(d.ctx.runtime, EXP_RUNTIME_OPENMP);
+	CHECK_EQ_U64(d.ctx.state, 5);
+	CHECK_EQ_U64(d.ctx.flags, EXP_CTX_IN_MPI);
+	CHECK_EQ_U64(d.ctx.region, 0x1234567890ull);
+	CHECK_EQ_U64(d.ctx.aux, 77);
+	CHECK(d.has_user && d.user_ns == 1000000 && d.weight_ns == 4000000 && d.stack_id == 9 &&
+	      d.ts_ns == 70);
+	/* cut anywhere: malformed, but just before the user part (3 bytes), which is optional */
+	for (size_t k = 0; k < r.payload_bytes; k++) {
+		struct exp_record cut = r;
+		cut.payload_bytes = k;
+		CHECK(record_decode_clock(&cut, 0, 3, &d) == (k + 3 == r.payload_bytes ? 0 : -EBADMSG));
+	}
+	/* runtime 0 is no context: a CLOCK_CTX saying so is malformed */
+	uint8_t zero[] = {0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 5};
+	struct exp_record rz = {.kind = EXP_REC_CLOCK_CTX, .payload = zero, .payload_bytes = sizeof zero};
+	CHECK(record_decode_clock(&rz, 0, 1, &d) == -EBADMSG);
+	/* without a context: a CLOCK of the same bytes as before contexts existed (and ctx decodes as none) */
+	c.ctx = (struct exp_sample_ctx){0};
+	CHECK(record_clock_kind(&c) == EXP_REC_CLOCK);
+	size_t m = record_encode_clock(plain, sizeof plain, 0, &c);
+	/* kind (not yet published), length 17, dt 70, cpu 2, u64 id 9, weight 4000000, user 1000000 */
+	static const uint8_t want[] = {0, 17, 0x46, 2,    9,    0,    0,    0,    0,   0,
+				       0, 0,  0x80, 0x92, 0xf4, 0x01, 0xc0, 0x84, 0x3d};
+	CHECK(m == sizeof want && memcmp(plain, want, sizeof want) == 0);
+	record_publish(plain, EXP_REC_CLOCK);
+	pos = plain;
+	CHECK(record_next(&pos, plain + m, &r) == 1 && record_decode_clock(&r, 0, 3, &d) == 0);
+	CHECK(d.ctx.runtime == EXP_RUNTIME_NONE);
+}
+
 static void test_stack(void)
 {
 	uint64_t pcs[] = {0x7f0000001234, 0x555500001000, 0x555500000800, 0x7f0000fff000};
@@ -466,6 +520,7 @@ int main(void)
 	test_stack_slot();
 	test_clock();
 	test_clock_split();
+	test_clock_ctx();
 	test_stack();
 	test_threads_samples();
 	return check_done();
