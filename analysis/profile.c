@@ -96,8 +96,8 @@ static const struct profile_module clock_module = {.source = &clock_source};
 
 /* The metric modules, in the order their sources join the registry (profile_internal.h). */
 static const struct profile_module *const profile_modules[] = {
-	&clock_module,        &profile_cpusplit_module, &profile_heap_module,
-	&profile_sync_module, &profile_io_module,       &profile_hwc_module,
+	&clock_module,      &profile_cpusplit_module, &profile_heap_module, &profile_sync_module,
+	&profile_io_module, &profile_hwc_module,      &profile_view_module,
 };
 #define NMODULES (sizeof profile_modules / sizeof profile_modules[0])
 
@@ -280,14 +280,16 @@ int profile_new(struct profile **ret)
 		profile_free(p);
 		return -ENOMEM;
 	}
-	if (profile_add_func(p, PFUNC_TOTAL, "<Total>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
-	    profile_add_func(p, PFUNC_UNKNOWN, "<Unknown>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
-	    profile_add_func(p, PFUNC_TRUNCATED, "<Truncated-stack>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
-	    profile_add_func(p, PFUNC_COLLECTOR, "<Collector-overhead>", "", PROFILE_NO_OBJECT, 0, 0, &id) <
-		    0 ||
-	    profile_add_func(p, PFUNC_STARTUP, "<Process-start>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
-	    profile_add_func(p, PFUNC_EXIT, "<Process-exit>", "", PROFILE_NO_OBJECT, 0, 0, &id) < 0 ||
-	    !(p->selection_text = strdup("all")) || !(p->exp_selection_text = strdup("all"))) {
+	/* the built-in pseudo-functions, ids PROFILE_FUNC_TOTAL to PROFILE_FUNC_EXIT in this order */
+	static const char *const pseudo[] = {"<Total>",           "<Unknown>",
+					     "<Truncated-stack>", "<Collector-overhead>",
+					     "<Process-start>",   "<Process-exit>"};
+	for (size_t i = 0; i < sizeof pseudo / sizeof pseudo[0]; i++)
+		if (profile_add_func(p, PFUNC_PSEUDO, pseudo[i], "", PROFILE_NO_OBJECT, 0, 0, &id) < 0) {
+			profile_free(p);
+			return -ENOMEM;
+		}
+	if (!(p->selection_text = strdup("all")) || !(p->exp_selection_text = strdup("all"))) {
 		profile_free(p);
 		return -ENOMEM;
 	}
@@ -457,6 +459,8 @@ static int add_one(struct profile *p, const char *path, size_t founder, char **r
 	if (r < 0)
 		return r;
 	u64map_init(&e.pcmemo);
+	if (profile_view_copies(p, e.exp) < 0) /* before the per-stack arrays are sized */
+		goto nomem;
 	size_t no = e.exp->nobjs, ns = e.exp->nstacks, nt = e.exp->nthreads;
 	e.objmap = calloc(no ? no : 1, sizeof *e.objmap);
 	e.stacks = calloc(ns ? ns : 1, sizeof *e.stacks);

@@ -144,12 +144,16 @@ long profile_metric_find(const struct profile *p, const char *keyword);
 const char *profile_metric_needs(const struct profile *p, const char *keyword);
 
 enum pfunc_kind {
-	PFUNC_TOTAL,
-	PFUNC_UNKNOWN,
-	PFUNC_TRUNCATED,
-	PFUNC_COLLECTOR, /* "<Collector-overhead>": samples taken as the collector's own code returned */
-	PFUNC_STARTUP,   /* "<Process-start>": a new image's CPU time before the collector could sample it */
-	PFUNC_EXIT,      /* "<Process-exit>": a process's CPU time after its collector's end */
+	/*
+	 * A named frame with no object and no code: <Total>, <Unknown>,
+	 * <Truncated-stack>, <Collector-overhead> (samples taken as the
+	 * collector's own code returned), <Process-start> (a new image's CPU
+	 * time before the collector could sample it), <Process-exit> (a
+	 * process's CPU time after its collector's end), ids PROFILE_FUNC_TOTAL
+	 * to PROFILE_FUNC_EXIT; and a runtime's states (<OMP-idle>,
+	 * profile_pseudo_func).
+	 */
+	PFUNC_PSEUDO,
 	PFUNC_SYMBOL,
 	PFUNC_SYNTH,
 	PFUNC_NOSYM,

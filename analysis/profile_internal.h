@@ -180,6 +180,17 @@ extern const struct profile_module profile_sync_module;
 extern const struct profile_module profile_io_module;
 /* Counter overflow profiling (profile_hwc.c): a source per counter, as experiments are added. */
 extern const struct profile_module profile_hwc_module;
+/* viewmode (profile_view.c): the runtimes plugged in, the mode, the named pseudo-functions. */
+extern const struct profile_module profile_view_module;
+
+/*
+ * profile_view.c: move experiment exp's clock samples whose context a
+ * plugged-in runtime shows apart onto view copies of their stacks, appended
+ * to its stacks (before a slot sizes its per-stack arrays).  0 or -ENOMEM.
+ */
+int profile_view_copies(struct profile *p, struct experiment *exp);
+/* profile_view.c: transform resolved stack s of experiment x for the viewmode (profile_resolve_stack). */
+int profile_view_apply(struct profile *p, size_t x, uint32_t s);
 
 /*
  * What a heap replay counts, one charge at a time: an allocation (at its

@@ -436,7 +436,7 @@ int profile_resolve_stack(struct profile *p, struct exp_slot *e, uint32_t s)
 	else if (cs->flags & (EXP_STACK_TRUNCATED | EXP_STACK_FAILED))
 		sr->funcs[sr->nfuncs++] = PROFILE_FUNC_TRUNCATED;
 	sr->done = 1;
-	return 0;
+	return profile_view_apply(p, (size_t)(e - p->exps.v), s); /* the viewmode's frames */
 nomem:
 	free(sr->funcs);
 	free(sr->pcs);

@@ -18,6 +18,7 @@
 #include "analysis/experiment.h"
 #include "analysis/filter.h"
 #include "analysis/json_schema.h"
+#include "analysis/profile_view.h"
 #include "analysis/profile_heap.h"
 #include "analysis/report_calls.h"
 #include "analysis/report_info.h"
@@ -494,7 +495,8 @@ static char *read_source(const char *path, size_t *ret_lines)
 	return s;
 }
 
-static void source_lines(struct api_req *r, const struct report_source *s, const struct api_cols *cols, char *text)
+static void source_lines(struct api_req *r, const struct report_source *s, const struct api_cols *cols,
+			 char *text)
 {
 	char *line = text;
 	jsonw_key(&r->w, "lines");
@@ -658,6 +660,20 @@ static int time_args(struct api_req *r)
  * previous request's, since a change makes the next profile_compute redo
  * the metrics.
  */
+/* Argument "view": the viewmode (user when absent, er_print's default). 0, or -1 after api_fail. */
+static int view_arg(struct api_req *r)
+{
+	static const char *const modes[] = {"user", "expert", "machine"}; /* enum profile_viewmode's order */
+	const char *v = api_arg(r, "view");
+	size_t m = 0;
+	while (v && *v && m < 3 && strcmp(v, modes[m]) != 0)
+		m++;
+	if (m == 3)
+		return api_fail(r, 400, "view '%s' is not user, expert or machine", v);
+	profile_set_viewmode(r->p, (enum profile_viewmode)m);
+	return 0;
+}
+
 static int selection_args(struct api_req *r)
 {
 	const char *f = api_arg(r, "filter");
@@ -681,6 +697,8 @@ static int selection_args(struct api_req *r)
 		const char *(*get)(const struct profile *);
 	} sel[] = {{"threads", profile_select_threads, profile_thread_selection},
 		   {"cpus", profile_select_cpus, profile_cpu_selection}};
+	if (view_arg(r) < 0)
+		return -1;
 	for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++) {
 		const char *v = api_arg(r, sel[i].key);
 		if (!v || !*v)

@@ -42,7 +42,6 @@ struct erp {
 	char delim;                   /* ... its delimiter character */
 	int interactive;
 	int quit;              /* set by quit/exit */
-	int viewmode;          /* `viewmode`: 0 user, 1 expert, 2 machine (the same for native code) */
 	struct timespec start; /* when er_print started (procstats) */
 	const char *prog;      /* "er_print" */
 	/*

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/profile_view.h"
 #include "er_print/erp.h"
 #include "er_print/export.h"
 #include "er_print/show.h"
@@ -113,9 +114,9 @@ static int cmd_viewmode(struct erp *e, const char *arg)
 			erp_error(e, "viewmode: '%s' is not user, expert or machine", arg);
 			return -1;
 		}
-		e->viewmode = (int)i;
+		profile_set_viewmode(e->prof, (enum profile_viewmode)i); /* the modes in the enum's order */
 	}
-	textout_printf(e->out, "Viewmode set to %s\n", modes[e->viewmode]);
+	textout_printf(e->out, "Viewmode set to %s\n", modes[profile_viewmode(e->prof)]);
 	return 0;
 }
 
