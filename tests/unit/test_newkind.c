@@ -21,9 +21,9 @@
 #include "analysis/mspec.h"
 #include "analysis/profile.h"
 #include "analysis/report_list.h"
-#include "er_print/commands.h"
 #include "experiment/format.h"
 #include "tests/unit/check.h"
+#include "tests/unit/erp_output.h"
 #include "tests/unit/fixture.h"
 
 #define TICKET_FILE "ticketlog"
@@ -163,25 +163,6 @@ static const struct profile_metric_source ticket_source = {
 };
 
 /* ---------------------------------------------------------------- er_print's session */
-
-/* Run er_print's command lines over p; what they printed, malloc'd (NULL on failure). */
-static char *erp_output(struct profile *p, const char *const *lines, size_t n)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out)
-		return NULL;
-	struct erp e = {.prof = p, .out = out, .prog = "er_print", .sthresh = 75, .dthresh = 75};
-	for (size_t i = 0; i < n; i++) {
-		char line[256];
-		snprintf(line, sizeof line, "%s", lines[i]);
-		CHECK(erp_run_line(&e, line) == 0);
-	}
-	CHECK(erp_end_out(&e) == 0);
-	fclose(out);
-	return buf;
-}
 
 /* er_print's function list of e.tickets: a column of its own, <Total> 16, main 10 (as text and JSON). */
 static void check_er_print(struct profile *p)

@@ -27,9 +27,9 @@
 #include "analysis/metrics.h"
 #include "analysis/profile.h"
 #include "analysis/profile_view.h"
-#include "er_print/commands.h"
 #include "experiment/format.h"
 #include "tests/unit/check.h"
+#include "tests/unit/erp_output.h"
 #include "tests/unit/fixture.h"
 
 #define MS 1000000ull
@@ -201,25 +201,6 @@ static void check_machine(struct profile *p)
 	CHECK_EQ_U64(cpu_ms(p, "synthrt_barrier", 0), 5);
 	CHECK_EQ_U64(cpu_ms(p, "thread_base", 1), 25);
 	CHECK_EQ_U64(cpu_ms(p, "<SYNTH-wait>", 0), 0);
-}
-
-/* Run er_print's command lines over p; what they printed, malloc'd (NULL on failure). */
-static char *erp_output(struct profile *p, const char *const *lines, size_t n)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out)
-		return NULL;
-	struct erp e = {.prof = p, .out = out, .prog = "er_print", .sthresh = 75, .dthresh = 75};
-	for (size_t i = 0; i < n; i++) {
-		char line[256];
-		snprintf(line, sizeof line, "%s", lines[i]);
-		CHECK(erp_run_line(&e, line) == 0);
-	}
-	CHECK(erp_end_out(&e) == 0);
-	fclose(out);
-	return buf;
 }
 
 /* er_print's viewmode sets the library's: machine lists the runtime's frames, user its state instead. */
