@@ -6,7 +6,7 @@
 # such samples were dropped: sqlite3 under -H on lost 301 of 837 and their
 # CPU time landed in whatever ran next.  Checked on a malloc/free loop and,
 # where sqlite3 is installed, on an in-memory SQL workload: every sampling
-# signal is recorded (dropped = 0, samples - wait_samples + coalesced = signals), the recorded CPU is
+# signal is recorded (dropped = 0, samples - wait_samples - samples_at_end + coalesced = signals), the recorded CPU is
 # the process's CPU within 5% (+ 0.1 s: the collector's start-up and the
 # process's exit are not sampled), and the collector's share is visible.
 . "$(dirname "$0")/e2e_lib.sh" heapsmp
@@ -14,20 +14,21 @@ attr() { sed -n "s/.*<$2 \([^>]* \)\{0,1\}$3=\"\([0-9]*\)\".*/\2/p" "$1/log.xml"
 
 check() { # NAME EXP
 	local name=$1 exp=$2
-	local sig smp waits drop def coal ut st
+	local sig smp waits drop def coal ut st atend
 	sig=$(attr "$exp" collector_end signals)
 	coal=$(attr "$exp" collector_end coalesced)
 	smp=$(attr "$exp" collector_end samples)
 	waits=$(attr "$exp" collector_end wait_samples)
 	drop=$(attr "$exp" collector_end dropped)
+	atend=$(attr "$exp" collector_end samples_at_end) # taken by a thread's end, with no signal
 	def=$(attr "$exp" collector_end deferred)
 	[[ $drop == 0 ]] && ok "$name: no sample dropped ($def of $smp taken after a heap record)" ||
 		bad "$name: $drop samples dropped"
 	# two signals inside one stretch of collector code make one sample that
 	# weighs both intervals' CPU time: counted as coalesced
-	((sig > 0 && smp - ${waits:-0} + coal == sig)) &&
-		ok "$name: $smp samples - ${waits:-0} at blocking calls' returns + $coal coalesced of $sig signals" ||
-		bad "$name: $smp samples - ${waits:-?} at blocking calls' returns + ${coal:-?} coalesced of $sig signals"
+	((sig > 0 && smp - ${waits:-0} - ${atend:-0} + coal == sig)) &&
+		ok "$name: $smp samples - ${waits:-0} at blocking calls' returns - ${atend:-0} at threads' ends + $coal coalesced of $sig signals" ||
+		bad "$name: $smp samples - ${waits:-?} at blocking calls' returns - ${atend:-?} at threads' ends + ${coal:-?} coalesced of $sig signals"
 	((def > 0)) || bad "$name: no deferred sample: the test did not exercise the path"
 	ut=$(attr "$exp" rusage utime_ns)
 	st=$(attr "$exp" rusage stime_ns)
