@@ -252,6 +252,16 @@ int archive_cache_root(char *ret, size_t room)
 	return fit(snprintf(ret, room, "%s/.cache/pa-analyzer", v), room);
 }
 
+int archive_lines_index_dir(char *ret, size_t room)
+{
+	const char *v = getenv("PA_LINE_INDEX");
+	char root[4096];
+	if (!ret || (v && strcmp(v, "off") == 0))
+		return -ENOENT;
+	int r = archive_cache_root(root, sizeof root);
+	return r < 0 ? r : fit(snprintf(ret, room, "%s/lines", root), room);
+}
+
 /* The copy of the object in the per-user cache, if it is there with build_id. */
 static int cached_copy(const char *recorded_path, const char *build_id, char *ret, size_t room)
 {

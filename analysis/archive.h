@@ -83,6 +83,13 @@ int archive_object_path(const char *exp_dir, const char *recorded_path, const ch
 int archive_cache_root(char *ret, size_t room);
 
 /*
+ * Where line index files go (analysis/lines.h, lines_options.cache_dir):
+ * "<archive_cache_root>/lines", or -ENOENT when PA_LINE_INDEX is "off" or
+ * there is no cache root; -ENAMETOOLONG.
+ */
+int archive_lines_index_dir(char *ret, size_t room);
+
+/*
  * Which file analysis should read for the load object that map.xml recorded
  * as (recorded_path, build_id); build_id may be NULL or "" (none recorded).
  *   - the recorded path, if the file there has the expected build-id (or no

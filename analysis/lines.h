@@ -7,7 +7,9 @@
  * and, per compilation unit (lazily, on first use), a sorted list of inlined
  * subroutine ranges with their nesting, so a lookup is O(log n) with no
  * allocation (libdwfl's own address lookups are linear; see
- * shared/reference/unwinding-research.md section 8.2).  Strings are owned by
+ * shared/reference/unwinding-research.md section 8.2); or mapped from an
+ * index file of those tables that an earlier open wrote
+ * (lines_options.cache_dir).  Strings are owned by
  * the struct lines.  Nothing here prints or exits; errors are negative errno.
  * Not thread-safe (lazy CU indexing mutates internal state).
  */
@@ -21,6 +23,16 @@ struct lines;
 
 struct lines_options {
 	const char *debug_root; /* NULL: "/usr/lib/debug" */
+	/*
+	 * NULL: read the DWARF at every open.  Else a directory for index files
+	 * (created if missing): the first open of a DWARF file indexes it whole
+	 * and writes DIR/<build-id>.lines (or DIR/p<hash of its path>.lines);
+	 * later opens of the same file (the same device, inode, size and times)
+	 * map the index and never read the DWARF.  An index that is missing,
+	 * stale, corrupt or cannot be written only costs time.  Objects of more
+	 * than 2^22 line-table rows are not indexed.
+	 */
+	const char *cache_dir;
 };
 
 struct line_loc {

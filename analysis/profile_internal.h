@@ -85,7 +85,9 @@ struct profile {
 	int time_shared;             /* 1: time_t0/t1 are on the shared time base */
 	int64_t wall_min_ns;         /* the earliest exp_slot.wall_start_ns */
 	int dirty;
-	int inline_mode; /* 1: inlined functions are functions of their own */
+	int inline_mode;         /* 1: inlined functions are functions of their own */
+	int lines_cache_set;     /* lines_cache decided */
+	const char *lines_cache; /* lines_options.cache_dir (profile_own), or NULL */
 	VEC(struct source_slot) sources;
 	VEC(struct metric_def) mdefs; /* the registry */
 	size_t nsums;                 /* metrics per vector of the exp_slot.sums of the last compute */

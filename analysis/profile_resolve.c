@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/archive.h"
 #include "analysis/profile_internal.h"
 #include "common/regfile.h"
 #include "common/strbuf.h"
@@ -56,12 +57,24 @@ struct symtab *profile_resolve_symtab(struct profile *p, uint32_t obj)
 	return o->st;
 }
 
+/* Where the line index files go (archive_lines_index_dir), or NULL: decided once. */
+static const char *lines_cache_dir(struct profile *p)
+{
+	if (p->lines_cache_set)
+		return p->lines_cache;
+	p->lines_cache_set = 1;
+	char dir[4096];
+	if (archive_lines_index_dir(dir, sizeof(dir)) == 0)
+		p->lines_cache = profile_own(p, strdup(dir));
+	return p->lines_cache;
+}
+
 struct lines *profile_resolve_lines(struct profile *p, uint32_t obj)
 {
 	struct object_slot *o = &p->objs.v[obj];
 	if (!o->ln_tried) {
 		o->ln_tried = 1;
-		struct lines_options lo = {.debug_root = o->debug_root};
+		struct lines_options lo = {.debug_root = o->debug_root, .cache_dir = lines_cache_dir(p)};
 		if (lines_open(o->read_path, o->build_id, &lo, &o->ln) < 0)
 			o->ln = NULL; /* no line information: reports say so per function */
 	}

@@ -105,7 +105,7 @@ rc=$?
 expect "nothing recorded: exit status" 0 "$rc"
 expect "nothing recorded: one line" \
 	"e.er: nothing was recorded (no clock sample or heap call with a call stack); nothing archived" "$(cat e.out)"
-[[ ! -e e.er/archives && -z $(find "$PA_CACHE_DIR" -type f 2>/dev/null) ]] &&
+[[ ! -e e.er/archives && -z $(find "$PA_CACHE_DIR" -path "$PA_CACHE_DIR/lines" -prune -o -type f -print 2>/dev/null) ]] &&
 	pass "nothing recorded: no archives/, nothing cached" || fail "nothing recorded: something was archived"
 "$ARCHIVE" -q e.er >q.out 2>&1
 [[ ! -s q.out ]] && pass "nothing recorded, -q: silent" || fail "-q printed: $(cat q.out)"
