@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "analysis/archive.h"
+#include "analysis/lines.h"
 #include "analysis/symtab.h"
 #include "common/fsops.h"
 #include "common/regfile.h"
@@ -383,6 +384,29 @@ void ar_writer_begin(const struct ar_options *o)
 }
 
 /*
+ * Index the line tables of an archived object for the reports to come
+ * (analysis/lines.h, lines_options.cache_dir): read as er_print will read
+ * it (archive_resolve, archive_debug_root), so the index is the one its
+ * first report maps instead of reading the DWARF.  Once per object per
+ * user: an index already there is only checked.  Quiet: an object without
+ * DWARF, or an index that cannot be written, only leaves the reports to read
+ * the DWARF themselves.
+ */
+static void index_lines(const char *ep, const struct exp_loadobj *lo)
+{
+	char dir[PATH_MAX], path[PATH_MAX], root[PATH_MAX];
+	if (lo->kind == EXP_OBJ_VDSO || archive_lines_index_dir(dir, sizeof dir) < 0 ||
+	    archive_resolve(ep, lo->path, lo->build_id, path, sizeof path, NULL) < 0)
+		return;
+	struct lines_options lopt = {.cache_dir = dir};
+	if (archive_debug_root(ep, lo->build_id, root, sizeof root) == 1)
+		lopt.debug_root = root;
+	struct lines *l;
+	if (lines_open(path, lo->build_id, &lopt, &l) == 0)
+		lines_free(l);
+}
+
+/*
  * Archive the used object lo of the experiment ep as the entry v[*n] unless
  * an earlier entry has the same key and path (an invalid build-id gets an
  * entry that says so).
@@ -406,5 +430,7 @@ void ar_writer_add_object(const char *ep, const struct exp_loadobj *lo, struct a
 		return;
 	v[*n] = en;
 	archive_one(ep, &v[*n], v, *n);
+	if (v[*n].has_file && opt->mode != AR_MODE_OFF && !opt->dry_run)
+		index_lines(ep, lo);
 	(*n)++;
 }
