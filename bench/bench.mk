@@ -149,3 +149,17 @@ bench-eintr: all
 	bash bench/eintr/run.sh $(BUILD) $(or $(EINTR_RUNS),10)
 
 .PHONY: bench-eintr
+
+# bench-quick: the quick benchmarks' ratios against their anchors (bench/quick.py, under
+# a minute), checked against bench/quick-baseline.json: a ratio over twice its recorded
+# value fails (tests/e2e/bench_guard.sh runs the same in make check).
+# bench-erprint: er_print -functions on small experiments vs gprofng (bench/erprint/run.py).
+bench-quick: all
+	python3 bench/quick.py --build $(BUILD) --check bench/quick-baseline.json
+
+bench-erprint: all
+	python3 bench/erprint/run.py --build $(BUILD)
+
+bench: bench-erprint
+
+.PHONY: bench-quick bench-erprint

@@ -60,7 +60,9 @@ fuzz-campaign: fuzz-bins
 	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(TEST_SAN)" test-bins
 	@bash tests/fuzz/campaign.sh -b $(FUZZ_BUILD) -t $(TEST_BUILD) -r $(FUZZ_RUNS) $(FUZZ_TARGETS)
 
+# The release build too: tests/e2e/bench_guard.sh measures its ratios on it.
 test:
+	@$(MAKE) --no-print-directory BUILD=build all
 	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(TEST_SAN)" test-bins
 	@bash tests/run.sh $(TEST_BUILD)
 

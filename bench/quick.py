@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""The quick benchmarks (`make bench-quick`, under a minute): each prints the ratios of
+issue #26 that it measures against its anchor in the same run, and with --check FILE
+each ratio is compared with the value FILE recorded: a ratio more than twice its
+recorded value is a regression (exit 1).  Ratios, not times, so a loaded machine
+slows both sides and does not fail it; a ratio whose anchor is not installed (gprofng)
+is skipped with a note.
+
+Ratios now (lower is better):
+  erprint.<prog>.wall   best wall of `er_print -functions` / best of `gprofng display
+                        text -functions`, on the demo and on bench/erprint/mathstr.c
+  erprint.<prog>.rss    peak RSS of the same, ours / gprofng's
+
+    bench/quick.py [--build DIR] [--check FILE] [--record FILE]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def erprint_ratios(build):
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        subprocess.run([sys.executable, os.path.join(TOP, "bench/erprint/run.py"), "--build", build,
+                        "--rounds", "5", "--json", f.name], check=True, stdout=subprocess.DEVNULL)
+        figures = json.load(open(f.name))
+    ratios = {}
+    for prog, r in sorted(figures.items()):
+        if "ratio_best" in r:
+            ratios["erprint.%s.wall" % prog] = r["ratio_best"]
+            ratios["erprint.%s.rss" % prog] = r["ours_rss_mb"] / r["gp_rss_mb"]
+    return ratios
+
+
+PROBES = [("er_print -functions vs gprofng display text", erprint_ratios)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--check", help="fail when a ratio is over twice the one recorded in this file")
+    ap.add_argument("--record", help="write the ratios measured to this file")
+    a = ap.parse_args()
+    build = os.path.abspath(a.build)
+    ratios = {}
+    for what, probe in PROBES:
+        got = probe(build)
+        if not got:
+            print("%s: skipped (anchor not installed)" % what)
+        ratios.update(got)
+    recorded = json.load(open(a.check)) if a.check else {}
+    bad = 0
+    print("%-28s %9s %9s %s" % ("ratio", "measured", "recorded", "verdict"))
+    for k in sorted(ratios):
+        rec = recorded.get(k)
+        verdict = ""
+        if a.check:
+            if rec is None:
+                verdict = "not recorded"
+            elif ratios[k] > 2 * rec:
+                verdict = "REGRESSED (over 2x recorded)"
+                bad += 1
+            else:
+                verdict = "ok"
+        print("%-28s %9.3f %9s %s" % (k, ratios[k], "%.3f" % rec if rec is not None else "-", verdict))
+    if a.check:
+        missing = sorted(set(recorded) - set(ratios))
+        for k in missing:
+            print("%-28s %9s %9.3f skipped (not measured here)" % (k, "-", recorded[k]))
+    if a.record:
+        with open(a.record, "w") as f:
+            json.dump({k: round(v, 3) for k, v in sorted(ratios.items())}, f, indent=1, sort_keys=True)
+            f.write("\n")
+    if bad:
+        print("%d ratio(s) regressed past twice the recorded value" % bad)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
