@@ -26,6 +26,7 @@
 
 #include "analyzer/api.h"
 #include "analyzer/assets.h"
+#include "analyzer/reply_cache.h"
 
 /* A connection past its deadline with its request waiting unread is looked at again this much later. */
 #define SERVER_RECHECK_NS 1000000000ull
@@ -41,6 +42,7 @@ struct server_conn {
 
 struct server {
 	struct api_data data;
+	struct reply_cache *cache; /* the flame, call tree and timeline replies kept (reply_cache.h) */
 	struct MHD_Daemon *d;
 	uint16_t port;
 	char token[SERVER_TOKEN_LEN + 1];
@@ -219,7 +221,19 @@ static enum MHD_Result answer_api(struct server *s, struct MHD_Connection *c, co
 				  const char *set_cookie)
 {
 	struct api_query q = {query_get, c};
-	int status = api_answer(&s->data, name, &q, &s->reply);
+	int status = 0;
+	if (reply_cache_wants(name) && (status = reply_cache_get(s->cache, name, &q, &s->reply)) != 0)
+		return send_reply(c, (unsigned)status, "application/json", s->reply.s ? s->reply.s : "",
+				  s->reply.len, MHD_RESPMEM_MUST_COPY, set_cookie);
+	if (reply_cache_wants(name) && s->cache) {
+		struct reply_cache_rec rec;
+		reply_cache_rec_init(&rec, &q);
+		status = api_answer(&s->data, name, &rec.q, &s->reply);
+		reply_cache_put(s->cache, name, &rec, status, &s->reply);
+		reply_cache_rec_release(&rec);
+	} else {
+		status = api_answer(&s->data, name, &q, &s->reply);
+	}
 	if (status == 500 && s->reply.failed)
 		return refuse(c, 500, "out of memory\n");
 	return send_reply(c, (unsigned)status, "application/json", s->reply.s ? s->reply.s : "", s->reply.len,
@@ -398,16 +412,19 @@ int server_start(const struct api_data *d, uint16_t port, struct server **ret, c
 		return -ENOMEM;
 	}
 	s->data = *d;
+	s->cache = reply_cache_new(); /* NULL: every request computed afresh */
 	strbuf_init(&s->reply, 0);
 	int r = make_token(s);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot make a token: getrandom: %s", strerror(-r));
+		reply_cache_free(s->cache);
 		free(s);
 		return r;
 	}
 	unsigned nconns = connection_limit();
 	r = reaper_start(s, nconns, err, errlen);
 	if (r < 0) {
+		reply_cache_free(s->cache);
 		free(s);
 		return r;
 	}
@@ -423,6 +440,7 @@ int server_start(const struct api_data *d, uint16_t port, struct server **ret, c
 		snprintf(err, errlen, "cannot serve on 127.0.0.1:%u: %s", port, strerror(-r));
 		reaper_stop(s);
 		reaper_free(s);
+		reply_cache_free(s->cache);
 		free(s);
 		return r;
 	}
@@ -455,5 +473,6 @@ void server_stop(struct server *s)
 	MHD_stop_daemon(s->d);
 	reaper_free(s);
 	strbuf_release(&s->reply);
+	reply_cache_free(s->cache);
 	free(s);
 }

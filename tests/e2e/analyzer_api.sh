@@ -25,6 +25,8 @@
 #    time base: each descendant's
 #    start offset is >= 0.3 s, its first sample comes at or after it, and a time range
 #    t0/t1 on that base selects each process's samples in it;
+#  - the flame graph, call tree and timeline asked again are the same bytes (kept replies),
+#    with other windows and filters asked in between;
 #  - the flame graph pruned (width: nodes below root / width dropped, counted in "pruned")
 #    keeps the unpruned root total and the kept nodes' values; a root path re-roots it with
 #    the unpruned node's value; the call tree pruned the same; the timeline's view v0/v1
@@ -352,6 +354,20 @@ assert all(a <= x < b for x in e["t"]) and sum(e["value"]) == int(sys.argv[3])' 
 get "api/functions?metrics=e.totalcpu:name" >nowin.json
 check "without t0/t1 every event counts again" \
 	test "$(py 'print(json.load(open("nowin.json"))["rows"][0]["e.totalcpu"])')" = "$total_ns"
+
+# kept replies (analyzer/reply_cache.c): asked again, the flame graph, call tree and timeline
+# are the same bytes, after requests with other arguments in between; a request that differs
+# in one argument (the window, a filter) is its own answer, never another's
+get "api/flame?metric=totalcpu" >flame2.json
+get "api/flame?metric=totalcpu&t0=$t0&t1=$t1" >winflame2.json
+get "api/calltree?t0=$t0&t1=$t1" >wintree2.json
+get "api/timeline?t0=$t0&t1=$t1" >wintl2.json
+check "asked again: the same flame graph, windowed flame graph, call tree and timeline" \
+	eval 'cmp -s flame.json flame2.json && cmp -s winflame.json winflame2.json && cmp -s wintree.json wintree2.json && cmp -s wintl.json wintl2.json'
+get "api/flame?metric=totalcpu&filter=THRID%3D%3D999999" >flnone.json
+get "api/flame?metric=totalcpu" >flame3.json
+check "a filter no event passes: root 0; then unfiltered again: the first reply" \
+	eval '[[ $(py "print(json.load(open(\"flnone.json\"))[\"nodes\"][\"value\"][0])") == 0 ]] && cmp -s flame.json flame3.json'
 
 # bad arguments
 err() { # DESC STATUS PATH TEXT
