@@ -102,7 +102,12 @@ bench-analyzer: all $(BENCH_CPUBOUND) $(BUILD)/tests/tools/mkexp
 
 bench: bench-analyzer
 
-.PHONY: bench-analyzer
+# bench-analyzer-group: a group of 64 one-second experiments opened in the analyzer and its
+# functions shown (bench/analyzer/group.sh BUILD N; BENCH_GROUP_N=N).
+bench-analyzer-group: all
+	bash bench/analyzer/group.sh $(BUILD) $(or $(BENCH_GROUP_N),64)
+
+.PHONY: bench-analyzer bench-analyzer-group
 
 # bench-hwc: counter overflow profiling cost: task-clock overflows every 1 ms
 # with stacks (collect -h) beside clock profiling at 1 kHz (collect -p hi) and
