@@ -21,6 +21,7 @@
 static struct blockw_file *io_file; /* NULL: not started in this process */
 
 static _Atomic uint32_t io_vfd[IOTRACE_FDS]; /* descriptor -> virtual id, 0: none known */
+static _Atomic uint32_t io_vfd_top;          /* one past the highest descriptor io_vfd ever named */
 static _Atomic uint32_t io_next_vfd;
 
 /* calls recorded: threads_count(THREADS_COUNT_IO_CALLS), per thread */
@@ -64,8 +65,14 @@ static uint32_t fd_begin(int fd, uint32_t how, uint32_t origin, const char *name
 	if (blockw_append(io_file, &tls_io, threads_trace_tid(), now, EXP_REC_IO_FILE, encode_io_file, &f,
 			  0) < 0)
 		atomic_fetch_add(&io_dropped, 1);
-	if (fd_ok(fd))
+	if (fd_ok(fd)) {
+		uint32_t top = atomic_load_explicit(&io_vfd_top, memory_order_relaxed);
+		while (top < (uint32_t)fd + 1 &&
+		       !atomic_compare_exchange_weak_explicit(&io_vfd_top, &top, (uint32_t)fd + 1,
+							      memory_order_relaxed, memory_order_relaxed))
+			;
 		atomic_store(&io_vfd[fd], vfd);
+	}
 	return vfd;
 }
 
@@ -239,7 +246,10 @@ static void io_fork_child(void)
 	io_file = NULL;
 	blockw_cursor_forget(&tls_io);
 	tls_io_ended = 0;
-	for (size_t i = 0; i < IOTRACE_FDS; i++)
+	/* only the part ever written: the rest is still the zero pages (256 KiB touched in every
+	 * fork child copied them, untraced processes included) */
+	uint32_t top = atomic_load(&io_vfd_top);
+	for (size_t i = 0; i < top && i < IOTRACE_FDS; i++)
 		atomic_store_explicit(&io_vfd[i], 0, memory_order_relaxed);
 	atomic_store(&io_next_vfd, 0);
 	atomic_store(&io_dropped, 0);

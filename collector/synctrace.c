@@ -252,7 +252,9 @@ static void sync_fork_child(void)
 	atomic_store(&sync_calls, 0);
 	atomic_store(&sync_dropped, 0);
 	atomic_store(&sync_stackless, 0);
-	for (uint32_t i = 0; i < WATCH_SLOTS; i++) {
+	/* none used (no -s, or no lock watched yet): its pages were never written, and writing
+	 * them would copy them into every fork child */
+	for (uint32_t i = 0; atomic_load(&watch_used) && i < WATCH_SLOTS; i++) {
 		atomic_store(&watch[i].object, 0);
 		atomic_store(&watch[i].acquisitions, 0);
 	}

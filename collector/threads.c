@@ -94,7 +94,17 @@ struct col_thread {
 static struct col_thread *thread_slots;
 static _Atomic uint64_t
 	counts_ended[THREADS_COUNTERS]; /* of threads whose slot was freed, and slotless ones */
-static _Atomic uint32_t thread_slot_hint;
+/*
+ * Where slot_claim starts looking (the lowest slot freed since, or the one
+ * after the last claimed), and one past the highest slot ever claimed: the
+ * loops over every thread stop there, since each slot is its own pages and
+ * reading one never claimed faults a page in (4096 faults per process, a
+ * third of a short shell command's).  A claim raises the top before its
+ * thread can publish a hazard, so a scan that reads the top first misses no
+ * hazard that matters to it (unwtab_acquire checks the tables again after
+ * publishing).
+ */
+static _Atomic uint32_t thread_slot_hint, thread_slot_top;
 static pthread_key_t thread_key;
 static int thread_key_ok;
 
@@ -159,12 +169,17 @@ static struct col_thread *slot_claim(void)
 {
 	if (!thread_slots)
 		return NULL;
-	uint32_t h = atomic_fetch_add(&thread_slot_hint, 1);
+	uint32_t h = atomic_load(&thread_slot_hint) % SLOT_COUNT;
 	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
-		struct col_thread *t = &thread_slots[(h + i) % SLOT_COUNT];
+		uint32_t k = (h + i) % SLOT_COUNT;
+		struct col_thread *t = &thread_slots[k];
 		int expect = SLOT_FREE;
 		if (atomic_load(&t->state) == SLOT_FREE &&
 		    atomic_compare_exchange_strong(&t->state, &expect, SLOT_RESERVED)) {
+			uint32_t top = atomic_load(&thread_slot_top);
+			while (top < k + 1 && !atomic_compare_exchange_weak(&thread_slot_top, &top, k + 1))
+				;
+			atomic_store(&thread_slot_hint, k + 1);
 			memset((char *)t + sizeof t->state, 0, sizeof *t - sizeof t->state);
 			return t;
 		}
@@ -181,6 +196,16 @@ static void slot_free(struct col_thread *t)
 			atomic_fetch_add(&counts_ended[i], k);
 	}
 	atomic_store(&t->state, SLOT_FREE);
+	uint32_t k = (uint32_t)(t - thread_slots), h = atomic_load(&thread_slot_hint);
+	while (k < h && !atomic_compare_exchange_weak(&thread_slot_hint, &h, k))
+		;
+}
+
+/* One past the highest slot ever claimed: no thread has a slot at or above it. */
+static uint32_t slots_used(void)
+{
+	uint32_t top = atomic_load(&thread_slot_top);
+	return top < SLOT_COUNT ? top : SLOT_COUNT;
 }
 
 static int is_slot(const void *p)
@@ -504,7 +529,7 @@ void threads_fork_child(int followed, int unseen)
 		return;
 	}
 	/* the other threads do not exist here: free their slots and private copies */
-	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
+	for (uint32_t i = 0, n = slots_used(); i < n; i++) {
 		struct col_thread *t = &thread_slots[i];
 		if (t == self || atomic_load(&t->state) == SLOT_FREE)
 			continue;
@@ -564,7 +589,7 @@ void threads_finish(void)
 		take_hwc_here(self); /* overflows of the way out, over the stack from here */
 		hwc_thread_stop(&self->hwc);
 	}
-	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
+	for (uint32_t i = 0, n = slots_used(); i < n; i++) {
 		struct col_thread *t = &thread_slots[i];
 		int expect = SLOT_LIVE;
 		if (t == self)
@@ -578,7 +603,7 @@ void threads_finish(void)
 	}
 	if (self && ended[self - thread_slots])
 		thread_write_end(self, me, col_thread_cpu_ns());
-	for (uint32_t i = 0; i < SLOT_COUNT; i++) {
+	for (uint32_t i = 0, n = slots_used(); i < n; i++) {
 		struct col_thread *t = &thread_slots[i];
 		if (!ended[i] || t == self)
 			continue;
@@ -1308,7 +1333,7 @@ void threads_count(enum threads_counter which)
 uint64_t threads_count_sum(enum threads_counter which)
 {
 	uint64_t sum = atomic_load(&counts_ended[which]);
-	for (uint32_t i = 0; thread_slots && i < SLOT_COUNT; i++) {
+	for (uint32_t i = 0, n = slots_used(); thread_slots && i < n; i++) {
 		struct col_thread *t = &thread_slots[i];
 		if (atomic_load_explicit(&t->state, memory_order_acquire) != SLOT_FREE)
 			sum += atomic_load_explicit(&t->counts[which], memory_order_relaxed);
@@ -1518,6 +1543,6 @@ void threads_scan_hazards(void (*fn)(const void *hazard, void *ctx), void *ctx)
 	if (!thread_slots)
 		return;
 	/* every slot: a hazard is NULL unless that thread is inside the handler */
-	for (uint32_t i = 0; i < SLOT_COUNT; i++)
+	for (uint32_t i = 0, n = slots_used(); i < n; i++)
 		fn(atomic_load_explicit(&thread_slots[i].uw.hazard, memory_order_seq_cst), ctx);
 }

@@ -95,6 +95,8 @@ struct retired {
 };
 
 static struct entry *entries;
+static int entries_used; /* one past the highest entry ever used: the loops stop there (each
+			  * entry read past it would fault a page in, 75 per process) */
 static struct retired *retired;
 static uint32_t nretired;
 static uint64_t scan_no;
@@ -442,7 +444,7 @@ void unwtab_seen(const struct dl_phdr_info *info)
 		return;
 	uint64_t key = (uint64_t)(uintptr_t)info->dlpi_phdr;
 	struct entry *free_e = NULL;
-	for (int i = 0; i < OBJ_MAX; i++) {
+	for (int i = 0; i < entries_used; i++) {
 		if (entries[i].key == key) {
 			entries[i].seen = scan_no;
 			return;
@@ -450,6 +452,8 @@ void unwtab_seen(const struct dl_phdr_info *info)
 		if (!entries[i].key && !free_e)
 			free_e = &entries[i];
 	}
+	if (!free_e && entries_used < OBJ_MAX)
+		free_e = &entries[entries_used++];
 	if (!free_e)
 		return; /* table full: this object unwinds by frame pointers */
 	uint64_t lo = UINT64_MAX, hi = 0, olo = 0, ohi = 0;
@@ -555,7 +559,7 @@ void unwtab_commit(void)
 		return;
 	uint64_t gen = snap_gen + 1;
 	uint32_t n = 0;
-	for (int i = 0; i < OBJ_MAX; i++) {
+	for (int i = 0; i < entries_used; i++) {
 		struct entry *e = &entries[i];
 		if (!e->key)
 			continue;
@@ -577,7 +581,7 @@ void unwtab_commit(void)
 	}
 	s->gen = gen;
 	uint32_t k = 0;
-	for (int i = 0; i < OBJ_MAX && k < n; i++) {
+	for (int i = 0; i < entries_used && k < n; i++) {
 		struct entry *e = &entries[i];
 		if (!e->key)
 			continue;
