@@ -168,3 +168,12 @@ bench-erprint: all
 bench: bench-erprint
 
 .PHONY: bench-quick bench-erprint
+
+# bench-pagefaults: the collector's own page faults (perf record -e minor-faults) on python3
+# and a C++ program, natively and under collect (bench/pagefaults/run.py).
+bench-pagefaults: all
+	python3 bench/pagefaults/run.py $(BUILD)
+
+bench: bench-pagefaults
+
+.PHONY: bench-pagefaults
