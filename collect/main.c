@@ -10,6 +10,7 @@
  * killed by signal N, 1 when the experiment cannot be written, 2 for a usage
  * error, 126/127 when the target cannot be executed / is not found.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -871,6 +872,33 @@ static int start_failed(struct expdir *e, const char *name, int rc)
 	return e2 == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 }
 
+/*
+ * The unwind tables the experiment's processes shared while it ran
+ * (EXP/.unwind, collector/cfishare.h): a cache of the collection, not part
+ * of the experiment.  Only regular files named *.cfi and their temporary
+ * files are removed, then the directory if it is empty.
+ */
+static void remove_shared_tables(const char *exp)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	if (snprintf(dir, sizeof dir, "%s/.unwind", exp) >= (int)sizeof dir)
+		return;
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strstr(de->d_name, ".cfi") ||
+		    snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= (int)sizeof path)
+			continue;
+		struct stat st;
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+			unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
 /* Write the experiment's tail after the target ended with STATUS, then report on it,
  * compress and archive it. */
 static void finish_experiment(struct expdir *e, struct expdir_tail *tail, int status, unsigned founder_pid,
@@ -907,6 +935,8 @@ static void finish_experiment(struct expdir *e, struct expdir_tail *tail, int st
 		return;
 	}
 	int running = report_descendants(e->path, founder_pid, display);
+	if (!running)
+		remove_shared_tables(e->path);
 	report_collection_off(e->path, display);
 	report_losses(e->path, display, start_ns);
 	if (!running)

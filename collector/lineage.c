@@ -401,6 +401,11 @@ static void become(const char *parent, char letter, unsigned n, const struct pro
 
 /* ------------------------------------------------------------ start */
 
+const char *lineage_experiment(void)
+{
+	return env_experiment;
+}
+
 const struct lineage_self *lineage_init(const struct lineage_params *p)
 {
 	params = *p;

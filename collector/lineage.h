@@ -86,6 +86,9 @@ const struct lineage_self *lineage_init(const struct lineage_params *params);
 
 const struct lineage_self *lineage_self(void);
 
+/* The founder's experiment directory (PA_EXPERIMENT), "" when there is none. */
+const char *lineage_experiment(void);
+
 /* The number of this process's next fork ('f') or clone ('C') child, from 1. */
 unsigned lineage_next_index(char letter);
 

@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "collector/buildid.h"
+#include "collector/cfishare.h"
 #include "collector/gopcln.h"
+#include "collector/lineage.h"
 #include "collector/logxml.h"
 #include "collector/state.h"
 
@@ -33,6 +35,8 @@ struct chunk {
 struct arena {
 	struct chunk *head;
 	size_t total;
+	void *shared; /* a table mapped from another process's build (cfishare.h), or NULL */
+	size_t shared_bytes;
 };
 
 static void *arena_alloc(void *ctx, size_t bytes)
@@ -69,6 +73,10 @@ static void arena_free(struct arena *a)
 	}
 	a->head = NULL;
 	a->total = 0;
+	if (a->shared)
+		munmap(a->shared, a->shared_bytes);
+	a->shared = NULL;
+	a->shared_bytes = 0;
 }
 
 /* ------------------------------------------------------------ registry */
@@ -410,6 +418,29 @@ void unwtab_begin(void)
 	scan_no++;
 }
 
+/*
+ * The object's table from its .eh_frame_hdr: mapped from the experiment's
+ * shared tables when another process built it (cfishare.h), else built here
+ * and shared.  cfi_build_eh_frame_hdr's return.
+ */
+static int eh_frame_table(struct entry *e, const struct dl_phdr_info *info, const ElfW(Phdr) * eh,
+			  uint64_t obj_lo, uint64_t obj_hi, const struct cfi_alloc *al)
+{
+	char key[CFISHARE_KEY_MAX];
+	const char *exp = lineage_experiment();
+	int share = exp[0] && cfishare_key(info, eh, key, sizeof key) == 0;
+	if (share && cfishare_load(exp, key, info->dlpi_addr, &e->table, &e->arena.shared,
+				   &e->arena.shared_bytes) == 0) {
+		stats.shared++;
+		return 0;
+	}
+	int r = cfi_build_eh_frame_hdr((const uint8_t *)(info->dlpi_addr + eh->p_vaddr), eh->p_memsz, obj_lo,
+				       obj_hi, al, &e->table);
+	if (share && r != -ENOMEM && e->table.nrows)
+		cfishare_store(exp, key, info->dlpi_addr, &e->table);
+	return r;
+}
+
 static void build(struct entry *e, const struct dl_phdr_info *info, const ElfW(Phdr) * eh, uint64_t obj_lo,
 		  uint64_t obj_hi)
 {
@@ -418,8 +449,7 @@ static void build(struct entry *e, const struct dl_phdr_info *info, const ElfW(P
 	struct arena tmp = {0}; /* file contents, for this build only */
 	int r = -ENOENT;
 	if (eh)
-		r = cfi_build_eh_frame_hdr((const uint8_t *)(info->dlpi_addr + eh->p_vaddr), eh->p_memsz,
-					   obj_lo, obj_hi, &al, &e->table);
+		r = eh_frame_table(e, info, eh, obj_lo, obj_hi, &al);
 	if (r < 0 && !eh) /* no .eh_frame: .debug_frame of the file, then of its separate debug file */
 		r = debug_frame(info, e, &tmp);
 	/* after -EBADMSG/-ENOTSUP the table holds what could be read: use it */

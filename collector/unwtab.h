@@ -48,6 +48,7 @@ struct unwtab_snap {
 
 struct unwtab_stats {
 	uint32_t objects, objects_without_cfi;
+	uint32_t shared; /* of the objects, those whose table another process built (cfishare.h) */
 	uint64_t rows, bytes, unsupported;
 	uint64_t build_ns;
 	uint32_t go_objects, go_without_table,

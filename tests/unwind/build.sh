@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # build.sh OUTDIR - build the unwinder test harness and its fixtures into OUTDIR:
-#   libunwcheck.so     collector/cfi.c + gopcln.c + unwtab.c + unwind.c + buildid.c + tests/unwind/unwcheck.c
+#   libunwcheck.so     collector/cfi.c + gopcln.c + unwtab.c + unwind.c + buildid.c + cfishare.c + fsize.c + tests/unwind/unwcheck.c
 #                      + the common/ decoders they use (dwarf_eh.c, elfnote.c)
 #                      (test-only; never libcollector.so), linked with libunwind
 #   libfixlib{1,2,3}.so  the dlopen'ed library, three copies for the dlopen stress
@@ -25,7 +25,7 @@ std=(-std=gnu11 -D_GNU_SOURCE -I"$top" -Wall -Wextra -Wno-missing-field-initiali
 # The collector's sources are compiled as the collector compiles them (-O2, frame pointers).
 $cc "${std[@]}" -O2 -g -fPIC -shared -fno-omit-frame-pointer -o "$out/libunwcheck.so" \
 	"$top/tests/unwind/unwcheck.c" "$top/collector/cfi.c" "$top/collector/gopcln.c" "$top/collector/unwtab.c" "$top/collector/unwind.c" \
-	"$top/collector/buildid.c" \
+	"$top/collector/buildid.c" "$top/collector/cfishare.c" "$top/collector/fsize.c" \
 	"$top/common/dwarf_eh.c" "$top/common/elfnote.c" \
 	-Wl,--wrap=mmap -Wl,--wrap=munmap -Wl,--no-undefined -lunwind -pthread -ldl
 

@@ -169,6 +169,12 @@ void logxml_note(const char *element, const char *id, const char *text)
 	fprintf(stderr, "unwcheck: logxml %s %s: %s\n", element, id, text);
 }
 
+/* No experiment: every table is built here, none shared (collector/cfishare.c). */
+const char *lineage_experiment(void)
+{
+	return "";
+}
+
 static void scan_hazards(void (*fn)(const void *hazard, void *ctx), void *ctx)
 {
 	uint32_t n = atomic_load(&nrecs);
