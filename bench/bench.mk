@@ -177,3 +177,12 @@ bench-pagefaults: all
 bench: bench-pagefaults
 
 .PHONY: bench-pagefaults
+
+# bench-shell-loop: an exec-heavy bash loop of BENCH_LOOP_N rounds (3 short processes each),
+# native, under collect and under perf record -g (bench/tree/shell_loop.py).
+bench-shell-loop: all
+	python3 bench/tree/shell_loop.py $(BUILD) $(or $(BENCH_LOOP_N),400) 3
+
+bench: bench-shell-loop
+
+.PHONY: bench-shell-loop
