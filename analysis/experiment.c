@@ -608,9 +608,12 @@ static void map_start(void *ud, const XML_Char *name, const XML_Char **a)
 		if (!p)
 			p = "";
 		if (o.kind == EXP_OBJ_VDSO && p[0] != '/') {
+			/* a file of the experiment's own directory: a name with a directory in it
+			 * ("../../elsewhere/x") is taken by its last part, never followed out */
+			const char *base = strrchr(p, '/');
 			struct strbuf b;
 			strbuf_init(&b, 0);
-			strbuf_addf(&b, "%s/%s", mp->exp->path, p);
+			strbuf_addf(&b, "%s/%s", mp->exp->path, base ? base + 1 : p);
 			o.path = strbuf_detach(&b);
 			o.name = strdup("[vdso]");
 		} else {

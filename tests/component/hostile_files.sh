@@ -125,6 +125,10 @@ grep -q 'kind="vdso" path="vdso.so"' vdso.er/map.xml || fail "vdso.er: no vDSO i
 ln -s "$WORK/vd" vdso.er/vdso.so
 run vdso-link-out 0 "cannot read symbols of vdso.er/vdso.so: a symbolic link that leads out of the experiment" \
 	"$ER_PRINT" -functions vdso.er
+# a vDSO path that climbs out of the experiment is taken by its last part, inside it
+rm -rf vdso2.er && cp -r vdso.er vdso2.er && rm vdso2.er/vdso.so
+sed -i 's|kind="vdso" path="vdso.so"|kind="vdso" path="../vdso.er/../vd"|' vdso2.er/map.xml
+run vdso-path-out 0 "cannot read symbols of vdso2.er/vd: " "$ER_PRINT" -functions vdso2.er
 
 # archives/src (er_archive -A src) is a part of the experiment: a link there that leads out is
 # not shown as the source of a file that is gone; a real copy there is
