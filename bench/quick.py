@@ -10,12 +10,17 @@ Ratios now (lower is better):
   erprint.<prog>.wall   best wall of `er_print -functions` / best of `gprofng display
                         text -functions`, on the demo and on bench/erprint/mathstr.c
   erprint.<prog>.rss    peak RSS of the same, ours / gprofng's
+  pagefaults.<prog>     the collector's page faults / the run's (bench/pagefaults/run.py,
+                        python3 and a C++ program; counts, not times; needs perf)
+(The exec-heavy loop's CPU ratio is not among them: 4.3 alone, 7.4-9.3 inside the test
+suite, with the file system's recent deletions: too unsteady for a 2x guard.)
 
     bench/quick.py [--build DIR] [--check FILE] [--record FILE]
 """
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,7 +41,20 @@ def erprint_ratios(build):
     return ratios
 
 
-PROBES = [("er_print -functions vs gprofng display text", erprint_ratios)]
+def pagefault_ratios(build):
+    if not shutil.which("perf"):
+        return {}
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        p = subprocess.run([sys.executable, os.path.join(TOP, "bench/pagefaults/run.py"), build, "--json=" + f.name],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if p.returncode != 0:
+            return {}
+        r = json.load(open(f.name))
+    return {"pagefaults.%s" % k.split()[0].lower().replace("+", "x"): v for k, v in r.items()}
+
+
+PROBES = [("er_print -functions vs gprofng display text", erprint_ratios),
+          ("the collector's share of page faults (perf)", pagefault_ratios)]
 
 
 def main():

@@ -8,8 +8,9 @@ of the profiled run's (target: <= 10 %), then the collector's functions that fau
 Programs: the python3 binary (sys.executable: not a pyenv shim, whose tree of bash
 processes is benchmark 5's case) and a C++ program on libstdc++.  Needs perf; prints only.
 
-    bench/pagefaults/run.py [BUILD]
+    bench/pagefaults/run.py [BUILD] [--json=FILE]
 """
+import json
 import os
 import shutil
 import subprocess
@@ -49,7 +50,10 @@ def faults(cmd, work, perf_out):
 
 
 def main():
-    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+    args = [a for a in sys.argv[1:] if not a.startswith("--json=")]
+    jout = [a[7:] for a in sys.argv[1:] if a.startswith("--json=")]
+    build = os.path.abspath(args[0] if args else "build")
+    shares = {}
     if not shutil.which("perf"):
         sys.exit("perf is not installed")
     work = tempfile.mkdtemp(prefix="pa-bench-pf.")
@@ -79,7 +83,11 @@ def main():
             top = ", ".join("%s %d" % (k.replace("[.] ", ""), v)
                             for k, v in sorted(by_sym.items(), key=lambda kv: -kv[1])[:4])
             print("%-18s %9d %9d %11d %6.1f%%  %s" % (name, nat, total, mine, 100.0 * mine / max(total, 1), top))
+            shares[name] = mine / max(total, 1)
         print("target: the collector's share <= 10 %")
+        if jout:
+            with open(jout[0], "w") as f:
+                json.dump(shares, f)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

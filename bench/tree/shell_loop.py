@@ -7,8 +7,9 @@ anchor), median of R runs each.  Printed: whole-command wall time and its ratio 
 er_print -functions) against the native tree's CPU (target >= 0.95), and the experiment's
 size and directories per process.  Prints only.
 
-    bench/tree/shell_loop.py [BUILD] [N] [R]
+    bench/tree/shell_loop.py [BUILD] [N] [R] [--json=FILE]
 """
+import json
 import os
 import re
 import shutil
@@ -34,9 +35,11 @@ def run(cmd, cwd, env=None):
 
 
 def main():
-    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 400
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    args = [a for a in sys.argv[1:] if not a.startswith("--json=")]
+    jout = [a[7:] for a in sys.argv[1:] if a.startswith("--json=")]
+    build = os.path.abspath(args[0] if args else "build")
+    n = int(args[1]) if len(args) > 1 else 400
+    rounds = int(args[2]) if len(args) > 2 else 3
     work = tempfile.mkdtemp(prefix="pa-bench-loop.")
     try:
         script = os.path.join(work, "rounds")
@@ -75,6 +78,11 @@ def main():
             rec, rec / nat_c, nat_c))
         print("experiment: %d KiB, %d subexperiments, %.1f KiB each" % (size, dirs, size / max(dirs, 1)))
         print("target: ours <= 2x native wall")
+        if jout:
+            ours_w = statistics.median(x[0] for x in res["ours"])
+            ours_c = statistics.median(x[1] for x in res["ours"])
+            with open(jout[0], "w") as f:
+                json.dump({"wall_ratio": ours_w / nat_w, "cpu_ratio": ours_c / nat_c}, f)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -2,7 +2,8 @@
 # The benchmark regression guard (issue #26, item 8): bench/quick.py measures the
 # quick benchmarks' ratios against their anchors in one run (er_print -functions
 # against gprofng display text, wall and peak RSS, on the demo and on
-# bench/erprint/mathstr.c) and fails when one is over twice the value recorded in
+# bench/erprint/mathstr.c; the collector's share of page faults on python3 and a C++
+# program, with perf) and fails when one is over twice the value recorded in
 # bench/quick-baseline.json.  Ratios of two tools run side by side, not times: a
 # loaded machine slows both.  Measured on the release build (PA_TOP/build, which
 # `make check` builds first): a sanitized build's ratios say nothing.  Skipped when
