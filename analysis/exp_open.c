@@ -17,6 +17,7 @@
 #include "analysis/exp_read.h"
 #include "analysis/exp_timemap.h"
 #include "analysis/experiment_internal.h"
+#include "analysis/heap_pack.h"
 #include "analysis/zdata.h"
 #include "common/strbuf.h"
 #include "common/u64map.h"
@@ -289,9 +290,12 @@ static void set_duration(struct experiment *exp)
 	uint64_t end = exp->log.end_ns;
 	if (!end && EXP_COUNT(exp, CLOCK))
 		end = EXP_ROWS(exp, CLOCK)[EXP_COUNT(exp, CLOCK) - 1].ts_ns;
-	for (size_t i = 0; !exp->log.end_ns && i < EXP_COUNT(exp, HEAP); i++)
-		if (EXP_ROWS(exp, HEAP)[i].ts_ns > end) /* in seq order: times may step back a little */
-			end = EXP_ROWS(exp, HEAP)[i].ts_ns;
+	struct exp_heap_iter it;
+	struct exp_heap_event ev;
+	exp_heap_iter_begin(&it, exp->log.end_ns ? NULL : EXP_ROWS(exp, HEAP));
+	while (exp_heap_iter_next(&it, &ev) > 0)
+		if (ev.ts_ns > end) /* in seq order: times may step back a little */
+			end = ev.ts_ns;
 	exp->duration_ns = end > exp->log.start_ns ? end - exp->log.start_ns : 0;
 }
 

@@ -3,6 +3,7 @@
  */
 #include "analysis/exp_timemap.h"
 #include "analysis/experiment_internal.h"
+#include "analysis/heap_pack.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -259,11 +260,16 @@ int exp_timemap_apply(struct experiment *exp)
 		if (ev->stack < pn.nstacks0 && shared[ev->stack])
 			r = pin(&pn, ev->stack, ev->ts_ns, &ev->stack);
 	}
-	for (size_t i = 0; i < EXP_COUNT(exp, HEAP) && r == 0; i++) {
-		struct exp_heap_event *h = &EXP_ROWS(exp, HEAP)[i];
-		if (h->stack < pn.nstacks0 && shared[h->stack])
-			r = pin(&pn, h->stack, h->ts_ns, &h->stack);
-	}
+	struct exp_heap_iter it;
+	struct exp_heap_event h;
+	exp_heap_iter_begin(&it, EXP_ROWS(exp, HEAP));
+	while (r == 0 && exp_heap_iter_next(&it, &h) > 0)
+		if (h.stack < pn.nstacks0 && shared[h.stack]) {
+			uint32_t stack = h.stack;
+			if ((r = pin(&pn, h.stack, h.ts_ns, &stack)) == 0 && stack != h.stack)
+				exp_heap_iter_set_stack(&it,
+							stack); /* in place: the pack keeps 4 bytes for it */
+		}
 	exp->stacks = pn.stacks.v;
 	exp->nstacks = pn.stacks.n;
 out:

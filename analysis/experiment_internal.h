@@ -147,11 +147,11 @@ struct exp_hwc_event {
  * id, not new members.
  */
 enum exp_table_id {
-	EXP_TABLE_CLOCK,      /* struct exp_event: clock samples and tails, sorted by time */
-	EXP_TABLE_SAMPLES,    /* struct exp_sample_point: sample points, by time */
-	EXP_TABLE_HEAP,       /* struct exp_heap_event, by seq (the order the calls were made in) */
-	EXP_TABLE_SYNC,       /* struct exp_sync_event, by time */
-	EXP_TABLE_SYNC_ACQ,   /* struct exp_sync_acq_event, by time */
+	EXP_TABLE_CLOCK,    /* struct exp_event: clock samples and tails, sorted by time */
+	EXP_TABLE_SAMPLES,  /* struct exp_sample_point: sample points, by time */
+	EXP_TABLE_HEAP,     /* a struct exp_heap_pack (heap_pack.h): the calls, by seq (the order made in) */
+	EXP_TABLE_SYNC,     /* struct exp_sync_event, by time */
+	EXP_TABLE_SYNC_ACQ, /* struct exp_sync_acq_event, by time */
 	EXP_TABLE_SYNC_WATCH, /* struct exp_sync_watch, by object; none when the process did not end normally */
 	EXP_TABLE_IO,         /* struct exp_io_event, by time */
 	EXP_TABLE_IO_FDS,     /* struct exp_io_fd, by vfd, one each */
@@ -161,10 +161,12 @@ enum exp_table_id {
 	EXP_TABLE_MAX = EXP_TABLE_BUILTIN + 8,
 };
 
+struct exp_heap_pack;
+
 /* The row type of each built-in table, for EXP_ROWS. */
 typedef struct exp_event exp_table_row_CLOCK;
 typedef struct exp_sample_point exp_table_row_SAMPLES;
-typedef struct exp_heap_event exp_table_row_HEAP;
+typedef struct exp_heap_pack exp_table_row_HEAP; /* one, not rows: heap_pack.h */
 typedef struct exp_sync_event exp_table_row_SYNC;
 typedef struct exp_sync_acq_event exp_table_row_SYNC_ACQ;
 typedef struct exp_sync_watch exp_table_row_SYNC_WATCH;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/heap_pack.h"
 #include "analysis/profile_internal.h"
 #include "common/vec.h"
 #include "experiment/format.h"
@@ -365,10 +366,9 @@ static int allocate(struct sim *s, const struct exp_heap_event *ev, size_t i)
 	return 0;
 }
 
-/* Replay event i. */
-static int replay_one(struct sim *s, size_t i)
+/* Replay ev, the experiment's call i (from 0). */
+static int replay_one(struct sim *s, const struct exp_heap_event *ev, size_t i)
 {
-	const struct exp_heap_event *ev = &EXP_ROWS(s->exp, HEAP)[i];
 	int r = 0;
 	switch (ev->op) {
 	case EXP_HEAP_FREE: r = release_addr(s, ev->addr, ev->thread); break;
@@ -393,11 +393,14 @@ static int replay_one(struct sim *s, size_t i)
 	return s->charge_err;
 }
 
-/* Replay events [0, stop). */
+/* Replay calls [0, stop). */
 static int replay(struct sim *s, size_t stop)
 {
-	for (size_t i = 0; i < stop; i++) {
-		int r = replay_one(s, i);
+	struct exp_heap_iter it;
+	struct exp_heap_event ev;
+	exp_heap_iter_begin(&it, EXP_ROWS(s->exp, HEAP));
+	for (size_t i = 0; i < stop && exp_heap_iter_next(&it, &ev) > 0; i++) {
+		int r = replay_one(s, &ev, i);
 		if (r)
 			return r;
 	}
@@ -437,7 +440,8 @@ static int sim_init(struct sim *s, const struct profile *p, size_t x, struct hea
 
 struct heap_live {
 	struct sim s; /* counts nothing (no summary): only the live bytes */
-	size_t next;  /* the next heap call to replay */
+	struct exp_heap_iter it;
+	size_t next; /* the next heap call to replay */
 };
 
 int profile_heap_live_open(const struct profile *p, size_t x, struct heap_live **ret)
@@ -455,18 +459,20 @@ int profile_heap_live_open(const struct profile *p, size_t x, struct heap_live *
 		free(h);
 		return r;
 	}
+	exp_heap_iter_begin(&h->it, EXP_ROWS(h->s.exp, HEAP));
 	*ret = h;
 	return 0;
 }
 
 int profile_heap_live_next(struct heap_live *h, uint64_t *ret_ts_ns, uint64_t *ret_bytes)
 {
-	if (h->next >= EXP_COUNT(h->s.exp, HEAP))
+	struct exp_heap_event ev;
+	if (exp_heap_iter_next(&h->it, &ev) <= 0)
 		return 0;
-	int r = replay_one(&h->s, h->next);
+	int r = replay_one(&h->s, &ev, h->next++);
 	if (r < 0)
 		return r;
-	*ret_ts_ns = EXP_ROWS(h->s.exp, HEAP)[h->next++].ts_ns;
+	*ret_ts_ns = ev.ts_ns;
 	*ret_bytes = h->s.live;
 	return 1;
 }

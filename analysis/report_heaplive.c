@@ -8,6 +8,7 @@
  */
 #include "analysis/report_heaplive.h"
 #include "analysis/experiment_internal.h"
+#include "analysis/heap_pack.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -141,8 +142,11 @@ static int source_pull(struct source *s)
 static uint64_t experiment_span(const struct experiment *x)
 {
 	uint64_t span = x->duration_ns;
-	for (size_t i = 0; i < EXP_COUNT(x, HEAP); i++) {
-		uint64_t t = report_rel_ns(x, EXP_ROWS(x, HEAP)[i].ts_ns);
+	struct exp_heap_iter it;
+	struct exp_heap_event ev;
+	exp_heap_iter_begin(&it, EXP_ROWS(x, HEAP));
+	while (exp_heap_iter_next(&it, &ev) > 0) {
+		uint64_t t = report_rel_ns(x, ev.ts_ns);
 		if (t > span)
 			span = t;
 	}

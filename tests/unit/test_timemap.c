@@ -10,6 +10,7 @@
  */
 #include "analysis/experiment_internal.h"
 #include "analysis/exp_timemap.h"
+#include "analysis/heap_pack.h"
 
 #include <stdlib.h>
 
@@ -51,6 +52,12 @@ static void add_event(struct experiment *x, uint64_t ts, uint32_t stack)
 	t->stride = sizeof(struct exp_event);
 	struct exp_event ev = {.ts_ns = ts, .weight_ns = 10, .stack = stack};
 	EXP_ROWS(x, CLOCK)[EXP_COUNT(x, CLOCK)++] = ev;
+}
+
+static void release_heap(void *rows, size_t count)
+{
+	(void)count;
+	heap_pack_release(rows);
 }
 
 static long obj_index(const struct experiment *x, const struct exp_loadobj *o)
@@ -133,11 +140,23 @@ int main(void)
 	add_event(x, 1400, 0);
 	add_event(x, 3200, 0);
 	add_event(x, 3300, 0);
-	x->tables[EXP_TABLE_HEAP].rows = calloc(2, sizeof(struct exp_heap_event));
-	x->tables[EXP_TABLE_HEAP].stride = sizeof(struct exp_heap_event);
-	EXP_COUNT(x, HEAP) = 2;
-	EXP_ROWS(x, HEAP)[0] = (struct exp_heap_event){.ts_ns = 1500, .stack = 0, .op = 1};
-	EXP_ROWS(x, HEAP)[1] = (struct exp_heap_event){.ts_ns = 3500, .stack = EXP_HEAP_NO_STACK};
+	struct exp_heap_pack *hp = calloc(1, sizeof *hp);
+	CHECK(hp != NULL);
+	const struct exp_heap_event calls[] = {
+		{.ts_ns = 1500, .seq = 1, .addr = 0x1000, .size_bytes = 8, .stack = 0, .op = EXP_HEAP_CALLOC},
+		{.ts_ns = 3400, .seq = 2, .addr = 0x1000, .stack = EXP_HEAP_NO_STACK, .op = EXP_HEAP_FREE},
+		{.ts_ns = 3500,
+		 .seq = 3,
+		 .addr = 0x2000,
+		 .size_bytes = 16,
+		 .stack = 0,
+		 .op = EXP_HEAP_MALLOC},
+	};
+	for (size_t i = 0; i < 3; i++)
+		CHECK(heap_pack_append(hp, &calls[i]) == 0);
+	x->tables[EXP_TABLE_HEAP].rows = hp;
+	x->tables[EXP_TABLE_HEAP].release = release_heap;
+	EXP_COUNT(x, HEAP) = hp->count;
 
 	CHECK(exp_timemap_apply(x) == 0);
 	CHECK_EQ_U64(x->nstacks, 3); /* stack 0 for a, its copy for b */
@@ -151,8 +170,13 @@ int main(void)
 	CHECK_EQ_U64(EXP_ROWS(x, CLOCK)[2].stack, 0);
 	CHECK_EQ_U64(EXP_ROWS(x, CLOCK)[3].stack, 2);
 	CHECK_EQ_U64(EXP_ROWS(x, CLOCK)[4].stack, 2);
-	CHECK_EQ_U64(EXP_ROWS(x, HEAP)[0].stack, 0);
-	CHECK_EQ_U64(EXP_ROWS(x, HEAP)[1].stack, EXP_HEAP_NO_STACK);
+	struct exp_heap_iter it;
+	struct exp_heap_event ev;
+	exp_heap_iter_begin(&it, EXP_ROWS(x, HEAP));
+	CHECK(exp_heap_iter_next(&it, &ev) == 1 && ev.stack == 0); /* a's time */
+	CHECK(exp_heap_iter_next(&it, &ev) == 1 && ev.stack == EXP_HEAP_NO_STACK && ev.op == EXP_HEAP_FREE);
+	CHECK(exp_heap_iter_next(&it, &ev) == 1 && ev.stack == 2 && ev.addr == 0x2000 && ev.size_bytes == 16);
+	CHECK(exp_heap_iter_next(&it, &ev) == 0);
 	/* the frame's object follows the pin */
 	CHECK_EQ_U64(obj_index(x, experiment_frame_object(x, &x->stacks[0], 0, 0x7f0100)), 1);
 	CHECK_EQ_U64(obj_index(x, experiment_frame_object(x, &x->stacks[2], 0, 0x7f0100)), 2);
