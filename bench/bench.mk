@@ -60,9 +60,14 @@ BENCH_GIT_REPO ?= .
 bench-heap-real: all
 	python3 bench/heap/real.py $(BUILD) $(BENCH_GIT_REPO)
 
-bench: bench-lines bench-heap bench-heap-real
+# bench-heap-read: reading a heap experiment (er_print -functions, -leaks) against
+# heaptrack_print of heaptrack's trace of the same sqlite3 run (bench/heap/read.py).
+bench-heap-read: all
+	python3 bench/heap/read.py --build $(BUILD)
 
-.PHONY: bench-heap bench-heap-real
+bench: bench-lines bench-heap bench-heap-real bench-heap-read
+
+.PHONY: bench-heap bench-heap-real bench-heap-read
 
 # bench-sync: synchronization wait tracing cost (an uncontended lock/unlock loop,
 # single- and multi-threaded) and exactness (contended waits >= 1 ms), ours vs

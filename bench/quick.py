@@ -12,6 +12,9 @@ Ratios now (lower is better):
   erprint.<prog>.rss    peak RSS of the same, ours / gprofng's
   pagefaults.<prog>     the collector's page faults / the run's (bench/pagefaults/run.py,
                         python3 and a C++ program; counts, not times; needs perf)
+  heapread.wall, .rss   median wall and peak RSS of `er_print -functions` of a heap
+                        experiment / of `heaptrack_print` of heaptrack's trace of the same
+                        run (bench/heap/read.py at scale 0.2: sqlite3, 60,000 rows)
 (The exec-heavy loop's CPU ratio is not among them: 4.3 alone, 7.4-9.3 inside the test
 suite, with the file system's recent deletions: too unsteady for a 2x guard.)
 
@@ -53,8 +56,20 @@ def pagefault_ratios(build):
     return {"pagefaults.%s" % k.split()[0].lower().replace("+", "x"): v for k, v in r.items()}
 
 
+def heapread_ratios(build):
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        p = subprocess.run([sys.executable, os.path.join(TOP, "bench/heap/read.py"), "--build", build,
+                            "--scale", "0.2", "--rounds", "3", "--json", f.name],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if p.returncode != 0 or not os.path.getsize(f.name):
+            return {}
+        r = json.load(open(f.name))
+    return {"heapread.wall": r["functions"]["wall_ratio"], "heapread.rss": r["functions"]["rss_ratio"]}
+
+
 PROBES = [("er_print -functions vs gprofng display text", erprint_ratios),
-          ("the collector's share of page faults (perf)", pagefault_ratios)]
+          ("the collector's share of page faults (perf)", pagefault_ratios),
+          ("er_print -functions of a heap experiment vs heaptrack_print", heapread_ratios)]
 
 
 def main():
