@@ -71,12 +71,14 @@ static int feed(struct zout *z, const void *p, size_t n, ZSTD_EndDirective mode)
  */
 #define COMPRESS_LEVEL 9
 /*
- * The heap event stream, the one large file: level 15 stores 6% less than 9
- * (sqlite3's 7.6M calls: 160 KB against 171 KB, 35 MB raw) for 0.8 s more
- * of one core (two when the file is large enough for zstd's workers), where
- * heap_choose finds the trace compresses well.
+ * The heap event stream, the one large file, where heap_choose finds the
+ * trace compresses well: level 11 stores 3% less than 9 at about its speed
+ * (sqlite3's 35 MB raw: 134 KB against 139 KB, 0.09 s against 0.10 s of
+ * one core).  15 stored another 2.5% but took 0.61 s there, and 3.1 s on
+ * the 39 MB of a tight loop of 4M malloc/free pairs (29 KB against 30 KB
+ * at 11, 0.06 s): collect's ending was three quarters of that command.
  */
-#define COMPRESS_LEVEL_HEAP 15
+#define COMPRESS_LEVEL_HEAP 11
 /*
  * Any other large file (an I/O trace of millions of calls, 19 raw bytes
  * each): level 3 takes 0.21 s for 3M I/O calls where 9 took 1.17 s, for 10%
@@ -113,11 +115,11 @@ static int is_heap_file(const uint8_t *blk, size_t n)
  * events as they are compress better, for one with many distinct addresses
  * (git) the columns do.  Both are tried on the first SAMPLE_BLOCKS blocks.
  *
- * The same sample sets the level.  Level 15 pays on a trace that compresses
- * well (sqlite3's 35 MB to 171 KB at 9, 6% less at 15, quickly: long matches
- * are found fast) and not on one that compresses poorly (1M malloc/free
- * pairs of bench/heap: 14 MB to 4.6 MB, 2% less at 15 for 1.4 s more, the
- * target's run being 0.06 s).  So 15 only when level 9 shrinks the sample
+ * The same sample sets the level.  A higher level pays on a trace that
+ * compresses well (sqlite3's 35 MB to 139 KB at 9, 3% less at 11) and not on
+ * one that compresses poorly (1M malloc/free pairs of bench/heap: 14 MB to
+ * 4.6 MB, 2% less at 15 for 1.4 s more, the target's run being 0.06 s).  So
+ * COMPRESS_LEVEL_HEAP only when level 9 shrinks the sample
  * HEAP_LEVEL_MIN_RATIO times or more.
  */
 #define SAMPLE_BLOCKS 48
