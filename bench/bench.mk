@@ -65,9 +65,14 @@ bench-heap-real: all
 bench-heap-read: all
 	python3 bench/heap/read.py --build $(BUILD)
 
-bench: bench-lines bench-heap bench-heap-real bench-heap-read
+# bench-heap-loop: collect -H on of a malloc loop, the whole command, against heaptrack
+# (bench/heap/loop.py).
+bench-heap-loop: all
+	python3 bench/heap/loop.py --build $(BUILD)
 
-.PHONY: bench-heap bench-heap-real bench-heap-read
+bench: bench-lines bench-heap bench-heap-real bench-heap-read bench-heap-loop
+
+.PHONY: bench-heap bench-heap-real bench-heap-read bench-heap-loop
 
 # bench-sync: synchronization wait tracing cost (an uncontended lock/unlock loop,
 # single- and multi-threaded) and exactness (contended waits >= 1 ms), ours vs

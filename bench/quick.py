@@ -15,6 +15,8 @@ Ratios now (lower is better):
   heapread.wall, .rss   median wall and peak RSS of `er_print -functions` of a heap
                         experiment / of `heaptrack_print` of heaptrack's trace of the same
                         run (bench/heap/read.py at scale 0.2: sqlite3, 60,000 rows)
+  heaploop.wall, .cpu   median wall and CPU of `collect -H on` of 1M malloc/free pairs
+                        from one function / of heaptrack's (bench/heap/loop.py)
 (The exec-heavy loop's CPU ratio is not among them: 4.3 alone, 7.4-9.3 inside the test
 suite, with the file system's recent deletions: too unsteady for a 2x guard.)
 
@@ -67,9 +69,21 @@ def heapread_ratios(build):
     return {"heapread.wall": r["functions"]["wall_ratio"], "heapread.rss": r["functions"]["rss_ratio"]}
 
 
+def heaploop_ratios(build):
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        p = subprocess.run([sys.executable, os.path.join(TOP, "bench/heap/loop.py"), "--build", build,
+                            "--n", "1000000", "--rounds", "3", "--json", f.name],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if p.returncode != 0 or not os.path.getsize(f.name):
+            return {}
+        r = json.load(open(f.name))
+    return {"heaploop.wall": r["wall_ratio"], "heaploop.cpu": r["cpu_ratio"]}
+
+
 PROBES = [("er_print -functions vs gprofng display text", erprint_ratios),
           ("the collector's share of page faults (perf)", pagefault_ratios),
-          ("er_print -functions of a heap experiment vs heaptrack_print", heapread_ratios)]
+          ("er_print -functions of a heap experiment vs heaptrack_print", heapread_ratios),
+          ("collect -H on of a malloc loop vs heaptrack", heaploop_ratios)]
 
 
 def main():
