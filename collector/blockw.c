@@ -268,6 +268,14 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 	return -E2BIG;
 }
 
+int blockw_heap_time_needed(const struct blockw_heap_cursor *hc, uint64_t latest_ns, uint64_t exact_after_ns,
+			    uint64_t step_ns)
+{
+	const struct blockw_cursor *c = &hc->c;
+	return !c->block || EXP_BLOCK_BYTES - c->pos < 2 * EXP_HEAP_EVENT_MAX_BYTES ||
+	       exact_after_ns > hc->heap.time_ns || heapstream_time_due(&hc->heap, latest_ns, step_ns);
+}
+
 int blockw_append_heap(struct blockw_file *f, struct blockw_heap_cursor *hc, const struct exp_heap *h,
 		       uint64_t now_ns, uint64_t exact_after_ns, uint64_t step_ns)
 {

@@ -135,6 +135,15 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 int blockw_append_heap(struct blockw_file *f, struct blockw_heap_cursor *hc, const struct exp_heap *h,
 		       uint64_t now_ns, uint64_t exact_after_ns, uint64_t step_ns);
 
+/*
+ * 1 if blockw_append_heap at a time no later than latest_ns could use its
+ * now_ns (to claim a block, or for a time mark, exact or due); 0 when any
+ * now_ns up to latest_ns would append the same bytes, so the caller need not
+ * read the clock.  SIGNAL_SAFE.
+ */
+int blockw_heap_time_needed(const struct blockw_heap_cursor *hc, uint64_t latest_ns, uint64_t exact_after_ns,
+			    uint64_t step_ns);
+
 /* Unmap the cursor's block (the data stays in the file). SIGNAL_SAFE. */
 void blockw_cursor_release(struct blockw_cursor *c);
 

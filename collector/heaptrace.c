@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "collector/state.h"
 #include "collector/threads.h"
@@ -17,6 +18,15 @@
 
 static struct blockw_file *heap_file; /* NULL: not started in this process */
 static uint64_t heap_step_ns;         /* between the stream's time marks (heapstream_time_step_ns) */
+/*
+ * CLOCK_MONOTONIC_COARSE's resolution (a tick), 0 when it is no use: the
+ * coarse clock is the last tick's time, never later than CLOCK_MONOTONIC
+ * and a tick earlier at most (a tick that comes late delays a mark by as
+ * much), and reading it costs no rdtsc (20 ns on a VM, a sixth of a traced
+ * call): while coarse + tick is short of the next mark, no mark can be due
+ * and the exact time is not needed (4M malloc/free pairs: 1.04 s -> 0.91 s).
+ */
+static uint64_t heap_coarse_ns;
 
 static _Atomic uint64_t heap_records;   /* heap calls recorded */
 static _Atomic uint64_t heap_dropped;   /* heap calls lost: no block (the data files stopped) */
@@ -95,7 +105,17 @@ void heaptrace_record(unsigned op, uint64_t size, uint64_t addr, uint64_t old_ad
 			atomic_fetch_add(&heap_stackless, 1);
 		}
 	}
-	if (blockw_append_heap(file, &tls_heap, &h, col_now_ns(), col_map_change_ns(), heap_step_ns) < 0)
+	uint64_t exact_after = col_map_change_ns(), now = 0;
+	struct timespec ts;
+	if (heap_coarse_ns && clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) == 0) {
+		now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec +
+		      heap_coarse_ns; /* >= the time */
+		if (blockw_heap_time_needed(&tls_heap, now, exact_after, heap_step_ns))
+			now = 0;
+	}
+	if (!now)
+		now = col_now_ns();
+	if (blockw_append_heap(file, &tls_heap, &h, now, exact_after, heap_step_ns) < 0)
 		atomic_fetch_add(&heap_dropped, 1);
 	else
 		atomic_fetch_add(&heap_records, 1);
@@ -109,6 +129,11 @@ static void heap_start(struct blockw_file *file, const struct exp_params *params
 {
 	(void)params;
 	heap_step_ns = heapstream_time_step_ns(col_config()->interval_us);
+	struct timespec res;
+	heap_coarse_ns = 0;
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 && res.tv_sec == 0 &&
+	    (uint64_t)res.tv_nsec < heap_step_ns / 2)
+		heap_coarse_ns = (uint64_t)res.tv_nsec;
 	heap_file = file;
 }
 
