@@ -4,6 +4,8 @@
  */
 #include "experiment/heapstream.h"
 
+#include <string.h>
+
 #include <errno.h>
 
 #include "common/varint.h"
@@ -25,6 +27,33 @@ void heapstream_begin(struct heapstream_state *s, uint64_t base_ns, unsigned ver
 	s->addr = 0;
 	s->recent_on = version_minor >= EXP_HEAP_RECENT_MINOR;
 	s->nrecent = 0;
+	memset(s->recent, 0, sizeof s->recent); /* recent_rank reads whole groups */
+}
+
+_Static_assert(EXP_HEAP_RECENT_ADDRS % 8 == 0, "recent_rank compares groups of 8");
+
+/*
+ * The rank of addr among the recent addresses, or nrecent when it is not
+ * there: compared 8 at a time, written out (no branch, no loop, each), then
+ * the first match of the group.  A miss compares all 64: the loop that
+ * stopped at the first match took 60% of the encoder, 13% of a traced
+ * malloc loop (4M pairs: 0.93 s -> 0.83 s).
+ */
+static uint32_t recent_rank(const struct heapstream_state *s, uint64_t addr)
+{
+	uint32_t n = s->nrecent;
+	for (uint32_t i = 0; i < n; i += 8) {
+		const uint64_t *r = s->recent + i;
+		unsigned m = (unsigned)(r[0] == addr) | (unsigned)(r[1] == addr) << 1 |
+			     (unsigned)(r[2] == addr) << 2 | (unsigned)(r[3] == addr) << 3 |
+			     (unsigned)(r[4] == addr) << 4 | (unsigned)(r[5] == addr) << 5 |
+			     (unsigned)(r[6] == addr) << 6 | (unsigned)(r[7] == addr) << 7;
+		if (n - i < 8)
+			m &= (1u << (n - i)) - 1;
+		if (m)
+			return i + (uint32_t)__builtin_ctz(m);
+	}
+	return n;
 }
 
 /* Move the entry at rank to the front (rank == nrecent: a new address, the oldest drops out). */
@@ -50,9 +79,7 @@ static size_t addr_put(uint8_t *buf, struct heapstream_state *s, uint64_t addr)
 	uint64_t delta = zigzag_encode((int64_t)(addr - s->addr));
 	if (!s->recent_on)
 		return varint_put(buf, delta);
-	uint32_t rank = 0;
-	while (rank < s->nrecent && s->recent[rank] != addr)
-		rank++;
+	uint32_t rank = recent_rank(s, addr);
 	int found = rank < s->nrecent;
 	recent_front(s, rank, addr);
 	if (found)
