@@ -38,7 +38,7 @@ def faults(cmd, work, perf_out):
     """{(comm, dso): faults} of cmd under perf record."""
     subprocess.run(["perf", "record", "-q", "-e", "minor-faults", "-c", "1", "-o", perf_out] + cmd, cwd=work,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
-                   env=dict(os.environ, PA_ARCHIVE="off", PA_CACHE_DIR=os.path.join(work, "cache")))
+                   env=dict(os.environ, PA_ARCHIVE="off"))
     out = subprocess.run(["perf", "report", "-i", perf_out, "--stdio", "-F", "sample,comm,dso,sym", "--sort",
                           "comm,dso,sym", "-g", "none"], capture_output=True, text=True).stdout
     rows = []
@@ -67,40 +67,29 @@ def main():
                                  text=True).stdout.strip()
         progs = [("python3", [real_py, "w.py"]), ("C++ libstdc++", ["./cxx"])]
         collect = os.path.join(build, "bin", "collect")
-        print("%-24s %9s %9s %11s %7s  top collector functions" % ("program", "native", "profiled", "collector's",
+        print("%-18s %9s %9s %11s %7s  top collector functions" % ("program", "native", "profiled", "collector's",
                                                                     "share"))
         for name, cmd in progs:
             nat = sum(r[0] for r in faults(cmd, work, os.path.join(work, "n.data")))
-            for cached in (0, 1):  # an empty per-user cache, then the unwind tables the first run left
-                if not cached:
-                    shutil.rmtree(os.path.join(work, "cache"), ignore_errors=True)
-                share = one(collect, cmd, work, name + (" (cached)" if cached else ""), nat)
-                if not cached:
-                    shares[name] = share
-        print("target: the collector's share <= 10 %; (cached): the second run, its unwind tables mapped "
-              "from the per-user cache (CACHE/unwind) the first one wrote")
+            rows = faults([collect, "-o", "x.er"] + cmd, work, os.path.join(work, "p.data"))
+            shutil.rmtree(os.path.join(work, "x.er"), ignore_errors=True)
+            target = [r for r in rows if r[1] != "collect"]
+            total = sum(r[0] for r in target)
+            ours = [r for r in target if "libcollector" in r[2]]
+            mine = sum(r[0] for r in ours)
+            by_sym = {}
+            for r in ours:
+                by_sym[r[3]] = by_sym.get(r[3], 0) + r[0]
+            top = ", ".join("%s %d" % (k.replace("[.] ", ""), v)
+                            for k, v in sorted(by_sym.items(), key=lambda kv: -kv[1])[:4])
+            print("%-18s %9d %9d %11d %6.1f%%  %s" % (name, nat, total, mine, 100.0 * mine / max(total, 1), top))
+            shares[name] = mine / max(total, 1)
+        print("target: the collector's share <= 10 %")
         if jout:
             with open(jout[0], "w") as f:
                 json.dump(shares, f)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-def one(collect, cmd, work, name, nat):
-    """Print one profiled run's row; its share."""
-    rows = faults([collect, "-o", "x.er"] + cmd, work, os.path.join(work, "p.data"))
-    shutil.rmtree(os.path.join(work, "x.er"), ignore_errors=True)
-    target = [r for r in rows if r[1] != "collect"]
-    total = sum(r[0] for r in target)
-    ours = [r for r in target if "libcollector" in r[2]]
-    mine = sum(r[0] for r in ours)
-    by_sym = {}
-    for r in ours:
-        by_sym[r[3]] = by_sym.get(r[3], 0) + r[0]
-    top = ", ".join("%s %d" % (k.replace("[.] ", ""), v)
-                    for k, v in sorted(by_sym.items(), key=lambda kv: -kv[1])[:4])
-    print("%-24s %9d %9d %11d %6.1f%%  %s" % (name, nat, total, mine, 100.0 * mine / max(total, 1), top))
-    return mine / max(total, 1)
 
 
 if __name__ == "__main__":
