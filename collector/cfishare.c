@@ -4,10 +4,8 @@
  *
  * The file: struct share_head, then pc_off[nrows] (uint32), rule[nrows]
  * (struct cfi_rule, 8 bytes), blk[nblk] (uint32); lo and hi as ELF
- * virtual addresses (run time minus the load bias).  Native byte order:
- * the key's build-id names an object that runs here, so a machine that
- * reads it is one that can run it (a home directory shared across
- * machines of one architecture); SHARE_MAGIC changes with the layout.
+ * virtual addresses (run time minus the load bias).  Native byte order: a
+ * file is only read on the machine that wrote it, during one collection.
  */
 #include "collector/cfishare.h"
 
@@ -15,7 +13,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -24,7 +21,7 @@
 #include "collector/buildid.h"
 #include "collector/fsize.h"
 
-#define SHARE_MAGIC "PACFI02"
+#define SHARE_MAGIC "PACFI01"
 
 struct share_head {
 	char magic[8];
@@ -33,12 +30,10 @@ struct share_head {
 	uint32_t nrows, nblk;
 	uint32_t nfde, unsupported, skipped, pad;
 	uint64_t file_bytes;
-	char builder[136]; /* the collector's build-id (the per-user cache's files), or "" */
 };
 
 _Static_assert(sizeof(struct cfi_rule) == 8, "the file's rule layout");
 _Static_assert(sizeof(struct share_head) % 8 == 0, "the arrays after the header stay aligned");
-_Static_assert(sizeof(((struct share_head *)0)->builder) > 2 * 64, "a build-id of 64 bytes in hex");
 
 static void hex64(char **p, uint64_t v)
 {
@@ -71,15 +66,19 @@ int cfishare_key(const struct dl_phdr_info *info, const ElfW(Phdr) * eh, char *k
 	return 0;
 }
 
-/* DIR/KEY.cfi (suffix: extra characters after it, for a temporary name) into path. */
-static int share_path(const char *dir, const char *key, const char *suffix, char *path, size_t room)
+/* EXP/.unwind/KEY.cfi (suffix: extra characters after it, for a temporary name) into path. */
+static int share_path(const char *exp, const char *key, const char *suffix, char *path, size_t room)
 {
-	size_t a = strlen(dir), b = strlen(key), c = strlen(suffix);
-	if (!dir[0] || a + 1 + b + 4 + c + 1 > room)
+	size_t a = strlen(exp), b = strlen(key), c = strlen(suffix);
+	size_t need = a + 1 + sizeof CFISHARE_DIR - 1 + 1 + b + 4 + c + 1;
+	if (!exp[0] || need > room)
 		return -ENAMETOOLONG;
 	char *p = path;
-	memcpy(p, dir, a);
+	memcpy(p, exp, a);
 	p += a;
+	*p++ = '/';
+	memcpy(p, CFISHARE_DIR, sizeof CFISHARE_DIR - 1);
+	p += sizeof CFISHARE_DIR - 1;
 	*p++ = '/';
 	memcpy(p, key, b);
 	p += b;
@@ -89,116 +88,23 @@ static int share_path(const char *dir, const char *key, const char *suffix, char
 	return 0;
 }
 
-/* EXP/.unwind into dir; -ENAMETOOLONG. */
-static int exp_dir(const char *exp, char *dir, size_t room)
-{
-	int n = snprintf(dir, room, "%s/%s", exp, CFISHARE_DIR);
-	return exp[0] && n > 0 && (size_t)n < room ? 0 : -ENAMETOOLONG;
-}
-
-/* ------------------------------------------------------------ the per-user cache */
-
-static char cache_dir[PATH_MAX]; /* CACHE/unwind, or "" when there is none to use */
-/*
- * The build-id of the collector that builds the tables (the object holding
- * this code), which a cached file must name: a table a different build
- * wrote (another cfi.c) is not used.  "" when unknown: no cache then.
- */
-static char builder[2 * 64 + 1];
-
-static int find_builder(struct dl_phdr_info *info, size_t size, void *ctx)
-{
-	(void)size;
-	uintptr_t here = (uintptr_t)ctx;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-		if (ph->p_type == PT_LOAD && here >= lo && here - lo < ph->p_memsz) {
-			buildid_of_object(info, builder, sizeof builder);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* A directory that is ours alone: owned by this user, writable by no other. */
-static int dir_is_ours(const char *dir)
-{
-	struct stat st;
-	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022);
-}
-
-void cfishare_init(void)
-{
-	cache_dir[0] = '\0';
-	const char *off = getenv("PA_UNWIND_CACHE");
-	if (off && strcmp(off, "off") == 0)
-		return;
-	builder[0] = '\0';
-	dl_iterate_phdr(find_builder, (void *)(uintptr_t)&find_builder);
-	if (strlen(builder) < 2)
-		return;
-	/* analysis/archive.c's cache root, the one er_archive and er_print use */
-	const char *v = getenv("PA_CACHE_DIR");
-	int n;
-	if (v && v[0] == '/')
-		n = snprintf(cache_dir, sizeof cache_dir, "%s/unwind", v);
-	else if ((v = getenv("XDG_CACHE_HOME")) && v[0] == '/')
-		n = snprintf(cache_dir, sizeof cache_dir, "%s/pa-analyzer/unwind", v);
-	else if ((v = getenv("HOME")) && v[0] == '/')
-		n = snprintf(cache_dir, sizeof cache_dir, "%s/.cache/pa-analyzer/unwind", v);
-	else
-		n = -1;
-	if (n < 0 || (size_t)n >= sizeof cache_dir)
-		cache_dir[0] = '\0';
-}
-
-const char *cfishare_cache_dir(void)
-{
-	return cache_dir;
-}
-
-/* Make dir and its missing parents (mode 0700 for those made); 0 when it is there and ours. */
-static int make_cache_dir(const char *dir)
-{
-	if (dir_is_ours(dir))
-		return 0;
-	char p[PATH_MAX];
-	size_t n = strlen(dir);
-	if (n >= sizeof p)
-		return -1;
-	memcpy(p, dir, n + 1);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST)
-			return -1;
-		*s = '/';
-	}
-	if (mkdir(p, 0700) < 0 && errno != EEXIST)
-		return -1;
-	return dir_is_ours(dir) ? 0 : -1;
-}
-
 static uint64_t file_size(uint32_t nrows, uint32_t nblk)
 {
 	return sizeof(struct share_head) + (uint64_t)nrows * (4 + sizeof(struct cfi_rule)) +
 	       (uint64_t)nblk * 4;
 }
 
-static int load_from(const char *dir, const char *key, uint64_t bias, struct cfi_table *t, void **map,
-		     size_t *map_bytes)
+int cfishare_load(const char *exp, const char *key, uint64_t bias, struct cfi_table *t, void **map,
+		  size_t *map_bytes)
 {
 	char path[PATH_MAX];
-	if (share_path(dir, key, "", path, sizeof path) < 0)
+	if (share_path(exp, key, "", path, sizeof path) < 0)
 		return -ENOENT;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return -ENOENT;
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (uint64_t)st.st_size < sizeof(struct share_head)) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof(struct share_head)) {
 		close(fd);
 		return -EBADMSG;
 	}
@@ -211,9 +117,9 @@ static int load_from(const char *dir, const char *key, uint64_t bias, struct cfi
 	const uint8_t *base = m;
 	int ok = memcmp(h->magic, SHARE_MAGIC, sizeof h->magic) == 0 &&
 		 strncmp(h->key, key, sizeof h->key) == 0 && h->key[sizeof h->key - 1] == '\0' &&
-		 strncmp(h->builder, builder, sizeof h->builder) == 0 && h->nrows >= 1 && h->hi > h->lo &&
-		 h->hi - h->lo <= (1ull << 30) && h->nblk == (uint32_t)((h->hi - h->lo + 255) / 256) &&
-		 h->file_bytes == bytes && file_size(h->nrows, h->nblk) == bytes;
+		 h->nrows >= 1 && h->hi > h->lo && h->hi - h->lo <= (1ull << 30) &&
+		 h->nblk == (uint32_t)((h->hi - h->lo + 255) / 256) && h->file_bytes == bytes &&
+		 file_size(h->nrows, h->nblk) == bytes;
 	const uint32_t *pc_off = (const uint32_t *)(const void *)(base + sizeof *h);
 	const struct cfi_rule *rule = (const struct cfi_rule *)(const void *)(pc_off + (ok ? h->nrows : 0));
 	const uint32_t *blk = (const uint32_t *)(const void *)(rule + (ok ? h->nrows : 0));
@@ -240,17 +146,6 @@ static int load_from(const char *dir, const char *key, uint64_t bias, struct cfi
 	return 0;
 }
 
-int cfishare_load(const char *exp, const char *key, uint64_t bias, struct cfi_table *t, void **map,
-		  size_t *map_bytes)
-{
-	char dir[PATH_MAX];
-	if (cache_dir[0] && dir_is_ours(cache_dir) && load_from(cache_dir, key, bias, t, map, map_bytes) == 0)
-		return 0;
-	if (exp_dir(exp, dir, sizeof dir) < 0)
-		return -ENOENT;
-	return load_from(dir, key, bias, t, map, map_bytes);
-}
-
 static int write_all(int fd, const void *p, size_t n)
 {
 	const char *b = p;
@@ -269,21 +164,23 @@ static int write_all(int fd, const void *p, size_t n)
 void cfishare_store(const char *exp, const char *key, uint64_t bias, const struct cfi_table *t)
 {
 	char path[PATH_MAX], tmp[PATH_MAX], dir[PATH_MAX];
-	/* the per-user cache when it can be had, else the experiment's */
-	if (cache_dir[0] && make_cache_dir(cache_dir) == 0)
-		memcpy(dir, cache_dir, strlen(cache_dir) + 1);
-	else if (exp_dir(exp, dir, sizeof dir) < 0 || (mkdir(dir, 0755) < 0 && errno != EEXIST))
-		return;
 	/* never past the target's file size limit: SIGXFSZ would be the program's */
 	if (!t->nrows || t->lo < bias || strlen(key) >= CFISHARE_KEY_MAX ||
-	    !fsize_allows(file_size(t->nrows, t->nblk)) || share_path(dir, key, "", path, sizeof path) < 0)
+	    !fsize_allows(file_size(t->nrows, t->nblk)) || share_path(exp, key, "", path, sizeof path) < 0)
 		return;
 	/* a name of this process's own: several may write the same table at once */
 	char suffix[40] = ".tmp.";
 	char *p = suffix + strlen(suffix);
 	hex64(&p, (uint64_t)getpid());
 	*p = '\0';
-	if (share_path(dir, key, suffix, tmp, sizeof tmp) < 0)
+	if (share_path(exp, key, suffix, tmp, sizeof tmp) < 0)
+		return;
+	memcpy(dir, path, strlen(path) + 1);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return;
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
@@ -298,7 +195,6 @@ void cfishare_store(const char *exp, const char *key, uint64_t bias, const struc
 			       .file_bytes = file_size(t->nrows, t->nblk)};
 	memcpy(h.magic, SHARE_MAGIC, sizeof h.magic);
 	memcpy(h.key, key, strlen(key) + 1);
-	memcpy(h.builder, builder, strlen(builder) + 1);
 	int bad = write_all(fd, &h, sizeof h) < 0 || write_all(fd, t->pc_off, (size_t)t->nrows * 4) < 0 ||
 		  write_all(fd, t->rule, (size_t)t->nrows * sizeof(struct cfi_rule)) < 0 ||
 		  write_all(fd, t->blk, (size_t)t->nblk * 4) < 0;

@@ -6,12 +6,11 @@
  *
  * A cfi_table's arrays are relative to its lo, so they hold for the same
  * object at any load address.  When a process builds the table of an
- * object from its .eh_frame_hdr, it writes the table to CACHE/unwind/KEY.cfi
- * (the per-user cache, below; KEY: the object's GNU build-id with the place
- * and size of its .eh_frame_hdr), or without one to EXP/.unwind/KEY.cfi
- * (EXP: the founder's experiment); a process that loads the same object
- * later, in this collection or a later one, maps that file read-only
- * instead of parsing: its pages are shared through the page cache and only those a
+ * object from its .eh_frame_hdr, it writes the table to
+ * EXP/.unwind/KEY.cfi (EXP: the founder's experiment, KEY: the object's
+ * GNU build-id with the place and size of its .eh_frame_hdr); a process
+ * that loads the same object later maps that file read-only instead of
+ * parsing: its pages are shared through the page cache and only those a
  * lookup reads are touched.  A file is trusted only as far as cfi_lookup
  * needs: its header must name the same key and sizes that add up to the
  * file's, and every block index must name a row; the rules it holds are
@@ -32,37 +31,19 @@
 #define CFISHARE_DIR ".unwind"
 #define CFISHARE_KEY_MAX 192
 
-/*
- * Where tables persist between collections: CACHE/unwind, CACHE being the
- * per-user cache er_archive and er_print use ($PA_CACHE_DIR, else
- * $XDG_CACHE_HOME/pa-analyzer, else ~/.cache/pa-analyzer); none with
- * PA_UNWIND_CACHE=off or without a home.  Read once (call at the
- * collector's start, before the program's threads).  The directory is used
- * only while it is this user's and writable by no other, a file in it only
- * when this user owns it.
- */
-void cfishare_init(void);
-
-/* The per-user directory cfishare_init found, or "" when none. */
-const char *cfishare_cache_dir(void);
-
 /* The key of the object's table (into key, room bytes), or -ENOENT when it has no build-id. */
 int cfishare_key(const struct dl_phdr_info *info, const ElfW(Phdr) * eh, char *key, size_t room);
 
 /*
- * The table of `key` from the per-user cache, else shared under exp (the
- * founder's directory), for the object loaded at `bias`: 0 with *t filled (its arrays in a read-only
+ * The table of `key` shared under exp (the founder's directory), for the
+ * object loaded at `bias`: 0 with *t filled (its arrays in a read-only
  * mapping of *map_bytes bytes at *map, for the caller to munmap), or
  * -ENOENT (none yet), -EBADMSG (a file that is not one: it is not used).
  */
 int cfishare_load(const char *exp, const char *key, uint64_t bias, struct cfi_table *t, void **map,
 		  size_t *map_bytes);
 
-/*
- * Write t (built for the object loaded at bias) as key's table into the
- * per-user cache, else (none, or not ours) under exp; quietly nothing on
- * failure.
- */
+/* Write t (built for the object loaded at bias) as key's shared table under exp; quietly nothing on failure. */
 void cfishare_store(const char *exp, const char *key, uint64_t bias, const struct cfi_table *t);
 
 #endif

@@ -118,7 +118,6 @@ static unwtab_scan_fn scan_hazards;
 int unwtab_init(unwtab_scan_fn scan)
 {
 	scan_hazards = scan;
-	cfishare_init(); /* the per-user cache, read before the program runs threads */
 	size_t bytes = sizeof(struct entry) * OBJ_MAX + sizeof(struct retired) * RETIRED_MAX;
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)

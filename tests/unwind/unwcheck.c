@@ -169,7 +169,7 @@ void logxml_note(const char *element, const char *id, const char *text)
 	fprintf(stderr, "unwcheck: logxml %s %s: %s\n", element, id, text);
 }
 
-/* No experiment: every table is built here or mapped from the per-user cache (collector/cfishare.c). */
+/* No experiment: every table is built here, none shared (collector/cfishare.c). */
 const char *lineage_experiment(void)
 {
 	return "";
