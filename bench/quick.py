@@ -58,26 +58,24 @@ def pagefault_ratios(build):
     return {"pagefaults.%s" % k.split()[0].lower().replace("+", "x"): v for k, v in r.items()}
 
 
-def heapread_ratios(build):
+def bench_json(build, script, *args):
+    """The figures bench/SCRIPT writes with --json, or {} when it fails or skips."""
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
-        p = subprocess.run([sys.executable, os.path.join(TOP, "bench/heap/read.py"), "--build", build,
-                            "--scale", "0.2", "--rounds", "3", "--json", f.name],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = subprocess.run([sys.executable, os.path.join(TOP, "bench", script), "--build", build] + list(args) +
+                           ["--json", f.name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if p.returncode != 0 or not os.path.getsize(f.name):
             return {}
-        r = json.load(open(f.name))
-    return {"heapread.wall": r["functions"]["wall_ratio"], "heapread.rss": r["functions"]["rss_ratio"]}
+        return json.load(open(f.name))
+
+
+def heapread_ratios(build):
+    r = bench_json(build, "heap/read.py", "--scale", "0.2", "--rounds", "3")
+    return {"heapread.wall": r["functions"]["wall_ratio"], "heapread.rss": r["functions"]["rss_ratio"]} if r else {}
 
 
 def heaploop_ratios(build):
-    with tempfile.NamedTemporaryFile(suffix=".json") as f:
-        p = subprocess.run([sys.executable, os.path.join(TOP, "bench/heap/loop.py"), "--build", build,
-                            "--n", "1000000", "--rounds", "3", "--json", f.name],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if p.returncode != 0 or not os.path.getsize(f.name):
-            return {}
-        r = json.load(open(f.name))
-    return {"heaploop.wall": r["wall_ratio"], "heaploop.cpu": r["cpu_ratio"]}
+    r = bench_json(build, "heap/loop.py", "--n", "1000000", "--rounds", "3")
+    return {"heaploop.wall": r["wall_ratio"], "heaploop.cpu": r["cpu_ratio"]} if r else {}
 
 
 PROBES = [("er_print -functions vs gprofng display text", erprint_ratios),

@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +56,16 @@ static int check_failures, check_count;
 				a_, b_);                                                                  \
 		}                                                                                         \
 	} while (0)
+
+/* A deterministic pseudo-random sequence (xorshift64) over *state, which must not be 0. */
+static inline uint64_t check_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
 
 static inline int check_done(void)
 {

@@ -14,10 +14,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return check_rand(&rng);
 }
 
 /* A call as a reader would make it: NO_STACK unless it allocates, old_addr only on realloc. */
