@@ -59,7 +59,7 @@ def pagefault_ratios(build):
 
 
 def bench_json(build, script, *args):
-    """The figures bench/SCRIPT writes with --json, or {} when it fails or skips."""
+    """The figures a benchmark script (a path under bench) writes with --json, or {} when it fails or skips."""
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         p = subprocess.run([sys.executable, os.path.join(TOP, "bench", script), "--build", build] + list(args) +
                            ["--json", f.name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
