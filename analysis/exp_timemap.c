@@ -266,9 +266,9 @@ int exp_timemap_apply(struct experiment *exp)
 	while (r == 0 && exp_heap_iter_next(&it, &h) > 0)
 		if (h.stack < pn.nstacks0 && shared[h.stack]) {
 			uint32_t stack = h.stack;
+			/* rewritten in place: the pack keeps 4 bytes for it */
 			if ((r = pin(&pn, h.stack, h.ts_ns, &stack)) == 0 && stack != h.stack)
-				exp_heap_iter_set_stack(&it,
-							stack); /* in place: the pack keeps 4 bytes for it */
+				exp_heap_iter_set_stack(&it, stack);
 		}
 	exp->stacks = pn.stacks.v;
 	exp->nstacks = pn.stacks.n;

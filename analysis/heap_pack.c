@@ -149,13 +149,9 @@ int exp_heap_iter_next(struct exp_heap_iter *it, struct exp_heap_event *ev)
 		goto stop;
 	if (!(r = get_uint(r, end, &e.size_bytes)) || !(r = get_step(r, end, &e.addr)))
 		goto stop;
-	e.old_addr = e.addr;
-	if (e.op == EXP_HEAP_REALLOC) {
-		if (!(r = get_step(r, end, &e.old_addr)))
-			goto stop;
-	} else {
-		e.old_addr = 0;
-	}
+	e.old_addr = e.op == EXP_HEAP_REALLOC ? e.addr : 0; /* a realloc's is a step from addr */
+	if (e.op == EXP_HEAP_REALLOC && !(r = get_step(r, end, &e.old_addr)))
+		goto stop;
 	it->stack_pos = SIZE_MAX;
 	if (allocates(e.op)) {
 		if (end - r < 4)

@@ -252,6 +252,7 @@ static void heap_release(void *vst)
 	free(st->pack);
 	free(st->runs.v);
 }
+
 const struct exp_reader exp_reader_heap = {
 	.file = EXP_FILE_NAME_HEAP,
 	.kind = EXP_FILE_HEAP,

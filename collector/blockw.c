@@ -268,12 +268,17 @@ int blockw_append(struct blockw_file *f, struct blockw_cursor *c, uint32_t tid, 
 	return -E2BIG;
 }
 
+/* A heap cursor's next append claims a fresh block (none yet, or too little room for a mark and an event). */
+static int heap_needs_block(const struct blockw_cursor *c)
+{
+	return !c->block || EXP_BLOCK_BYTES - c->pos < 2 * EXP_HEAP_EVENT_MAX_BYTES;
+}
+
 int blockw_heap_time_needed(const struct blockw_heap_cursor *hc, uint64_t latest_ns, uint64_t exact_after_ns,
 			    uint64_t step_ns)
 {
-	const struct blockw_cursor *c = &hc->c;
-	return !c->block || EXP_BLOCK_BYTES - c->pos < 2 * EXP_HEAP_EVENT_MAX_BYTES ||
-	       exact_after_ns > hc->heap.time_ns || heapstream_time_due(&hc->heap, latest_ns, step_ns);
+	return heap_needs_block(&hc->c) || exact_after_ns > hc->heap.time_ns ||
+	       heapstream_time_due(&hc->heap, latest_ns, step_ns);
 }
 
 int blockw_append_heap(struct blockw_file *f, struct blockw_heap_cursor *hc, const struct exp_heap *h,
@@ -289,7 +294,7 @@ int blockw_append_heap(struct blockw_file *f, struct blockw_heap_cursor *hc, con
 	int e = atomic_load_explicit(&f->health->err, memory_order_relaxed);
 	if (e)
 		return -e;
-	if (!c->block || EXP_BLOCK_BYTES - c->pos < 2 * EXP_HEAP_EVENT_MAX_BYTES) {
+	if (heap_needs_block(c)) {
 		int r = claim(f, c, h->tid, now_ns);
 		if (r < 0)
 			return r;

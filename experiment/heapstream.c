@@ -4,9 +4,8 @@
  */
 #include "experiment/heapstream.h"
 
-#include <string.h>
-
 #include <errno.h>
+#include <string.h>
 
 #include "common/varint.h"
 
